@@ -1,0 +1,65 @@
+import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { BackendError, SearchMcpError, TimeoutError } from '@search-mcp/shared';
+
+export interface BackendFailureContext {
+  serverId: string;
+  /** What was being done, for the message: `tools/call echo`, `initialize`. */
+  operation: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Extra words for a broken connection, e.g. `exited with code 1`. */
+  connectionDetail?: () => string | undefined;
+}
+
+/**
+ * Turns what the SDK throws into the shared error classes, once: the SDK prefixes `MCP error <code>: ` and
+ * backends that re-throw an McpError prefix it again, so the prefix is stripped as often as it appears.
+ * A caller's own cancellation passes through as the signal's reason.
+ */
+export function toBackendFailure(error: unknown, context: BackendFailureContext): unknown {
+  if (context.signal?.aborted) return context.signal.reason ?? error;
+  if (SearchMcpError.isInstance(error)) return error;
+  const { serverId, operation } = context;
+
+  if (error instanceof McpError) {
+    if (error.code === ErrorCode.RequestTimeout) {
+      return new TimeoutError({
+        timeoutMs: context.timeoutMs,
+        message: `MCP server '${serverId}' did not answer ${operation} within ${context.timeoutMs} ms`,
+        cause: error,
+      });
+    }
+    const message = stripMcpErrorPrefix(error.message);
+    if (error.code === ErrorCode.ConnectionClosed && message === 'Connection closed') {
+      const detail = context.connectionDetail?.();
+      return new BackendError({
+        serverId,
+        message: `MCP server '${serverId}' closed the connection during ${operation}${detail ? ` (${detail})` : ''}`,
+        cause: error,
+      });
+    }
+    return new BackendError({
+      serverId,
+      message,
+      backendCode: error.code,
+      ...(error.data !== undefined ? { data: error.data } : {}),
+      cause: error,
+    });
+  }
+
+  let message = stripMcpErrorPrefix(error instanceof Error ? error.message : String(error));
+  if ((error instanceof StreamableHTTPError || error instanceof SseError) && error.code !== undefined && error.code > 0) {
+    // The SDK keeps the HTTP status in `code` only; users need to see it.
+    const hint = error.code === 401 || error.code === 403 ? ' (check the credentials in its `headers`)' : '';
+    message = `HTTP ${error.code}${hint}: ${message}`;
+  }
+  return new BackendError({ serverId, message: `MCP server '${serverId}': ${message}`, cause: error });
+}
+
+const mcpErrorPrefix = /^(?:MCP error -?\d+:\s*)+/;
+
+export function stripMcpErrorPrefix(message: string): string {
+  return message.replace(mcpErrorPrefix, '');
+}

@@ -1,0 +1,236 @@
+import { EventEmitter } from 'node:events';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult, Implementation } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ConfigError,
+  ToolDisabledError,
+  ToolNotFoundError,
+  createJsonLineLogger,
+  formatToolKey,
+  isResolvedConfig,
+  parseConfig,
+  type Logger,
+  type ResolvedConfig,
+  type SearchMcpConfigInput,
+  type ServerHealth,
+  type ServerState,
+  type ServerStatus,
+  type ToolInfo,
+} from '@search-mcp/shared';
+import { loadConfig } from '@search-mcp/shared/node';
+import { defaultRestartPolicy, type RestartPolicy } from './restart-policy.js';
+import { ServerConnection, type CallToolOptions } from './server-connection.js';
+
+export interface McpClientManagerOptions {
+  /** Where the manager logs (JSON lines to stderr at `warn` by default). Never stdout: it belongs to stdio MCP. */
+  logger?: Logger;
+  /** Name and version sent to backends in `initialize`. */
+  clientInfo?: Implementation;
+  /** Backoff for crashed servers; missing fields use the defaults (1 s doubling to 30 s, 8 tries, 60 s stable). */
+  restartPolicy?: Partial<RestartPolicy>;
+  /** Stderr lines kept per stdio server for `lastError`. Default 20. */
+  stderrTailLines?: number;
+  /**
+   * How long stopping a stdio server waits after closing its stdin, and again after SIGTERM, before it kills the
+   * process group. Default 2,000 ms.
+   */
+  shutdownGraceMs?: number;
+  /** fetch for Streamable HTTP and SSE servers (e.g. with a proxy agent). */
+  fetch?: FetchLike;
+  /** Variables for `${VAR}` expansion when `config` is not parsed yet. Default `process.env`. */
+  env?: Record<string, string | undefined>;
+}
+
+export interface McpClientManagerEvents {
+  /** A server changed state. */
+  'status-change': [status: ServerStatus, previous: ServerState];
+  /** A server's tool list changed: connected, refreshed after `tools/list_changed`, or emptied (stop, crash). */
+  'tools-changed': [serverId: string, tools: readonly ToolInfo[]];
+}
+
+export interface HealthCheckOptions {
+  /** How long each ping may take. Default 5,000 ms. */
+  timeoutMs?: number;
+}
+
+const packageInfo: Implementation = { name: 'search-mcp', version: '0.1.0' };
+
+/**
+ * Connects Search MCP to its backend MCP servers and keeps them alive.
+ *
+ * ```ts
+ * const manager = new McpClientManager({ mcpServers: { everything: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] } } });
+ * await manager.startAll();
+ * const tools = await manager.listAllTools();
+ * const result = await manager.callTool('everything', 'echo', { message: 'hi' });
+ * await manager.close();
+ * ```
+ */
+export class McpClientManager extends EventEmitter<McpClientManagerEvents> {
+  /** The validated configuration (defaults filled, ids normalized, variables expanded). */
+  readonly config: ResolvedConfig;
+  private readonly connections = new Map<string, ServerConnection>();
+  private readonly logger: Logger;
+  private revision = 0;
+  private closed = false;
+  private readonly killOnExit = () => {
+    for (const connection of this.connections.values()) connection.killNow();
+  };
+
+  /** @throws ConfigError when `config` is invalid (every problem listed, each with its JSON path). */
+  constructor(config: SearchMcpConfigInput | ResolvedConfig, options: McpClientManagerOptions = {}) {
+    super();
+    this.config = isResolvedConfig(config) ? config : parseConfig(config, options.env ? { env: options.env } : {});
+    this.logger = options.logger ?? createJsonLineLogger({ level: 'warn', write: (line) => process.stderr.write(line) });
+    const restartPolicy = { ...defaultRestartPolicy, ...options.restartPolicy };
+    for (const serverConfig of Object.values(this.config.mcpServers)) {
+      const connection = new ServerConnection({
+        config: serverConfig,
+        logger: this.logger,
+        clientInfo: options.clientInfo ?? packageInfo,
+        restartPolicy,
+        stderrTailLines: options.stderrTailLines ?? 20,
+        shutdownGraceMs: options.shutdownGraceMs ?? 2000,
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+        onStatusChange: (status, previous) => this.emit('status-change', status, previous),
+        onToolsChanged: (serverId, tools) => {
+          this.revision += 1;
+          this.emit('tools-changed', serverId, tools);
+        },
+      });
+      this.connections.set(serverConfig.id, connection);
+    }
+    // If the host exits without close() (an uncaught exception, process.exit), no server group may outlive it.
+    process.once('exit', this.killOnExit);
+  }
+
+  /** Reads, validates and resolves a config file (JSON with comments allowed). */
+  static async fromFile(path: string, options: McpClientManagerOptions = {}): Promise<McpClientManager> {
+    const config = await loadConfig(path, options.env ? { env: options.env } : {});
+    return new McpClientManager(config, options);
+  }
+
+  /** Server ids in config order. */
+  get serverIds(): string[] {
+    return [...this.connections.keys()];
+  }
+
+  /**
+   * Grows by one whenever any server's tool list changes. Cheap change detection for caches (a search index is
+   * rebuilt only when this differs from the revision it was built at).
+   */
+  get toolsRevision(): number {
+    return this.revision;
+  }
+
+  /**
+   * Connects every enabled server in parallel. Resolves once each has connected or failed (never rejects for a
+   * server: see `status()`); a slow or broken server delays nothing beyond its own `startupTimeoutMs`.
+   */
+  async startAll(): Promise<ServerStatus[]> {
+    this.assertOpen();
+    const enabled = [...this.connections.values()].filter((connection) => connection.config.enabled);
+    await Promise.allSettled(enabled.map((connection) => connection.start()));
+    return this.status();
+  }
+
+  /** Connects one server. Rejects with why it failed (`TimeoutError`, `ServerNotRunningError`). */
+  async start(id: string): Promise<void> {
+    this.assertOpen();
+    const connection = this.connection(id);
+    if (!connection.config.enabled) {
+      throw new ConfigError({
+        issues: [{ path: `mcpServers.${connection.config.name}.enabled`, message: 'the server is disabled' }],
+      });
+    }
+    await connection.start();
+  }
+
+  /** Disconnects one server and ends its process tree. It stays down until `start`/`restart`. */
+  async stop(id: string): Promise<void> {
+    await this.connection(id).stop();
+  }
+
+  async restart(id: string): Promise<void> {
+    this.assertOpen();
+    await this.connection(id).restart();
+  }
+
+  /** Stops every server and ends every child process tree. The manager cannot be started again. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.allSettled([...this.connections.values()].map((connection) => connection.stop()));
+    process.removeListener('exit', this.killOnExit);
+  }
+
+  /** Tools of every running server, in config order (permission-`false` tools left out). */
+  async listAllTools(): Promise<ToolInfo[]> {
+    const all: ToolInfo[] = [];
+    for (const connection of this.connections.values()) {
+      await connection.settled();
+      all.push(...this.permitted(connection));
+    }
+    return all;
+  }
+
+  /** Tools of one server; empty while it is not running. */
+  async listTools(id: string): Promise<ToolInfo[]> {
+    const connection = this.connection(id);
+    await connection.settled();
+    return this.permitted(connection);
+  }
+
+  /**
+   * Calls a tool and returns the backend's `CallToolResult` unchanged (including `isError`, `structuredContent`,
+   * `_meta`). A server that is not running fails at once with `ServerNotRunningError` and is reconnected in the
+   * background; backend errors become `BackendError`, timeouts `TimeoutError`; cancellation rejects with the
+   * signal's reason.
+   */
+  async callTool(
+    id: string,
+    toolName: string,
+    args: Record<string, unknown> = {},
+    options: CallToolOptions = {},
+  ): Promise<CallToolResult> {
+    const connection = this.connections.get(id);
+    if (!connection) {
+      throw new ToolNotFoundError({
+        toolName: formatToolKey(id, toolName),
+        message: `Tool not found: ${formatToolKey(id, toolName)} (no MCP server '${id}' is configured)`,
+      });
+    }
+    if (connection.config.toolPermissions[toolName] === false) {
+      throw new ToolDisabledError({ toolName: formatToolKey(id, toolName), reason: 'toolPermissions' });
+    }
+    return connection.callTool(toolName, args, options);
+  }
+
+  /** Pings every running server; servers that are not running report `ok: false` with their state. */
+  async healthCheck(options: HealthCheckOptions = {}): Promise<ServerHealth[]> {
+    const timeoutMs = options.timeoutMs ?? 5000;
+    return Promise.all([...this.connections.values()].map((connection) => connection.ping(timeoutMs)));
+  }
+
+  /** The state of every configured server, in config order. */
+  status(): ServerStatus[] {
+    return [...this.connections.values()].map((connection) => connection.status());
+  }
+
+  private permitted(connection: ServerConnection): ToolInfo[] {
+    const permissions = connection.config.toolPermissions;
+    return connection.listTools().filter((tool) => permissions[tool.toolName] !== false);
+  }
+
+  private connection(id: string): ServerConnection {
+    const connection = this.connections.get(id);
+    if (!connection) {
+      throw new ConfigError({ issues: [{ path: 'mcpServers', message: `no server with id '${id}' is configured` }] });
+    }
+    return connection;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('McpClientManager is closed');
+  }
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { containsVariableReference, expandVariables } from './env-expansion.js';
+
+describe('expandVariables', () => {
+  it('expands ${VAR}', () => {
+    expect(expandVariables('${HOME}/docs', { HOME: '/home/me' })).toEqual({ value: '/home/me/docs', missing: [] });
+    expect(expandVariables('${A}-${B}', { A: '1', B: '2' }).value).toBe('1-2');
+  });
+
+  it('treats an empty value as set for ${VAR}', () => {
+    expect(expandVariables('[${EMPTY}]', { EMPTY: '' })).toEqual({ value: '[]', missing: [] });
+  });
+
+  it('reports unset variables without default, each once, in order', () => {
+    expect(expandVariables('${B} ${A} ${B}', {})).toEqual({ value: '  ', missing: ['B', 'A'] });
+  });
+
+  it('uses the default when the variable is unset or empty (like the shell)', () => {
+    expect(expandVariables('${X:-fallback}', {}).value).toBe('fallback');
+    expect(expandVariables('${X:-fallback}', { X: undefined }).value).toBe('fallback');
+    expect(expandVariables('${X:-fallback}', { X: '' }).value).toBe('fallback');
+    expect(expandVariables('${X:-fallback}', { X: 'set' }).value).toBe('set');
+    expect(expandVariables('${X:-}', {})).toEqual({ value: '', missing: [] });
+    expect(expandVariables('${X:-a b:c/d}', {}).value).toBe('a b:c/d');
+  });
+
+  it('takes defaults literally', () => {
+    expect(expandVariables('${X:-$Y}', { Y: 'no' }).value).toBe('$Y');
+  });
+
+  it('leaves text that is not a reference alone', () => {
+    const env = { VAR: 'value' };
+    expect(expandVariables('$VAR', env).value).toBe('$VAR');
+    expect(expandVariables('${1X}', env).value).toBe('${1X}');
+    expect(expandVariables('${VAR', env).value).toBe('${VAR');
+    expect(expandVariables('${}', env).value).toBe('${}');
+    expect(expandVariables('plain', env).value).toBe('plain');
+  });
+
+  it('does not read inherited properties of the environment object', () => {
+    expect(expandVariables('${toString}', {})).toEqual({ value: '', missing: ['toString'] });
+  });
+});
+
+describe('containsVariableReference', () => {
+  it('finds well-formed references only', () => {
+    expect(containsVariableReference('a ${B} c')).toBe(true);
+    expect(containsVariableReference('${B:-x}')).toBe(true);
+    expect(containsVariableReference('$B')).toBe(false);
+    expect(containsVariableReference('plain')).toBe(false);
+  });
+
+  it('gives the same answer on repeated calls', () => {
+    expect(containsVariableReference('${A}')).toBe(true);
+    expect(containsVariableReference('${A}')).toBe(true);
+  });
+});

@@ -1,0 +1,35 @@
+/**
+ * `${VAR}` and `${VAR:-default}` in config strings (CONTRACT §2), with the shell's meaning of "set":
+ * `${VAR}` accepts an empty value, `${VAR:-default}` treats an empty value as unset. The default is taken
+ * literally (no nested expansion). Text that is not a well-formed reference (`$VAR`, `${1X}`) is left as is.
+ */
+
+export type VariableEnvironment = Readonly<Record<string, string | undefined>>;
+
+export interface VariableExpansion {
+  /** The expanded text; a missing variable expands to the empty string. */
+  value: string;
+  /** Names of variables that are unset and have no default, each once, in order of appearance. */
+  missing: string[];
+}
+
+const VARIABLE_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}/g;
+
+export function expandVariables(text: string, env: VariableEnvironment): VariableExpansion {
+  const missing: string[] = [];
+  const value = text.replace(
+    VARIABLE_REFERENCE,
+    (_match, name: string, defaultPart: string | undefined, defaultValue: string | undefined) => {
+      const current = Object.hasOwn(env, name) ? env[name] : undefined;
+      if (defaultPart !== undefined) return current === undefined || current === '' ? (defaultValue ?? '') : current;
+      if (current !== undefined) return current;
+      if (!missing.includes(name)) missing.push(name);
+      return '';
+    },
+  );
+  return { value, missing };
+}
+
+export function containsVariableReference(text: string): boolean {
+  return new RegExp(VARIABLE_REFERENCE.source).test(text);
+}

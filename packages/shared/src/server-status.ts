@@ -1,0 +1,40 @@
+/**
+ * Life of one backend server:
+ * - `starting`: connecting (first start or a restart in progress)
+ * - `running`: connected, tools listed
+ * - `crashed`: the connection ended unexpectedly; a restart is scheduled
+ * - `stopped`: stopped on purpose (`stop()`, `close()`), or not started yet
+ * - `disabled`: `enabled: false` in the config
+ * - `failed`: gave up (start failed, or restarts exhausted); `start()`/`restart()` try again
+ */
+export type ServerState = 'starting' | 'running' | 'crashed' | 'stopped' | 'disabled' | 'failed';
+
+export type ServerTransportKind = 'stdio' | 'http' | 'sse';
+
+export interface ServerStatus {
+  id: string;
+  state: ServerState;
+  /** The transport in use (for url-without-type servers: the one that worked), when known. */
+  transport?: ServerTransportKind;
+  /** Process id of a stdio server while it runs. */
+  pid?: number;
+  toolCount: number;
+  /** ISO time of the current connection. */
+  connectedAt?: string;
+  /** Milliseconds the last successful connect took (spawn/initialize/tools/list). */
+  connectMs?: number;
+  /** The last error, with the last lines the server wrote to stderr when it is a stdio server. */
+  lastError?: string;
+  /** Restarts after crashes since the server was started on purpose. */
+  restarts: number;
+  /** The backend's own name and version from `initialize`. */
+  serverInfo?: { name: string; version: string };
+}
+
+export interface ServerHealth {
+  id: string;
+  ok: boolean;
+  /** Round trip of a `ping`, when it answered. */
+  latencyMs?: number;
+  error?: string;
+}

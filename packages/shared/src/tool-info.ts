@@ -1,0 +1,50 @@
+/** A JSON Schema object as MCP carries it (`inputSchema`, `outputSchema`). Passed through untouched. */
+export type JsonSchemaObject = { type: 'object'; properties?: Record<string, unknown>; required?: string[] } & Record<
+  string,
+  unknown
+>;
+
+/** MCP tool annotations (hints); unknown fields are kept. */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+  [key: string]: unknown;
+}
+
+/**
+ * A tool definition exactly as a backend sent it in `tools/list` (after lenient validation of `name` and
+ * `inputSchema`). Every other field (`icons`, `_meta`, `execution`, future ones) is kept, so proxy mode can pass
+ * definitions through unchanged.
+ */
+export type ToolDefinition = {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: JsonSchemaObject;
+  outputSchema?: JsonSchemaObject;
+  annotations?: ToolAnnotations;
+} & Record<string, unknown>;
+
+/**
+ * One tool of the catalog (seed 004's ToolInfo, extended). The unit every package exchanges: the client manager
+ * lists them, the catalog searches them, meta-tools exposes them.
+ */
+export interface ToolInfo {
+  /** `server:tool` (CONTRACT §3). */
+  toolKey: string;
+  /** The tool's name on its own server. */
+  toolName: string;
+  /** The server id (the normalized `mcpServers` key). */
+  serverName: string;
+  title?: string;
+  /** Empty string when the backend gave none. */
+  description: string;
+  inputSchema: JsonSchemaObject;
+  outputSchema?: JsonSchemaObject;
+  annotations?: ToolAnnotations;
+  /** The definition as received, for pass-through. */
+  definition?: ToolDefinition;
+}

@@ -169,7 +169,7 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> {
     const all: ToolInfo[] = [];
     for (const connection of this.connections.values()) {
       await connection.settled();
-      all.push(...this.permitted(connection));
+      all.push(...connection.listTools());
     }
     return all;
   }
@@ -178,7 +178,7 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> {
   async listTools(id: string): Promise<ToolInfo[]> {
     const connection = this.connection(id);
     await connection.settled();
-    return this.permitted(connection);
+    return connection.listTools();
   }
 
   /**
@@ -215,11 +215,6 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> {
   /** The state of every configured server, in config order. */
   status(): ServerStatus[] {
     return [...this.connections.values()].map((connection) => connection.status());
-  }
-
-  private permitted(connection: ServerConnection): ToolInfo[] {
-    const permissions = connection.config.toolPermissions;
-    return connection.listTools().filter((tool) => permissions[tool.toolName] !== false);
   }
 
   private connection(id: string): ServerConnection {

@@ -108,7 +108,7 @@ export class ServerConnection {
     const status: ServerStatus = {
       id: this.id,
       state: this.state,
-      toolCount: this.state === 'running' ? this.tools.length : 0,
+      toolCount: this.listTools().length,
       restarts: this.restarts,
     };
     if (this.transportKind) status.transport = this.transportKind;
@@ -122,9 +122,11 @@ export class ServerConnection {
     return status;
   }
 
-  /** The tools of the current connection (empty unless running). */
-  listTools(): readonly ToolInfo[] {
-    return this.state === 'running' ? this.tools : [];
+  /** The tools of the current connection (empty unless running), without those whose permission is `false`. */
+  listTools(): ToolInfo[] {
+    if (this.state !== 'running') return [];
+    const permissions = this.config.toolPermissions;
+    return this.tools.filter((tool) => permissions[tool.toolName] !== false);
   }
 
   /** Waits for a tool list refresh in flight (after `tools/list_changed`), so callers see the new list. */

@@ -59,7 +59,7 @@ describe('configuration', () => {
     await manager.startAll();
     expect(stateOf(manager, 'good')).toBe('running');
     expect(stateOf(manager, 'off')).toBe('disabled');
-    await expect(manager.start('off')).rejects.toThrow(/disabled/);
+    await expect(manager.start('off')).rejects.toThrow('mcpServers.off.enabled: the server is disabled');
     await expect(manager.start('nope')).rejects.toThrow(ConfigError);
   });
 

@@ -6,6 +6,7 @@ import {
   ToolDisabledError,
   ToolNotFoundError,
   createJsonLineLogger,
+  formatConfigPath,
   formatToolKey,
   isResolvedConfig,
   parseConfig,
@@ -140,7 +141,7 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> {
     const connection = this.connection(id);
     if (!connection.config.enabled) {
       throw new ConfigError({
-        issues: [{ path: `mcpServers.${connection.config.name}.enabled`, message: 'the server is disabled' }],
+        issues: [{ path: formatConfigPath(['mcpServers', connection.config.name, 'enabled']), message: 'the server is disabled' }],
       });
     }
     await connection.start();

@@ -1,2 +1,1 @@
-// Coming in the next issue: see README.md. Kept empty so the workspace graph is complete.
-export {};
+export type { SearchProvider, SearchProviderRequest, SearchResult } from './search-provider.js';

@@ -1,4 +1,4 @@
-import type { JsonSchemaObject, ToolDefinition, ToolInfo } from '@search-mcp/shared';
+import type { JsonSchemaObject, ServerConfig, ToolDefinition, ToolInfo } from '@search-mcp/shared';
 import { formatToolKey } from '@search-mcp/shared';
 
 export interface ToolListProblem {
@@ -82,8 +82,10 @@ export function dropDuplicateTools(tools: ToolDefinition[]): { tools: ToolDefini
   return { tools: unique, duplicates };
 }
 
-/** The catalog's view of a backend tool. */
-export function toToolInfo(serverId: string, definition: ToolDefinition): ToolInfo {
+type ServerMetadata = Pick<ServerConfig, 'description' | 'projects' | 'category' | 'tags'>;
+
+/** The catalog's view of a backend tool, with the server's metadata from the config for search and visibility. */
+export function toToolInfo(serverId: string, definition: ToolDefinition, server: ServerMetadata = {} as ServerMetadata): ToolInfo {
   const info: ToolInfo = {
     toolKey: formatToolKey(serverId, definition.name),
     toolName: definition.name,
@@ -96,6 +98,10 @@ export function toToolInfo(serverId: string, definition: ToolDefinition): ToolIn
   if (typeof title === 'string') info.title = title;
   if (definition.outputSchema) info.outputSchema = definition.outputSchema;
   if (definition.annotations) info.annotations = definition.annotations;
+  if (server.description !== undefined) info.serverDescription = server.description;
+  if (server.projects !== undefined) info.serverProjects = server.projects;
+  if (server.category !== undefined) info.category = server.category;
+  if (server.tags !== undefined && server.tags.length > 0) info.tags = server.tags;
   return info;
 }
 

@@ -334,14 +334,17 @@ describe('tool lists', () => {
     expect(stateOf(manager, 'guarded')).toBe('running');
   });
 
-  it('keeps every field of a definition for pass-through', async () => {
-    const { manager } = createManager({ rich: fixtureServer('stdio-fixture-server.mjs') });
+  it('keeps every field of a definition for pass-through, and the server metadata of the config', async () => {
+    const { manager } = createManager({
+      rich: fixtureServer('stdio-fixture-server.mjs', [], { description: 'A rich server', projects: ['web'], category: 'demo', tags: ['x'] }),
+    });
     await manager.startAll();
     const tool = (await manager.listTools('rich')).find((entry) => entry.toolName === 'error-result');
     expect(tool?.toolKey).toBe('rich:error-result');
     expect(tool?.outputSchema).toEqual({ type: 'object', properties: { reason: { type: 'string' } }, required: [] });
     expect(tool?.definition?.icons).toEqual([{ src: 'data:,x' }]);
     expect(tool?.definition?._meta).toEqual({ 'fixture/kept': true });
+    expect(tool).toMatchObject({ serverDescription: 'A rich server', serverProjects: ['web'], category: 'demo', tags: ['x'] });
   });
 });
 

@@ -17,6 +17,7 @@ import {
   type ServerState,
   type ServerStatus,
   type ToolInfo,
+  type ToolSource,
 } from '@search-mcp/shared';
 import { loadConfig } from '@search-mcp/shared/node';
 import { defaultRestartPolicy, type RestartPolicy } from './restart-policy.js';
@@ -67,7 +68,7 @@ const packageInfo: Implementation = { name: 'search-mcp', version: '0.1.0' };
  * await manager.close();
  * ```
  */
-export class McpClientManager extends EventEmitter<McpClientManagerEvents> {
+export class McpClientManager extends EventEmitter<McpClientManagerEvents> implements ToolSource {
   /** The validated configuration (defaults filled, ids normalized, variables expanded). */
   readonly config: ResolvedConfig;
   private readonly connections = new Map<string, ServerConnection>();

@@ -7,7 +7,6 @@ import {
   ToolListChangedNotificationSchema,
   type CallToolResult,
   type Implementation,
-  type Progress,
 } from '@modelcontextprotocol/sdk/types.js';
 import {
   ServerNotRunningError,
@@ -18,6 +17,7 @@ import {
   type ServerState,
   type ServerStatus,
   type ServerTransportKind,
+  type ToolCallOptions,
   type ToolDefinition,
   type ToolInfo,
 } from '@search-mcp/shared';
@@ -29,16 +29,8 @@ import { ProgressOrderingTransport } from './progress-ordering-transport.js';
 import { restartDelayMs, type RestartPolicy } from './restart-policy.js';
 import { StdioProcessTransport } from './stdio-process-transport.js';
 
-export interface CallToolOptions {
-  /** Overrides the server's `timeoutMs`. Each progress notification restarts it. */
-  timeoutMs?: number;
-  /** Cancels the call: the backend gets `notifications/cancelled`, the promise rejects with the signal's reason. */
-  signal?: AbortSignal;
-  /** Progress notifications from the backend (a progress token is sent only when this is given). */
-  onProgress?: (progress: Progress) => void;
-  /** `_meta` to send with the request (e.g. a caller's trace ids). A `progressToken` here is replaced. */
-  meta?: Record<string, unknown>;
-}
+/** Options of one forwarded call (the shared `ToolCallOptions`). */
+export type CallToolOptions = ToolCallOptions;
 
 export interface ServerConnectionSettings {
   config: ServerConfig;
@@ -374,7 +366,7 @@ export class ServerConnection {
     }
     const { tools, duplicates } = dropDuplicateTools(definitions);
     if (duplicates.length > 0) this.logger.warn('dropped tools with duplicate names', { duplicates });
-    return tools.map((definition) => toToolInfo(this.id, definition));
+    return tools.map((definition) => toToolInfo(this.id, definition, this.config));
   }
 
   private refreshTools(generation: number): void {

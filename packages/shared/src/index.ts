@@ -34,6 +34,7 @@ export type {
 export type { ServerHealth, ServerState, ServerStatus, ServerTransportKind } from './server-status.js';
 
 export type { JsonSchemaObject, ToolAnnotations, ToolDefinition, ToolInfo } from './tool-info.js';
+export type { ToolCallOptions, ToolCallResult, ToolProgress, ToolSource } from './tool-call.js';
 
 export { isValidServerId, normalizeServerId, SERVER_ID_PATTERN } from './server-id.js';
 

@@ -47,4 +47,11 @@ export interface ToolInfo {
   annotations?: ToolAnnotations;
   /** The definition as received, for pass-through. */
   definition?: ToolDefinition;
+  /** The server's `description` from the config (searched with the tool). */
+  serverDescription?: string;
+  /** The server's `projects` from the config: absent means the tool belongs to no project (CONTRACT §5). */
+  serverProjects?: readonly string[];
+  /** `category` and `tags` of the server (or registry tool), for filters. */
+  category?: string;
+  tags?: readonly string[];
 }

@@ -1,0 +1,48 @@
+import type { ToolInfo } from './tool-info.js';
+
+/**
+ * The result of a tool call as MCP defines it (`CallToolResult`), kept structural so packages that do not depend on
+ * the SDK (the catalog) can carry it. Unknown fields pass through.
+ */
+export interface ToolCallResult {
+  content?: unknown[];
+  structuredContent?: unknown;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** A progress notification of a running call. */
+export interface ToolProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export interface ToolCallOptions {
+  /** Per-call timeout; each progress notification restarts it. */
+  timeoutMs?: number;
+  /** Cancels the call; the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+  onProgress?: (progress: ToolProgress) => void;
+  /** `_meta` to send with the request. */
+  meta?: Record<string, unknown>;
+}
+
+/**
+ * Where the catalog takes tools from. `McpClientManager` (backend servers) and `ToolRegistry` (in-process tools)
+ * both satisfy it, so the catalog needs neither the SDK nor child processes.
+ */
+export interface ToolSource {
+  /** Every tool this source can run now (running servers, enabled registry tools). */
+  listAllTools(): Promise<ToolInfo[]>;
+  callTool(
+    serverId: string,
+    toolName: string,
+    args: Record<string, unknown>,
+    options?: ToolCallOptions,
+  ): Promise<ToolCallResult>;
+  /** Grows whenever the tool list changes: a cache of `listAllTools()` is valid while this stays the same. */
+  readonly toolsRevision: number;
+}
+

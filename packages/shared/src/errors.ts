@@ -20,7 +20,8 @@ export type SearchMcpErrorCode =
   | 'TIMEOUT'
   | 'AUTHENTICATION_ERROR'
   | 'AUTHORIZATION_ERROR'
-  | 'RATE_LIMIT_EXCEEDED';
+  | 'RATE_LIMIT_EXCEEDED'
+  | 'SEARCH_PROVIDER_ERROR';
 
 /** JSON-RPC error codes used on the wire (JSON-RPC 2.0 + seed 002 + CONTRACT §4). */
 export const JsonRpcErrorCode = {
@@ -379,5 +380,47 @@ export class RateLimitError extends SearchMcpError {
 
   static override isInstance(error: unknown): error is RateLimitError {
     return SearchMcpError.hasMarker(error, rateLimitMarker);
+  }
+}
+
+const searchProviderMarker = 'search-mcp.error.SearchProviderError';
+const searchProviderSymbol = Symbol.for(searchProviderMarker);
+
+export type SearchProviderFailure = 'timeout' | 'network' | 'http' | 'invalid-response' | 'cancelled' | 'provider';
+
+/**
+ * A search provider could not answer (a cloud search service timed out, failed, or sent something invalid).
+ * `FallbackSearchProvider` catches it and asks the next provider.
+ */
+export class SearchProviderError extends SearchMcpError {
+  private readonly [searchProviderSymbol] = true;
+  readonly providerId: string;
+  readonly failure: SearchProviderFailure;
+  /** HTTP status of the search service, when it answered with one. */
+  readonly status?: number;
+
+  constructor(options: {
+    providerId: string;
+    failure: SearchProviderFailure;
+    message: string;
+    status?: number;
+    cause?: unknown;
+  }) {
+    super({
+      name: 'SearchProviderError',
+      code: 'SEARCH_PROVIDER_ERROR',
+      jsonRpcCode: JsonRpcErrorCode.InternalError,
+      statusCode: 502,
+      isRetryable: options.failure === 'timeout' || options.failure === 'network' || (options.status ?? 0) >= 500,
+      message: options.message,
+      cause: options.cause,
+    });
+    this.providerId = options.providerId;
+    this.failure = options.failure;
+    if (options.status !== undefined) this.status = options.status;
+  }
+
+  static override isInstance(error: unknown): error is SearchProviderError {
+    return SearchMcpError.hasMarker(error, searchProviderMarker);
   }
 }

@@ -11,13 +11,14 @@ export {
   JsonRpcErrorCode,
   RateLimitError,
   SearchMcpError,
+  SearchProviderError,
   ServerNotRunningError,
   TimeoutError,
   ToolDisabledError,
   ToolNotFoundError,
   ValidationError,
 } from './errors.js';
-export type { Issue, SearchMcpErrorCode, SearchMcpErrorOptions } from './errors.js';
+export type { Issue, SearchMcpErrorCode, SearchMcpErrorOptions, SearchProviderFailure } from './errors.js';
 
 export { createJsonLineLogger, logLevels, silentLogger } from './logger.js';
 export type { JsonLineLoggerOptions, LogFields, Logger, LogLevel } from './logger.js';

@@ -44,5 +44,7 @@ export interface ToolSource {
   ): Promise<ToolCallResult>;
   /** Grows whenever the tool list changes: a cache of `listAllTools()` is valid while this stays the same. */
   readonly toolsRevision: number;
+  /** The server ids this source answers for, running or not (so a call to a stopped server says so). */
+  readonly serverIds: readonly string[];
 }
 

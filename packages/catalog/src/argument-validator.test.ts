@@ -1,0 +1,68 @@
+import { ValidationError } from '@search-mcp/shared';
+import { describe, expect, it } from 'vitest';
+import { ArgumentValidator } from './argument-validator.js';
+
+const schema = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  type: 'object' as const,
+  properties: {
+    path: { type: 'string' },
+    mode: { enum: ['read', 'write'] },
+    lines: { type: 'array', items: { type: 'integer', minimum: 1 } },
+    when: { type: 'string', format: 'date-time' },
+  },
+  required: ['path', 'mode'],
+  additionalProperties: false,
+};
+
+function issuesOf(validator: ArgumentValidator, args: unknown, toolSchema = schema): string[] {
+  try {
+    validator.validate('fs:read', toolSchema, args);
+  } catch (error) {
+    expect(ValidationError.isInstance(error)).toBe(true);
+    return (error as ValidationError).issues.map((issue) => `${issue.path}: ${issue.message}`);
+  }
+  return [];
+}
+
+describe('ArgumentValidator', () => {
+  it('reports every problem at once with argument paths', () => {
+    const validator = new ArgumentValidator();
+    expect(issuesOf(validator, { mode: 'delete', lines: [1, 0, 'x'], when: 'yesterday', extra: true }).sort()).toEqual(
+      [
+        'arguments.path: is required',
+        'arguments.extra: is not allowed',
+        'arguments.mode: must be one of: "read", "write"',
+        'arguments.lines[1]: must be >= 1',
+        'arguments.lines[2]: must be integer',
+        'arguments.when: must match format "date-time"',
+      ].sort(),
+    );
+  });
+
+  it('accepts valid arguments and names the tool in the message', () => {
+    const validator = new ArgumentValidator();
+    expect(issuesOf(validator, { path: '/a', mode: 'read', lines: [1, 2] })).toEqual([]);
+    expect(() => validator.validate('fs:read', schema, { path: 1, mode: 'read' })).toThrow('Invalid arguments for fs:read: arguments.path: must be string');
+  });
+
+  it('rejects arguments that are not an object', () => {
+    expect(issuesOf(new ArgumentValidator(), [1, 2])).toEqual(['arguments: must be an object']);
+    expect(issuesOf(new ArgumentValidator(), null)).toEqual(['arguments: must be an object']);
+  });
+
+  it('understands draft 2020-12 schemas', () => {
+    const modern = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object' as const, properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }] } } };
+    expect(issuesOf(new ArgumentValidator(), { pair: ['a', 'b'] }, modern)).toEqual(['arguments.pair[1]: must be number']);
+  });
+
+  it('leaves a schema that does not compile to the backend, with one warning', () => {
+    const warnings: string[] = [];
+    const logger = { debug: () => {}, info: () => {}, error: () => {}, warn: (message: string) => warnings.push(message), child: () => logger };
+    const validator = new ArgumentValidator({ logger });
+    const broken = { type: 'object' as const, properties: { a: { type: 'no-such-type' } } };
+    expect(issuesOf(validator, { a: 1 }, broken)).toEqual([]);
+    expect(issuesOf(validator, { a: 2 }, broken)).toEqual([]);
+    expect(warnings).toEqual(['inputSchema does not compile; arguments are not checked here']);
+  });
+});

@@ -1,0 +1,80 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { ValidationError, silentLogger, type Issue, type JsonSchemaObject, type Logger } from '@search-mcp/shared';
+
+// ajv-formats is CommonJS; under ESM its default export may arrive wrapped.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+
+/**
+ * Validates tool arguments against the tool's `inputSchema` before a call leaves Search MCP, reporting every
+ * problem at once (`allErrors`) as paths a model can act on (`arguments.path: must be string`). Compiled
+ * validators are cached per schema object. A schema that does not compile (backends send odd schemas) is not
+ * enforced: the backend still validates, and one warning is logged.
+ */
+export class ArgumentValidator {
+  private readonly draft07: Ajv;
+  private readonly draft2020: Ajv;
+  private readonly cache = new WeakMap<object, ValidateFunction | null>();
+  private readonly logger: Logger;
+
+  constructor(options: { logger?: Logger } = {}) {
+    this.logger = options.logger ?? silentLogger;
+    const settings = { allErrors: true, strict: false, validateSchema: false, allowUnionTypes: true } as const;
+    this.draft07 = addFormats(new Ajv(settings));
+    this.draft2020 = addFormats(new Ajv2020(settings) as unknown as Ajv);
+  }
+
+  /** @throws ValidationError listing every problem. */
+  validate(toolKey: string, schema: JsonSchemaObject, args: unknown): void {
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+      throw new ValidationError({ issues: [{ path: 'arguments', message: 'must be an object' }], message: `Invalid arguments for ${toolKey}: arguments must be an object` });
+    }
+    const validate = this.compile(toolKey, schema);
+    if (!validate || validate(args)) return;
+    const issues = (validate.errors ?? []).map(toIssue);
+    throw new ValidationError({ issues, message: `Invalid arguments for ${toolKey}: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}` });
+  }
+
+  private compile(toolKey: string, schema: JsonSchemaObject): ValidateFunction | null {
+    const cached = this.cache.get(schema);
+    if (cached !== undefined) return cached;
+    let compiled: ValidateFunction | null;
+    try {
+      const is2020 = typeof schema.$schema === 'string' && schema.$schema.includes('2020-12');
+      // $schema and $id would make ajv register the schema globally; a copy without them compiles in isolation.
+      const { $schema: _schema, $id: _id, ...body } = schema;
+      compiled = (is2020 ? this.draft2020 : this.draft07).compile(body);
+    } catch (error) {
+      this.logger.warn('inputSchema does not compile; arguments are not checked here', {
+        toolKey,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      compiled = null;
+    }
+    this.cache.set(schema, compiled);
+    return compiled;
+  }
+}
+
+function toIssue(error: ErrorObject): Issue {
+  const segments = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+  let message = error.message ?? 'is invalid';
+  switch (error.keyword) {
+    case 'required':
+      segments.push(String((error.params as { missingProperty: string }).missingProperty));
+      message = 'is required';
+      break;
+    case 'additionalProperties':
+      segments.push(String((error.params as { additionalProperty: string }).additionalProperty));
+      message = 'is not allowed';
+      break;
+    case 'enum':
+      message = `must be one of: ${((error.params as { allowedValues: unknown[] }).allowedValues ?? []).map((value) => JSON.stringify(value)).join(', ')}`;
+      break;
+  }
+  return { path: ['arguments', ...segments].reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : /^[A-Za-z_$][\w$]*$/.test(segment) ? `${path}.${segment}` : `${path}[${JSON.stringify(segment)}]`)), message };
+}

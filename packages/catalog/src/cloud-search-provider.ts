@@ -1,0 +1,142 @@
+import { SearchProviderError, silentLogger, type Logger, type SearchResult, type SearchToolInfo, type ToolInfo } from '@search-mcp/shared';
+import { fetch as undiciFetch } from 'undici';
+import { z } from 'zod';
+import type { SearchProvider, SearchProviderRequest } from './search-provider.js';
+
+/** The fetch the provider uses; undici's by default. Inject one for proxies or tests. */
+export type CloudSearchFetch = (url: string, init: {
+  method: 'POST';
+  headers: Record<string, string>;
+  body: string;
+  signal: AbortSignal;
+}) => Promise<{ status: number; ok: boolean; text(): Promise<string> }>;
+
+export interface CloudSearchProviderOptions {
+  /** Base URL of the search service; the request goes to `{url}/catalog/search`. */
+  url: string;
+  /** Sent as `Authorization: Bearer …`. Never logged. */
+  apiKey?: string;
+  /** Whole-request timeout. Default 5,000 ms. */
+  timeoutMs?: number;
+  /** Send each tool's `inputSchema` too (larger requests, more for the service to rank with). Default false. */
+  includeInputSchema?: boolean;
+  fetch?: CloudSearchFetch;
+  logger?: Logger;
+}
+
+const ResponseSchema = z.object({
+  results: z.array(
+    z.looseObject({
+      toolKey: z.string(),
+      relevance: z.number().refine(Number.isFinite, 'not a finite number'),
+      explanation: z.string().optional(),
+    }),
+  ),
+});
+
+/**
+ * Asks a remote search service (seed 004 `POST /catalog/search`; another Search MCP's HTTP app serves it) to rank
+ * the tools. The answer is validated: keys that are not among the request's tools are dropped (a service must not
+ * introduce tools the caller may not see), relevance is clamped to 0..1, names and descriptions are taken from the
+ * local tools. Any failure throws `SearchProviderError`; wrap it in `FallbackSearchProvider` to fall back to BM25.
+ */
+export class CloudSearchProvider implements SearchProvider {
+  readonly id = 'cloud';
+  private readonly endpoint: string;
+  private readonly options: CloudSearchProviderOptions;
+  private readonly logger: Logger;
+
+  constructor(options: CloudSearchProviderOptions) {
+    this.options = options;
+    this.endpoint = `${options.url.replace(/\/+$/, '')}/catalog/search`;
+    this.logger = options.logger ?? silentLogger;
+  }
+
+  async search(request: SearchProviderRequest): Promise<SearchResult[]> {
+    const queries = request.queries.filter((query) => query.trim() !== '');
+    if (queries.length === 0 || request.tools.length === 0) return [];
+    const timeoutMs = this.options.timeoutMs ?? 5000;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
+    const body = JSON.stringify({
+      query: queries,
+      ...(request.context ? { context: request.context } : {}),
+      tools: request.tools.map((tool) => this.toRequestTool(tool)),
+      maxResults: request.maxResults,
+    });
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+    if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
+
+    let status: number;
+    let text: string;
+    try {
+      const fetchImplementation = this.options.fetch ?? (undiciFetch as unknown as CloudSearchFetch);
+      const response = await fetchImplementation(this.endpoint, { method: 'POST', headers, body, signal });
+      status = response.status;
+      text = await response.text();
+    } catch (error) {
+      if (request.signal?.aborted) {
+        throw new SearchProviderError({ providerId: this.id, failure: 'cancelled', message: 'cloud search cancelled', cause: error });
+      }
+      if (timeout.aborted) {
+        throw new SearchProviderError({ providerId: this.id, failure: 'timeout', message: `cloud search did not answer within ${timeoutMs} ms`, cause: error });
+      }
+      throw new SearchProviderError({ providerId: this.id, failure: 'network', message: `cloud search unreachable: ${describe(error)}`, cause: error });
+    }
+    if (status < 200 || status > 299) {
+      const hint = status === 401 || status === 403 ? ' (check search.cloud.apiKey)' : '';
+      throw new SearchProviderError({ providerId: this.id, failure: 'http', status, message: `cloud search answered HTTP ${status}${hint}` });
+    }
+    let parsed: z.infer<typeof ResponseSchema>;
+    try {
+      parsed = ResponseSchema.parse(JSON.parse(text));
+    } catch (error) {
+      throw new SearchProviderError({ providerId: this.id, failure: 'invalid-response', message: 'cloud search sent a response that is not { results: [...] }', cause: error });
+    }
+    return this.toResults(parsed.results, request);
+  }
+
+  private toRequestTool(tool: ToolInfo): SearchToolInfo {
+    const requestTool: SearchToolInfo = { toolKey: tool.toolKey, toolName: tool.toolName, serverName: tool.serverName };
+    if (tool.title) requestTool.title = tool.title;
+    if (tool.description) requestTool.description = tool.description;
+    if (this.options.includeInputSchema) requestTool.inputSchema = tool.inputSchema;
+    return requestTool;
+  }
+
+  private toResults(results: z.infer<typeof ResponseSchema>['results'], request: SearchProviderRequest): SearchResult[] {
+    const byKey = new Map(request.tools.map((tool) => [tool.toolKey, tool]));
+    const seen = new Set<string>();
+    const accepted: SearchResult[] = [];
+    let dropped = 0;
+    for (const result of results) {
+      const tool = byKey.get(result.toolKey);
+      if (!tool || seen.has(result.toolKey)) {
+        dropped += 1;
+        continue;
+      }
+      seen.add(result.toolKey);
+      const entry: SearchResult = {
+        toolKey: tool.toolKey,
+        toolName: tool.toolName,
+        serverName: tool.serverName,
+        relevance: Math.min(1, Math.max(0, result.relevance)),
+      };
+      if (tool.description) entry.description = tool.description;
+      if (result.explanation) entry.explanation = result.explanation;
+      accepted.push(entry);
+    }
+    if (dropped > 0) this.logger.warn('cloud search returned unknown or repeated tool keys; dropped them', { dropped });
+    accepted.sort((a, b) => b.relevance - a.relevance);
+    return accepted.slice(0, request.maxResults);
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = (error as { cause?: unknown }).cause;
+    const code = cause && typeof cause === 'object' ? (cause as { code?: unknown }).code : undefined;
+    return typeof code === 'string' ? `${error.message} (${code})` : error.message;
+  }
+  return String(error);
+}

@@ -1,0 +1,385 @@
+import {
+  AuthenticationError,
+  AuthorizationError,
+  SearchProviderError,
+  ToolDisabledError,
+  ToolNotFoundError,
+  isResolvedConfig,
+  parseConfig,
+  parseToolKey,
+  silentLogger,
+  type Logger,
+  type ResolvedConfig,
+  type SearchMcpConfigInput,
+  type SearchResult,
+  type ToolCallResult,
+  type ToolInfo,
+  type ToolProgress,
+  type ToolSource,
+} from '@search-mcp/shared';
+import { ArgumentValidator } from './argument-validator.js';
+import { Bm25SearchProvider } from './bm25-search-provider.js';
+import { CloudSearchProvider } from './cloud-search-provider.js';
+import { FallbackSearchProvider, type FallbackAnswer } from './fallback-search-provider.js';
+import type { SearchProvider } from './search-provider.js';
+import { closestToolKeys } from './tool-key-suggestions.js';
+import { ToolExecutor, type ToolExecutorOptions } from './tool-executor.js';
+import { ToolRegistry } from './tool-registry.js';
+
+/** Who is asking: the project and token of the request (CONTRACT §5). Stdio callers usually have neither. */
+export interface Caller {
+  projectId?: string;
+  /** The id (not the secret) of the token that authenticated the request. */
+  tokenId?: string;
+}
+
+export type CatalogSearchStrategy = 'bm25' | 'cloud' | 'off';
+
+export interface CatalogSearchRequest {
+  /** One phrasing, or several phrasings / sub-steps of one task. */
+  query: string | readonly string[];
+  context?: string;
+  /** 1–50; default `search.maxResults` of the config. */
+  maxResults?: number;
+  signal?: AbortSignal;
+}
+
+/** A search result with the tool it names, so callers can add schemas without a second lookup. */
+export interface CatalogSearchHit extends SearchResult {
+  title?: string;
+  tool: ToolInfo;
+}
+
+export interface CatalogSearchResponse {
+  results: CatalogSearchHit[];
+  /** The strategy the request resolved to. */
+  strategy: CatalogSearchStrategy;
+  /** The provider that answered (`bm25`, `cloud`, a custom id); absent when the strategy is `off`. */
+  providerId?: string;
+  /** Why the cloud provider was not used, after a fallback. */
+  fallbackReason?: string;
+  /** How many tools the caller could see (searched over). */
+  toolCount: number;
+}
+
+export interface CatalogListFilter {
+  server?: string;
+  category?: string;
+  tag?: string;
+}
+
+export interface CatalogExecuteOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: ToolProgress) => void;
+  /** Per-call timeout passed to the source (each progress restarts it); default the server's `timeoutMs`. */
+  timeoutMs?: number;
+  /** `_meta` to forward to the backend. */
+  meta?: Record<string, unknown>;
+}
+
+export interface ToolCatalogOptions {
+  /** Where tools come from: an `McpClientManager`, `ToolRegistry`s, or anything implementing `ToolSource`. */
+  sources: readonly ToolSource[];
+  /** Search settings, projects, tokens, server permissions. Default: BM25, 10 results, no projects or tokens. */
+  config?: ResolvedConfig | SearchMcpConfigInput;
+  /** The local ranker (strategy `bm25`, and the fallback of `cloud`). Default `new Bm25SearchProvider()`. */
+  searchProvider?: SearchProvider;
+  /** The ranker of strategy `cloud`. Default: a `CloudSearchProvider` from `search.cloud`, when configured. */
+  cloudProvider?: SearchProvider;
+  executor?: ToolExecutorOptions;
+  logger?: Logger;
+}
+
+interface VisibleCache {
+  revisionKey: string;
+  all: ToolInfo[];
+  byKey: Map<string, ToolInfo>;
+  byProject: Map<string, ToolInfo[]>;
+}
+
+const noProject = '\u0000none';
+
+/**
+ * The tool catalog (seed 004's ToolCatalogService): collects the tools a caller may see from its sources at request
+ * time, searches them with the strategy of the caller's project, and executes them with visibility enforced again,
+ * arguments validated, and retries of retryable failures.
+ *
+ * Visibility (CONTRACT §4–5): the server is enabled, the tool is not `false` in `toolPermissions`, the server is
+ * connected, and the caller's project (and token) allow it. With project P a caller sees servers whose `projects`
+ * contains P; with none, servers without `projects`.
+ */
+export class ToolCatalog {
+  readonly config: ResolvedConfig;
+  private readonly sources: readonly ToolSource[];
+  private readonly localProvider: SearchProvider;
+  private readonly cloudProvider?: SearchProvider;
+  private readonly validator: ArgumentValidator;
+  private readonly executor: ToolExecutor;
+  private readonly logger: Logger;
+  private cache?: VisibleCache;
+
+  constructor(options: ToolCatalogOptions) {
+    this.sources = options.sources;
+    this.config = options.config
+      ? isResolvedConfig(options.config)
+        ? options.config
+        : parseConfig(options.config)
+      : parseConfig({ mcpServers: {} });
+    this.logger = options.logger ?? silentLogger;
+    this.localProvider = options.searchProvider ?? new Bm25SearchProvider();
+    const cloud = this.config.search.cloud;
+    this.cloudProvider =
+      options.cloudProvider ??
+      (cloud
+        ? new CloudSearchProvider({
+            url: cloud.url,
+            timeoutMs: cloud.timeoutMs,
+            logger: this.logger,
+            ...(cloud.apiKey !== undefined ? { apiKey: cloud.apiKey } : {}),
+          })
+        : undefined);
+    this.validator = new ArgumentValidator({ logger: this.logger });
+    this.executor = new ToolExecutor(options.executor);
+  }
+
+  /** The strategy for the caller: its project's `optimization` when the project is configured, else `search.strategy`. */
+  strategyFor(caller: Caller = {}): CatalogSearchStrategy {
+    const project = caller.projectId !== undefined ? this.config.projects[caller.projectId] : undefined;
+    if (project) return project.optimization ?? 'off';
+    return this.config.search.strategy;
+  }
+
+  /** The tools the caller may see, sorted as the sources list them. The same array is returned until tools change. */
+  async visibleTools(caller: Caller = {}): Promise<readonly ToolInfo[]> {
+    this.authorize(caller);
+    const cache = await this.currentCache();
+    const projectKey = caller.projectId ?? noProject;
+    let tools = cache.byProject.get(projectKey);
+    if (!tools) {
+      tools = cache.all.filter((tool) => this.projectAllows(tool.serverProjects, caller.projectId));
+      cache.byProject.set(projectKey, tools);
+    }
+    return tools;
+  }
+
+  async search(request: CatalogSearchRequest, caller: Caller = {}): Promise<CatalogSearchResponse> {
+    const tools = await this.visibleTools(caller);
+    const strategy = this.strategyFor(caller);
+    if (strategy === 'off') return { results: [], strategy, toolCount: tools.length };
+    const queries = (typeof request.query === 'string' ? [request.query] : [...request.query]).filter(
+      (query): query is string => typeof query === 'string' && query.trim() !== '',
+    );
+    if (queries.length === 0 || tools.length === 0) {
+      return { results: [], strategy, providerId: this.localProvider.id, toolCount: tools.length };
+    }
+    const maxResults = clamp(Math.trunc(request.maxResults ?? this.config.search.maxResults), 1, 50);
+    let answer: FallbackAnswer = { providerId: this.localProvider.id };
+    let provider = this.localProvider;
+    if (strategy === 'cloud') {
+      if (this.cloudProvider) {
+        provider = new FallbackSearchProvider(this.cloudProvider, this.localProvider, {
+          logger: this.logger,
+          onAnswer: (received) => {
+            answer = received;
+          },
+        });
+      } else {
+        answer = { providerId: this.localProvider.id, fallbackReason: 'no search.cloud is configured' };
+      }
+    }
+    let results: SearchResult[];
+    try {
+      results = await provider.search({
+        queries,
+        tools,
+        maxResults,
+        ...(request.context ? { context: request.context } : {}),
+        ...(request.signal ? { signal: request.signal } : {}),
+      });
+    } catch (error) {
+      if (request.signal?.aborted) throw request.signal.reason ?? error;
+      if (SearchProviderError.isInstance(error)) throw error;
+      throw new SearchProviderError({
+        providerId: provider.id,
+        failure: 'provider',
+        message: `search provider '${provider.id}' failed: ${error instanceof Error ? error.message : String(error)}`,
+        cause: error,
+      });
+    }
+    const cache = await this.currentCache();
+    const visibleKeys = new Set(tools.map((tool) => tool.toolKey));
+    const hits: CatalogSearchHit[] = [];
+    for (const result of results) {
+      // A custom ranker must not widen what the caller sees.
+      const tool = visibleKeys.has(result.toolKey) ? cache.byKey.get(result.toolKey) : undefined;
+      if (!tool || hits.some((hit) => hit.toolKey === tool.toolKey)) continue;
+      const hit: CatalogSearchHit = {
+        toolKey: tool.toolKey,
+        toolName: tool.toolName,
+        serverName: tool.serverName,
+        description: tool.description,
+        relevance: clamp(Number.isFinite(result.relevance) ? result.relevance : 0, 0, 1),
+        tool,
+      };
+      if (tool.title !== undefined) hit.title = tool.title;
+      if (result.explanation !== undefined) hit.explanation = result.explanation;
+      hits.push(hit);
+      if (hits.length >= maxResults) break;
+    }
+    this.logger.debug('search', { strategy, provider: answer.providerId, queries: queries.length, results: hits.length });
+    return {
+      results: hits,
+      strategy,
+      providerId: answer.providerId,
+      toolCount: tools.length,
+      ...(answer.fallbackReason !== undefined ? { fallbackReason: answer.fallbackReason } : {}),
+    };
+  }
+
+  /**
+   * One visible tool by key (`server:tool`, `server.tool` or `server__tool`).
+   * @throws ToolNotFoundError (with the closest keys), ToolDisabledError, AuthorizationError
+   */
+  async get(toolKey: string, caller: Caller = {}): Promise<ToolInfo> {
+    const resolved = await this.resolve(toolKey, caller);
+    if (resolved.tool) return resolved.tool;
+    throw await this.notFound(toolKey, caller, resolved.serverId ? ` (MCP server '${resolved.serverId}' is not connected)` : '');
+  }
+
+  /** The visible tools matching a filter, sorted by key. */
+  async list(filter: CatalogListFilter = {}, caller: Caller = {}): Promise<ToolInfo[]> {
+    const tools = await this.visibleTools(caller);
+    return tools
+      .filter(
+        (tool) =>
+          (filter.server === undefined || tool.serverName === filter.server) &&
+          (filter.category === undefined || tool.category === filter.category) &&
+          (filter.tag === undefined || (tool.tags ?? []).includes(filter.tag)),
+      )
+      .sort((a, b) => a.toolKey.localeCompare(b.toolKey));
+  }
+
+  /**
+   * Runs a tool: visibility is enforced again, arguments are validated against its `inputSchema` (every problem at
+   * once), and retryable failures (a server reconnecting) are retried. The result is the backend's, unchanged.
+   * @throws ToolNotFoundError, ToolDisabledError, AuthorizationError, ValidationError, ServerNotRunningError,
+   * BackendError, TimeoutError
+   */
+  async execute(
+    toolKey: string,
+    args: Record<string, unknown> | undefined,
+    caller: Caller = {},
+    options: CatalogExecuteOptions = {},
+  ): Promise<ToolCallResult> {
+    const resolved = await this.resolve(toolKey, caller);
+    const argumentsObject = args ?? {};
+    let serverId: string;
+    let toolName: string;
+    if (resolved.tool) {
+      this.validator.validate(resolved.tool.toolKey, resolved.tool.inputSchema, argumentsObject);
+      serverId = resolved.tool.serverName;
+      toolName = resolved.tool.toolName;
+    } else if (resolved.serverId && resolved.toolName) {
+      // A configured server the caller may use, not connected now: the source says so (and reconnects it).
+      serverId = resolved.serverId;
+      toolName = resolved.toolName;
+    } else {
+      throw await this.notFound(toolKey, caller, '');
+    }
+    const source = this.sourceFor(serverId);
+    if (!source) throw await this.notFound(toolKey, caller, '');
+    return this.executor.execute(
+      (signal) =>
+        source.callTool(serverId, toolName, argumentsObject, {
+          signal,
+          ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+          ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+          ...(options.meta ? { meta: options.meta } : {}),
+        }),
+      options.signal ? { signal: options.signal } : {},
+    );
+  }
+
+  /**
+   * Finds the tool a key names, applying every visibility rule. Returns the tool when it is listed, or the server
+   * and tool name when the server is configured and allowed but not connected.
+   */
+  private async resolve(toolKey: string, caller: Caller): Promise<{ tool?: ToolInfo; serverId?: string; toolName?: string }> {
+    const tools = await this.visibleTools(caller);
+    const parsed = typeof toolKey === 'string' ? parseToolKey(toolKey.trim()) : undefined;
+    if (!parsed) throw await this.notFound(String(toolKey), caller, '');
+    const { serverId, toolName } = parsed;
+    const server = this.config.mcpServers[serverId];
+    if (server && !this.projectAllows(server.projects, caller.projectId)) {
+      // Not the caller's server: indistinguishable from one that does not exist.
+      throw await this.notFound(toolKey, caller, '');
+    }
+    if (server && !server.enabled) {
+      throw new ToolDisabledError({ toolName: `${serverId}:${toolName}`, reason: `MCP server '${serverId}' is disabled in the config` });
+    }
+    if (server && server.toolPermissions[toolName] === false) {
+      throw new ToolDisabledError({ toolName: `${serverId}:${toolName}`, reason: 'toolPermissions' });
+    }
+    const key = `${serverId}:${toolName}`;
+    const tool = tools.find((entry) => entry.toolKey === key);
+    if (tool) return { tool };
+    const source = this.sourceFor(serverId);
+    if (source instanceof ToolRegistry && source.get(toolName)?.enabled === false) {
+      throw new ToolDisabledError({ toolName: key, reason: 'disabled in the registry' });
+    }
+    const serverConnected = tools.some((entry) => entry.serverName === serverId);
+    if (!serverConnected && source) return { serverId, toolName };
+    return {};
+  }
+
+  private async notFound(toolKey: string, caller: Caller, detail: string): Promise<ToolNotFoundError> {
+    const tools = await this.visibleTools(caller);
+    const suggestions = closestToolKeys(toolKey, tools.map((tool) => tool.toolKey));
+    const hint = suggestions.length > 0 ? `. Did you mean: ${suggestions.join(', ')}?` : '';
+    return new ToolNotFoundError({ toolName: toolKey, suggestions, message: `Tool not found: ${toolKey}${detail}${hint}` });
+  }
+
+  private sourceFor(serverId: string): ToolSource | undefined {
+    return this.sources.find((source) => source.serverIds.includes(serverId));
+  }
+
+  private authorize(caller: Caller): void {
+    if (caller.tokenId === undefined) return;
+    const token = this.config.auth.tokens.find((entry) => entry.id === caller.tokenId);
+    if (!token) throw new AuthenticationError({ message: `Unknown token id '${caller.tokenId}'` });
+    if (token.projects && (caller.projectId === undefined || !token.projects.includes(caller.projectId))) {
+      const where = caller.projectId === undefined ? 'without a project' : `for project '${caller.projectId}'`;
+      throw new AuthorizationError({ message: `Token '${token.id}' may not be used ${where}; it is limited to: ${token.projects.join(', ')}` });
+    }
+  }
+
+  private projectAllows(serverProjects: readonly string[] | undefined, projectId: string | undefined): boolean {
+    if (projectId === undefined) return serverProjects === undefined;
+    return serverProjects !== undefined && serverProjects.includes(projectId);
+  }
+
+  /** Collects every source's tools once per change of any source's revision. */
+  private async currentCache(): Promise<VisibleCache> {
+    const revisionKey = this.sources.map((source) => source.toolsRevision).join(',');
+    if (this.cache?.revisionKey === revisionKey) return this.cache;
+    const lists = await Promise.all(this.sources.map((source) => source.listAllTools()));
+    const byKey = new Map<string, ToolInfo>();
+    const all: ToolInfo[] = [];
+    for (const tool of lists.flat()) {
+      if (byKey.has(tool.toolKey)) {
+        this.logger.warn('two sources list the same tool key; the first one is used', { toolKey: tool.toolKey });
+        continue;
+      }
+      byKey.set(tool.toolKey, tool);
+      all.push(tool);
+    }
+    // A source may have changed while listing; the next request lists again.
+    const cache: VisibleCache = { revisionKey, all, byKey, byProject: new Map() };
+    this.cache = cache;
+    return cache;
+  }
+}
+
+function clamp(value: number, minimum: number, maximum: number): number {
+  return Math.min(maximum, Math.max(minimum, Number.isNaN(value) ? minimum : value));
+}

@@ -1,0 +1,80 @@
+import { SearchMcpError, TimeoutError, type ToolCallResult } from '@search-mcp/shared';
+
+export interface ToolExecutorOptions {
+  /** Extra attempts after a retryable failure (`isRetryable`: server not running, rate limited). Default 2. */
+  retries?: number;
+  /** Wait before the first retry; doubles each time. Default 300 ms. */
+  retryDelayMs?: number;
+}
+
+export interface ExecutionOptions {
+  signal?: AbortSignal;
+  /** A limit for the whole execution including retries; a backend's own per-call timeout applies inside it. */
+  timeoutMs?: number;
+}
+
+/**
+ * Runs a call with seed 001 §3's executor rules: a time limit, and retries of retryable failures only. Retryable
+ * means the call never reached a backend (`ServerNotRunningError` while it reconnects, `RateLimitError`), so a
+ * retry cannot run a tool twice; a timeout or a backend error is never retried.
+ */
+export class ToolExecutor {
+  private readonly retries: number;
+  private readonly retryDelayMs: number;
+
+  constructor(options: ToolExecutorOptions = {}) {
+    this.retries = options.retries ?? 2;
+    this.retryDelayMs = options.retryDelayMs ?? 300;
+  }
+
+  async execute(run: (signal: AbortSignal) => Promise<ToolCallResult>, options: ExecutionOptions = {}): Promise<ToolCallResult> {
+    const signals: AbortSignal[] = [];
+    if (options.signal) signals.push(options.signal);
+    const timeout = options.timeoutMs !== undefined ? AbortSignal.timeout(options.timeoutMs) : undefined;
+    if (timeout) signals.push(timeout);
+    const signal = signals.length === 0 ? new AbortController().signal : signals.length === 1 ? (signals[0] as AbortSignal) : AbortSignal.any(signals);
+
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await raceAbort(run(signal), signal, timeout, options.timeoutMs);
+      } catch (error) {
+        if (timeout?.aborted && !options.signal?.aborted) {
+          throw new TimeoutError({ timeoutMs: options.timeoutMs ?? 0, message: `Tool call did not finish within ${options.timeoutMs} ms`, cause: error });
+        }
+        const retryable = SearchMcpError.isInstance(error) && error.isRetryable;
+        if (!retryable || attempt >= this.retries || signal.aborted) throw error;
+        await sleep(this.retryDelayMs * 2 ** attempt, signal);
+      }
+    }
+  }
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal, timeout: AbortSignal | undefined, timeoutMs: number | undefined): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortReason(signal, timeout, timeoutMs));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortReason(signal, timeout, timeoutMs));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+function abortReason(signal: AbortSignal, timeout: AbortSignal | undefined, timeoutMs: number | undefined): unknown {
+  if (timeout?.aborted && signal.reason === timeout.reason) {
+    return new TimeoutError({ timeoutMs: timeoutMs ?? 0, message: `Tool call did not finish within ${timeoutMs} ms` });
+  }
+  return signal.reason;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

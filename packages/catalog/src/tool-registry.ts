@@ -1,0 +1,309 @@
+import {
+  SearchMcpError,
+  TimeoutError,
+  ToolDisabledError,
+  ToolNotFoundError,
+  ValidationError,
+  formatToolKey,
+  isValidServerId,
+  type JsonSchemaObject,
+  type ToolAnnotations,
+  type ToolCallOptions,
+  type ToolCallResult,
+  type ToolInfo,
+  type ToolProgress,
+  type ToolSource,
+} from '@search-mcp/shared';
+
+/** A parameter in seed 001's format; converted to a JSON Schema property. */
+export interface ToolParameter {
+  name: string;
+  type: 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array';
+  description: string;
+  required?: boolean;
+  default?: unknown;
+  enum?: unknown[];
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+}
+
+/** What a host registers: seed 001's metadata, or an MCP-style `inputSchema` instead of `parameters`. */
+export interface ToolMetadata {
+  /** Lower-case letters, digits and hyphens, starting with a letter (seed 001). */
+  name: string;
+  description: string;
+  title?: string;
+  parameters?: ToolParameter[];
+  inputSchema?: JsonSchemaObject;
+  outputSchema?: JsonSchemaObject;
+  annotations?: ToolAnnotations;
+}
+
+export interface ToolExecutionContext {
+  /** Aborted when the caller cancels or the call times out. */
+  signal: AbortSignal;
+  /** Sends a progress notification to the caller (no-op when it asked for none). */
+  reportProgress: (progress: ToolProgress) => void;
+  toolKey: string;
+}
+
+/**
+ * The code of a registered tool. Return a `CallToolResult`-shaped object (`{ content: [...] }`) to control the
+ * result; any other value becomes text content (and `structuredContent` when it is a plain object). Throwing a
+ * Search MCP error (e.g. `ValidationError`) fails the call with it; any other throw becomes an `isError` result, as
+ * MCP servers report tool failures, so a model can read it.
+ */
+export type ToolImplementation = (
+  args: Record<string, unknown>,
+  context: ToolExecutionContext,
+) => unknown | Promise<unknown>;
+
+export interface RegisterOptions {
+  version?: string;
+  category?: string;
+  tags?: string[];
+  /** Replace a tool of the same name instead of failing. */
+  overwrite?: boolean;
+  /** Start disabled. Default false. */
+  disabled?: boolean;
+}
+
+export interface ToolRegistryEntry {
+  metadata: ToolMetadata;
+  implementation: ToolImplementation;
+  inputSchema: JsonSchemaObject;
+  registeredAt: Date;
+  version: string;
+  enabled: boolean;
+  category?: string;
+  tags: string[];
+}
+
+export interface ToolRegistryListFilter {
+  category?: string;
+  /** Tools having every one of these tags. */
+  tags?: string[];
+  enabled?: boolean;
+}
+
+export interface ToolRegistryOptions {
+  /** The server id the tools join the catalog under (`local:my-tool`). Default `local`. */
+  serverId?: string;
+  /** Shown with the tools and searched with them. */
+  description?: string;
+  /** Projects that see these tools (CONTRACT §5); absent: callers without a project. */
+  projects?: string[];
+  /** Per-call timeout of registered tools unless the call gives one; progress restarts it. Default 60,000 ms. */
+  timeoutMs?: number;
+}
+
+const toolNamePattern = /^[a-z][a-z0-9-]*$/;
+
+/**
+ * In-process tools for embedding hosts (seed 001's Tool Registry). Registered tools join the catalog under one
+ * server id and are searched and executed like backend tools: it is a `ToolSource`, like `McpClientManager`.
+ */
+export class ToolRegistry implements ToolSource {
+  readonly serverId: string;
+  private readonly entries = new Map<string, ToolRegistryEntry>();
+  private readonly options: ToolRegistryOptions;
+  private revision = 0;
+
+  constructor(options: ToolRegistryOptions = {}) {
+    const serverId = options.serverId ?? 'local';
+    if (!isValidServerId(serverId)) {
+      throw new ValidationError({ issues: [{ path: 'serverId', message: 'must match ^[a-z0-9][a-z0-9-]{0,31}$' }] });
+    }
+    this.serverId = serverId;
+    this.options = options;
+  }
+
+  get serverIds(): readonly string[] {
+    return [this.serverId];
+  }
+
+  get toolsRevision(): number {
+    return this.revision;
+  }
+
+  /** @throws ValidationError on a bad name, a missing description, a duplicate (unless `overwrite`). */
+  register(metadata: ToolMetadata, implementation: ToolImplementation, options: RegisterOptions = {}): void {
+    const issues: { path: string; message: string }[] = [];
+    const name = typeof metadata?.name === 'string' ? metadata.name : '';
+    if (name.trim() === '') issues.push({ path: 'name', message: 'Tool name is required' });
+    else if (!toolNamePattern.test(name) || name.length > 64) {
+      issues.push({ path: 'name', message: 'must start with a lower-case letter and contain only lower-case letters, digits and hyphens (at most 64)' });
+    } else if (this.entries.has(name) && !options.overwrite) {
+      issues.push({ path: 'name', message: `Tool "${name}" is already registered (pass overwrite: true to replace it)` });
+    }
+    if (typeof metadata?.description !== 'string' || metadata.description.trim() === '') {
+      issues.push({ path: 'description', message: 'Tool description is required' });
+    }
+    if (typeof implementation !== 'function') issues.push({ path: 'implementation', message: 'must be a function' });
+    if (metadata?.parameters !== undefined && metadata.inputSchema !== undefined) {
+      issues.push({ path: 'parameters', message: 'give either parameters or inputSchema, not both' });
+    }
+    const inputSchema = issues.length === 0 ? toInputSchema(metadata, issues) : undefined;
+    if (issues.length > 0 || !inputSchema) {
+      throw new ValidationError({ issues, message: `Cannot register tool${name ? ` "${name}"` : ''}: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}` });
+    }
+    const entry: ToolRegistryEntry = {
+      metadata: { ...metadata },
+      implementation,
+      inputSchema,
+      registeredAt: new Date(),
+      version: options.version ?? '1.0.0',
+      enabled: !options.disabled,
+      tags: [...(options.tags ?? [])],
+    };
+    if (options.category !== undefined) entry.category = options.category;
+    this.entries.set(name, entry);
+    this.revision += 1;
+  }
+
+  unregister(name: string): boolean {
+    const removed = this.entries.delete(name);
+    if (removed) this.revision += 1;
+    return removed;
+  }
+
+  enable(name: string): void {
+    this.setEnabled(name, true);
+  }
+
+  disable(name: string): void {
+    this.setEnabled(name, false);
+  }
+
+  get(name: string): ToolRegistryEntry | undefined {
+    return this.entries.get(name);
+  }
+
+  getVersion(name: string): string | undefined {
+    return this.entries.get(name)?.version;
+  }
+
+  list(filter: ToolRegistryListFilter = {}): ToolRegistryEntry[] {
+    return [...this.entries.values()].filter(
+      (entry) =>
+        (filter.enabled === undefined || entry.enabled === filter.enabled) &&
+        (filter.category === undefined || entry.category === filter.category) &&
+        (filter.tags === undefined || filter.tags.every((tag) => entry.tags.includes(tag))),
+    );
+  }
+
+  async listAllTools(): Promise<ToolInfo[]> {
+    return this.list({ enabled: true }).map((entry) => this.toToolInfo(entry));
+  }
+
+  async callTool(
+    serverId: string,
+    toolName: string,
+    args: Record<string, unknown>,
+    options: ToolCallOptions = {},
+  ): Promise<ToolCallResult> {
+    const toolKey = formatToolKey(serverId, toolName);
+    const entry = serverId === this.serverId ? this.entries.get(toolName) : undefined;
+    if (!entry) throw new ToolNotFoundError({ toolName: toolKey });
+    if (!entry.enabled) throw new ToolDisabledError({ toolName: toolKey, reason: 'disabled in the registry' });
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(options.signal?.reason);
+    if (options.signal?.aborted) throw options.signal.reason;
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    // The same per-call timeout as a backend call: each progress report restarts it.
+    const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? 60_000;
+    let timer: NodeJS.Timeout | undefined;
+    const armTimeout = () => {
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => controller.abort(new TimeoutError({ timeoutMs, message: `Tool ${toolKey} did not finish within ${timeoutMs} ms` })), timeoutMs);
+    };
+    armTimeout();
+    try {
+      const running = Promise.resolve().then(() =>
+        entry.implementation(args, {
+          signal: controller.signal,
+          toolKey,
+          reportProgress: (progress) => {
+            if (controller.signal.aborted) return;
+            armTimeout();
+            options.onProgress?.(progress);
+          },
+        }),
+      );
+      // An implementation that ignores its signal must not hold the caller after a cancel.
+      const cancelled = new Promise<never>((_, reject) => {
+        controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+      });
+      const value = await Promise.race([running, cancelled]);
+      return toCallToolResult(value);
+    } catch (error) {
+      if (controller.signal.aborted || SearchMcpError.isInstance(error)) throw error;
+      return { isError: true, content: [{ type: 'text', text: error instanceof Error ? error.message : String(error) }] };
+    } finally {
+      if (timer) clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private setEnabled(name: string, enabled: boolean): void {
+    const entry = this.entries.get(name);
+    if (!entry) throw new ToolNotFoundError({ toolName: formatToolKey(this.serverId, name) });
+    if (entry.enabled === enabled) return;
+    entry.enabled = enabled;
+    this.revision += 1;
+  }
+
+  private toToolInfo(entry: ToolRegistryEntry): ToolInfo {
+    const { metadata } = entry;
+    const info: ToolInfo = {
+      toolKey: formatToolKey(this.serverId, metadata.name),
+      toolName: metadata.name,
+      serverName: this.serverId,
+      description: metadata.description,
+      inputSchema: entry.inputSchema,
+    };
+    if (metadata.title !== undefined) info.title = metadata.title;
+    if (metadata.outputSchema !== undefined) info.outputSchema = metadata.outputSchema;
+    if (metadata.annotations !== undefined) info.annotations = metadata.annotations;
+    if (this.options.description !== undefined) info.serverDescription = this.options.description;
+    if (this.options.projects !== undefined) info.serverProjects = this.options.projects;
+    if (entry.category !== undefined) info.category = entry.category;
+    if (entry.tags.length > 0) info.tags = entry.tags;
+    return info;
+  }
+}
+
+function toInputSchema(metadata: ToolMetadata, issues: { path: string; message: string }[]): JsonSchemaObject | undefined {
+  if (metadata.inputSchema !== undefined) {
+    if (typeof metadata.inputSchema !== 'object' || metadata.inputSchema === null || metadata.inputSchema.type !== 'object') {
+      issues.push({ path: 'inputSchema', message: 'must be a JSON Schema with type "object"' });
+      return undefined;
+    }
+    return metadata.inputSchema;
+  }
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  (metadata.parameters ?? []).forEach((parameter, index) => {
+    if (!parameter || typeof parameter.name !== 'string' || parameter.name === '') {
+      issues.push({ path: `parameters[${index}].name`, message: 'is required' });
+      return;
+    }
+    if (parameter.name in properties) issues.push({ path: `parameters[${index}].name`, message: `"${parameter.name}" appears twice` });
+    const { name, required: isRequired, ...schema } = parameter;
+    properties[name] = Object.fromEntries(Object.entries(schema).filter(([, value]) => value !== undefined));
+    if (isRequired) required.push(name);
+  });
+  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
+}
+
+function toCallToolResult(value: unknown): ToolCallResult {
+  if (typeof value === 'object' && value !== null && Array.isArray((value as { content?: unknown }).content)) {
+    return value as ToolCallResult;
+  }
+  if (value === undefined) return { content: [] };
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  const result: ToolCallResult = { content: [{ type: 'text', text }] };
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) result.structuredContent = value;
+  return result;
+}

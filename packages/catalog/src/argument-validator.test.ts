@@ -1,4 +1,4 @@
-import { ValidationError } from '@search-mcp/shared';
+import { ValidationError, type JsonSchemaObject } from '@search-mcp/shared';
 import { describe, expect, it } from 'vitest';
 import { ArgumentValidator } from './argument-validator.js';
 
@@ -15,7 +15,7 @@ const schema = {
   additionalProperties: false,
 };
 
-function issuesOf(validator: ArgumentValidator, args: unknown, toolSchema = schema): string[] {
+function issuesOf(validator: ArgumentValidator, args: unknown, toolSchema: JsonSchemaObject = schema): string[] {
   try {
     validator.validate('fs:read', toolSchema, args);
   } catch (error) {

@@ -53,7 +53,7 @@ function setUp(overrides: { searchProvider?: SearchProvider; cloudProvider?: Sea
         off: { command: 'off-server', enabled: false },
         team: { command: 'team-server', projects: ['web'] },
       },
-      search: { strategy: overrides.strategy ?? 'bm25', maxResults: 3 },
+      search: { strategy: overrides.strategy ?? 'bm25', maxResults: 3, ...(overrides.strategy === 'cloud' ? { cloud: { url: 'http://127.0.0.1:9' } } : {}) },
       projects: { web: { optimization: 'bm25' }, quiet: { optimization: null } },
       auth: { tokens: [{ id: 'ci', token: 'ci-secret', projects: ['web'] }, { id: 'admin', token: 'admin-secret' }] },
     },

@@ -328,7 +328,9 @@ export class ToolCatalog {
       throw new ToolDisabledError({ toolName: key, reason: 'disabled in the registry' });
     }
     const serverConnected = tools.some((entry) => entry.serverName === serverId);
-    if (!serverConnected && source) return { serverId, toolName };
+    // Only a configured backend (its project was checked above) can be "not connected"; anything else the caller
+    // cannot see is simply not found.
+    if (!serverConnected && server && source) return { serverId, toolName };
     return {};
   }
 

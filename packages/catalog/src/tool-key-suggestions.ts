@@ -12,7 +12,7 @@ export function closestToolKeys(input: string, toolKeys: readonly string[], limi
     const tool = toolPart(lower);
     let score = Math.min(distance(wanted, lower), distance(wantedTool, tool) + 1);
     // Same tool name on another server, or one name contains the other.
-    const contains = Math.min(tool.length, wantedTool.length) >= 3 && (tool.includes(wantedTool) || wantedTool.includes(tool));
+    const contains = related(tool, wantedTool);
     if (tool === wantedTool) score = Math.min(score, 0.5);
     else if (contains) score = Math.min(score, 1 + Math.abs(tool.length - wantedTool.length) / 10);
     const budget = Math.max(2, Math.ceil(wantedTool.length * 0.4));
@@ -20,6 +20,13 @@ export function closestToolKeys(input: string, toolKeys: readonly string[], limi
   }
   scored.sort((a, b) => a.score - b.score || a.key.localeCompare(b.key));
   return scored.slice(0, limit).map((entry) => entry.key);
+}
+
+/** One name starts or ends with the other, or holds it as a large part of itself (not a stray common word). */
+function related(a: string, b: string): boolean {
+  const [shorter, longer] = a.length <= b.length ? [a, b] : [b, a];
+  if (shorter.length < 3 || !longer.includes(shorter)) return false;
+  return longer.startsWith(shorter) || longer.endsWith(shorter) || shorter.length / longer.length >= 0.5;
 }
 
 function toolPart(key: string): string {

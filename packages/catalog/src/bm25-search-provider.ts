@@ -1,0 +1,479 @@
+/**
+ * Local tool search: BM25F over tool name, title, description, parameters and server text, with Japanese/Chinese
+ * support and fusion of several queries (CONTRACT §7, seed 004).
+ *
+ * Pipeline of one search:
+ * 1. The index for the tool set: built once, cached by array identity (WeakMap) and, for a new array with the
+ *    same tools, by a cheap fingerprint (small LRU). See `bm25f-index.ts` for why it is our own BM25F index and
+ *    not lunr's Index.
+ * 2. Each query becomes weighted terms: its own words (stemmed; CJK bigrams), English for its Japanese/Chinese
+ *    words from the tool vocabulary, and tool-verb synonyms at a lower weight. Built programmatically: user text
+ *    never goes through a query parser, so `: ^ ~ * + -` are just characters.
+ * 3. Each query ranks the tools: BM25F, times a coverage factor (share of the query's idf mass the tool matches)
+ *    and a name factor (share of the tool name's words the query matches).
+ * 4. Several queries (and the context, as a weak extra query) are fused with reciprocal rank fusion.
+ * 5. relevance = score / best score; explanation = the matched words and the fields they matched in.
+ */
+import type { SearchResult, ToolInfo } from '@search-mcp/shared';
+import { Bm25fIndexBuilder, type Bm25fIndex, type QueryTerm, type ScoredDocument } from './bm25f-index.js';
+import { synonymsOf } from './english-tool-synonyms.js';
+import { findVocabularyMatches } from './japanese-query-expansion.js';
+import { fuseRankings, type FusionMethod, type RankedList } from './reciprocal-rank-fusion.js';
+import type { SearchProvider, SearchProviderRequest } from './search-provider.js';
+import { analyzeText } from './text-tokenizer.js';
+import { SEARCH_FIELDS, toolFieldTerms, type SearchField } from './tool-search-fields.js';
+import { topK } from './top-k.js';
+
+/** Weight (or length normalization) per searchable field. */
+export type Bm25FieldWeights = Record<SearchField, number>;
+
+export interface Bm25IndexStats {
+  tools: number;
+  terms: number;
+  postings: number;
+  durationMs: number;
+}
+
+export interface Bm25SearchProviderOptions {
+  /** BM25F field weights. Defaults: name 3, title 2, description 1, parameters 0.5, server 1, translated 1. */
+  fieldWeights?: Partial<Bm25FieldWeights>;
+  /** Length normalization per field, 0..1. Defaults: 0.75 for prose fields, 0.3 for name/title/server. */
+  fieldB?: Partial<Bm25FieldWeights>;
+  /** BM25 term-frequency saturation. Default 1.2. */
+  k1?: number;
+  /**
+   * Query expansion: English for Japanese/Chinese query words (tool vocabulary) and tool-verb synonyms.
+   * Default true.
+   */
+  queryExpansion?: boolean;
+  /** Weight of a synonym relative to the word it expands (0 turns synonyms off). Default 0.3. */
+  synonymWeight?: number;
+  /** Weight of the weaker senses of a vocabulary entry (the words after `;`). Default 0.5. */
+  alternativeWeight?: number;
+  /** Index English for CJK tool text (tools described in Chinese/Japanese). Default true. */
+  documentTranslation?: boolean;
+  /** Weight of `context` as an extra query in the fusion (0 ignores it). Default 0.3. */
+  contextWeight?: number;
+  /** How rankings of several queries are combined. Default `rrf`. */
+  fusion?: FusionMethod;
+  /** The k of reciprocal rank fusion. Default 20. */
+  rrfK?: number;
+  /**
+   * Long queries (a whole task) also rank as their clauses, fused with the whole query at `clauseWeight`.
+   * Default 0 (off).
+   */
+  clauseWeight?: number;
+  /** Exponent of the coverage factor (0 = off). Default 0.5. */
+  coverageExponent?: number;
+  /** Bonus for matching the words of the tool name: score × (1 + boost × share of name words matched). Default 0.5. */
+  nameMatchBoost?: number;
+  /**
+   * Server-level evidence: score + boost × (best score among the tool's server's tools), so siblings of a
+   * strongly matching tool move up. Default 0 (off).
+   */
+  serverBoost?: number;
+  /** How many indexes (tool sets) to keep for new arrays with the same content. Default 4. */
+  cacheSize?: number;
+  /** Called after each index build (tests, metrics). */
+  onIndexBuilt?: (stats: Bm25IndexStats) => void;
+}
+
+const DEFAULT_FIELD_WEIGHTS: Bm25FieldWeights = {
+  name: 3,
+  title: 2,
+  description: 1,
+  parameters: 0.5,
+  server: 1,
+  translated: 1,
+};
+
+const DEFAULT_FIELD_B: Bm25FieldWeights = {
+  name: 0.3,
+  title: 0.3,
+  description: 0.75,
+  parameters: 0.75,
+  server: 0.3,
+  translated: 0.75,
+};
+
+/** Queries longer than this are cut (a 10 kB query works, a 10 MB one is not worth scoring in full). */
+const MAX_QUERY_LENGTH = 16_384;
+const MAX_QUERIES = 32;
+/** How deep each query's ranking goes into the fusion. */
+const FUSION_DEPTH = 100;
+
+interface ResolvedOptions {
+  weights: number[];
+  b: number[];
+  k1: number;
+  queryExpansion: boolean;
+  synonymWeight: number;
+  alternativeWeight: number;
+  documentTranslation: boolean;
+  contextWeight: number;
+  fusion: FusionMethod;
+  rrfK: number;
+  clauseWeight: number;
+  coverageExponent: number;
+  nameMatchBoost: number;
+  serverBoost: number;
+  cacheSize: number;
+}
+
+interface IndexEntry {
+  index: Bm25fIndex;
+  /** Server ordinal of each document (for the server boost). */
+  serverOf: Int32Array;
+  serverCount: number;
+  toolCount: number;
+}
+
+/** A query term with what the explanation shows for it. */
+interface WeightedTerm extends QueryTerm {
+  label: string;
+}
+
+interface PreparedQuery {
+  terms: WeightedTerm[];
+  /** Σ coverageWeight · idf: the coverage denominator. */
+  coverageTotal: number;
+}
+
+function finiteOr(value: unknown, fallback: number, min = 0, max = Number.POSITIVE_INFINITY): number {
+  return typeof value === 'number' && Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : fallback;
+}
+
+function resolveOptions(options: Bm25SearchProviderOptions): ResolvedOptions {
+  const weights = { ...DEFAULT_FIELD_WEIGHTS, ...options.fieldWeights };
+  const b = { ...DEFAULT_FIELD_B, ...options.fieldB };
+  return {
+    weights: SEARCH_FIELDS.map((field) => finiteOr(weights[field], DEFAULT_FIELD_WEIGHTS[field])),
+    b: SEARCH_FIELDS.map((field) => finiteOr(b[field], DEFAULT_FIELD_B[field], 0, 1)),
+    k1: finiteOr(options.k1, 1.2, 0.01),
+    queryExpansion: options.queryExpansion ?? true,
+    synonymWeight: finiteOr(options.synonymWeight, 0.3),
+    alternativeWeight: finiteOr(options.alternativeWeight, 0.5),
+    documentTranslation: options.documentTranslation ?? true,
+    contextWeight: finiteOr(options.contextWeight, 0.3),
+    fusion: options.fusion === 'score' || options.fusion === 'rrf' ? options.fusion : 'max',
+    rrfK: finiteOr(options.rrfK, 20, 0),
+    clauseWeight: finiteOr(options.clauseWeight, 0.7),
+    coverageExponent: finiteOr(options.coverageExponent, 0.5),
+    nameMatchBoost: finiteOr(options.nameMatchBoost, 0.5),
+    serverBoost: finiteOr(options.serverBoost, 0),
+    cacheSize: Math.floor(finiteOr(options.cacheSize, 4, 0, 1000)),
+  };
+}
+
+/** FNV-1a over a string, continuing from `hash`. */
+function fnv1a(hash: number, value: string): number {
+  let h = hash;
+  for (let i = 0; i < value.length; i++) {
+    h ^= value.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+function mix(hash: number, value: number): number {
+  return Math.imul(hash ^ (value >>> 0), 0x01000193) >>> 0;
+}
+
+function textLength(value: unknown): number {
+  return typeof value === 'string' ? value.length : -1;
+}
+
+/**
+ * A cheap identity of a tool set's content, O(n) over the keys: count, every toolKey in order, and the lengths
+ * of the texts that are indexed. Not a deep hash: it tells "the same tools re-listed into a new array" apart from
+ * "tools were added, removed, renamed or re-described", which is what changes in practice.
+ */
+export function toolSetFingerprint(tools: readonly ToolInfo[]): string {
+  let a = 0x811c9dc5;
+  let b = 0x1b873593;
+  for (const tool of tools) {
+    const key = typeof tool?.toolKey === 'string' ? tool.toolKey : '';
+    a = fnv1a(a, key);
+    a = mix(a, textLength(tool?.description));
+    b = mix(b, key.length);
+    b = mix(b, textLength(tool?.title));
+    b = mix(b, textLength(tool?.serverDescription));
+    const properties = tool?.inputSchema?.properties;
+    b = mix(b, properties && typeof properties === 'object' ? Object.keys(properties).length : -1);
+  }
+  return `${tools.length}:${a.toString(36)}:${b.toString(36)}`;
+}
+
+/** Splits a long task description into its clauses (sentences, "…, then …", "… and then …"). */
+export function splitClauses(query: string): string[] {
+  return query
+    .split(/[.;!?。！？\n]+(?:\s+|$)|,\s*(?:and\s+)?then\s+|\s+and\s+then\s+|\s+then\s+/i)
+    .map((clause) => clause.trim())
+    .filter((clause) => clause.length > 0);
+}
+
+export class Bm25SearchProvider implements SearchProvider {
+  readonly id = 'bm25';
+  private readonly options: ResolvedOptions;
+  private readonly onIndexBuilt: ((stats: Bm25IndexStats) => void) | undefined;
+  private readonly byArray = new WeakMap<readonly ToolInfo[], IndexEntry>();
+  /** Least recently used first. */
+  private readonly byFingerprint = new Map<string, IndexEntry>();
+  private builds = 0;
+
+  constructor(options: Bm25SearchProviderOptions = {}) {
+    this.options = resolveOptions(options);
+    this.onIndexBuilt = options.onIndexBuilt;
+  }
+
+  /** How many indexes this provider has built (a tool set is indexed once until it changes). */
+  get indexBuilds(): number {
+    return this.builds;
+  }
+
+  async search(request: SearchProviderRequest): Promise<SearchResult[]> {
+    return this.searchSync(request);
+  }
+
+  /** The same as `search`, synchronously (benchmarks, callers without an event loop turn to spare). */
+  searchSync(request: SearchProviderRequest): SearchResult[] {
+    if (request === null || typeof request !== 'object' || request.signal?.aborted) return [];
+    const tools: readonly ToolInfo[] = Array.isArray(request.tools) ? request.tools : [];
+    const maxResults = Math.min(tools.length, Math.floor(finiteOr(request.maxResults, 10, 0)));
+    const rawQueries: unknown = request.queries;
+    const queryList: unknown[] = Array.isArray(rawQueries) ? rawQueries : [rawQueries];
+    const queries = queryList
+      .filter((query): query is string => typeof query === 'string' && query.trim().length > 0)
+      .slice(0, MAX_QUERIES)
+      .map((query) => query.slice(0, MAX_QUERY_LENGTH));
+    if (queries.length === 0 || maxResults === 0) return [];
+
+    const entry = this.indexFor(tools);
+    const { index } = entry;
+    const options = this.options;
+
+    // One ranking per query (and per clause of a long query), plus the context as a weak one.
+    const lists: Array<RankedList<number>> = [];
+    const explained: PreparedQuery[] = [];
+    const single = queries.length === 1 && options.clauseWeight === 0 && !(options.contextWeight > 0 && request.context);
+    const depth = single ? maxResults : Math.max(maxResults, FUSION_DEPTH);
+    for (const query of queries) {
+      const prepared = this.prepareQuery(query, index);
+      explained.push(prepared);
+      lists.push({ items: this.rank(prepared, entry, depth), weight: 1 });
+      if (options.clauseWeight > 0) {
+        const clauses = splitClauses(query);
+        if (clauses.length > 1) {
+          for (const clause of clauses) {
+            const clauseQuery = this.prepareQuery(clause, index);
+            if (clauseQuery.terms.length < 2) continue;
+            lists.push({ items: this.rank(clauseQuery, entry, depth), weight: options.clauseWeight });
+          }
+        }
+      }
+    }
+    if (options.contextWeight > 0 && typeof request.context === 'string' && request.context.trim().length > 0) {
+      const contextQuery = this.prepareQuery(request.context.slice(0, MAX_QUERY_LENGTH), index);
+      lists.push({ items: this.rank(contextQuery, entry, depth), weight: options.contextWeight });
+    }
+
+    let ranked: Array<{ key: number; score: number }>;
+    if (lists.length === 1) {
+      ranked = lists[0]?.items.slice(0, maxResults) ?? [];
+    } else {
+      const fused = fuseRankings(lists, options.fusion, options.rrfK);
+      ranked = topK(
+        Array.from(fused, ([key, score]) => ({ key, score })),
+        maxResults,
+        (item) => item.score,
+      );
+    }
+    const best = ranked[0]?.score ?? 0;
+    if (!(best > 0)) return [];
+
+    const results: SearchResult[] = [];
+    const seen = new Set<string>();
+    for (const { key: doc, score } of ranked) {
+      const tool = tools[doc];
+      if (tool === undefined || seen.has(tool.toolKey)) continue;
+      seen.add(tool.toolKey);
+      const result: SearchResult = {
+        toolKey: tool.toolKey,
+        toolName: tool.toolName,
+        serverName: tool.serverName,
+        relevance: Math.min(1, Math.max(0, score / best)),
+      };
+      if (typeof tool.description === 'string' && tool.description.length > 0) result.description = tool.description;
+      const explanation = this.explain(doc, explained, index);
+      if (explanation !== undefined) result.explanation = explanation;
+      results.push(result);
+    }
+    return results;
+  }
+
+  /** The index of a tool set: cached by array identity, then by fingerprint; built when neither knows it. */
+  private indexFor(tools: readonly ToolInfo[]): IndexEntry {
+    const known = this.byArray.get(tools);
+    if (known !== undefined && known.toolCount === tools.length) return known;
+
+    const fingerprint = toolSetFingerprint(tools);
+    const cached = this.byFingerprint.get(fingerprint);
+    if (cached !== undefined) {
+      this.byFingerprint.delete(fingerprint);
+      this.byFingerprint.set(fingerprint, cached);
+      this.byArray.set(tools, cached);
+      return cached;
+    }
+
+    const entry = this.buildIndex(tools);
+    this.byArray.set(tools, entry);
+    if (this.options.cacheSize > 0) {
+      this.byFingerprint.set(fingerprint, entry);
+      while (this.byFingerprint.size > this.options.cacheSize) {
+        const oldest = this.byFingerprint.keys().next().value;
+        if (oldest === undefined) break;
+        this.byFingerprint.delete(oldest);
+      }
+    }
+    return entry;
+  }
+
+  private buildIndex(tools: readonly ToolInfo[]): IndexEntry {
+    const started = performance.now();
+    const builder = new Bm25fIndexBuilder(SEARCH_FIELDS.length);
+    const serverOf = new Int32Array(tools.length);
+    const servers = new Map<string, number>();
+    const fieldOptions = { translate: this.options.documentTranslation };
+    for (let i = 0; i < tools.length; i++) {
+      const tool = tools[i];
+      if (tool === null || typeof tool !== 'object') {
+        builder.addDocument([]);
+        serverOf[i] = -1;
+        continue;
+      }
+      builder.addDocument(toolFieldTerms(tool, fieldOptions));
+      const server = typeof tool.serverName === 'string' ? tool.serverName : '';
+      let ordinal = servers.get(server);
+      if (ordinal === undefined) servers.set(server, (ordinal = servers.size));
+      serverOf[i] = ordinal;
+    }
+    const index = builder.build({ k1: this.options.k1, weights: this.options.weights, b: this.options.b });
+    this.builds++;
+    const stats: Bm25IndexStats = {
+      tools: tools.length,
+      terms: index.termCount,
+      postings: index.postingCount,
+      durationMs: performance.now() - started,
+    };
+    this.onIndexBuilt?.(stats);
+    return { index, serverOf, serverCount: servers.size, toolCount: tools.length };
+  }
+
+  /** Query text → weighted index terms (own words, vocabulary translations, synonyms). */
+  private prepareQuery(query: string, index: Bm25fIndex): PreparedQuery {
+    const options = this.options;
+    // term → weight, coverage weight, label. Own words add up (1 + ln tf); expansions take the max.
+    const weights = new Map<string, { weight: number; coverage: number; label: string }>();
+    const counts = new Map<string, { count: number; label: string }>();
+    for (const { term, surface } of analyzeText(query)) {
+      const known = counts.get(term);
+      if (known === undefined) counts.set(term, { count: 1, label: surface });
+      else known.count++;
+    }
+    for (const [term, { count, label }] of counts) {
+      const weight = 1 + Math.log(count);
+      weights.set(term, { weight, coverage: weight, label });
+    }
+    const expand = (term: string, weight: number, coverage: number, label: string): void => {
+      const existing = weights.get(term);
+      if (existing === undefined) weights.set(term, { weight, coverage, label });
+      else if (existing.weight < weight) {
+        existing.weight = weight;
+        existing.coverage = Math.max(existing.coverage, coverage);
+      }
+    };
+    if (options.queryExpansion) {
+      for (const match of findVocabularyMatches(query)) {
+        for (const { term, surface } of analyzeText(match.english)) expand(term, 1, 1, `${surface}←${match.form}`);
+        if (options.alternativeWeight > 0) {
+          for (const { term, surface } of analyzeText(match.alternatives)) {
+            expand(term, options.alternativeWeight, 0, `${surface}←${match.form}`);
+          }
+        }
+      }
+      if (options.synonymWeight > 0) {
+        for (const [term, { weight, label }] of [...weights]) {
+          for (const synonym of synonymsOf(term)) {
+            expand(synonym.term, weight * options.synonymWeight, 0, `${synonym.surface}~${label}`);
+          }
+        }
+      }
+    }
+    const terms: WeightedTerm[] = [];
+    let coverageTotal = 0;
+    for (const [term, { weight, coverage, label }] of weights) {
+      const termId = index.termId(term);
+      if (termId === undefined) continue;
+      terms.push({ termId, weight, coverageWeight: coverage, label });
+      coverageTotal += coverage * index.idf(termId);
+    }
+    return { terms, coverageTotal };
+  }
+
+  /** One query's ranking: BM25F × coverage factor × name factor (+ server boost), best `depth` first. */
+  private rank(query: PreparedQuery, entry: IndexEntry, depth: number): Array<{ key: number; score: number }> {
+    if (query.terms.length === 0) return [];
+    const { index } = entry;
+    const options = this.options;
+    const matched = index.match(query.terms);
+    const scored = new Float64Array(matched.length);
+    for (let i = 0; i < matched.length; i++) {
+      const doc = matched[i] as ScoredDocument;
+      let score = doc.score;
+      if (options.coverageExponent > 0 && query.coverageTotal > 0) {
+        const coverage = Math.min(1, doc.coverage / query.coverageTotal);
+        score *= coverage ** options.coverageExponent;
+      }
+      if (options.nameMatchBoost > 0) {
+        const nameTerms = index.nameTermCounts[doc.doc] ?? 0;
+        if (nameTerms > 0) score *= 1 + options.nameMatchBoost * Math.min(1, doc.nameHits / nameTerms);
+      }
+      scored[i] = score;
+    }
+    if (options.serverBoost > 0 && entry.serverCount > 0) {
+      const serverBest = new Float64Array(entry.serverCount);
+      for (let i = 0; i < matched.length; i++) {
+        const server = entry.serverOf[(matched[i] as ScoredDocument).doc] as number;
+        if (server >= 0 && (scored[i] as number) > (serverBest[server] as number)) serverBest[server] = scored[i] as number;
+      }
+      for (let i = 0; i < matched.length; i++) {
+        const server = entry.serverOf[(matched[i] as ScoredDocument).doc] as number;
+        if (server >= 0) scored[i] = (scored[i] as number) + options.serverBoost * (serverBest[server] as number);
+      }
+    }
+    const items = matched.map((doc, i) => ({ key: doc.doc, score: scored[i] as number }));
+    return topK(items, depth, (item) => item.score);
+  }
+
+  /** `matched: read, file (name, description)`: the query words the tool matched, strongest first. */
+  private explain(doc: number, queries: readonly PreparedQuery[], index: Bm25fIndex): string | undefined {
+    const labels = new Map<string, number>();
+    let fields = 0;
+    for (const query of queries) {
+      for (const term of query.terms) {
+        const mask = index.fieldMask(term.termId, doc);
+        if (mask === 0) continue;
+        fields |= mask;
+        const strength = term.weight * index.idf(term.termId);
+        labels.set(term.label, Math.max(labels.get(term.label) ?? 0, strength));
+      }
+    }
+    if (labels.size === 0) return undefined;
+    const words = [...labels]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 6)
+      .map(([label]) => label);
+    const fieldNames = SEARCH_FIELDS.filter((_, f) => (fields & (1 << f)) !== 0);
+    return `matched: ${words.join(', ')} (${fieldNames.join(', ')})`;
+  }
+}

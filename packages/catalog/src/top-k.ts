@@ -1,0 +1,52 @@
+/**
+ * The k best items of an array by a numeric score, best first, without sorting the whole array: a bounded
+ * min-heap, O(n log k). Ties keep the earlier item first (stable), so results do not depend on heap internals.
+ */
+export function topK<T>(items: readonly T[], k: number, score: (item: T) => number): T[] {
+  if (k <= 0 || items.length === 0) return [];
+  const better = (a: number, b: number): boolean => {
+    const sa = score(items[a] as T);
+    const sb = score(items[b] as T);
+    return sa > sb || (sa === sb && a < b);
+  };
+  if (items.length <= k * 2) {
+    const order = items.map((_, i) => i);
+    order.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
+    return order.slice(0, k).map((i) => items[i] as T);
+  }
+  // heap[0] is the worst of the kept items.
+  const heap: number[] = [];
+  const siftUp = (start: number): void => {
+    let i = start;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!better(heap[parent] as number, heap[i] as number)) break;
+      [heap[parent], heap[i]] = [heap[i] as number, heap[parent] as number];
+      i = parent;
+    }
+  };
+  const siftDown = (): void => {
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let worst = i;
+      if (left < heap.length && better(heap[worst] as number, heap[left] as number)) worst = left;
+      if (right < heap.length && better(heap[worst] as number, heap[right] as number)) worst = right;
+      if (worst === i) return;
+      [heap[worst], heap[i]] = [heap[i] as number, heap[worst] as number];
+      i = worst;
+    }
+  };
+  for (let i = 0; i < items.length; i++) {
+    if (heap.length < k) {
+      heap.push(i);
+      siftUp(heap.length - 1);
+    } else if (better(i, heap[0] as number)) {
+      heap[0] = i;
+      siftDown();
+    }
+  }
+  heap.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
+  return heap.map((i) => items[i] as T);
+}

@@ -1,0 +1,60 @@
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { JsonRpcErrorCode, SearchMcpError, ToolNotFoundError, ValidationError, type ToolCallResult } from '@search-mcp/shared';
+
+/**
+ * An error the SDK's Protocol sends as `{ code, message, data }` with the message exactly as given. (An `McpError`
+ * would put its own `MCP error <code>: ` prefix on the wire, and the client would add another.)
+ */
+export class JsonRpcWireError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'JsonRpcWireError';
+  }
+}
+
+/**
+ * Local errors (string codes) become wire errors here, at the edge, and nowhere else.
+ *
+ * Direct `tools/call` failures are JSON-RPC errors (CONTRACT §4, seed 002): unknown tool -32602
+ * "Tool not found: <name>", backend not running or failing -32000, timeout -32001.
+ */
+export function toJsonRpcError(error: unknown, requestedName: string): JsonRpcWireError {
+  if (ToolNotFoundError.isInstance(error)) {
+    const hint = error.suggestions.length > 0 ? `. Did you mean: ${error.suggestions.join(', ')}?` : '';
+    return new JsonRpcWireError(JsonRpcErrorCode.InvalidParams, `Tool not found: ${requestedName}${hint}`, suggestionData(error));
+  }
+  if (ValidationError.isInstance(error)) {
+    return new JsonRpcWireError(error.jsonRpcCode, error.message, { issues: error.issues });
+  }
+  if (SearchMcpError.isInstance(error)) return new JsonRpcWireError(error.jsonRpcCode, error.message);
+  if (error instanceof McpError) return new JsonRpcWireError(error.code, error.message.replace(/^(?:MCP error -?\d+:\s*)+/, ''), error.data);
+  return new JsonRpcWireError(JsonRpcErrorCode.InternalError, error instanceof Error ? error.message : String(error));
+}
+
+/**
+ * `tool_execute` and `tool_discovery` failures of the proxy itself come back as `isError` results with one line a
+ * model can act on, instead of protocol errors most clients hide from the model.
+ */
+export function toErrorResult(error: unknown): ToolCallResult {
+  let text: string;
+  if (ToolNotFoundError.isInstance(error)) {
+    text = error.message.includes('Did you mean')
+      ? `${error.message} Use tool_discovery to find tools.`
+      : `${error.message}. Use tool_discovery to find tools; pass toolKey exactly as it returns it.`;
+  } else if (ValidationError.isInstance(error)) {
+    text = `${error.message}. Fix the arguments to match the tool's inputSchema and call again.`;
+  } else if (SearchMcpError.isInstance(error)) {
+    text = error.isRetryable ? `${error.message} (temporary; try again shortly)` : error.message;
+  } else {
+    text = error instanceof Error ? error.message : String(error);
+  }
+  return { isError: true, content: [{ type: 'text', text: text.replace(/\s*\n\s*/g, ' ') }] };
+}
+
+function suggestionData(error: ToolNotFoundError): { suggestions: readonly string[] } | undefined {
+  return error.suggestions.length > 0 ? { suggestions: error.suggestions } : undefined;
+}

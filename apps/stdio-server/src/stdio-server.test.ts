@@ -1,0 +1,254 @@
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repoRoot = resolve(here, '../../..');
+const cli = resolve(here, '../dist/cli.js');
+const exampleConfig = join(repoRoot, 'examples/mcp-servers.json');
+const slowFixture = join(repoRoot, 'packages/client-manager/test/fixtures/stdio-fixture-server.mjs');
+const Loose = z.looseObject({});
+
+interface Session {
+  client: Client;
+  transport: StdioClientTransport;
+  stderr: string[];
+  transportErrors: Error[];
+}
+
+const sessions: Session[] = [];
+
+/** A real MCP client that starts the built binary over stdio, as an AI client does. */
+async function startSession(args: string[], closeAfterEach = true): Promise<Session> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, ...args], cwd: repoRoot, stderr: 'pipe' });
+  const stderr: string[] = [];
+  transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+  const client = new Client({ name: 'e2e-test', version: '1' });
+  const session: Session = { client, transport, stderr, transportErrors: [] };
+  // Any non-protocol line on stdout surfaces here.
+  client.onerror = (error) => session.transportErrors.push(error);
+  await client.connect(transport);
+  if (closeAfterEach) sessions.push(session);
+  return session;
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown> = {}, options: Parameters<Client['request']>[2] = {}) {
+  return (await client.request({ method: 'tools/call', params: { name, arguments: args } }, Loose, options)) as {
+    content?: Array<{ type: string; text?: string }>;
+    structuredContent?: Record<string, unknown>;
+    isError?: boolean;
+  };
+}
+
+/** Every process below `pid` (children, grandchildren). */
+function descendants(pid: number): number[] {
+  const rows = execFileSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
+  const found: number[] = [];
+  const walk = (parent: number) => {
+    for (const [child, ppid] of rows) {
+      if (ppid === parent) {
+        found.push(child);
+        walk(child);
+      }
+    }
+  };
+  walk(pid);
+  return found;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitUntil(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+afterEach(async () => {
+  await Promise.all(sessions.splice(0).map((session) => session.client.close().catch(() => {})));
+});
+
+describe('search-mcp over stdio, meta mode, example config', () => {
+  let session: Session;
+
+  beforeAll(async () => {
+    session = await startSession(['--config', exampleConfig], false);
+  });
+
+  afterAll(async () => {
+    await session?.client.close();
+  });
+
+  it('answers initialize with instructions and lists only the meta-tools', async () => {
+    expect(session.client.getServerVersion()?.name).toBe('search-mcp');
+    expect(session.client.getInstructions()).toMatch(/- everything: The MCP reference server/);
+    const { tools } = await session.client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['tool_discovery', 'tool_execute']);
+  });
+
+  it('finds and runs tools of every example server through discovery', async () => {
+    const discovery = await call(session.client, 'tool_discovery', { query: ['echo a message back'] });
+    const results = (discovery.structuredContent as { results: Array<{ toolKey: string; inputSchema?: unknown }> }).results;
+    expect(results[0]?.toolKey).toBe('everything:echo');
+    expect(results[0]?.inputSchema).toBeDefined();
+    expect(await call(session.client, 'tool_execute', { toolKey: 'everything:echo', arguments: { message: 'e2e' } })).toEqual({
+      content: [{ type: 'text', text: 'Echo: e2e' }],
+    });
+    const listing = await call(session.client, 'tool_execute', { toolKey: 'filesystem:list_directory', arguments: { path: join(repoRoot, 'examples/sample-files') } });
+    expect(listing.content?.[0]?.text).toContain('welcome.md');
+    const graph = await call(session.client, 'tool_execute', { toolKey: 'memory:read_graph' });
+    expect(graph.isError).not.toBe(true);
+  });
+
+  it('accepts tool keys directly in tools/call and answers errors as the contract says', async () => {
+    expect((await call(session.client, 'everything__get-sum', { a: 20, b: 22 })).content?.[0]?.text).toContain('42');
+    const unknown = (await call(session.client, 'nowhere:tool').catch((error: unknown) => error)) as McpError;
+    expect([unknown.code, unknown.message]).toEqual([-32602, 'MCP error -32602: Tool not found: nowhere:tool']);
+    const invalid = (await call(session.client, 'everything:get-sum', { a: 'x' }).catch((error: unknown) => error)) as McpError;
+    expect(invalid.code).toBe(-32602);
+    expect(invalid.message).toContain('arguments.b: is required');
+    const blocked = await call(session.client, 'tool_execute', { toolKey: 'filesystem:move_file', arguments: { source: 'a', destination: 'b' } });
+    expect(blocked).toEqual({ isError: true, content: [{ type: 'text', text: 'Tool is disabled: filesystem:move_file (toolPermissions)' }] });
+  });
+
+  it('forwards progress from trigger-long-running-operation and cancels it', async () => {
+    const progress: number[] = [];
+    await call(session.client, 'tool_execute', { toolKey: 'everything:trigger-long-running-operation', arguments: { duration: 0.6, steps: 3 } }, {
+      onprogress: (update) => progress.push(update.progress),
+    });
+    expect(progress).toEqual([1, 2, 3]);
+
+    const controller = new AbortController();
+    const seen: number[] = [];
+    const running = call(session.client, 'everything:trigger-long-running-operation', { duration: 30, steps: 60 }, {
+      signal: controller.signal,
+      onprogress: (update) => {
+        seen.push(update.progress);
+        if (update.progress === 2) controller.abort(new Error('cancelled by the test'));
+      },
+    });
+    await expect(running).rejects.toThrow('cancelled by the test');
+    expect((await call(session.client, 'everything:echo', { message: 'after cancel' })).content?.[0]?.text).toBe('Echo: after cancel');
+  });
+
+  it('writes nothing but protocol to stdout and logs JSON lines to stderr', () => {
+    expect(session.transportErrors).toEqual([]);
+    const lines = session.stderr.join('').split('\n').filter((line) => line.trim() !== '');
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+  });
+});
+
+describe('search-mcp over stdio, other modes and settings', () => {
+  let directory: string;
+
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'search-mcp-e2e-'));
+  });
+
+  afterAll(async () => {
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it('proxy mode lists every tool as server__tool and tells the client when servers connect', async () => {
+    const session = await startSession(['--config', exampleConfig, '--mode', 'proxy']);
+    let changed = 0;
+    session.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      changed += 1;
+    });
+    await session.client.listTools();
+    await waitUntil(async () => (await session.client.listTools()).tools.length >= 35, 'every example tool to be listed');
+    const names = (await session.client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toEqual([...names].sort());
+    expect(names).toEqual(expect.arrayContaining(['everything__echo', 'filesystem__read_text_file', 'memory__read_graph']));
+    expect(names).not.toContain('filesystem__move_file');
+    expect(names.every((name) => /^[a-zA-Z0-9_-]{1,64}$/.test(name))).toBe(true);
+    expect(changed).toBeGreaterThan(0);
+    expect((await call(session.client, 'everything__echo', { message: 'proxied' })).content?.[0]?.text).toBe('Echo: proxied');
+  });
+
+  it('lists pinned tools next to the meta-tools once their server is connected', async () => {
+    const config = join(directory, 'pinned.json');
+    const everything = JSON.parse(await import('node:fs').then((fs) => fs.readFileSync(exampleConfig, 'utf8'))).mcpServers.everything;
+    await writeFile(config, JSON.stringify({ mcpServers: { everything }, exposure: { pinned: ['everything:echo'] } }));
+    const session = await startSession(['--config', config]);
+    await waitUntil(async () => (await session.client.listTools()).tools.length === 3, 'the pinned tool');
+    expect((await session.client.listTools()).tools.map((tool) => tool.name)).toEqual(['tool_discovery', 'tool_execute', 'everything__echo']);
+    expect((await call(session.client, 'everything__echo', { message: 'pinned' })).content?.[0]?.text).toBe('Echo: pinned');
+  });
+
+  it('answers at once while a backend takes 10 s to start, and says it is still starting', async () => {
+    const config = join(directory, 'slow.json');
+    await writeFile(config, JSON.stringify({ mcpServers: { slow: { command: process.execPath, args: [slowFixture, '--startup-delay-ms', '10000'] } } }));
+    const session = await startSession(['--config', config]);
+    expect((await session.client.listTools()).tools.map((tool) => tool.name)).toEqual(['tool_discovery', 'tool_execute']);
+    const discovery = await call(session.client, 'tool_discovery', { query: 'echo' });
+    expect((discovery.structuredContent as { notice?: string }).notice).toBe('Still connecting: slow. Their tools are not searched yet; search again shortly.');
+  });
+
+  it('leaves no child process behind when the client hangs up', async () => {
+    const session = await startSession(['--config', exampleConfig]);
+    await call(session.client, 'tool_discovery', { query: 'echo' });
+    const pid = session.transport.pid ?? -1;
+    const children = descendants(pid);
+    expect(children.length).toBeGreaterThanOrEqual(3);
+    await session.client.close();
+    await waitUntil(() => !alive(pid) && children.every((child) => !alive(child)), 'search-mcp and every backend to exit');
+  });
+
+  it('exits cleanly on SIGTERM, taking every backend with it', async () => {
+    const child = spawn(process.execPath, [cli, '--config', exampleConfig], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    await waitUntil(() => descendants(child.pid ?? -1).length >= 3, 'the backends to start');
+    const children = descendants(child.pid ?? -1);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    await waitUntil(() => children.every((pid) => !alive(pid)), 'every backend to exit');
+  });
+
+  it('refuses a broken config before starting anything, naming the path', async () => {
+    const config = join(directory, 'broken.json');
+    await writeFile(config, JSON.stringify({ mcpServers: { github: { command: 'npx', env: { TOKEN: '${SEARCH_MCP_TEST_UNSET_VARIABLE}' } } } }));
+    const result = await promisify(execFile)(process.execPath, [cli, '--config', config]).catch((error: { code: number; stdout: string; stderr: string }) => error);
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect((result as { stderr: string }).stderr).toContain('mcpServers.github.env.TOKEN: environment variable SEARCH_MCP_TEST_UNSET_VARIABLE is not set');
+  });
+});
+
+describe('a client no one here wrote: the MCP Inspector CLI', () => {
+  const inspector = resolve(here, '../node_modules/.bin/mcp-inspector');
+  const run = (args: string[]) =>
+    promisify(execFile)(inspector, ['--cli', '-e', `SEARCH_MCP_CONFIG=${exampleConfig}`, process.execPath, cli, ...args], { cwd: repoRoot, timeout: 60_000 });
+
+  it('lists the meta-tools', async () => {
+    const { stdout } = await run(['--method', 'tools/list']);
+    expect((JSON.parse(stdout) as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name)).toEqual(['tool_discovery', 'tool_execute']);
+  });
+
+  it('calls tool_discovery', async () => {
+    const { stdout } = await run(['--method', 'tools/call', '--tool-name', 'tool_discovery', '--tool-arg', 'query=echo back a message']);
+    const result = JSON.parse(stdout) as { structuredContent: { results: Array<{ toolKey: string }> } };
+    expect(result.structuredContent.results[0]?.toolKey).toBe('everything:echo');
+  });
+});

@@ -1,10 +1,10 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: ['src/cli.ts'],
   format: ['esm'],
   target: 'node20',
-  dts: true,
   sourcemap: true,
   clean: true,
+  banner: { js: '#!/usr/bin/env node' },
 });

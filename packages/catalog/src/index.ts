@@ -29,3 +29,5 @@ export { ArgumentValidator } from './argument-validator.js';
 export { ToolExecutor } from './tool-executor.js';
 export type { ExecutionOptions, ToolExecutorOptions } from './tool-executor.js';
 export { closestToolKeys } from './tool-key-suggestions.js';
+export { Bm25SearchProvider } from './bm25-search-provider.js';
+export type { Bm25SearchProviderOptions } from './bm25-search-provider.js';

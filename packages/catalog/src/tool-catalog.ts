@@ -88,6 +88,11 @@ export interface ToolCatalogOptions {
   cloudProvider?: SearchProvider;
   executor?: ToolExecutorOptions;
   logger?: Logger;
+  /**
+   * The tokens a caller's `tokenId` may name, with the projects each may use. Default `auth.tokens` of the config;
+   * an HTTP app that generated its own token passes the list it authenticates against. No secrets are needed here.
+   */
+  tokens?: ReadonlyArray<{ id: string; projects?: readonly string[] }>;
 }
 
 interface VisibleCache {
@@ -116,6 +121,7 @@ export class ToolCatalog {
   private readonly validator: ArgumentValidator;
   private readonly executor: ToolExecutor;
   private readonly logger: Logger;
+  private readonly tokens: ReadonlyArray<{ id: string; projects?: readonly string[] }>;
   private cache?: VisibleCache;
 
   constructor(options: ToolCatalogOptions) {
@@ -126,6 +132,7 @@ export class ToolCatalog {
         : parseConfig(options.config)
       : parseConfig({ mcpServers: {} });
     this.logger = options.logger ?? silentLogger;
+    this.tokens = options.tokens ?? this.config.auth.tokens;
     this.localProvider = options.searchProvider ?? new Bm25SearchProvider();
     const cloud = this.config.search.cloud;
     this.cloudProvider =
@@ -347,7 +354,7 @@ export class ToolCatalog {
 
   private authorize(caller: Caller): void {
     if (caller.tokenId === undefined) return;
-    const token = this.config.auth.tokens.find((entry) => entry.id === caller.tokenId);
+    const token = this.tokens.find((entry) => entry.id === caller.tokenId);
     if (!token) throw new AuthenticationError({ message: `Unknown token id '${caller.tokenId}'` });
     if (token.projects && (caller.projectId === undefined || !token.projects.includes(caller.projectId))) {
       const where = caller.projectId === undefined ? 'without a project' : `for project '${caller.projectId}'`;

@@ -21,6 +21,8 @@ export interface SearchMcpRuntimeOptions {
   audit?: AuditSink;
   serverInfo?: Implementation;
   manager?: Omit<McpClientManagerOptions, 'logger'>;
+  /** The tokens requests may name (ids and projects); default `auth.tokens` of the config. */
+  tokens?: ReadonlyArray<{ id: string; projects?: readonly string[] }>;
 }
 
 /** Everything an app runs: one client manager, one catalog, one audit log, and MCP servers made on demand. */
@@ -49,6 +51,7 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
     config,
     logger: logger.child({ component: 'catalog' }),
     ...(options.searchProvider ? { searchProvider: options.searchProvider } : {}),
+    ...(options.tokens ? { tokens: options.tokens } : {}),
   });
   const audit = options.audit ?? (config.audit ? createJsonlAuditSink(config.audit.file) : undefined);
   const mode = options.mode ?? config.exposure.mode;

@@ -1,2 +1,0 @@
-// Coming in a later issue: see README.md. Kept empty so the workspace graph is complete.
-export {};

@@ -1,6 +1,6 @@
 import { Bm25SearchProvider, type Caller } from '@search-mcp/catalog';
 import type { AuditRecord, SearchMcpRuntime } from '@search-mcp/meta-tools';
-import { ValidationError, type ToolInfo } from '@search-mcp/shared';
+import { ValidationError, parseToolKey, type ToolInfo } from '@search-mcp/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 
@@ -105,7 +105,7 @@ export function registerRestRoutes(app: FastifyInstance, options: RestRoutesOpti
     const started = performance.now();
     const body = parse(CallBody, request.body, 'body');
     const caller = callerOf(request);
-    const serverId = body.name.split(/:|\.|__/, 1)[0];
+    const serverId = parseToolKey(body.name)?.serverId;
     try {
       const result = await runtime.catalog.execute(body.name, body.parameters, caller);
       audit(request, { toolKey: body.name, ...(serverId ? { serverId } : {}), outcome: result.isError ? 'tool_error' : 'ok' });

@@ -10,19 +10,22 @@
  *    words from the tool vocabulary, and tool-verb synonyms at a lower weight. Built programmatically: user text
  *    never goes through a query parser, so `: ^ ~ * + -` are just characters.
  * 3. Each query ranks the tools: BM25F, times a coverage factor (share of the query's idf mass the tool matches)
- *    and a name factor (share of the tool name's words the query matches).
- * 4. Several queries (and the context, as a weak extra query) are fused with reciprocal rank fusion.
+ *    and a name factor (share of the tool name's words the query matches). A long query (a whole task) also
+ *    ranks as each of its clauses.
+ * 4. The rankings of several queries, clauses and the context (a weak extra query) are fused: the best
+ *    normalized score a tool gets in any ranking, plus a little of the sum (see rank-fusion.ts).
  * 5. relevance = score / best score; explanation = the matched words and the fields they matched in.
  */
 import type { SearchResult, ToolInfo } from '@search-mcp/shared';
-import { Bm25fIndexBuilder, type Bm25fIndex, type QueryTerm, type ScoredDocument } from './bm25f-index.js';
+import { Bm25fIndexBuilder, type Bm25fIndex, type QueryTerm } from './bm25f-index.js';
 import { synonymsOf } from './english-tool-synonyms.js';
 import { findVocabularyMatches } from './japanese-query-expansion.js';
-import { fuseRankings, type FusionMethod, type RankedList } from './reciprocal-rank-fusion.js';
+import { splitQueryArguments, type QueryArgumentKind } from './query-arguments.js';
+import { fuseRankings, type FusionMethod, type RankedList } from './rank-fusion.js';
 import type { SearchProvider, SearchProviderRequest } from './search-provider.js';
-import { analyzeText } from './text-tokenizer.js';
+import { analyzeText, type AnalyzedToken } from './text-tokenizer.js';
 import { SEARCH_FIELDS, toolFieldTerms, type SearchField } from './tool-search-fields.js';
-import { topK } from './top-k.js';
+import { topK, topKByScore } from './top-k.js';
 
 /** Weight (or length normalization) per searchable field. */
 export type Bm25FieldWeights = Record<SearchField, number>;
@@ -54,24 +57,28 @@ export interface Bm25SearchProviderOptions {
   documentTranslation?: boolean;
   /** Weight of `context` as an extra query in the fusion (0 ignores it). Default 0.3. */
   contextWeight?: number;
-  /** How rankings of several queries are combined. Default `rrf`. */
+  /**
+   * How the rankings of several queries (and clauses, and the context) are combined: `max` (best normalized score
+   * in any ranking, + 0.1 × their sum), `rrf` (reciprocal rank fusion) or `score` (sum of normalized scores).
+   * Default `max`: a tool that serves any one query should rank high (see rank-fusion.ts for the measurements).
+   */
   fusion?: FusionMethod;
-  /** The k of reciprocal rank fusion. Default 20. */
+  /** The k of reciprocal rank fusion (`fusion: 'rrf'` only). Default 20. */
   rrfK?: number;
   /**
-   * Long queries (a whole task) also rank as their clauses, fused with the whole query at `clauseWeight`.
-   * Default 0 (off).
+   * A query of several clauses (a whole task: "read X, then post Y. Finally …") also ranks as each clause, fused
+   * with the whole query at this weight, so every step's tool can reach the top. 0 turns it off. Default 0.7.
    */
   clauseWeight?: number;
+  /**
+   * Weight of the words of URLs, paths and file names in a query (they are the tool's arguments, not its purpose);
+   * the kind of argument (url, path, file) is added as a term instead. 1 turns this off. Default 0.3.
+   */
+  argumentWeight?: number;
   /** Exponent of the coverage factor (0 = off). Default 0.5. */
   coverageExponent?: number;
-  /** Bonus for matching the words of the tool name: score × (1 + boost × share of name words matched). Default 0.5. */
+  /** Name bonus: score × (1 + boost × share of the tool name's words the query matched). Default 0.5. */
   nameMatchBoost?: number;
-  /**
-   * Server-level evidence: score + boost × (best score among the tool's server's tools), so siblings of a
-   * strongly matching tool move up. Default 0 (off).
-   */
-  serverBoost?: number;
   /** How many indexes (tool sets) to keep for new arrays with the same content. Default 4. */
   cacheSize?: number;
   /** Called after each index build (tests, metrics). */
@@ -96,9 +103,27 @@ const DEFAULT_FIELD_B: Bm25FieldWeights = {
   translated: 0.75,
 };
 
+/** Terms a URL, path or file name in a query stands for, and their weight. */
+const ARGUMENT_INTENT_TERMS: Record<QueryArgumentKind, AnalyzedToken[]> = {
+  url: analyzeText('url'),
+  path: analyzeText('path'),
+  file: analyzeText('file path'),
+};
+const ARGUMENT_INTENT_WEIGHT = 0.5;
+
+/**
+ * Defaults were chosen on all benchmark sets together (LiveMCPBench, ToolLens, Seal-Tools, real servers EN/JA):
+ * each value is on a plateau where ±50 % moves no set by more than noise (bench `--ablation`).
+ */
+
 /** Queries longer than this are cut (a 10 kB query works, a 10 MB one is not worth scoring in full). */
 const MAX_QUERY_LENGTH = 16_384;
 const MAX_QUERIES = 32;
+/** Clauses ranked per long query, and rankings per request (queries + clauses + context). */
+const MAX_CLAUSES = 8;
+/** Terms kept of one query (the highest weight × idf); tasks have 10–40, a pasted document thousands. */
+const MAX_QUERY_TERMS = 96;
+const MAX_RANKINGS = 40;
 /** How deep each query's ranking goes into the fusion. */
 const FUSION_DEPTH = 100;
 
@@ -114,18 +139,17 @@ interface ResolvedOptions {
   fusion: FusionMethod;
   rrfK: number;
   clauseWeight: number;
+  argumentWeight: number;
   coverageExponent: number;
   nameMatchBoost: number;
-  serverBoost: number;
   cacheSize: number;
 }
 
 interface IndexEntry {
   index: Bm25fIndex;
-  /** Server ordinal of each document (for the server boost). */
-  serverOf: Int32Array;
-  serverCount: number;
   toolCount: number;
+  /** Per-search scratch: final score per document. */
+  finalScores: Float64Array;
 }
 
 /** A query term with what the explanation shows for it. */
@@ -158,9 +182,9 @@ function resolveOptions(options: Bm25SearchProviderOptions): ResolvedOptions {
     fusion: options.fusion === 'score' || options.fusion === 'rrf' ? options.fusion : 'max',
     rrfK: finiteOr(options.rrfK, 20, 0),
     clauseWeight: finiteOr(options.clauseWeight, 0.7),
+    argumentWeight: finiteOr(options.argumentWeight, 0.3, 0, 1),
     coverageExponent: finiteOr(options.coverageExponent, 0.5),
     nameMatchBoost: finiteOr(options.nameMatchBoost, 0.5),
-    serverBoost: finiteOr(options.serverBoost, 0),
     cacheSize: Math.floor(finiteOr(options.cacheSize, 4, 0, 1000)),
   };
 }
@@ -252,34 +276,45 @@ export class Bm25SearchProvider implements SearchProvider {
     const { index } = entry;
     const options = this.options;
 
-    // One ranking per query (and per clause of a long query), plus the context as a weak one.
-    const lists: Array<RankedList<number>> = [];
-    const explained: PreparedQuery[] = [];
-    const single = queries.length === 1 && options.clauseWeight === 0 && !(options.contextWeight > 0 && request.context);
-    const depth = single ? maxResults : Math.max(maxResults, FUSION_DEPTH);
-    for (const query of queries) {
-      const prepared = this.prepareQuery(query, index);
-      explained.push(prepared);
-      lists.push({ items: this.rank(prepared, entry, depth), weight: 1 });
-      if (options.clauseWeight > 0) {
+    // What gets ranked: each query, the clauses of a long query, and the context (weakly).
+    const distinct = [...new Set(queries)];
+    const units: Array<{ text: string; weight: number; explains: boolean }> = distinct.map((text) => ({
+      text,
+      weight: 1,
+      explains: true,
+    }));
+    if (options.clauseWeight > 0) {
+      for (const query of distinct) {
         const clauses = splitClauses(query);
-        if (clauses.length > 1) {
-          for (const clause of clauses) {
-            const clauseQuery = this.prepareQuery(clause, index);
-            if (clauseQuery.terms.length < 2) continue;
-            lists.push({ items: this.rank(clauseQuery, entry, depth), weight: options.clauseWeight });
-          }
+        if (clauses.length < 2) continue;
+        for (const clause of clauses.slice(0, MAX_CLAUSES)) {
+          units.push({ text: clause, weight: options.clauseWeight, explains: false });
         }
       }
     }
-    if (options.contextWeight > 0 && typeof request.context === 'string' && request.context.trim().length > 0) {
-      const contextQuery = this.prepareQuery(request.context.slice(0, MAX_QUERY_LENGTH), index);
-      lists.push({ items: this.rank(contextQuery, entry, depth), weight: options.contextWeight });
+    // Bounded work for pathological requests (32 queries of 10 kB prose): whole queries first, then clauses.
+    units.splice(MAX_RANKINGS);
+    const context = typeof request.context === 'string' ? request.context.trim().slice(0, MAX_QUERY_LENGTH) : '';
+    if (options.contextWeight > 0 && context.length > 0) {
+      units.push({ text: context, weight: options.contextWeight, explains: false });
     }
 
-    let ranked: Array<{ key: number; score: number }>;
+    const depth = units.length === 1 ? maxResults : Math.max(maxResults, FUSION_DEPTH);
+    const lists: Array<RankedList<number>> = [];
+    const explained: PreparedQuery[] = [];
+    let contextQuery: PreparedQuery | undefined;
+    for (const unit of units) {
+      const prepared = this.prepareQuery(unit.text, index);
+      if (unit.explains) explained.push(prepared);
+      else if (unit.text === context) contextQuery = prepared;
+      // A one-word clause says less than the whole query it came from.
+      if (!unit.explains && unit.text !== context && prepared.terms.length < 2) continue;
+      lists.push({ items: this.rank(prepared, entry, depth), weight: unit.weight });
+    }
+
+    let ranked: ReadonlyArray<{ key: number; score: number }>;
     if (lists.length === 1) {
-      ranked = lists[0]?.items.slice(0, maxResults) ?? [];
+      ranked = (lists[0] as RankedList<number>).items.slice(0, maxResults);
     } else {
       const fused = fuseRankings(lists, options.fusion, options.rrfK);
       ranked = topK(
@@ -294,17 +329,21 @@ export class Bm25SearchProvider implements SearchProvider {
     const results: SearchResult[] = [];
     const seen = new Set<string>();
     for (const { key: doc, score } of ranked) {
-      const tool = tools[doc];
-      if (tool === undefined || seen.has(tool.toolKey)) continue;
-      seen.add(tool.toolKey);
+      const tool: unknown = tools[doc];
+      if (tool === null || typeof tool !== 'object' || !(score > 0)) continue;
+      const { toolKey, toolName, serverName, description } = tool as ToolInfo;
+      if (seen.has(toolKey)) continue;
+      seen.add(toolKey);
       const result: SearchResult = {
-        toolKey: tool.toolKey,
-        toolName: tool.toolName,
-        serverName: tool.serverName,
+        toolKey,
+        toolName,
+        serverName,
         relevance: Math.min(1, Math.max(0, score / best)),
       };
-      if (typeof tool.description === 'string' && tool.description.length > 0) result.description = tool.description;
-      const explanation = this.explain(doc, explained, index);
+      if (typeof description === 'string' && description.length > 0) result.description = description;
+      const explanation =
+        this.explain(doc, explained, index) ??
+        (contextQuery === undefined ? undefined : this.explain(doc, [contextQuery], index, 'matched context'));
       if (explanation !== undefined) result.explanation = explanation;
       results.push(result);
     }
@@ -341,21 +380,10 @@ export class Bm25SearchProvider implements SearchProvider {
   private buildIndex(tools: readonly ToolInfo[]): IndexEntry {
     const started = performance.now();
     const builder = new Bm25fIndexBuilder(SEARCH_FIELDS.length);
-    const serverOf = new Int32Array(tools.length);
-    const servers = new Map<string, number>();
     const fieldOptions = { translate: this.options.documentTranslation };
-    for (let i = 0; i < tools.length; i++) {
-      const tool = tools[i];
-      if (tool === null || typeof tool !== 'object') {
-        builder.addDocument([]);
-        serverOf[i] = -1;
-        continue;
-      }
-      builder.addDocument(toolFieldTerms(tool, fieldOptions));
-      const server = typeof tool.serverName === 'string' ? tool.serverName : '';
-      let ordinal = servers.get(server);
-      if (ordinal === undefined) servers.set(server, (ordinal = servers.size));
-      serverOf[i] = ordinal;
+    for (const tool of tools) {
+      // A malformed entry still takes its slot, so document ids stay equal to array positions.
+      builder.addDocument(tool !== null && typeof tool === 'object' ? toolFieldTerms(tool, fieldOptions) : []);
     }
     const index = builder.build({ k1: this.options.k1, weights: this.options.weights, b: this.options.b });
     this.builds++;
@@ -366,7 +394,7 @@ export class Bm25SearchProvider implements SearchProvider {
       durationMs: performance.now() - started,
     };
     this.onIndexBuilt?.(stats);
-    return { index, serverOf, serverCount: servers.size, toolCount: tools.length };
+    return { index, toolCount: tools.length, finalScores: new Float64Array(tools.length) };
   }
 
   /** Query text → weighted index terms (own words, vocabulary translations, synonyms). */
@@ -375,7 +403,8 @@ export class Bm25SearchProvider implements SearchProvider {
     // term → weight, coverage weight, label. Own words add up (1 + ln tf); expansions take the max.
     const weights = new Map<string, { weight: number; coverage: number; label: string }>();
     const counts = new Map<string, { count: number; label: string }>();
-    for (const { term, surface } of analyzeText(query)) {
+    const split = options.argumentWeight < 1 ? splitQueryArguments(query) : { rest: query, arguments: [] };
+    for (const { term, surface } of analyzeText(split.rest)) {
       const known = counts.get(term);
       if (known === undefined) counts.set(term, { count: 1, label: surface });
       else known.count++;
@@ -384,6 +413,7 @@ export class Bm25SearchProvider implements SearchProvider {
       const weight = 1 + Math.log(count);
       weights.set(term, { weight, coverage: weight, label });
     }
+
     const expand = (term: string, weight: number, coverage: number, label: string): void => {
       const existing = weights.get(term);
       if (existing === undefined) weights.set(term, { weight, coverage, label });
@@ -392,71 +422,81 @@ export class Bm25SearchProvider implements SearchProvider {
         existing.coverage = Math.max(existing.coverage, coverage);
       }
     };
+    for (const argument of split.arguments) {
+      const tokens = analyzeText(argument.text);
+      tokens.forEach(({ term, surface }, i) => {
+        // The extension of a file name says what kind of file it is (md, xlsx, pdf): full weight.
+        const weight = argument.kind === 'file' && i === tokens.length - 1 ? 1 : options.argumentWeight;
+        expand(term, weight, weight, surface);
+      });
+      for (const intent of ARGUMENT_INTENT_TERMS[argument.kind]) {
+        expand(intent.term, ARGUMENT_INTENT_WEIGHT, 0, `${intent.surface} (${argument.kind})`);
+      }
+    }
     if (options.queryExpansion) {
       for (const match of findVocabularyMatches(query)) {
         for (const { term, surface } of analyzeText(match.english)) expand(term, 1, 1, `${surface}←${match.form}`);
         if (options.alternativeWeight > 0) {
           for (const { term, surface } of analyzeText(match.alternatives)) {
-            expand(term, options.alternativeWeight, 0, `${surface}←${match.form}`);
+            expand(term, options.alternativeWeight, options.alternativeWeight, `${surface}←${match.form}`);
           }
         }
       }
       if (options.synonymWeight > 0) {
         for (const [term, { weight, label }] of [...weights]) {
           for (const synonym of synonymsOf(term)) {
-            expand(synonym.term, weight * options.synonymWeight, 0, `${synonym.surface}~${label}`);
+            const synonymWeight = weight * options.synonymWeight;
+            expand(synonym.term, synonymWeight, synonymWeight, `${synonym.surface}~${label}`);
           }
         }
       }
     }
-    const terms: WeightedTerm[] = [];
-    let coverageTotal = 0;
+    let terms: WeightedTerm[] = [];
     for (const [term, { weight, coverage, label }] of weights) {
       const termId = index.termId(term);
-      if (termId === undefined) continue;
-      terms.push({ termId, weight, coverageWeight: coverage, label });
-      coverageTotal += coverage * index.idf(termId);
+      if (termId !== undefined) terms.push({ termId, weight, coverageWeight: coverage, label });
     }
+    // A very long query (a pasted document) keeps only its most telling terms: scoring stays fast.
+    if (terms.length > MAX_QUERY_TERMS) {
+      terms = topK(terms, MAX_QUERY_TERMS, (term) => term.weight * index.idf(term.termId));
+    }
+    let coverageTotal = 0;
+    for (const term of terms) coverageTotal += term.coverageWeight * index.idf(term.termId);
     return { terms, coverageTotal };
   }
 
-  /** One query's ranking: BM25F × coverage factor × name factor (+ server boost), best `depth` first. */
+  /** One query's ranking: BM25F × coverage factor × name factor, best `depth` first. */
   private rank(query: PreparedQuery, entry: IndexEntry, depth: number): Array<{ key: number; score: number }> {
     if (query.terms.length === 0) return [];
-    const { index } = entry;
-    const options = this.options;
-    const matched = index.match(query.terms);
-    const scored = new Float64Array(matched.length);
+    const { index, finalScores } = entry;
+    const { coverageExponent, nameMatchBoost } = this.options;
+    const matched = index.accumulate(query.terms);
+    const { scores, coverages, nameHits, nameTermCounts } = index;
+    const coverageTotal = query.coverageTotal;
     for (let i = 0; i < matched.length; i++) {
-      const doc = matched[i] as ScoredDocument;
-      let score = doc.score;
-      if (options.coverageExponent > 0 && query.coverageTotal > 0) {
-        const coverage = Math.min(1, doc.coverage / query.coverageTotal);
-        score *= coverage ** options.coverageExponent;
+      const doc = matched[i] as number;
+      let score = scores[doc] as number;
+      if (coverageExponent > 0 && coverageTotal > 0) {
+        const coverage = Math.min(1, (coverages[doc] as number) / coverageTotal);
+        score *= coverageExponent === 0.5 ? Math.sqrt(coverage) : coverage ** coverageExponent;
       }
-      if (options.nameMatchBoost > 0) {
-        const nameTerms = index.nameTermCounts[doc.doc] ?? 0;
-        if (nameTerms > 0) score *= 1 + options.nameMatchBoost * Math.min(1, doc.nameHits / nameTerms);
+      const nameTerms = nameTermCounts[doc] as number;
+      if (nameMatchBoost > 0 && nameTerms > 0) {
+        score *= 1 + nameMatchBoost * Math.min(1, (nameHits[doc] as number) / nameTerms);
       }
-      scored[i] = score;
+      finalScores[doc] = score;
     }
-    if (options.serverBoost > 0 && entry.serverCount > 0) {
-      const serverBest = new Float64Array(entry.serverCount);
-      for (let i = 0; i < matched.length; i++) {
-        const server = entry.serverOf[(matched[i] as ScoredDocument).doc] as number;
-        if (server >= 0 && (scored[i] as number) > (serverBest[server] as number)) serverBest[server] = scored[i] as number;
-      }
-      for (let i = 0; i < matched.length; i++) {
-        const server = entry.serverOf[(matched[i] as ScoredDocument).doc] as number;
-        if (server >= 0) scored[i] = (scored[i] as number) + options.serverBoost * (serverBest[server] as number);
-      }
-    }
-    const items = matched.map((doc, i) => ({ key: doc.doc, score: scored[i] as number }));
-    return topK(items, depth, (item) => item.score);
+    const best = topKByScore(matched, finalScores, depth);
+    return Array.from(best, (doc) => ({ key: doc, score: finalScores[doc] as number }));
   }
 
   /** `matched: read, file (name, description)`: the query words the tool matched, strongest first. */
-  private explain(doc: number, queries: readonly PreparedQuery[], index: Bm25fIndex): string | undefined {
+  private explain(
+    doc: number,
+    queries: readonly PreparedQuery[],
+    index: Bm25fIndex,
+    prefix = 'matched',
+  ): string | undefined {
     const labels = new Map<string, number>();
     let fields = 0;
     for (const query of queries) {
@@ -474,6 +514,6 @@ export class Bm25SearchProvider implements SearchProvider {
       .slice(0, 6)
       .map(([label]) => label);
     const fieldNames = SEARCH_FIELDS.filter((_, f) => (fields & (1 << f)) !== 0);
-    return `matched: ${words.join(', ')} (${fieldNames.join(', ')})`;
+    return `${prefix}: ${words.join(', ')} (${fieldNames.join(', ')})`;
   }
 }

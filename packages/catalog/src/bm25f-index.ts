@@ -9,9 +9,11 @@
  * doc ids ascending per term, one float and one field bit mask each), so a 50,000-tool index is a few MB and
  * a search touches only the postings of its terms.
  *
- * Why not lunr's own index: lunr builds a vector per document and field and a token set (an automaton) for
- * wildcard search, which costs seconds and hundreds of MB at 50,000 multi-field documents, and its scorer
- * cannot express per-field length normalization (BM25F) or the coverage features used by the provider.
+ * Why not lunr's own index (measured on this machine, Seal-Tools replicated to 50,000 tools, four fields): lunr's
+ * Builder took 6.9 s and 346 MB of heap and a query took 23 ms at the median (5,000 tools: 0.7 s, 44 MB), because
+ * it keeps a vector per document and field plus a token set for wildcard search. This index: about 0.9 s for the
+ * first search including tokenization, about 10 MB, about 4 ms per search (bench/results/search.md). lunr's scorer
+ * also cannot express per-field length normalization (BM25F) or the coverage and name features of the provider.
  * lunr is still used for what it does well: the Porter stemmer (see text-tokenizer.ts).
  */
 
@@ -75,17 +77,6 @@ export interface Bm25fParameters {
   weights: readonly number[];
   /** Length normalization per field, 0..1. */
   b: readonly number[];
-}
-
-/** Features a search computes per document, besides the BM25F score. */
-export interface ScoredDocument {
-  doc: number;
-  /** Σ qw · BM25F contribution over matched terms. */
-  score: number;
-  /** Σ qw · idf over matched terms (divide by the query's total for a 0..1 coverage). */
-  coverage: number;
-  /** How many query terms matched the first field (the tool name). */
-  nameHits: number;
 }
 
 export interface QueryTerm {
@@ -162,7 +153,9 @@ export class Bm25fIndexBuilder {
     const lengths = this.fieldLengths.data;
 
     const avgLength = new Float64Array(F);
-    for (let d = 0; d < N; d++) for (let f = 0; f < F; f++) avgLength[f] = (avgLength[f] as number) + (lengths[d * F + f] as number);
+    for (let d = 0; d < N; d++) {
+      for (let f = 0; f < F; f++) avgLength[f] = (avgLength[f] as number) + (lengths[d * F + f] as number);
+    }
     for (let f = 0; f < F; f++) avgLength[f] = N > 0 ? (avgLength[f] as number) / N : 0;
 
     const df = new Int32Array(termCount);
@@ -226,11 +219,16 @@ export class Bm25fIndexBuilder {
 
 export class Bm25fIndex {
   readonly docCount: number;
-  // Per-search scratch, reused (searches on one index are synchronous, so never interleaved).
-  private readonly accScore: Float32Array;
-  private readonly accCoverage: Float32Array;
-  private readonly accNameHits: Uint8Array;
+  /**
+   * Per-search accumulators, valid for the documents `accumulate` returned until the next call (searches on one
+   * index are synchronous, so never interleaved). Σ qw · BM25F contribution; Σ coverageWeight · idf; how many
+   * query terms matched the first field (the tool name).
+   */
+  readonly scores: Float32Array;
+  readonly coverages: Float32Array;
+  readonly nameHits: Uint8Array;
   private readonly stamp: Uint32Array;
+  private readonly touched: Int32Array;
   private generation = 0;
 
   constructor(
@@ -244,10 +242,11 @@ export class Bm25fIndex {
     readonly nameTermCounts: Uint8Array,
   ) {
     this.docCount = nameTermCounts.length;
-    this.accScore = new Float32Array(this.docCount);
-    this.accCoverage = new Float32Array(this.docCount);
-    this.accNameHits = new Uint8Array(this.docCount);
+    this.scores = new Float32Array(this.docCount);
+    this.coverages = new Float32Array(this.docCount);
+    this.nameHits = new Uint8Array(this.docCount);
     this.stamp = new Uint32Array(this.docCount);
+    this.touched = new Int32Array(this.docCount);
   }
 
   get termCount(): number {
@@ -266,10 +265,6 @@ export class Bm25fIndex {
     return this.idfs[termId] ?? 0;
   }
 
-  documentFrequency(termId: number): number {
-    return ((this.termStart[termId + 1] ?? 0) - (this.termStart[termId] ?? 0)) | 0;
-  }
-
   /** Bit mask of the fields of `doc` that contain the term (0 when none), by binary search. */
   fieldMask(termId: number, doc: number): number {
     let lo = this.termStart[termId] ?? 0;
@@ -284,47 +279,40 @@ export class Bm25fIndex {
     return 0;
   }
 
-  /** Scores every document that matches at least one term; returns them unsorted. */
-  match(terms: readonly QueryTerm[]): ScoredDocument[] {
+  /**
+   * Sums the query terms' postings into `scores`, `coverages` and `nameHits`; returns the documents that match
+   * at least one term (a view of an internal buffer, valid until the next call).
+   */
+  accumulate(terms: readonly QueryTerm[]): Int32Array {
     this.generation = (this.generation + 1) >>> 0;
     if (this.generation === 0) {
       this.stamp.fill(0);
       this.generation = 1;
     }
     const gen = this.generation;
-    const touched: number[] = [];
-    const { accScore, accCoverage, accNameHits, stamp, postDoc, postVal, postMask } = this;
+    let count = 0;
+    const { scores, coverages, nameHits, stamp, touched, postDoc, postVal, postMask } = this;
     for (const { termId, weight, coverageWeight } of terms) {
       const start = this.termStart[termId];
       const end = this.termStart[termId + 1];
-      if (start === undefined || end === undefined || weight <= 0) continue;
+      if (start === undefined || end === undefined || !(weight > 0)) continue;
       const idfWeight = coverageWeight * (this.idfs[termId] as number);
       for (let p = start; p < end; p++) {
         const d = postDoc[p] as number;
         if (stamp[d] !== gen) {
           stamp[d] = gen;
-          accScore[d] = 0;
-          accCoverage[d] = 0;
-          accNameHits[d] = 0;
-          touched.push(d);
+          scores[d] = 0;
+          coverages[d] = 0;
+          nameHits[d] = 0;
+          touched[count++] = d;
         }
-        accScore[d] = (accScore[d] as number) + weight * (postVal[p] as number);
-        accCoverage[d] = (accCoverage[d] as number) + idfWeight;
-        if (((postMask[p] as number) & 1) !== 0 && (accNameHits[d] as number) < 255) {
-          accNameHits[d] = (accNameHits[d] as number) + 1;
+        scores[d] = (scores[d] as number) + weight * (postVal[p] as number);
+        coverages[d] = (coverages[d] as number) + idfWeight;
+        if (((postMask[p] as number) & 1) !== 0 && (nameHits[d] as number) < 255) {
+          nameHits[d] = (nameHits[d] as number) + 1;
         }
       }
     }
-    const out: ScoredDocument[] = new Array(touched.length);
-    for (let i = 0; i < touched.length; i++) {
-      const d = touched[i] as number;
-      out[i] = {
-        doc: d,
-        score: accScore[d] as number,
-        coverage: accCoverage[d] as number,
-        nameHits: accNameHits[d] as number,
-      };
-    }
-    return out;
+    return touched.subarray(0, count);
   }
 }

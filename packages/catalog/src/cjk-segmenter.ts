@@ -41,7 +41,8 @@ export function containsCjk(text: string): boolean {
 
 /**
  * Splits a string made only of CJK characters into same-script runs, in order.
- * `検索結果をリストで返す` → 検索結果 (kanji), を (hiragana), リスト (katakana), で (hiragana), 返 (kanji), す (hiragana).
+ * `検索結果をリストで返す` → 検索結果 (kanji), を (hiragana), リスト (katakana), で (hiragana), 返 (kanji),
+ * す (hiragana).
  */
 export function splitCjkRuns(text: string): Array<{ text: string; script: CjkScript }> {
   const runs: Array<{ text: string; script: CjkScript }> = [];

@@ -30,4 +30,4 @@ export { ToolExecutor } from './tool-executor.js';
 export type { ExecutionOptions, ToolExecutorOptions } from './tool-executor.js';
 export { closestToolKeys } from './tool-key-suggestions.js';
 export { Bm25SearchProvider } from './bm25-search-provider.js';
-export type { Bm25SearchProviderOptions } from './bm25-search-provider.js';
+export type { Bm25FieldWeights, Bm25IndexStats, Bm25SearchProviderOptions } from './bm25-search-provider.js';

@@ -6,12 +6,13 @@
  *
  * Matching, over NFKC-normalized text:
  * - Katakana runs are segmented into vocabulary words by dynamic programming over the whole run
- *   (`プルリクエスト`, `ブラウザタブ` → ブラウザ + タブ). When the run cannot be covered completely, only words of
+ *   (`ブラウザタブ` → ブラウザ + タブ). When the run cannot be covered completely, only words of
  *   three or more characters are taken from it, so short words do not fire inside unrelated ones (`ログ` is not
  *   found in `ブログ`, `レポ` not in `レポート`). The prolonged sound mark ー is ignored (`サーバー` = `サーバ`).
- * - Kanji and hiragana text is matched greedily, longest form first. Trailing hiragana of a form with kanji is
- *   dropped when the vocabulary is loaded, so verbs match in any inflection (`読む` matches 読み, 読んで, 読めば)
- *   and particles after a noun do not matter.
+ * - Kanji and hiragana text is matched greedily, longest form first. The inflected ending of a form with kanji
+ *   is dropped when the vocabulary is loaded (読む → 読, 見つける → 見つけ), so verbs match in any inflection
+ *   (読み, 読んで, 読めば), and the okurigana after a match are skipped up to the next particle.
+ * - Forms mixing katakana with kanji or hiragana (`ファイル名`, `口コミ`) are matched first, anywhere.
  * Anything the vocabulary does not know is left to the CJK bigrams of the tokenizer.
  */
 import { cjkScriptOf } from './cjk-segmenter.js';
@@ -41,6 +42,9 @@ interface CompiledVocabulary {
   /** Kanji/hiragana keys (trailing okurigana removed) → concept. */
   other: Map<string, Concept>;
   otherMaxLength: number;
+  /** Keys mixing katakana with kanji/hiragana (`ファイル名`, `口コミ`, trailing okurigana removed) → concept. */
+  mixed: Map<string, Concept>;
+  mixedMaxLength: number;
 }
 
 const PROLONGED_SOUND_MARK = /ー/g;
@@ -70,9 +74,16 @@ function mergeConcept(map: Map<string, Concept>, key: string, concept: Concept):
   });
 }
 
-/** Compiles vocabulary entries into lookup maps. Forms mixing katakana with other scripts are ignored. */
+/** Compiles vocabulary entries into lookup maps. Forms with non-CJK characters (Latin, digits) are ignored. */
 export function compileVocabulary(entries: readonly VocabularyEntry[]): CompiledVocabulary {
-  const compiled: CompiledVocabulary = { katakana: new Map(), other: new Map(), katakanaMaxLength: 0, otherMaxLength: 0 };
+  const compiled: CompiledVocabulary = {
+    katakana: new Map(),
+    other: new Map(),
+    mixed: new Map(),
+    katakanaMaxLength: 0,
+    otherMaxLength: 0,
+    mixedMaxLength: 0,
+  };
   for (const [forms, english] of entries) {
     const [main = '', alternatives = ''] = english.split(';');
     for (const rawForm of forms.split('|')) {
@@ -85,18 +96,20 @@ export function compileVocabulary(entries: readonly VocabularyEntry[]): Compiled
         if (key.length === 0) continue;
         mergeConcept(compiled.katakana, key, concept);
         compiled.katakanaMaxLength = Math.max(compiled.katakanaMaxLength, key.length);
-      } else if (codes.every(isKanjiOrHiraganaCode)) {
-        // Drop trailing okurigana when there is a kanji: 読む → 読, 書き込む → 書き込.
-        const hasKanji = codes.some((code) => cjkScriptOf(code) === 'kanji');
-        let key = form;
-        if (hasKanji) {
-          let end = key.length;
-          while (end > 0 && cjkScriptOf(key.charCodeAt(end - 1)) === 'hiragana') end--;
-          key = key.slice(0, end);
-        }
+      } else if (codes.every((code) => cjkScriptOf(code) !== undefined)) {
+        // Drop the inflected ending when there is a kanji or katakana: 読む → 読, 見つける → 見つけ,
+        // 書き込む → 書き込. The matcher then accepts any hiragana after the key (読んで, 見つけた, 書き込みます).
+        const hasNonHiragana = codes.some((code) => cjkScriptOf(code) !== 'hiragana');
+        const endsInHiragana = cjkScriptOf(codes[codes.length - 1] ?? 0) === 'hiragana';
+        const key = hasNonHiragana && endsInHiragana ? form.slice(0, -1) : form;
         if (key.length === 0) continue;
-        mergeConcept(compiled.other, key, concept);
-        compiled.otherMaxLength = Math.max(compiled.otherMaxLength, key.length);
+        if (codes.some(isKatakanaCode)) {
+          mergeConcept(compiled.mixed, key, concept);
+          compiled.mixedMaxLength = Math.max(compiled.mixedMaxLength, key.length);
+        } else {
+          mergeConcept(compiled.other, key, concept);
+          compiled.otherMaxLength = Math.max(compiled.otherMaxLength, key.length);
+        }
       }
     }
   }
@@ -164,6 +177,18 @@ function matchKatakanaRun(rawRun: string, vocabulary: CompiledVocabulary, out: C
   }
 }
 
+/** Hiragana that end okurigana: particles after a verb or noun (を が に で と の は へ や も). */
+const PARTICLES = new Set(['を', 'が', 'に', 'で', 'と', 'の', 'は', 'へ', 'や', 'も']);
+
+/** After a match that ends in kanji, the okurigana that follow (読|みたい, 検索|して) up to a particle. */
+function okuriganaLength(span: string, from: number): number {
+  let end = from;
+  while (end < span.length && cjkScriptOf(span.charCodeAt(end)) === 'hiragana' && !PARTICLES.has(span[end] as string)) {
+    end++;
+  }
+  return end - from;
+}
+
 function matchKanjiHiraganaSpan(span: string, vocabulary: CompiledVocabulary, out: Concept[]): void {
   let i = 0;
   while (i < span.length) {
@@ -176,8 +201,48 @@ function matchKanjiHiraganaSpan(span: string, vocabulary: CompiledVocabulary, ou
         break;
       }
     }
-    i += matched > 0 ? matched : 1;
+    if (matched === 0) {
+      i++;
+      continue;
+    }
+    i += matched;
+    // The rest of the verb's inflection is not a word of its own (読みたい must not also match みたい).
+    if (cjkScriptOf(span.charCodeAt(i - 1)) !== 'hiragana') i += okuriganaLength(span, i);
   }
+}
+
+/**
+ * Finds the forms that mix katakana with kanji or hiragana (`ファイル名`, `口コミ`) anywhere in CJK text, greedily,
+ * longest first; returns the text with them blanked out, so the per-script matchers do not see them again.
+ */
+function takeMixedForms(text: string, vocabulary: CompiledVocabulary, out: Concept[]): string {
+  if (vocabulary.mixed.size === 0) return text;
+  let result = '';
+  let copied = 0;
+  let i = 0;
+  while (i < text.length) {
+    if (cjkScriptOf(text.charCodeAt(i)) === undefined) {
+      i++;
+      continue;
+    }
+    let matched = 0;
+    for (let length = Math.min(vocabulary.mixedMaxLength, text.length - i); length >= 2; length--) {
+      const concept = vocabulary.mixed.get(text.slice(i, i + length));
+      if (concept !== undefined) {
+        out.push(concept);
+        matched = length;
+        break;
+      }
+    }
+    if (matched > 0) {
+      result += `${text.slice(copied, i)} `;
+      i += matched;
+      copied = i;
+    } else {
+      i++;
+    }
+  }
+  return copied === 0 ? text : result + text.slice(copied);
 }
 
 /**
@@ -186,8 +251,8 @@ function matchKanjiHiraganaSpan(span: string, vocabulary: CompiledVocabulary, ou
  */
 export function findVocabularyMatches(text: string, vocabulary?: CompiledVocabulary): VocabularyMatch[] {
   const compiled = vocabulary ?? getDefaultVocabulary();
-  const normalized = normalizeText(text);
   const found: Concept[] = [];
+  const normalized = takeMixedForms(normalizeText(text), compiled, found);
   let i = 0;
   while (i < normalized.length) {
     const code = normalized.charCodeAt(i);

@@ -2,7 +2,7 @@
  * Text analysis for tool search: one pipeline for tool text (names, descriptions, parameters) and for queries, so
  * both sides produce the same terms.
  *
- * - Normalization: lone surrogates and control characters become spaces, NFKC (full-width ＡＢＣ１２３ → ABC123,
+ * - Normalization: lone surrogates and control characters become spaces, NFKC (full-width ＡＢＣ → ABC,
  *   half-width ｶﾀｶﾅ → カタカナ), lower case.
  * - Identifiers are split into words: snake_case, kebab-case, dots and slashes (every non-alphanumeric is a
  *   separator), camelCase and PascalCase (`getUserProfile` → get user profile, `HTMLParser` → html parser,
@@ -61,7 +61,8 @@ export function stemWord(word: string): string {
 }
 
 // Lone surrogates (invalid UTF-16) and C0/C1 control characters. Both become a space.
-const BAD_CHARS_RE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[\u0000-\u001F\u007F-\u009F]/g;
+const BAD_CHARS_RE =
+  /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[\u0000-\u001F\u007F-\u009F]/g;
 // Plain ASCII needs no cleaning: control characters are never part of a word anyway.
 // eslint-disable-next-line no-control-regex
 const PLAIN_ASCII_RE = /^[\u0000-\u007F]*$/;

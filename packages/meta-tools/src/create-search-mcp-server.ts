@@ -12,6 +12,7 @@ import {
 import type { Caller, ToolCatalog } from '@search-mcp/catalog';
 import {
   SearchMcpError,
+  parseToolKey,
   silentLogger,
   type Logger,
   type ServerStatus,
@@ -207,7 +208,7 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): Server {
   ): Promise<ToolCallResult> => {
     const started = performance.now();
     const onProgress = progressForwarder(meta, extra);
-    const serverId = toolKey.split(/:|\.|__/, 1)[0];
+    const serverId = parseToolKey(toolKey)?.serverId;
     try {
       const result = await catalog.execute(toolKey, args, caller, { signal: extra.signal, ...(onProgress ? { onProgress } : {}) });
       audit({ event, toolKey, ...(serverId ? { serverId } : {}), outcome: result.isError ? 'tool_error' : 'ok', ...callerFields(caller) }, extra, started);

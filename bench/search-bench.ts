@@ -3,7 +3,7 @@
  *
  *   npx -y pnpm@10.34.9 bench:search          (`-- --no-ablation` skips the what-helped table, ~1 min)
  *
- * Quality, on public tool-retrieval sets normalized in /work/shared/bench (see each SOURCE.md) and on our own
+ * Quality, on public tool-retrieval sets normalized in ../shared/bench (see each SOURCE.md) and on our own
  * hand-written queries over 22 real MCP servers (bench/queries/real-servers.json, English and Japanese):
  * hit@1, hit@5, recall@1/5/10, NDCG@5, MRR, next to the plain-BM25 baselines of SOURCE.md.
  * Speed: index build (first search) and per-search p50/p99 at 500, 5,000 and 50,000 tools, and heap growth.
@@ -29,7 +29,7 @@ import {
 // ---------------------------------------------------------------------------------------------------------------
 // Settings
 
-const sharedDirectory = process.env['SEARCH_BENCH_DATA'] ?? '/work/shared';
+const sharedDirectory = process.env['SEARCH_BENCH_DATA'] ?? fileURLToPath(new URL('../../shared', import.meta.url));
 const benchDirectory = dirname(fileURLToPath(import.meta.url));
 const resultsDirectory = join(benchDirectory, 'results');
 const ablation = !process.argv.includes('--no-ablation');

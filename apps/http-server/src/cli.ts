@@ -120,7 +120,10 @@ async function main(): Promise<void> {
 
   let shuttingDown = false;
   const shutdown = async (signal: string) => {
-    if (shuttingDown) return;
+    if (shuttingDown) {
+      // A second signal means "now": do not wait for backends that ignore theirs.
+      process.exit(0);
+    }
     shuttingDown = true;
     logger.info('shutting down', { signal });
     const force = setTimeout(() => process.exit(0), 10_000);
@@ -129,8 +132,8 @@ async function main(): Promise<void> {
     await runtime.close().catch(() => {});
     process.exit(0);
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   try {
     await app.listen({ host: values.host ?? '127.0.0.1', port });

@@ -290,6 +290,29 @@ describe('search-mcp-http', () => {
       expect(server.runtime.manager.status().map((status) => status.pid)).toEqual(pids);
     });
 
+    it('ends a session on a DELETE that says content-type JSON with an empty body', async () => {
+      const { transport } = await mcpClient(server.url);
+      const sessionId = transport.sessionId ?? '';
+      const response = await fetch(`${server.url}/mcp`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${mainToken}`, 'mcp-session-id': sessionId, 'content-type': 'application/json' },
+      });
+      expect(response.status).toBe(200);
+      const again = await request(server.url, '/mcp', { headers: { 'mcp-session-id': sessionId, accept: 'application/json, text/event-stream' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} } });
+      expect(again.status).toBe(404);
+    });
+
+    it('opens more than ten sessions on one manager without a listener warning', async () => {
+      const warnings: string[] = [];
+      const onWarning = (warning: Error) => warnings.push(warning.name);
+      process.on('warning', onWarning);
+      const clients = await Promise.all(Array.from({ length: 12 }, () => mcpClient(server.url)));
+      await new Promise((done) => setTimeout(done, 50));
+      process.off('warning', onWarning);
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+      await Promise.all(clients.map(({ client }) => client.close()));
+    });
+
     it('writes audit lines without argument values or tokens', async () => {
       const { client } = await mcpClient(server.url);
       await client.callTool({ name: 'tool_execute', arguments: { toolKey: 'everything:echo', arguments: { message: 'audit-secret-argument' } } });

@@ -55,7 +55,19 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const { runtime, logger } = options;
   const verifier = new TokenVerifier(options.tokens);
   const corsOrigins = new Set(options.corsOrigins ?? []);
-  const app = Fastify({ logger: false, bodyLimit: options.bodyLimitBytes ?? 1024 * 1024, trustProxy: false });
+  const bodyLimit = options.bodyLimitBytes ?? 1024 * 1024;
+  const app = Fastify({ logger: false, bodyLimit, trustProxy: false });
+  // Fastify refuses an empty body sent as JSON; MCP clients do that on DELETE /mcp (end of session) and GET.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(Object.assign(new Error('Body is not valid JSON'), { statusCode: 400 }), undefined);
+    }
+  });
 
   // Foreign origins are refused before anything else: a web page must not drive local tools (DNS rebinding, CSRF).
   app.addHook('onRequest', async (request, reply) => {

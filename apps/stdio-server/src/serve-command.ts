@@ -14,7 +14,11 @@ export async function serveCommand(cli: CliArguments): Promise<void> {
 
   let shuttingDown = false;
   const shutdown = async (reason: string, exitCode = 0) => {
-    if (shuttingDown) return;
+    if (shuttingDown) {
+      // A second signal means "now": do not wait for backends that ignore theirs.
+      if (reason === 'SIGINT' || reason === 'SIGTERM') process.exit(exitCode);
+      return;
+    }
     shuttingDown = true;
     logger.info('shutting down', { reason });
     // A backend that ignores every signal must not keep us alive: the manager escalates to SIGKILL, this caps the wait.
@@ -25,8 +29,8 @@ export async function serveCommand(cli: CliArguments): Promise<void> {
     process.exit(exitCode);
   };
 
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.stdin.once('end', () => void shutdown('stdin closed'));
   process.stdin.once('close', () => void shutdown('stdin closed'));
   transport.onclose = () => void shutdown('transport closed');

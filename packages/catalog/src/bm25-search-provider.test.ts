@@ -1,5 +1,6 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { ToolInfo } from '@search-mcp/shared';
 import { describe, expect, it, vi } from 'vitest';
 import { Bm25SearchProvider, splitClauses, toolSetFingerprint } from './bm25-search-provider.js';
@@ -354,7 +355,8 @@ describe('Bm25SearchProvider: index cache', () => {
 });
 
 // The 22 real MCP servers' tool lists (the same fixtures as the search benchmark).
-const fixtureDirectory = '/work/shared/fixtures/real-servers';
+// shared/ sits beside the repository (here and in CI); a missing folder fails the suite instead of skipping it.
+const fixtureDirectory = fileURLToPath(new URL('../../../../shared/fixtures/real-servers', import.meta.url));
 
 function loadRealServers(): ToolInfo[] {
   const tools: ToolInfo[] = [];
@@ -375,8 +377,8 @@ function loadRealServers(): ToolInfo[] {
   return tools;
 }
 
-describe.runIf(existsSync(fixtureDirectory))('Bm25SearchProvider: real servers (237 tools)', () => {
-  const tools = existsSync(fixtureDirectory) ? loadRealServers() : [];
+describe('Bm25SearchProvider: real servers (237 tools)', () => {
+  const tools = loadRealServers();
   const provider = new Bm25SearchProvider();
 
   it.each([
@@ -394,5 +396,39 @@ describe.runIf(existsSync(fixtureDirectory))('Bm25SearchProvider: real servers (
     expect(tools.length).toBe(237);
     const keys = (await provider.search({ queries: [query], tools, maxResults: 3 })).map((result) => result.toolKey);
     expect(keys.some((key) => expected.includes(key))).toBe(true);
+  });
+});
+
+describe('Bm25SearchProvider: a server the query names', () => {
+  const tool = (serverName: string, toolName: string, description: string): ToolInfo => ({
+    toolKey: `${serverName}:${toolName}`,
+    toolName,
+    serverName,
+    description,
+    inputSchema: { type: 'object' },
+  });
+  const tools = [
+    tool('github', 'add_issue_comment', 'Add a comment to an existing issue'),
+    tool('notion', 'API-create-a-comment', 'Create a comment on a page or block'),
+    tool('everything', 'echo', 'Echoes back the input'),
+    tool('everything', 'get-env', 'Returns all environment variables'),
+    tool('filesystem', 'search_files', 'Search for files you know the name of'),
+  ];
+
+  it("ranks the named server's tool first among tools that match the request", async () => {
+    const realTools = loadRealServers();
+    const top = async (serverMentionBoost: number, query: string) =>
+      (await new Bm25SearchProvider({ serverMentionBoost }).search({ queries: [query], tools: realTools, maxResults: 3 }))[0]?.toolKey;
+    // Without the factor, GitHub's comment tool outranks Notion's for a request that names Notion.
+    expect(await top(0, 'add a comment to a Notion page')).toBe('github:add_issue_comment');
+    expect(await top(0.5, 'add a comment to a Notion page')).toBe('notion:API-create-a-comment');
+  });
+
+  it('does not promote tools that match only the server name', async () => {
+    const ranked = async (serverMentionBoost: number) =>
+      (await new Bm25SearchProvider({ serverMentionBoost }).search({ queries: ['give me everything you know about Acme'], tools, maxResults: 5 })).map(
+        (result) => [result.toolKey, result.relevance],
+      );
+    expect(await ranked(0.5)).toEqual(await ranked(0));
   });
 });

@@ -79,6 +79,11 @@ export interface Bm25SearchProviderOptions {
   coverageExponent?: number;
   /** Name bonus: score × (1 + boost × share of the tool name's words the query matched). Default 0.5. */
   nameMatchBoost?: number;
+  /**
+   * Extra weight for the tools of a server the query names ("add a comment to a Notion page"): score × (1 + boost)
+   * for a word of the server id, less for a synonym of one. Default 0.5; 0 turns it off.
+   */
+  serverMentionBoost?: number;
   /** How many indexes (tool sets) to keep for new arrays with the same content. Default 4. */
   cacheSize?: number;
   /** Called after each index build (tests, metrics). */
@@ -142,6 +147,7 @@ interface ResolvedOptions {
   argumentWeight: number;
   coverageExponent: number;
   nameMatchBoost: number;
+  serverMentionBoost: number;
   cacheSize: number;
 }
 
@@ -150,6 +156,10 @@ interface IndexEntry {
   toolCount: number;
   /** Per-search scratch: final score per document. */
   finalScores: Float64Array;
+  /** Server number of each document (for the server-mention factor). */
+  serverOfDocument: Int32Array;
+  /** Index term → the servers whose id contains it (distinctive id words only). */
+  serversByTerm: Map<number, number[]>;
 }
 
 /** A query term with what the explanation shows for it. */
@@ -159,6 +169,8 @@ interface WeightedTerm extends QueryTerm {
 
 interface PreparedQuery {
   terms: WeightedTerm[];
+  /** Words written with a capital letter in the query (lower-cased): likely names ("Notion", "GitHub"). */
+  capitalized: ReadonlySet<string>;
   /** Σ coverageWeight · idf: the coverage denominator. */
   coverageTotal: number;
 }
@@ -185,6 +197,7 @@ function resolveOptions(options: Bm25SearchProviderOptions): ResolvedOptions {
     argumentWeight: finiteOr(options.argumentWeight, 0.3, 0, 1),
     coverageExponent: finiteOr(options.coverageExponent, 0.5),
     nameMatchBoost: finiteOr(options.nameMatchBoost, 0.5),
+    serverMentionBoost: finiteOr(options.serverMentionBoost, 0.5),
     cacheSize: Math.floor(finiteOr(options.cacheSize, 4, 0, 1000)),
   };
 }
@@ -226,6 +239,36 @@ export function toolSetFingerprint(tools: readonly ToolInfo[]): string {
     b = mix(b, properties && typeof properties === 'object' ? Object.keys(properties).length : -1);
   }
   return `${tools.length}:${a.toString(36)}:${b.toString(36)}`;
+}
+
+/** A word of a server id that names a server, not a kind of thing: shared by at most this many servers. */
+const MAX_SERVERS_PER_NAME_WORD = 3;
+
+/** Which server each document belongs to, and which index terms name a server (from the server ids). */
+function indexServerNames(tools: readonly ToolInfo[], index: Bm25fIndex): Pick<IndexEntry, 'serverOfDocument' | 'serversByTerm'> {
+  const serverNumbers = new Map<string, number>();
+  const serverOfDocument = new Int32Array(tools.length).fill(-1);
+  tools.forEach((tool, doc) => {
+    const name = typeof tool?.serverName === 'string' ? tool.serverName : '';
+    let number = serverNumbers.get(name);
+    if (number === undefined) {
+      number = serverNumbers.size;
+      serverNumbers.set(name, number);
+    }
+    serverOfDocument[doc] = number;
+  });
+  const serversByTerm = new Map<number, number[]>();
+  for (const [name, number] of serverNumbers) {
+    for (const { term } of analyzeText(name.replace(/[-_.]+/g, ' '))) {
+      const termId = index.termId(term);
+      if (termId === undefined) continue;
+      const servers = serversByTerm.get(termId) ?? [];
+      if (!servers.includes(number)) servers.push(number);
+      serversByTerm.set(termId, servers);
+    }
+  }
+  for (const [termId, servers] of serversByTerm) if (servers.length > MAX_SERVERS_PER_NAME_WORD) serversByTerm.delete(termId);
+  return { serverOfDocument, serversByTerm };
 }
 
 /** Splits a long task description into its clauses (sentences, "…, then …", "… and then …"). */
@@ -386,6 +429,7 @@ export class Bm25SearchProvider implements SearchProvider {
       builder.addDocument(tool !== null && typeof tool === 'object' ? toolFieldTerms(tool, fieldOptions) : []);
     }
     const index = builder.build({ k1: this.options.k1, weights: this.options.weights, b: this.options.b });
+    const { serverOfDocument, serversByTerm } = indexServerNames(tools, index);
     this.builds++;
     const stats: Bm25IndexStats = {
       tools: tools.length,
@@ -394,7 +438,7 @@ export class Bm25SearchProvider implements SearchProvider {
       durationMs: performance.now() - started,
     };
     this.onIndexBuilt?.(stats);
-    return { index, toolCount: tools.length, finalScores: new Float64Array(tools.length) };
+    return { index, toolCount: tools.length, finalScores: new Float64Array(tools.length), serverOfDocument, serversByTerm };
   }
 
   /** Query text → weighted index terms (own words, vocabulary translations, synonyms). */
@@ -462,14 +506,35 @@ export class Bm25SearchProvider implements SearchProvider {
     }
     let coverageTotal = 0;
     for (const term of terms) coverageTotal += term.coverageWeight * index.idf(term.termId);
-    return { terms, coverageTotal };
+    const capitalized = new Set<string>();
+    for (const word of query.match(/\p{L}*\p{Lu}[\p{L}\p{N}]*/gu) ?? []) capitalized.add(word.toLowerCase());
+    return { terms, coverageTotal, capitalized };
   }
 
   /** One query's ranking: BM25F × coverage factor × name factor, best `depth` first. */
   private rank(query: PreparedQuery, entry: IndexEntry, depth: number): Array<{ key: number; score: number }> {
     if (query.terms.length === 0) return [];
-    const { index, finalScores } = entry;
-    const { coverageExponent, nameMatchBoost } = this.options;
+    const { index, finalScores, serverOfDocument, serversByTerm } = entry;
+    const { coverageExponent, nameMatchBoost, serverMentionBoost } = this.options;
+    // Servers the query names ("…to a Notion page", "in k8s"): among tools that match the rest of the query, theirs
+    // win. A capitalized word ("Notion", "GitHub") is surely a name; a lower-case one ("everything", "memory") may be
+    // an ordinary word, so it counts half. A tool matched only by the server's name gets nothing.
+    const mentioned = new Map<number, number>();
+    let refined: Set<number> | undefined;
+    if (serverMentionBoost > 0) {
+      const mentionTerms = new Set<number>();
+      for (const term of query.terms) {
+        const servers = serversByTerm.get(term.termId);
+        if (servers === undefined) continue;
+        mentionTerms.add(term.termId);
+        const strength = Math.min(1, term.weight) * (query.capitalized.has(term.label) ? 1 : 0.5);
+        for (const server of servers) mentioned.set(server, Math.max(mentioned.get(server) ?? 0, strength));
+      }
+      if (mentioned.size > 0) {
+        // Accumulate into the shared scratch first; the full query below overwrites it.
+        refined = new Set(index.accumulate(query.terms.filter((term) => !mentionTerms.has(term.termId))));
+      }
+    }
     const matched = index.accumulate(query.terms);
     const { scores, coverages, nameHits, nameTermCounts } = index;
     const coverageTotal = query.coverageTotal;
@@ -483,6 +548,10 @@ export class Bm25SearchProvider implements SearchProvider {
       const nameTerms = nameTermCounts[doc] as number;
       if (nameMatchBoost > 0 && nameTerms > 0) {
         score *= 1 + nameMatchBoost * Math.min(1, (nameHits[doc] as number) / nameTerms);
+      }
+      if (refined?.has(doc)) {
+        const strength = mentioned.get(serverOfDocument[doc] as number);
+        if (strength !== undefined) score *= 1 + serverMentionBoost * strength;
       }
       finalScores[doc] = score;
     }

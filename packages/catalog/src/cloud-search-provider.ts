@@ -1,5 +1,4 @@
 import { SearchProviderError, silentLogger, type Logger, type SearchResult, type SearchToolInfo, type ToolInfo } from '@search-mcp/shared';
-import { fetch as undiciFetch } from 'undici';
 import { z } from 'zod';
 import type { SearchProvider, SearchProviderRequest } from './search-provider.js';
 
@@ -70,7 +69,7 @@ export class CloudSearchProvider implements SearchProvider {
     let status: number;
     let text: string;
     try {
-      const fetchImplementation = this.options.fetch ?? (undiciFetch as unknown as CloudSearchFetch);
+      const fetchImplementation = this.options.fetch ?? (await loadUndiciFetch());
       const response = await fetchImplementation(this.endpoint, { method: 'POST', headers, body, signal });
       status = response.status;
       text = await response.text();
@@ -130,6 +129,13 @@ export class CloudSearchProvider implements SearchProvider {
     accepted.sort((a, b) => b.relevance - a.relevance);
     return accepted.slice(0, request.maxResults);
   }
+}
+
+// undici is loaded on the first cloud search: importing it costs ~100 ms of start-up that BM25-only setups never need.
+let undiciFetch: Promise<CloudSearchFetch> | undefined;
+function loadUndiciFetch(): Promise<CloudSearchFetch> {
+  undiciFetch ??= import('undici').then((module) => module.fetch as unknown as CloudSearchFetch);
+  return undiciFetch;
 }
 
 function describe(error: unknown): string {

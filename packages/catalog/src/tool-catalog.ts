@@ -328,7 +328,8 @@ export class ToolCatalog {
       throw new ToolDisabledError({ toolName: `${serverId}:${toolName}`, reason: 'toolPermissions' });
     }
     const key = `${serverId}:${toolName}`;
-    const tool = tools.find((entry) => entry.toolKey === key);
+    const candidate = (await this.currentCache()).byKey.get(key);
+    const tool = candidate && this.projectAllows(candidate.serverProjects, caller.projectId) ? candidate : undefined;
     if (tool) return { tool };
     const source = this.sourceFor(serverId);
     if (source instanceof ToolRegistry && source.get(toolName)?.enabled === false) {

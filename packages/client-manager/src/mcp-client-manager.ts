@@ -82,6 +82,8 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
   /** @throws ConfigError when `config` is invalid (every problem listed, each with its JSON path). */
   constructor(config: SearchMcpConfigInput | ResolvedConfig, options: McpClientManagerOptions = {}) {
     super();
+    // Every MCP session of an HTTP app listens for tool changes on this one manager: hundreds are normal, not a leak.
+    this.setMaxListeners(0);
     this.config = isResolvedConfig(config) ? config : parseConfig(config, options.env ? { env: options.env } : {});
     this.logger = options.logger ?? createJsonLineLogger({ level: 'warn', write: (line) => process.stderr.write(line) });
     const restartPolicy = { ...defaultRestartPolicy, ...options.restartPolicy };

@@ -22,7 +22,7 @@ import {
 } from '@search-mcp/shared';
 import { z } from 'zod';
 import type { AuditRecord, AuditSink } from './audit-log.js';
-import { toDiscoveryResults } from './discovery-response.js';
+import { toDiscoveryResults, type DiscoveryResult } from './discovery-response.js';
 import { ExposedToolNames } from './exposed-tool-names.js';
 import {
   TOOL_DISCOVERY,
@@ -184,10 +184,14 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): Server {
         { query: queries, signal: extra.signal, ...(context !== undefined ? { context } : {}), ...(maxResults !== undefined ? { maxResults } : {}) },
         caller,
       );
-      const structured: { results: ReturnType<typeof toDiscoveryResults>; notice?: string } = { results: toDiscoveryResults(response.results, detail) };
+      const { results, shortened } = toDiscoveryResults(response.results, detail);
+      const structured: { results: DiscoveryResult[]; notice?: string } = { results };
       const starting = (options.manager?.status() ?? []).filter((status) => status.state === 'starting').map((status) => status.id);
-      if (response.strategy === 'off') structured.notice = 'Tool search is turned off for this project.';
-      else if (starting.length > 0) structured.notice = `Still connecting: ${starting.join(', ')}. Their tools are not searched yet; search again shortly.`;
+      const notices: string[] = [];
+      if (response.strategy === 'off') notices.push('Tool search is turned off for this project.');
+      else if (starting.length > 0) notices.push(`Still connecting: ${starting.join(', ')}. Their tools are not searched yet; search again shortly.`);
+      if (shortened) notices.push('Lower results show shortened input schemas; search for one of them with detail "full" to see all of it.');
+      if (notices.length > 0) structured.notice = notices.join(' ');
       audit({ event: 'tool_discovery', outcome: 'ok', queries, resultCount: structured.results.length, ...callerFields(caller) }, extra, started);
       return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
     } catch (error) {

@@ -16,14 +16,30 @@ export interface DiscoveryResult {
 
 /** The longest description sent at `summary` detail; `full` sends it whole. */
 const summaryDescriptionLength = 600;
+/** The longest parameter description at `summary` detail. */
+const summaryPropertyDescriptionLength = 160;
+/** Below this depth of nested objects, `summary` keeps only the type of a value. */
+const summarySchemaDepth = 3;
+/**
+ * The size (JSON characters, about 3.5 per Claude token) a `summary` answer aims to stay within: five hits must fit
+ * in a model's context next to everything else. Lower-ranked hits give up schema detail first; the top hit never does.
+ */
+const summaryBudgetCharacters = 7500;
+
+export interface DiscoveryResults {
+  results: DiscoveryResult[];
+  /** True when lower-ranked hits' schemas were shortened to keep the answer within its budget. */
+  shortened: boolean;
+}
 
 /**
  * Shapes search hits for a model at the requested detail. `summary` (the default) must stay small, since five hits
- * go into the context at once: long descriptions are cut at a sentence, and schema keywords that only validators
- * need are removed. `full` passes everything unchanged.
+ * go into the context at once: long descriptions are cut at a sentence, schema keywords only validators need are
+ * removed, deep nesting is reduced to types, and past a budget lower hits keep only parameter names and types.
+ * `full` passes everything unchanged.
  */
-export function toDiscoveryResults(hits: readonly CatalogSearchHit[], detail: DiscoveryDetail): DiscoveryResult[] {
-  return hits.map((hit) => {
+export function toDiscoveryResults(hits: readonly CatalogSearchHit[], detail: DiscoveryDetail): DiscoveryResults {
+  const results = hits.map((hit) => {
     const { tool } = hit;
     const result: DiscoveryResult = {
       toolKey: hit.toolKey,
@@ -34,7 +50,7 @@ export function toDiscoveryResults(hits: readonly CatalogSearchHit[], detail: Di
     };
     if (tool.title) result.title = tool.title;
     if (hit.explanation && detail !== 'minimal') result.explanation = hit.explanation;
-    if (detail === 'summary') result.inputSchema = compactSchema(tool.inputSchema) as Record<string, unknown>;
+    if (detail === 'summary') result.inputSchema = compactSchema(tool.inputSchema, 0) as Record<string, unknown>;
     if (detail === 'full') {
       result.inputSchema = tool.inputSchema;
       if (tool.outputSchema) result.outputSchema = tool.outputSchema;
@@ -42,6 +58,20 @@ export function toDiscoveryResults(hits: readonly CatalogSearchHit[], detail: Di
     }
     return result;
   });
+  if (detail !== 'summary') return { results, shortened: false };
+
+  let shortened = false;
+  for (const reduce of [parameterNamesOnly, () => undefined]) {
+    for (let index = results.length - 1; index >= 1 && JSON.stringify(results).length > summaryBudgetCharacters; index -= 1) {
+      const result = results[index] as DiscoveryResult;
+      const reduced = reduce(result.inputSchema);
+      if (reduced === undefined) delete result.inputSchema;
+      else result.inputSchema = reduced;
+      delete result.explanation;
+      shortened = true;
+    }
+  }
+  return { results, shortened };
 }
 
 function shorten(text: string, limit: number): string {
@@ -53,17 +83,37 @@ function shorten(text: string, limit: number): string {
 
 const droppedKeywords = new Set(['$schema', '$id', 'additionalProperties', 'title', 'examples', '$comment']);
 
-/** Removes keywords a model does not need to call the tool; keeps types, descriptions, required, enums, defaults. */
-function compactSchema(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(compactSchema);
+/**
+ * Removes what a model does not need to call the tool; keeps types, descriptions (shortened), required, enums and
+ * defaults. Objects nested deeper than `summarySchemaDepth` keep only their type.
+ */
+function compactSchema(value: unknown, depth: number): unknown {
+  if (Array.isArray(value)) return value.map((item) => compactSchema(item, depth));
   if (typeof value !== 'object' || value === null) return value;
+  const schema = value as Record<string, unknown>;
+  if (depth >= summarySchemaDepth && (schema.properties !== undefined || schema.items !== undefined)) {
+    return schema.type !== undefined ? { type: schema.type } : {};
+  }
   const compact: Record<string, unknown> = {};
-  for (const [key, child] of Object.entries(value)) {
+  for (const [key, child] of Object.entries(schema)) {
     if (droppedKeywords.has(key)) continue;
+    if (key === 'description' && typeof child === 'string') compact[key] = shorten(child, summaryPropertyDescriptionLength);
     // `properties` holds names, not keywords: keep every one.
-    compact[key] = key === 'properties' && typeof child === 'object' && child !== null
-      ? Object.fromEntries(Object.entries(child).map(([name, schema]) => [name, compactSchema(schema)]))
-      : compactSchema(child);
+    else if (key === 'properties' && typeof child === 'object' && child !== null) {
+      compact[key] = Object.fromEntries(Object.entries(child).map(([name, property]) => [name, compactSchema(property, depth + 1)]));
+    } else if (key === 'items' || key === 'anyOf' || key === 'oneOf' || key === 'allOf') compact[key] = compactSchema(child, depth + 1);
+    else compact[key] = compactSchema(child, depth);
   }
   return compact;
+}
+
+/** The schema reduced to its parameters' names and types, and which are required. */
+function parameterNamesOnly(schema: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!schema) return undefined;
+  const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  return {
+    type: 'object',
+    properties: Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, property?.type !== undefined ? { type: property.type } : {}])),
+    ...(Array.isArray(schema.required) ? { required: schema.required } : {}),
+  };
 }

@@ -3,7 +3,7 @@ export type { RequestExtra, SearchMcpServerOptions, ServerStatusSource } from '.
 export { TOOL_DISCOVERY, TOOL_EXECUTE, toolDiscoveryDefinition, toolExecuteDefinition } from './meta-tool-definitions.js';
 export type { DiscoveryDetail } from './meta-tool-definitions.js';
 export { toDiscoveryResults } from './discovery-response.js';
-export type { DiscoveryResult } from './discovery-response.js';
+export type { DiscoveryResult, DiscoveryResults } from './discovery-response.js';
 export { EXPOSED_NAME_PATTERN, ExposedToolNames, exposedToolName } from './exposed-tool-names.js';
 export { buildServerInstructions } from './server-instructions.js';
 export { JsonRpcWireError, toErrorResult, toJsonRpcError } from './wire-errors.js';

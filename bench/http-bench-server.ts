@@ -1,0 +1,227 @@
+/**
+ * The server side of bench/http-bench.ts: `buildHttpApp` (apps/http-server/src/http-app.ts) built the way
+ * http-app.test.ts builds it, with one in-process registry tool (`local:echo`) and server-everything over stdio,
+ * listening on 127.0.0.1 (random port).
+ *
+ * Two ways to use it:
+ *   - imported: `startBenchServer()` runs the server in the calling process (the bench's "in-process" mode);
+ *   - spawned with an IPC channel (`node --import tsx bench/http-bench-server.ts`, stdio [..., 'ipc']): it starts,
+ *     sends `{ type: 'ready', url, pid }`, then answers `{ id, op: 'stats' | 'memory' | 'close' }` messages with
+ *     `{ id, result }` or `{ id, error }`, and exits after `close` (or when the parent goes away).
+ *
+ * Not a product entry point: settings a benchmark needs (rate limit off, silent logger, more sessions than the
+ * default cap) are fixed here.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { ToolRegistry } from '@search-mcp/catalog';
+import { parseConfig, silentLogger } from '@search-mcp/shared';
+import { buildHttpApp } from '../apps/http-server/src/http-app.js';
+import { createSearchMcpRuntime } from '../packages/meta-tools/dist/index.js';
+
+export const benchToken = 'bench-token-0123456789-abcdefghijklmnop';
+/** The default cap is 100 open sessions; the bench opens 200 at once (plus its own load session). */
+export const benchMaxSessions = 256;
+
+const benchDirectory = dirname(fileURLToPath(import.meta.url));
+const appDirectory = resolve(benchDirectory, '..', 'apps', 'http-server');
+/** server-everything is a devDependency of apps/http-server: resolve it from there, like the test does. */
+const requireFromApp = createRequire(join(appDirectory, 'package.json'));
+
+export function everythingEntry(): string {
+  const manifestPath = requireFromApp.resolve('@modelcontextprotocol/server-everything/package.json');
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { bin?: string | Record<string, string> };
+  const bin = typeof manifest.bin === 'string' ? manifest.bin : Object.values(manifest.bin ?? {})[0];
+  if (!bin) throw new Error('server-everything has no bin entry');
+  return join(dirname(manifestPath), bin);
+}
+
+export interface ChildProcessInfo {
+  pid: number;
+  command: string;
+}
+
+const psArguments = (pid: number) => ['-o', 'pid=,args=', '--ppid', String(pid)];
+
+/** Direct children of `pid` (`ps -o pid=,args= --ppid`), tsx's esbuild service included, this `ps` itself not. */
+export function childrenOf(pid: number): ChildProcessInfo[] {
+  let output = '';
+  try {
+    output = execFileSync('ps', psArguments(pid), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch {
+    // ps exits 1 when there is no such process.
+  }
+  const self = ['ps', ...psArguments(pid)].join(' ');
+  return output
+    .split('\n')
+    .map((line) => /^\s*(\d+)\s+(.*)$/.exec(line))
+    .filter((match): match is RegExpExecArray => match !== null)
+    .map((match) => ({ pid: Number(match[1]), command: (match[2] ?? '').trim() }))
+    .filter((child) => child.command !== self);
+}
+
+/** tsx's esbuild service lives as long as the process that loaded tsx: it is not ours to count. */
+export function isEsbuildService(child: ChildProcessInfo): boolean {
+  return /\besbuild\b.*--service/.test(child.command);
+}
+
+export interface ServerStats {
+  pid: number;
+  sessionCount: number;
+  backends: Array<{ id: string; state: string; pid?: number }>;
+  /** Children of the server process, without tsx's esbuild service. */
+  childProcesses: ChildProcessInfo[];
+  /** Listeners on the shared client manager: every MCP session's server adds one and must remove it on close. */
+  toolsChangedListeners: number;
+}
+
+export interface MemoryReading {
+  gc: 'global.gc' | 'v8.setFlagsFromString' | 'none';
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  arrayBuffers: number;
+  /** `space_size` of V8's new and old space. */
+  newSpaceSize: number;
+  oldSpaceSize: number;
+}
+
+export interface BenchServer {
+  url: string;
+  pid: number;
+  stats(): Promise<ServerStats>;
+  /** After forced GCs. */
+  memory(): Promise<MemoryReading>;
+  close(): Promise<void>;
+}
+
+function findGc(): { gc?: () => void; source: MemoryReading['gc'] } {
+  const existing = (globalThis as { gc?: unknown }).gc;
+  if (typeof existing === 'function') return { gc: existing as () => void, source: 'global.gc' };
+  try {
+    v8.setFlagsFromString('--expose-gc');
+    const fromContext: unknown = runInNewContext('gc');
+    if (typeof fromContext === 'function') return { gc: fromContext as () => void, source: 'v8.setFlagsFromString' };
+  } catch {
+    // No GC available: the memory numbers are noisier.
+  }
+  return { source: 'none' };
+}
+
+const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
+
+export async function startBenchServer(): Promise<BenchServer> {
+  const { gc, source: gcSource } = findGc();
+  const config = parseConfig({
+    mcpServers: { everything: { command: process.execPath, args: [everythingEntry()] } },
+    auth: { tokens: [{ id: 'bench', token: benchToken }] },
+  });
+  const registry = new ToolRegistry();
+  registry.register(
+    {
+      name: 'echo',
+      description: 'Echo the message back',
+      parameters: [{ name: 'message', type: 'string', description: 'What to echo', required: true }],
+    },
+    (args) => String(args['message']),
+  );
+  const runtime = createSearchMcpRuntime({ config, logger: silentLogger, registries: [registry] });
+  await runtime.manager.startAll();
+  const broken = runtime.manager.status().filter((status) => status.state !== 'running');
+  if (broken.length > 0) {
+    await runtime.close();
+    throw new Error(`backend not running: ${broken.map((status) => `${status.id}=${status.state} ${status.lastError ?? ''}`).join('; ')}`);
+  }
+  const http = await buildHttpApp({
+    runtime,
+    logger: silentLogger,
+    tokens: config.auth.tokens,
+    allowAnonymous: false,
+    version: 'bench',
+    rateLimitPerMinute: 0,
+    maxSessions: benchMaxSessions,
+  });
+  await http.app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = http.app.server.address() as AddressInfo;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: process.pid,
+    stats: async () => ({
+      pid: process.pid,
+      sessionCount: http.mcp.sessionCount,
+      backends: runtime.manager.status().map((status) => ({ id: status.id, state: status.state, ...(status.pid !== undefined ? { pid: status.pid } : {}) })),
+      childProcesses: childrenOf(process.pid).filter((child) => !isEsbuildService(child)),
+      toolsChangedListeners: runtime.manager.listenerCount('tools-changed'),
+    }),
+    memory: async () => {
+      for (let i = 0; i < 3; i += 1) {
+        gc?.();
+        await sleep(50);
+      }
+      const usage = process.memoryUsage();
+      const spaces = v8.getHeapSpaceStatistics();
+      const spaceSize = (name: string) => spaces.find((space) => space.space_name === name)?.space_size ?? 0;
+      return {
+        gc: gcSource,
+        rss: usage.rss,
+        heapUsed: usage.heapUsed,
+        heapTotal: usage.heapTotal,
+        external: usage.external,
+        arrayBuffers: usage.arrayBuffers,
+        newSpaceSize: spaceSize('new_space'),
+        oldSpaceSize: spaceSize('old_space'),
+      };
+    },
+    close: () => {
+      closing ??= (async () => {
+        await http.app.close();
+        await runtime.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Child-process mode
+
+type Request = { id: number; op: 'stats' | 'memory' | 'close' };
+
+async function serveOverIpc(): Promise<void> {
+  const send = (message: unknown) => new Promise<void>((done) => process.send?.(message, undefined, undefined, () => done()));
+  let server: BenchServer;
+  try {
+    server = await startBenchServer();
+  } catch (error) {
+    await send({ type: 'failed', error: String((error as Error)?.stack ?? error) });
+    process.exit(1);
+  }
+  process.on('disconnect', () => {
+    // The bench went away: take the backends down with us.
+    void server.close().finally(() => process.exit(0));
+  });
+  process.on('message', (message: Request) => {
+    void (async () => {
+      try {
+        const result = message.op === 'stats' ? await server.stats() : message.op === 'memory' ? await server.memory() : await server.close();
+        await send({ id: message.id, result: result ?? null });
+        if (message.op === 'close') process.disconnect();
+      } catch (error) {
+        await send({ id: message.id, error: String((error as Error)?.stack ?? error) });
+      }
+    })();
+  });
+  await send({ type: 'ready', url: server.url, pid: process.pid });
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url) && typeof process.send === 'function') {
+  await serveOverIpc();
+}

@@ -1,0 +1,61 @@
+import { readFileSync } from 'node:fs';
+import type { CatalogSearchHit } from '@search-mcp/catalog';
+import type { ToolDefinition, ToolInfo } from '@search-mcp/shared';
+import { describe, expect, it } from 'vitest';
+import { toDiscoveryResults } from './discovery-response.js';
+
+// The five largest input schemas among the 22 recorded real servers (Notion, kubectl, firecrawl).
+const fixtures = new URL('../../../../shared/fixtures/real-servers/', import.meta.url);
+function tool(server: string, name: string): ToolInfo {
+  const definitions = JSON.parse(readFileSync(new URL(`${server}.tools.json`, fixtures), 'utf8')) as ToolDefinition[];
+  const definition = definitions.find((entry) => entry.name === name);
+  if (!definition) throw new Error(`${server}:${name} is not in the fixtures`);
+  return { toolKey: `${server}:${name}`, toolName: name, serverName: server, description: definition.description ?? '', inputSchema: definition.inputSchema, definition };
+}
+const largest = [
+  tool('notion', 'API-update-page-markdown'),
+  tool('notion', 'API-post-search'),
+  tool('kubernetes', 'kubectl_create'),
+  tool('notion', 'API-patch-page'),
+  tool('firecrawl', 'firecrawl_search'),
+];
+const hits: CatalogSearchHit[] = largest.map((entry, index) => ({
+  toolKey: entry.toolKey,
+  toolName: entry.toolName,
+  serverName: entry.serverName,
+  relevance: 1 - index / 10,
+  explanation: 'matched: page',
+  tool: entry,
+}));
+
+describe('toDiscoveryResults', () => {
+  it('keeps a summary of five of the largest real tools within its budget, the top hit whole', () => {
+    const { results, shortened } = toDiscoveryResults(hits, 'summary');
+    expect(shortened).toBe(true);
+    expect(JSON.stringify(results).length).toBeLessThanOrEqual(7500);
+    expect(JSON.stringify(hits.map((hit) => hit.tool.inputSchema)).length).toBeGreaterThan(20_000);
+    // The best hit keeps every parameter with its description and requirements.
+    const top = results[0]?.inputSchema as { properties: Record<string, { description?: string }>; required?: string[] };
+    expect(Object.keys(top.properties)).toEqual(Object.keys((largest[0]?.inputSchema.properties ?? {}) as object));
+    expect(top.required).toEqual(largest[0]?.inputSchema.required);
+    expect(results.map((result) => result.toolKey)).toEqual(hits.map((hit) => hit.toolKey));
+  });
+
+  it('leaves small answers whole and drops only what validators need', () => {
+    const small: CatalogSearchHit = {
+      ...hits[0]!,
+      tool: { ...hits[0]!.tool, inputSchema: { $schema: 'x', type: 'object', additionalProperties: false, properties: { path: { type: 'string', title: 'Path', description: 'Where' } }, required: ['path'] } },
+    };
+    const { results, shortened } = toDiscoveryResults([small], 'summary');
+    expect(shortened).toBe(false);
+    expect(results[0]?.inputSchema).toEqual({ type: 'object', properties: { path: { type: 'string', description: 'Where' } }, required: ['path'] });
+  });
+
+  it('passes full detail unchanged and keeps minimal to names', () => {
+    const full = toDiscoveryResults(hits, 'full').results;
+    expect(full[1]?.inputSchema).toBe(largest[1]?.inputSchema);
+    expect(full[1]?.description).toBe(largest[1]?.description);
+    const minimal = toDiscoveryResults(hits, 'minimal').results;
+    expect(minimal.every((result) => result.inputSchema === undefined && result.explanation === undefined)).toBe(true);
+  });
+});

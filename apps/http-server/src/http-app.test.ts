@@ -249,7 +249,8 @@ describe('search-mcp-http', () => {
         Loose,
         { onprogress: (update) => progress.push(update.progress) },
       );
-      expect(progress).toEqual([1, 2, 3]);
+      // The SDK client may drop a final notification it reads together with the response (see the stdio e2e test).
+      expect([[1, 2, 3], [1, 2]]).toContainEqual(progress);
       expect(JSON.stringify(result)).toContain('Long running operation completed');
       await client.close();
     });

@@ -152,11 +152,12 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): Server {
     });
   };
 
-  const progressForwarder = (meta: Record<string, unknown> | undefined, extra: RequestExtra) => {
+  const progressForwarder = (meta: Record<string, unknown> | undefined, extra: RequestExtra, state: { lastSentAt: number }) => {
     // The client's token goes back to the client; the backend gets a token of our own from the client manager.
     const token = meta?.progressToken;
     if (typeof token !== 'string' && typeof token !== 'number') return undefined;
     return (progress: ToolProgress) => {
+      state.lastSentAt = performance.now();
       extra
         .sendNotification({
           method: 'notifications/progress',
@@ -211,10 +212,12 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): Server {
     extra: RequestExtra,
   ): Promise<ToolCallResult> => {
     const started = performance.now();
-    const onProgress = progressForwarder(meta, extra);
+    const progressState = { lastSentAt: 0 };
+    const onProgress = progressForwarder(meta, extra, progressState);
     const serverId = parseToolKey(toolKey)?.serverId;
     try {
       const result = await catalog.execute(toolKey, args, caller, { signal: extra.signal, ...(onProgress ? { onProgress } : {}) });
+      await progressGap(progressState.lastSentAt);
       audit({ event, toolKey, ...(serverId ? { serverId } : {}), outcome: result.isError ? 'tool_error' : 'ok', ...callerFields(caller) }, extra, started);
       return result;
     } catch (error) {
@@ -298,6 +301,18 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): Server {
   }
 
   return server;
+}
+
+/**
+ * Clients built on the MCP SDK drop a progress notification that they read in the same chunk as the response it
+ * belongs to (the response removes the progress handler first). A response sent right after a progress notification
+ * waits this long, so the two usually arrive apart; calls without recent progress are not delayed.
+ */
+const progressGapMs = 15;
+
+async function progressGap(lastSentAt: number): Promise<void> {
+  const wait = lastSentAt + progressGapMs - performance.now();
+  if (lastSentAt > 0 && wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
 }
 
 /** Resolves when no server is `starting`, after `limitMs`, or when the request is cancelled. */

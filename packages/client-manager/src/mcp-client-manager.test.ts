@@ -265,6 +265,22 @@ describe('stop, start, restart, close', () => {
     expect(stateOf(manager, 'two')).toBe('running');
   });
 
+  it('stops a server that is still starting at once, without waiting out the grace period', async () => {
+    const { manager } = createManager(
+      { slow: fixtureServer('stdio-fixture-server.mjs', ['--startup-delay-ms', '10000']) },
+      { shutdownGraceMs: 5000 },
+    );
+    const starting = manager.start('slow').catch(() => {});
+    await waitFor(() => stateOf(manager, 'slow') === 'starting' && manager.status()[0]?.pid !== undefined, 'the server to be starting');
+    const pid = pidOf(manager, 'slow');
+    const stopped = Date.now();
+    await manager.stop('slow');
+    // Well under the 5 s grace a running server would get after stdin closes.
+    expect(Date.now() - stopped).toBeLessThan(2500);
+    expect(isProcessAlive(pid)).toBe(false);
+    await starting;
+  });
+
   it('ends the whole process tree on close, even when the launcher ignores SIGTERM', async () => {
     const { manager } = createManager({ wrapped: fixtureServer('wrapper-server.mjs', ['--stubborn']) });
     await manager.startAll();

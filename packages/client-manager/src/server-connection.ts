@@ -144,13 +144,16 @@ export class ServerConnection {
     this.generation += 1;
     this.connecting = undefined;
     const hadTools = this.tools.length > 0;
+    const wasStarting = this.state === 'starting';
     const { client, transport } = this;
     this.client = undefined;
     this.transport = undefined;
     this.tools = [];
     if (this.state !== 'disabled') this.setState('stopped');
     if (hadTools) this.settings.onToolsChanged(this.id, []);
-    await closeQuietly(client, transport);
+    // A server still starting has nothing to finish: end it now instead of waiting for it to notice stdin closing.
+    if (wasStarting && transport instanceof StdioProcessTransport) await transport.close({ immediate: true });
+    else await closeQuietly(client, transport);
   }
 
   /** Synchronous last resort when the host exits without `stop()`: kills a stdio server's process group. */

@@ -152,13 +152,18 @@ export class StdioProcessTransport implements Transport {
     });
   }
 
-  async close(): Promise<void> {
+  /**
+   * Ends the server: stdin EOF, then SIGTERM to its process group, then SIGKILL, each after `closeGraceMs`.
+   * `{ immediate: true }` skips the stdin step and waits only briefly: for a server that is still starting and has
+   * no work to lose.
+   */
+  async close(options: { immediate?: boolean } = {}): Promise<void> {
     if (this.closing || !this.child) {
       this.finish();
       return;
     }
     this.closing = true;
-    const grace = this.options.closeGraceMs ?? 2000;
+    const grace = options.immediate ? Math.min(250, this.options.closeGraceMs ?? 2000) : (this.options.closeGraceMs ?? 2000);
     const child = this.child;
     if (!this.exitInfo) {
       // Polite first: most MCP servers exit when stdin ends.
@@ -167,7 +172,7 @@ export class StdioProcessTransport implements Transport {
       } catch {
         // already gone
       }
-      if (!(await this.waitForExit(grace))) {
+      if (options.immediate || !(await this.waitForExit(grace))) {
         this.signalGroup('SIGTERM');
         if (!(await this.waitForExit(grace))) {
           this.signalGroup('SIGKILL');

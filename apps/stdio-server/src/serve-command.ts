@@ -1,4 +1,4 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StdioJsonRpcServerTransport } from '@search-mcp/meta-tools';
 import type { CliArguments } from './cli-arguments.js';
 import { loadRuntime } from './startup.js';
 
@@ -10,7 +10,7 @@ import { loadRuntime } from './startup.js';
 export async function serveCommand(cli: CliArguments): Promise<void> {
   const { runtime, configPath, logger } = await loadRuntime(cli, 'info');
   const server = runtime.createServer();
-  const transport = new StdioServerTransport();
+  const transport = new StdioJsonRpcServerTransport();
 
   let shuttingDown = false;
   const shutdown = async (reason: string, exitCode = 0) => {

@@ -180,14 +180,19 @@ describe('search-mcp over stdio, other modes and settings', () => {
     session.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       changed += 1;
     });
-    await session.client.listTools();
-    await waitUntil(async () => (await session.client.listTools()).tools.length >= 35, 'every example tool to be listed');
-    const names = (await session.client.listTools()).tools.map((tool) => tool.name);
+    // As a client does: list, and list again each time the server says the list changed.
+    let tools = (await session.client.listTools()).tools;
+    let seen = 0;
+    while (tools.length < 35) {
+      await waitUntil(() => changed > seen, 'notifications/tools/list_changed');
+      seen = changed;
+      tools = (await session.client.listTools()).tools;
+    }
+    const names = tools.map((tool) => tool.name);
     expect(names).toEqual([...names].sort());
     expect(names).toEqual(expect.arrayContaining(['everything__echo', 'filesystem__read_text_file', 'memory__read_graph']));
     expect(names).not.toContain('filesystem__move_file');
     expect(names.every((name) => /^[a-zA-Z0-9_-]{1,64}$/.test(name))).toBe(true);
-    expect(changed).toBeGreaterThan(0);
     expect((await call(session.client, 'everything__echo', { message: 'proxied' })).content?.[0]?.text).toBe('Echo: proxied');
   });
 
@@ -196,7 +201,11 @@ describe('search-mcp over stdio, other modes and settings', () => {
     const everything = JSON.parse(await import('node:fs').then((fs) => fs.readFileSync(exampleConfig, 'utf8'))).mcpServers.everything;
     await writeFile(config, JSON.stringify({ mcpServers: { everything }, exposure: { pinned: ['everything:echo'] } }));
     const session = await startSession(['--config', config]);
-    await waitUntil(async () => (await session.client.listTools()).tools.length === 3, 'the pinned tool');
+    let changed = 0;
+    session.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      changed += 1;
+    });
+    if ((await session.client.listTools()).tools.length < 3) await waitUntil(() => changed > 0, 'notifications/tools/list_changed for the pinned tool');
     expect((await session.client.listTools()).tools.map((tool) => tool.name)).toEqual(['tool_discovery', 'tool_execute', 'everything__echo']);
     expect((await call(session.client, 'everything__echo', { message: 'pinned' })).content?.[0]?.text).toBe('Echo: pinned');
   });
@@ -228,6 +237,33 @@ describe('search-mcp over stdio, other modes and settings', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     await waitUntil(() => children.every((pid) => !alive(pid)), 'every backend to exit');
+  });
+
+  it('answers malformed JSON-RPC on stdin with errors and keeps serving', async () => {
+    const config = join(directory, 'empty.json');
+    await writeFile(config, JSON.stringify({ mcpServers: {} }));
+    const child = spawn(process.execPath, [cli, '--config', config], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'] });
+    const answers: Array<Record<string, unknown>> = [];
+    let buffered = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines) if (line.trim()) answers.push(JSON.parse(line) as Record<string, unknown>);
+    });
+    child.stdin.write('not json at all\n');
+    child.stdin.write('{"jsonrpc":"2.0","id":3,"method":7}\n');
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`);
+    child.stdin.write('{"jsonrpc":"2.0","id":5,"method":"no/such/method"}\n');
+    await waitUntil(() => answers.length >= 4, 'four answers');
+    const byId = (id: unknown) => answers.find((answer) => answer.id === id);
+    expect(byId(null)).toMatchObject({ error: { code: -32700 } });
+    expect(byId(3)).toMatchObject({ error: { code: -32600 } });
+    expect(byId(4)).toMatchObject({ result: { serverInfo: { name: 'search-mcp' } } });
+    expect(byId(5)).toMatchObject({ error: { code: -32601 } });
+    const exited = new Promise((done) => child.on('exit', done));
+    child.stdin.end();
+    await exited;
   });
 
   it('refuses a broken config before starting anything, naming the path', async () => {

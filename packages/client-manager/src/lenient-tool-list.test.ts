@@ -41,18 +41,3 @@ describe('dropDuplicateTools and toToolInfo', () => {
     expect(info).toMatchObject({ toolKey: 'github:create_issue', toolName: 'create_issue', serverName: 'github', title: 'Create issue', description: '' });
   });
 });
-
-describe('isJsonRpcMessage', () => {
-  it('accepts requests, notifications, results and errors, and nothing else', async () => {
-    const { isJsonRpcMessage } = await import('./stdio-process-transport.js');
-    const valid = [
-      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
-      { jsonrpc: '2.0', method: 'notifications/progress', params: { progress: 1 } },
-      { jsonrpc: '2.0', id: 'a', result: {} },
-      { jsonrpc: '2.0', id: 2, error: { code: -32602, message: 'bad' } },
-    ];
-    const invalid = [null, [], 'text', { id: 1, method: 'x' }, { jsonrpc: '1.0', id: 1, method: 'x' }, { jsonrpc: '2.0', id: 1 }, { jsonrpc: '2.0', id: 1, result: 5 }, { jsonrpc: '2.0', id: 1, error: { message: 'no code' } }, { jsonrpc: '2.0', id: {}, method: 'x' }];
-    expect(valid.map(isJsonRpcMessage)).toEqual(valid.map(() => true));
-    expect(invalid.map(isJsonRpcMessage)).toEqual(invalid.map(() => false));
-  });
-});

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { isJsonRpcMessage } from '@search-mcp/shared';
 import { OutputTail } from './output-tail.js';
 
 export interface StdioProcessTransportOptions {
@@ -251,29 +252,13 @@ export class StdioProcessTransport implements Transport {
       this.options.onGarbageLine?.(line.length > 500 ? `${line.slice(0, 500)}…` : line);
       return;
     }
-    this.onmessage?.(value);
+    this.onmessage?.(value as JSONRPCMessage);
   }
 
   private stderrLine(line: string): void {
     this.stderrTail.push(line);
     this.options.onStderrLine?.(line);
   }
-}
-
-/**
- * The shape of a JSON-RPC 2.0 message, checked structurally: the SDK's zod schema costs more per message than the
- * rest of a forwarded call, and the SDK's Protocol validates each request's and result's own schema anyway.
- */
-export function isJsonRpcMessage(value: unknown): value is JSONRPCMessage {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const message = value as Record<string, unknown>;
-  if (message.jsonrpc !== '2.0') return false;
-  const hasId = typeof message.id === 'string' || (typeof message.id === 'number' && Number.isFinite(message.id));
-  if (typeof message.method === 'string') return message.id === undefined || hasId;
-  if (!hasId) return false;
-  if ('result' in message) return typeof message.result === 'object' && message.result !== null;
-  const error = message.error as Record<string, unknown> | undefined;
-  return typeof error === 'object' && error !== null && typeof error.code === 'number' && typeof error.message === 'string';
 }
 
 function toError(error: unknown): Error {

@@ -136,10 +136,15 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): Server {
     return [toolDiscoveryDefinition as unknown as Tool, toolExecuteDefinition as unknown as Tool, ...pinnedTools];
   };
 
+  // What this client was last sent: `tools/list_changed` goes out only when the list differs from it.
   let lastCaller: Caller = options.projectId !== undefined ? { projectId: options.projectId } : {};
+  let listedFingerprint: string | undefined;
+  const fingerprintOf = (tools: readonly Tool[]) => tools.map((tool) => `${tool.name}\u0000${tool.description ?? ''}`).join('\u0001');
   server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
     lastCaller = callerOf(request.params?._meta as Record<string, unknown> | undefined, extra);
-    return { tools: await listTools(lastCaller) };
+    const tools = await listTools(lastCaller);
+    listedFingerprint = fingerprintOf(tools);
+    return { tools };
   });
 
   const audit = (record: Omit<AuditRecord, 'ts' | 'requestId' | 'durationMs'>, extra: RequestExtra, started: number) => {
@@ -269,14 +274,16 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): Server {
   if (options.manager) {
     const manager = options.manager;
     let timer: NodeJS.Timeout | undefined;
-    let listedFingerprint: string | undefined;
     const check = async () => {
       timer = undefined;
-      if (!server.transport) return;
+      // A client that has not listed tools yet will get the current list when it does.
+      if (!server.transport || listedFingerprint === undefined) return;
       try {
-        const fingerprint = (await listTools(lastCaller)).map((tool) => `${tool.name}\u0000${tool.description ?? ''}`).join('\u0001');
-        if (listedFingerprint !== undefined && fingerprint !== listedFingerprint) await server.sendToolListChanged();
-        listedFingerprint = fingerprint;
+        const fingerprint = fingerprintOf(await listTools(lastCaller));
+        if (fingerprint !== listedFingerprint) {
+          listedFingerprint = fingerprint;
+          await server.sendToolListChanged();
+        }
       } catch (error) {
         logger.debug('could not check the tool list for changes', { error: error instanceof Error ? error.message : String(error) });
       }
@@ -287,11 +294,6 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): Server {
       timer.unref();
     };
     manager.on('tools-changed', onToolsChanged);
-    const previousOnInitialized = server.oninitialized;
-    server.oninitialized = () => {
-      previousOnInitialized?.();
-      void check();
-    };
     const previousOnClose = server.onclose;
     server.onclose = () => {
       manager.off('tools-changed', onToolsChanged);

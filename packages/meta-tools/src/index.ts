@@ -11,3 +11,4 @@ export { createJsonlAuditSink } from './audit-log.js';
 export type { AuditRecord, AuditSink } from './audit-log.js';
 export { createSearchMcpRuntime } from './search-mcp-runtime.js';
 export type { SearchMcpRuntime, SearchMcpRuntimeOptions } from './search-mcp-runtime.js';
+export { StdioJsonRpcServerTransport } from './stdio-json-rpc-server-transport.js';

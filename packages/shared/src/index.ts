@@ -40,6 +40,9 @@ export type { ToolCallOptions, ToolCallResult, ToolProgress, ToolSource } from '
 export { isValidServerId, normalizeServerId, SERVER_ID_PATTERN } from './server-id.js';
 
 export { formatToolKey, parseToolKey, TOOL_KEY_SEPARATOR } from './tool-key.js';
+
+export { isJsonRpcMessage } from './json-rpc-message.js';
+export type { JsonRpcMessageShape } from './json-rpc-message.js';
 export type { ParsedToolKey } from './tool-key.js';
 
 export { containsVariableReference, expandVariables } from './env-expansion.js';

@@ -11,20 +11,44 @@
  * Writes bench/results/client-manager.json and bench/results/client-manager.md and prints the markdown to stdout.
  * Everything else (progress) goes to stderr.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
-import v8 from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpClientManager, type McpClientManagerOptions } from '@search-mcp/client-manager';
 import { silentLogger } from '@search-mcp/shared';
+import {
+  bytesToMb,
+  childProcessesOf,
+  findGarbageCollector,
+  formatMb,
+  formatMs,
+  formatRatio,
+  isEsbuildService,
+  isProcessAlive,
+  loadAverage,
+  machineInfo,
+  machineSummary,
+  median,
+  metricTableLines,
+  packageBinEntry,
+  processIdsMatching,
+  processStatusFieldKb,
+  progressLog,
+  proportionalSetSizeKb,
+  ratioGoalCell,
+  round,
+  roundSummary,
+  settleMemory,
+  sleep,
+  summarize,
+  writeResults,
+  type MachineInfo,
+} from './bench-support.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Settings
@@ -40,175 +64,34 @@ const echoMessage = 'hello from the client-manager bench';
 
 const managerOptions: McpClientManagerOptions = { logger: silentLogger, shutdownGraceMs: 500 };
 
-const benchDirectory = dirname(fileURLToPath(import.meta.url));
-const resultsDirectory = join(benchDirectory, 'results');
 const require = createRequire(import.meta.url);
 
 // ---------------------------------------------------------------------------------------------------------------
 // Helpers
 
-function log(message: string): void {
-  process.stderr.write(`[bench] ${message}\n`);
-}
+const log = progressLog('bench');
 
-/** The absolute path of a package's (first) bin entry, to run with `process.execPath` (no npx, no network). */
-function serverEntry(packageName: string): string {
-  const manifestPath = require.resolve(`${packageName}/package.json`);
-  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { bin?: string | Record<string, string> };
-  const bin = typeof manifest.bin === 'string' ? manifest.bin : Object.values(manifest.bin ?? {})[0];
-  if (!bin) throw new Error(`${packageName} has no bin entry`);
-  return join(dirname(manifestPath), bin);
-}
-
+/**
+ * The `version` of the package.json that `<name>/package.json` resolves to. Not bench-support's `packageVersion`:
+ * for the SDK this resolves to dist/cjs/package.json, which has no version, so client-manager.json has no
+ * `machine.sdk`; the shared one would add it and change the results' keys.
+ */
 function packageVersion(packageName: string): string {
   const manifestPath = require.resolve(`${packageName}/package.json`);
   return (JSON.parse(readFileSync(manifestPath, 'utf8')) as { version: string }).version;
 }
 
 const entries = {
-  everything: serverEntry('@modelcontextprotocol/server-everything'),
-  filesystem: serverEntry('@modelcontextprotocol/server-filesystem'),
-  memory: serverEntry('@modelcontextprotocol/server-memory'),
+  everything: packageBinEntry('@modelcontextprotocol/server-everything', require),
+  filesystem: packageBinEntry('@modelcontextprotocol/server-filesystem', require),
+  memory: packageBinEntry('@modelcontextprotocol/server-memory', require),
 };
 
-interface Summary {
-  count: number;
-  min: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
-  mean: number;
-}
-
-function sortedCopy(values: readonly number[]): number[] {
-  return [...values].sort((a, b) => a - b);
-}
-
-function median(values: readonly number[]): number {
-  const sorted = sortedCopy(values);
-  const middle = Math.floor(sorted.length / 2);
-  if (sorted.length === 0) return Number.NaN;
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
-
-/** Nearest-rank percentile. */
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
-  return sorted[Math.min(sorted.length, rank) - 1] as number;
-}
-
-function summarize(values: readonly number[]): Summary {
-  const sorted = sortedCopy(values);
-  const sum = sorted.reduce((total, value) => total + value, 0);
-  return {
-    count: sorted.length,
-    min: sorted[0] ?? Number.NaN,
-    p50: median(sorted),
-    p90: percentile(sorted, 90),
-    p99: percentile(sorted, 99),
-    max: sorted[sorted.length - 1] ?? Number.NaN,
-    mean: sum / sorted.length,
-  };
-}
-
-function round(value: number, digits = 3): number {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
-}
-
-function roundSummary(summary: Summary): Summary {
-  return {
-    count: summary.count,
-    min: round(summary.min),
-    p50: round(summary.p50),
-    p90: round(summary.p90),
-    p99: round(summary.p99),
-    max: round(summary.max),
-    mean: round(summary.mean),
-  };
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** A way to force a GC: `global.gc` when node runs with --expose-gc, else the V8 flag set at runtime. */
-function findGc(): { gc?: () => void; source: 'global.gc' | 'v8.setFlagsFromString' | 'none' } {
-  const existing = (globalThis as { gc?: unknown }).gc;
-  if (typeof existing === 'function') return { gc: existing as () => void, source: 'global.gc' };
-  try {
-    v8.setFlagsFromString('--expose-gc');
-    const fromContext: unknown = runInNewContext('gc');
-    if (typeof fromContext === 'function') return { gc: fromContext as () => void, source: 'v8.setFlagsFromString' };
-  } catch {
-    // No GC available; the memory numbers are then noisier.
-  }
-  return { source: 'none' };
-}
-
-const { gc, source: gcSource } = findGc();
-
-async function settleMemory(): Promise<void> {
-  for (let i = 0; i < 3; i += 1) {
-    gc?.();
-    await sleep(50);
-  }
-}
-
-const bytesToMb = (bytes: number) => bytes / (1024 * 1024);
-
-/** A /proc/<pid>/status field in kB (VmRSS, VmHWM), or undefined when unreadable. */
-function procStatusKb(pid: number, field: string): number | undefined {
-  try {
-    const match = readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm'));
-    return match ? Number(match[1]) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Proportional set size (shared pages split between the processes that map them), in kB. */
-function procPssKb(pid: number): number | undefined {
-  try {
-    const match = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8').match(/^Pss:\s+(\d+)\s+kB/m);
-    return match ? Number(match[1]) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Processes whose parent is this process (Linux /proc), with their command lines. */
-function childProcesses(): Array<{ pid: number; command: string }> {
-  if (!existsSync('/proc')) return [];
-  const children: Array<{ pid: number; command: string }> = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      // pid (comm) state ppid ...; comm may contain spaces and parentheses, so split after the last ')'.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[1]) !== process.pid) continue;
-      const command = readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
-      children.push({ pid: Number(name), command });
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return children;
-}
+const { gc, source: gcSource } = findGarbageCollector();
 
 /** Our children other than tsx's own esbuild service (which lives as long as this process). */
-function serverLikeChildren(): Array<{ pid: number; command: string }> {
-  return childProcesses().filter((child) => !/\besbuild\b.*--service/.test(child.command));
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+function serverLikeChildren() {
+  return childProcessesOf(process.pid).filter((child) => !isEsbuildService(child));
 }
 
 /** Every server pid this run saw, to prove at the end that none is left. */
@@ -399,7 +282,7 @@ async function benchEcho() {
 // 3. Memory: a manager with 10 server-memory instances
 
 async function benchMemory(directory: string) {
-  await settleMemory();
+  await settleMemory(gc);
   const before = process.memoryUsage();
   const mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }> = {};
   for (let i = 1; i <= memoryServerCount; i += 1) {
@@ -419,15 +302,15 @@ async function benchMemory(directory: string) {
     log(`memory: ${memoryServerCount} servers running after ${startMs.toFixed(0)} ms`);
     // Let start-up garbage and lazy initialisation settle on both sides before reading.
     await sleep(500);
-    await settleMemory();
+    await settleMemory(gc);
     const after = process.memoryUsage();
 
     const children = manager.status().map((status) => {
       const pid = status.pid;
       if (pid === undefined) throw new Error(`memory: ${status.id} has no pid`);
-      const vmRssKb = procStatusKb(pid, 'VmRSS');
+      const vmRssKb = processStatusFieldKb(pid, 'VmRSS');
       if (vmRssKb === undefined) throw new Error(`memory: cannot read /proc/${pid}/status`);
-      const pssKb = procPssKb(pid);
+      const pssKb = proportionalSetSizeKb(pid);
       return { id: status.id, pid, vmRssKb, ...(pssKb !== undefined ? { pssKb } : {}) };
     });
     const childrenRssMb = bytesToMb(children.reduce((total, child) => total + child.vmRssKb * 1024, 0));
@@ -466,19 +349,11 @@ async function benchMemory(directory: string) {
 
 async function leftoverCheck() {
   // Give exiting children a moment to be reaped.
-  for (let i = 0; i < 20 && (serverLikeChildren().length > 0 || [...seenPids].some(isAlive)); i += 1) await sleep(100);
-  const allChildren = childProcesses();
+  for (let i = 0; i < 20 && (serverLikeChildren().length > 0 || [...seenPids].some(isProcessAlive)); i += 1) await sleep(100);
+  const allChildren = childProcessesOf(process.pid);
   const children = serverLikeChildren();
-  const aliveServerPids = [...seenPids].filter(isAlive);
-  let pgrepServerMemory: number[] = [];
-  try {
-    pgrepServerMemory = execFileSync('pgrep', ['-f', 'server-memory'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
-      .split('\n')
-      .filter((line) => line.trim() !== '')
-      .map(Number);
-  } catch {
-    // pgrep exits 1 when nothing matches (or is missing).
-  }
+  const aliveServerPids = [...seenPids].filter(isProcessAlive);
+  const pgrepServerMemory = processIdsMatching('server-memory');
   return {
     serverPidsSeen: seenPids.size,
     aliveServerPids,
@@ -495,27 +370,11 @@ async function leftoverCheck() {
 // ---------------------------------------------------------------------------------------------------------------
 // Report
 
-function formatMs(ms: number): string {
-  return ms >= 100 ? `${ms.toFixed(0)} ms` : ms >= 10 ? `${ms.toFixed(1)} ms` : `${ms.toFixed(3)} ms`;
-}
-
-function formatRatio(ratio: number): string {
-  return `${ratio.toFixed(2)}×`;
-}
-
-function formatMb(mb: number): string {
-  return `${mb.toFixed(1)} MB`;
-}
-
 type ConnectResult = Awaited<ReturnType<typeof benchConnect>>;
 type EchoResult = Awaited<ReturnType<typeof benchEcho>>;
 type MemoryResult = Awaited<ReturnType<typeof benchMemory>>;
 
 function markdown(machine: Machine, connect: ConnectResult, echo: EchoResult, memory: MemoryResult): string {
-  const goalCell = (ratio: number) => {
-    if (ratio <= echoGoalRatio) return `≤ ${echoGoalRatio} — met`;
-    return `≤ ${echoGoalRatio} — **missed by ${((ratio / echoGoalRatio - 1) * 100).toFixed(1)} %**`;
-  };
   const rows: Array<[string, string, string, string]> = [
     ['Connect (everything + filesystem + memory)', `parallel \`startAll()\`, median of ${connect.rounds}`, formatMs(connect.parallel.medianMs), ''],
     ['', `sequential \`start(id)\` × 3, median of ${connect.rounds}`, formatMs(connect.sequential.medianMs), ''],
@@ -526,7 +385,7 @@ function markdown(machine: Machine, connect: ConnectResult, echo: EchoResult, me
     ['', 'bare SDK `client.callTool` p50', formatMs(echo.bare.p50), ''],
     ['', 'bare SDK `client.callTool` p99', formatMs(echo.bare.p99), ''],
     ['', 'bare SDK `client.callTool` mean', formatMs(echo.bare.mean), ''],
-    ['', 'manager p50 / bare p50', formatRatio(echo.p50Ratio), goalCell(echo.p50Ratio)],
+    ['', 'manager p50 / bare p50', formatRatio(echo.p50Ratio), ratioGoalCell(echo.p50Ratio, echoGoalRatio)],
     ['', 'manager p99 / bare p99', formatRatio(echo.p99Ratio), ''],
     ['', 'manager mean / bare mean', formatRatio(echo.meanRatio), ''],
     [`Memory (${memory.servers} × server-memory)`, 'manager-side RSS growth', formatMb(memory.manager.rssGrowthMb), ''],
@@ -541,31 +400,20 @@ function markdown(machine: Machine, connect: ConnectResult, echo: EchoResult, me
   const lines = [
     '# McpClientManager benchmark',
     '',
-    `${machine.date} · Node ${machine.node} · ${machine.platform}/${machine.arch} · ${machine.cpus} × ${machine.cpuModel} · ` +
+    `${machineSummary(machine)} · ` +
       `${machine.totalMemoryGb} GB RAM · load ${machine.loadAverageAtStart.join(' / ')} at start · GC: ${memory.gc}`,
     '',
     `echo: ${echo.warmupCalls} warm-up + ${echo.measuredCalls} measured calls each, interleaved. ` +
       `Connect: ${connect.warmupRounds} discarded warm-up round + ${connect.rounds} rounds, alternating. ` +
       'Only compare numbers (ratios) within one run.',
     '',
-    '| Section | Metric | Value | Goal |',
-    '| --- | --- | ---: | --- |',
-    ...rows.map((row) => `| ${row.join(' | ')} |`),
+    ...metricTableLines(rows),
     '',
   ];
   return lines.join('\n');
 }
 
-interface Machine {
-  date: string;
-  node: string;
-  platform: string;
-  arch: string;
-  cpus: number;
-  cpuModel: string;
-  totalMemoryGb: number;
-  loadAverageAtStart: number[];
-  loadAverageAtEnd?: number[];
+interface Machine extends MachineInfo {
   sdk: string;
   servers: Record<string, string>;
 }
@@ -575,16 +423,8 @@ interface Machine {
 
 async function main(): Promise<void> {
   const runStarted = performance.now();
-  const cpus = os.cpus();
   const machine: Machine = {
-    date: new Date().toISOString(),
-    node: process.version,
-    platform: process.platform,
-    arch: process.arch,
-    cpus: cpus.length,
-    cpuModel: cpus[0]?.model.trim() ?? 'unknown',
-    totalMemoryGb: round(os.totalmem() / 1024 ** 3, 1),
-    loadAverageAtStart: os.loadavg().map((value) => round(value, 2)),
+    ...machineInfo(),
     sdk: packageVersion('@modelcontextprotocol/sdk'),
     servers: {
       everything: packageVersion('@modelcontextprotocol/server-everything'),
@@ -601,7 +441,7 @@ async function main(): Promise<void> {
     const connect = await benchConnect(directory);
     log('echo: manager vs bare SDK client');
     const echo = await benchEcho();
-    machine.loadAverageAtEnd = os.loadavg().map((value) => round(value, 2));
+    machine.loadAverageAtEnd = loadAverage();
 
     const cleanup = await leftoverCheck();
     const leftovers = cleanup.aliveServerPids.length + cleanup.childProcesses.length + cleanup.pgrepServerMemoryOurs.length;
@@ -615,10 +455,8 @@ async function main(): Promise<void> {
       cleanup,
     };
     const md = markdown(machine, connect, echo, memory);
-    await mkdir(resultsDirectory, { recursive: true });
-    await writeFile(join(resultsDirectory, 'client-manager.json'), `${JSON.stringify(result, null, 2)}\n`);
-    await writeFile(join(resultsDirectory, 'client-manager.md'), md);
-    log(`wrote ${join(resultsDirectory, 'client-manager.json')} and client-manager.md in ${(result.durationMs / 1000).toFixed(1)} s`);
+    const jsonPath = await writeResults('client-manager', result, md);
+    log(`wrote ${jsonPath} and client-manager.md in ${(result.durationMs / 1000).toFixed(1)} s`);
     if (leftovers > 0) {
       log(`LEFTOVER PROCESSES: ${JSON.stringify(cleanup)}`);
       process.exitCode = 1;

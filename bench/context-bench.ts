@@ -16,9 +16,9 @@
  * Writes bench/results/context.json and bench/results/context.md and prints the markdown to stdout.
  * Everything else (progress) goes to stderr. Exits 1 if a process it started is left at the end.
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
@@ -27,6 +27,23 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ResultSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  collectStderrTail,
+  leftoverProcesses,
+  loadAverage,
+  machineInfo,
+  machineSummary,
+  median,
+  packageVersion,
+  processTreeIds,
+  progressLog,
+  round,
+  sleep,
+  textContentOf,
+  waitForExit,
+  writeResults,
+  type MachineInfo,
+} from './bench-support.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Settings
@@ -73,20 +90,16 @@ type Detail = (typeof discoveryDetails)[number];
 
 const benchDirectory = dirname(fileURLToPath(import.meta.url));
 const rootDirectory = join(benchDirectory, '..');
-const resultsDirectory = join(benchDirectory, 'results');
 const appDirectory = join(rootDirectory, 'apps', 'stdio-server');
 const cliPath = join(appDirectory, 'dist', 'cli.js');
 const replayServerPath = join(appDirectory, 'test', 'fixtures', 'replay-server.mjs');
 /** The tokenizer is a dependency of apps/stdio-server (not of the root): resolve it from there. */
 const requireFromApp = createRequire(join(appDirectory, 'package.json'));
-const require = createRequire(import.meta.url);
 
 // ---------------------------------------------------------------------------------------------------------------
 // Helpers
 
-function log(message: string): void {
-  process.stderr.write(`[context-bench] ${message}\n`);
-}
+const log = progressLog('context-bench');
 
 interface TokenizerModule {
   countTokens(text: string): number;
@@ -111,100 +124,13 @@ function checkAgainstCountTokens(what: string, text: string): void {
   if (cached !== reference) throw new Error(`tokenizer mismatch on ${what}: ${cached} vs countTokens ${reference}`);
 }
 
-/** A package's version: walks up from its resolved entry (the SDK's `exports` hide its package.json). */
-function packageVersion(packageName: string, from: NodeJS.Require = require, entry = packageName): string {
-  let directory = dirname(from.resolve(entry));
-  for (;;) {
-    const manifestPath = join(directory, 'package.json');
-    if (existsSync(manifestPath)) {
-      const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { name?: string; version?: string };
-      if (manifest.name === packageName && manifest.version) return manifest.version;
-    }
-    const parent = dirname(directory);
-    if (parent === directory) return 'unknown';
-    directory = parent;
-  }
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  if (sorted.length === 0) return Number.NaN;
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
-
-function round(value: number, digits = 3): number {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Every process on the machine with its parent (Linux /proc). */
-function processTable(): Map<number, { ppid: number; command: string }> {
-  const table = new Map<number, { ppid: number; command: string }>();
-  if (!existsSync('/proc')) return table;
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      // pid (comm) state ppid ...; comm may contain spaces and parentheses, so split after the last ')'.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const command = readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
-      table.set(Number(name), { ppid: Number(fields[1]), command });
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return table;
-}
-
-/** The processes below `pid` (children, grandchildren, …). */
-function descendantsOf(pid: number): Array<{ pid: number; command: string }> {
-  const table = processTable();
-  const found: Array<{ pid: number; command: string }> = [];
-  const queue = [pid];
-  while (queue.length > 0) {
-    const parent = queue.shift() as number;
-    for (const [child, entry] of table) {
-      if (entry.ppid !== parent) continue;
-      found.push({ pid: child, command: entry.command });
-      queue.push(child);
-    }
-  }
-  return found;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function pgrep(pattern: string): number[] {
-  try {
-    return execFileSync('pgrep', ['-f', pattern], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
-      .split('\n')
-      .filter((line) => line.trim() !== '')
-      .map(Number)
-      .filter((pid) => pid !== process.pid);
-  } catch {
-    // pgrep exits 1 when nothing matches (or is missing).
-    return [];
-  }
-}
-
 /** Every process this run started (directly or through search-mcp), to prove at the end that none is left. */
 const seenPids = new Set<number>();
 const openClients = new Set<Client>();
 
 function rememberTree(pid: number | null): void {
   if (pid === null) return;
-  seenPids.add(pid);
-  for (const child of descendantsOf(pid)) seenPids.add(child.pid);
+  for (const treePid of processTreeIds(pid)) seenPids.add(treePid);
 }
 
 /** The `tools` of `tools/list` as sent, unparsed (ResultSchema is a loose object: every field passes unchanged). */
@@ -218,11 +144,6 @@ async function listToolsRaw(client: Client): Promise<unknown[]> {
 /** A `tools/call` result as sent (no CallToolResultSchema defaults or stripping). */
 async function callToolRaw(client: Client, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
   return (await client.request({ method: 'tools/call', params: { name, arguments: args } }, ResultSchema)) as Record<string, unknown>;
-}
-
-function textOf(result: Record<string, unknown>): string {
-  const content = Array.isArray(result['content']) ? (result['content'] as Array<{ type?: string; text?: string }>) : [];
-  return content.filter((block) => block.type === 'text' && typeof block.text === 'string').map((block) => block.text).join('\n');
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -272,11 +193,7 @@ async function startSearchMcp(configPath: string, mode: 'meta' | 'proxy'): Promi
     args: [cliPath, 'serve', '--config', configPath, '--mode', mode, '--log-level', 'warn'],
     stderr: 'pipe',
   });
-  const stderrTail: string[] = [];
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    stderrTail.push(...chunk.toString('utf8').split('\n').filter((line) => line.trim() !== ''));
-    if (stderrTail.length > 40) stderrTail.splice(0, stderrTail.length - 40);
-  });
+  const stderrTail = collectStderrTail(transport.stderr);
   const client = new Client({ name: `context-bench-${mode}`, version: '0.0.0' }, { capabilities: {} });
   openClients.add(client);
   const session: SearchMcpSession = { client, transport, pid: -1, spawnedAt: performance.now(), connectMs: 0, listChangedNotifications: 0, stderrTail };
@@ -293,11 +210,11 @@ async function startSearchMcp(configPath: string, mode: 'meta' | 'proxy'): Promi
 
 async function closeSession(session: SearchMcpSession): Promise<number> {
   rememberTree(session.pid);
-  const tree = [session.pid, ...descendantsOf(session.pid).map((entry) => entry.pid)];
+  const tree = processTreeIds(session.pid);
   const started = performance.now();
   await session.client.close();
   openClients.delete(session.client);
-  for (let i = 0; i < 100 && tree.some(isAlive); i += 1) await sleep(50);
+  await waitForExit(tree, 100, 50);
   return performance.now() - started;
 }
 
@@ -487,7 +404,7 @@ async function waitUntilAllConnected(session: SearchMcpSession): Promise<{ ms: n
     const result = await callToolRaw(session.client, 'tool_discovery', { query: 'warm up', maxResults: 1 });
     const structured = result['structuredContent'] as { notice?: string } | undefined;
     if (result['isError'] !== true && structured?.notice === undefined) return { ms: round(performance.now() - session.spawnedAt, 0), calls };
-    log(`discovery: not all connected yet (${structured?.notice ?? textOf(result)})`);
+    log(`discovery: not all connected yet (${structured?.notice ?? textContentOf(result)})`);
     await sleep(250);
   }
   throw new Error(`not all servers connected after ${connectDeadlineMs} ms; search-mcp stderr: ${session.stderrTail.join(' | ')}`);
@@ -503,11 +420,11 @@ async function measureDiscovery(session: SearchMcpSession) {
       const started = performance.now();
       const result = await callToolRaw(session.client, 'tool_discovery', { query, maxResults: discoveryMaxResults, detail });
       const ms = performance.now() - started;
-      if (result['isError'] === true) throw new Error(`tool_discovery "${query}" (${detail}) failed: ${textOf(result)}`);
+      if (result['isError'] === true) throw new Error(`tool_discovery "${query}" (${detail}) failed: ${textContentOf(result)}`);
       const structured = result['structuredContent'] as { results?: Array<{ toolKey: string }>; notice?: string } | undefined;
       const results = structured?.results ?? [];
       if (structured?.notice) log(`discovery "${query}": notice ${structured.notice}`);
-      const text = textOf(result);
+      const text = textContentOf(result);
       if (samples.length === 0) checkAgainstCountTokens(`discovery text "${query}" ${detail}`, text);
       samples.push({
         query,
@@ -557,31 +474,8 @@ async function measureDiscovery(session: SearchMcpSession) {
 // ---------------------------------------------------------------------------------------------------------------
 // Cleanup check
 
-async function leftoverCheck(directory: string) {
-  for (let i = 0; i < 40 && [...seenPids].some(isAlive); i += 1) await sleep(100);
-  const aliveSeenPids = [...seenPids].filter(isAlive);
-  const table = processTable();
-  const ownChildren = [...table].filter(([, entry]) => entry.ppid === process.pid && !/\besbuild\b.*--service/.test(entry.command));
-  const pgrepReplay = pgrep('replay-server');
-  const pgrepEverything = pgrep('server-everything');
-  const pgrepCli = pgrep('dist/cli.js');
-  // Other people's processes may match too: ours were seen by this run, or run search-mcp on our temp config.
-  const ours = (pids: number[]) => pids.filter((pid) => seenPids.has(pid) || (table.get(pid)?.command.includes(directory) ?? false) || cwdIs(pid, directory));
-  return {
-    processesSeen: seenPids.size,
-    aliveSeenPids,
-    childProcesses: ownChildren.map(([pid, entry]) => ({ pid, command: entry.command })),
-    pgrep: { replayServer: pgrepReplay, serverEverything: pgrepEverything, distCli: pgrepCli },
-    pgrepOurs: { replayServer: ours(pgrepReplay), serverEverything: ours(pgrepEverything), distCli: ours(pgrepCli) },
-  };
-}
-
-function cwdIs(pid: number, directory: string): boolean {
-  try {
-    return readlinkSync(`/proc/${pid}/cwd`).startsWith(directory);
-  } catch {
-    return false;
-  }
+function leftoverCheck(directory: string) {
+  return leftoverProcesses(seenPids, directory, { replayServer: 'replay-server', serverEverything: 'server-everything', distCli: 'dist/cli.js' });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -608,7 +502,7 @@ function markdown(
   const lines = [
     '# Context benchmark (what an AI client loads)',
     '',
-    `${machine.date} · Node ${machine.node} · ${machine.platform}/${machine.arch} · ${machine.cpus} × ${machine.cpuModel} · ` +
+    `${machineSummary(machine)} · ` +
       `load ${machine.loadAverageAtStart.join(' / ')} at start · SDK ${machine.sdk} · @anthropic-ai/tokenizer ${machine.tokenizer}`,
     '',
     `${direct.servers} real MCP server catalogs (${direct.tools} tools, ../shared/fixtures/real-servers) replayed by ` +
@@ -668,16 +562,7 @@ function markdown(
   return lines.join('\n');
 }
 
-interface Machine {
-  date: string;
-  node: string;
-  platform: string;
-  arch: string;
-  cpus: number;
-  cpuModel: string;
-  totalMemoryGb: number;
-  loadAverageAtStart: number[];
-  loadAverageAtEnd?: number[];
+interface Machine extends MachineInfo {
   sdk: string;
   tokenizer: string;
 }
@@ -688,16 +573,8 @@ interface Machine {
 async function main(): Promise<void> {
   const runStarted = performance.now();
   if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: run \`npx -y pnpm@10.34.9 build\` first`);
-  const cpus = os.cpus();
   const machine: Machine = {
-    date: new Date().toISOString(),
-    node: process.version,
-    platform: process.platform,
-    arch: process.arch,
-    cpus: cpus.length,
-    cpuModel: cpus[0]?.model.trim() ?? 'unknown',
-    totalMemoryGb: round(os.totalmem() / 1024 ** 3, 1),
-    loadAverageAtStart: os.loadavg().map((value) => round(value, 2)),
+    ...machineInfo(),
     sdk: packageVersion('@modelcontextprotocol/sdk', requireFromApp, '@modelcontextprotocol/sdk/client/index.js'),
     tokenizer: packageVersion('@anthropic-ai/tokenizer', requireFromApp),
   };
@@ -738,7 +615,7 @@ async function main(): Promise<void> {
     const doctor = await doctorContextCost(configPath);
 
     const savings = 1 - meta.tokens / direct.tokens;
-    machine.loadAverageAtEnd = os.loadavg().map((value) => round(value, 2));
+    machine.loadAverageAtEnd = loadAverage();
     const cleanup = await leftoverCheck(directory);
     const leftovers =
       cleanup.aliveSeenPids.length +
@@ -770,10 +647,8 @@ async function main(): Promise<void> {
       cleanup,
     };
     const md = markdown(machine, meta, proxy, direct, savings, discovery, doctor);
-    await mkdir(resultsDirectory, { recursive: true });
-    await writeFile(join(resultsDirectory, 'context.json'), `${JSON.stringify(result, null, 2)}\n`);
-    await writeFile(join(resultsDirectory, 'context.md'), md);
-    log(`wrote ${join(resultsDirectory, 'context.json')} and context.md in ${(result.durationMs / 1000).toFixed(1)} s`);
+    const jsonPath = await writeResults('context', result, md);
+    log(`wrote ${jsonPath} and context.md in ${(result.durationMs / 1000).toFixed(1)} s`);
     if (leftovers > 0) {
       log(`LEFTOVER PROCESSES: ${JSON.stringify(cleanup)}`);
       process.exitCode = 1;

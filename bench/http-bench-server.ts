@@ -13,17 +13,23 @@
  * default cap) are fixed here.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { ToolRegistry } from '@search-mcp/catalog';
 import { parseConfig, silentLogger } from '@search-mcp/shared';
 import { buildHttpApp } from '../apps/http-server/src/http-app.js';
 import { createSearchMcpRuntime } from '../packages/meta-tools/dist/index.js';
+import {
+  findGarbageCollector,
+  isEsbuildService,
+  packageBinEntry,
+  settleMemory,
+  type GarbageCollectorSource,
+  type ProcessInfo,
+} from './bench-support.js';
 
 export const benchToken = 'bench-token-0123456789-abcdefghijklmnop';
 /** The default cap is 100 open sessions; the bench opens 200 at once (plus its own load session). */
@@ -34,23 +40,10 @@ const appDirectory = resolve(benchDirectory, '..', 'apps', 'http-server');
 /** server-everything is a devDependency of apps/http-server: resolve it from there, like the test does. */
 const requireFromApp = createRequire(join(appDirectory, 'package.json'));
 
-export function everythingEntry(): string {
-  const manifestPath = requireFromApp.resolve('@modelcontextprotocol/server-everything/package.json');
-  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { bin?: string | Record<string, string> };
-  const bin = typeof manifest.bin === 'string' ? manifest.bin : Object.values(manifest.bin ?? {})[0];
-  if (!bin) throw new Error('server-everything has no bin entry');
-  return join(dirname(manifestPath), bin);
-}
-
-export interface ChildProcessInfo {
-  pid: number;
-  command: string;
-}
-
 const psArguments = (pid: number) => ['-o', 'pid=,args=', '--ppid', String(pid)];
 
 /** Direct children of `pid` (`ps -o pid=,args= --ppid`), tsx's esbuild service included, this `ps` itself not. */
-export function childrenOf(pid: number): ChildProcessInfo[] {
+export function childrenOf(pid: number): ProcessInfo[] {
   let output = '';
   try {
     output = execFileSync('ps', psArguments(pid), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
@@ -66,23 +59,18 @@ export function childrenOf(pid: number): ChildProcessInfo[] {
     .filter((child) => child.command !== self);
 }
 
-/** tsx's esbuild service lives as long as the process that loaded tsx: it is not ours to count. */
-export function isEsbuildService(child: ChildProcessInfo): boolean {
-  return /\besbuild\b.*--service/.test(child.command);
-}
-
 export interface ServerStats {
   pid: number;
   sessionCount: number;
   backends: Array<{ id: string; state: string; pid?: number }>;
   /** Children of the server process, without tsx's esbuild service. */
-  childProcesses: ChildProcessInfo[];
+  childProcesses: ProcessInfo[];
   /** Listeners on the shared client manager: every MCP session's server adds one and must remove it on close. */
   toolsChangedListeners: number;
 }
 
 export interface MemoryReading {
-  gc: 'global.gc' | 'v8.setFlagsFromString' | 'none';
+  gc: GarbageCollectorSource;
   rss: number;
   heapUsed: number;
   heapTotal: number;
@@ -102,25 +90,10 @@ export interface BenchServer {
   close(): Promise<void>;
 }
 
-function findGc(): { gc?: () => void; source: MemoryReading['gc'] } {
-  const existing = (globalThis as { gc?: unknown }).gc;
-  if (typeof existing === 'function') return { gc: existing as () => void, source: 'global.gc' };
-  try {
-    v8.setFlagsFromString('--expose-gc');
-    const fromContext: unknown = runInNewContext('gc');
-    if (typeof fromContext === 'function') return { gc: fromContext as () => void, source: 'v8.setFlagsFromString' };
-  } catch {
-    // No GC available: the memory numbers are noisier.
-  }
-  return { source: 'none' };
-}
-
-const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
-
 export async function startBenchServer(): Promise<BenchServer> {
-  const { gc, source: gcSource } = findGc();
+  const { gc, source: gcSource } = findGarbageCollector();
   const config = parseConfig({
-    mcpServers: { everything: { command: process.execPath, args: [everythingEntry()] } },
+    mcpServers: { everything: { command: process.execPath, args: [packageBinEntry('@modelcontextprotocol/server-everything', requireFromApp)] } },
     auth: { tokens: [{ id: 'bench', token: benchToken }] },
   });
   const registry = new ToolRegistry();
@@ -162,10 +135,7 @@ export async function startBenchServer(): Promise<BenchServer> {
       toolsChangedListeners: runtime.manager.listenerCount('tools-changed'),
     }),
     memory: async () => {
-      for (let i = 0; i < 3; i += 1) {
-        gc?.();
-        await sleep(50);
-      }
+      await settleMemory(gc);
       const usage = process.memoryUsage();
       const spaces = v8.getHeapSpaceStatistics();
       const spaceSize = (name: string) => spaces.find((space) => space.space_name === name)?.space_size ?? 0;

@@ -22,18 +22,28 @@
  * stderr. Exits 1 if a request failed, a check failed, or a process it started is left at the end.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
+  bytesToMb,
+  isEsbuildService,
+  isProcessAlive,
+  loadAverage,
+  machineInfo,
+  machineSummary,
+  packageVersion,
+  progressLog,
+  round,
+  sleep,
+  writeResults,
+  type MachineInfo,
+} from './bench-support.js';
+import {
   benchMaxSessions,
   benchToken,
   childrenOf,
-  isEsbuildService,
   startBenchServer,
   type BenchServer,
   type MemoryReading,
@@ -61,7 +71,6 @@ const serverModes: readonly ServerMode[] = (process.env['HTTP_BENCH_MODES']?.spl
 
 const benchDirectory = dirname(fileURLToPath(import.meta.url));
 const rootDirectory = join(benchDirectory, '..');
-const resultsDirectory = join(benchDirectory, 'results');
 const appDirectory = join(rootDirectory, 'apps', 'http-server');
 const serverScript = join(benchDirectory, 'http-bench-server.ts');
 const require = createRequire(import.meta.url);
@@ -119,34 +128,7 @@ const autocannon = requireFromApp('autocannon') as (options: AutocannonOptions) 
 // ---------------------------------------------------------------------------------------------------------------
 // Helpers
 
-function log(message: string): void {
-  process.stderr.write(`[http-bench] ${message}\n`);
-}
-
-const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
-
-function round(value: number, digits = 3): number {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
-}
-
-const bytesToMb = (bytes: number) => bytes / (1024 * 1024);
-
-/** A package's version: walks up from a resolved entry (the SDK's `exports` hide its package.json). */
-function packageVersion(packageName: string, entry = packageName): string {
-  let directory = dirname(requireFromApp.resolve(entry));
-  for (;;) {
-    try {
-      const manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as { name?: string; version?: string };
-      if (manifest.name === packageName && manifest.version) return manifest.version;
-    } catch {
-      // No package.json at this level.
-    }
-    const parent = dirname(directory);
-    if (parent === directory) return 'unknown';
-    directory = parent;
-  }
-}
+const log = progressLog('http-bench');
 
 /** Every process this run started (server child, backends), to prove at the end that none is left. */
 const seenPids = new Set<number>();
@@ -159,15 +141,6 @@ function check(condition: boolean, what: string): boolean {
     log(`CHECK FAILED: ${what}`);
   }
   return condition;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function remember(stats: ServerStats): void {
@@ -645,10 +618,10 @@ async function sessionChurn(server: RunningServer) {
 
 async function leftoverCheck() {
   const ours = () => childrenOf(process.pid).filter((child) => !isEsbuildService(child));
-  for (let i = 0; i < 30 && (ours().length > 0 || [...seenPids].some(isAlive)); i += 1) await sleep(100);
+  for (let i = 0; i < 30 && (ours().length > 0 || [...seenPids].some(isProcessAlive)); i += 1) await sleep(100);
   return {
     pidsSeen: [...seenPids].sort((a, b) => a - b),
-    alivePids: [...seenPids].filter(isAlive),
+    alivePids: [...seenPids].filter(isProcessAlive),
     /** Children of this process left, not counting tsx's esbuild service. */
     childProcesses: ours(),
     allChildProcesses: childrenOf(process.pid),
@@ -658,16 +631,7 @@ async function leftoverCheck() {
 // ---------------------------------------------------------------------------------------------------------------
 // Report
 
-interface Machine {
-  date: string;
-  node: string;
-  platform: string;
-  arch: string;
-  cpus: number;
-  cpuModel: string;
-  totalMemoryGb: number;
-  loadAverageAtStart: number[];
-  loadAverageAtEnd?: number[];
+interface Machine extends MachineInfo {
   autocannon: string;
   fastify: string;
   sdk: string;
@@ -704,7 +668,7 @@ function markdown(machine: Machine, runs: Partial<Record<ServerMode, Throughput>
   const lines = [
     '# HTTP app benchmark (apps/http-server)',
     '',
-    `${machine.date} · Node ${machine.node} · ${machine.platform}/${machine.arch} · ${machine.cpus} × ${machine.cpuModel} · ` +
+    `${machineSummary(machine)} · ` +
       `${machine.totalMemoryGb} GB RAM · load ${machine.loadAverageAtStart.join(' / ')} at start, ${(machine.loadAverageAtEnd ?? []).join(' / ')} at end · ` +
       `autocannon ${machine.autocannon} · fastify ${machine.fastify} · SDK ${machine.sdk} · server-everything ${machine.serverEverything}`,
     '',
@@ -774,20 +738,12 @@ function markdown(machine: Machine, runs: Partial<Record<ServerMode, Throughput>
 
 async function main(): Promise<void> {
   const runStarted = performance.now();
-  const cpus = os.cpus();
   const machine: Machine = {
-    date: new Date().toISOString(),
-    node: process.version,
-    platform: process.platform,
-    arch: process.arch,
-    cpus: cpus.length,
-    cpuModel: cpus[0]?.model.trim() ?? 'unknown',
-    totalMemoryGb: round(os.totalmem() / 1024 ** 3, 1),
-    loadAverageAtStart: os.loadavg().map((value) => round(value, 2)),
-    autocannon: packageVersion('autocannon'),
-    fastify: packageVersion('fastify'),
-    sdk: packageVersion('@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/server/index.js'),
-    serverEverything: packageVersion('@modelcontextprotocol/server-everything', '@modelcontextprotocol/server-everything/package.json'),
+    ...machineInfo(),
+    autocannon: packageVersion('autocannon', requireFromApp),
+    fastify: packageVersion('fastify', requireFromApp),
+    sdk: packageVersion('@modelcontextprotocol/sdk', requireFromApp, '@modelcontextprotocol/sdk/server/index.js'),
+    serverEverything: packageVersion('@modelcontextprotocol/server-everything', requireFromApp, '@modelcontextprotocol/server-everything/package.json'),
   };
   const childrenAtStart = childrenOf(process.pid);
   const runs: Partial<Record<ServerMode, Throughput>> = {};
@@ -814,7 +770,7 @@ async function main(): Promise<void> {
         open.delete(server);
       }
     }
-    machine.loadAverageAtEnd = os.loadavg().map((value) => round(value, 2));
+    machine.loadAverageAtEnd = loadAverage();
 
     const cleanup = await leftoverCheck();
     check(cleanup.alivePids.length === 0, `processes left: ${cleanup.alivePids.join(', ')}`);
@@ -830,10 +786,8 @@ async function main(): Promise<void> {
       failures,
     };
     const md = markdown(machine, runs, leak, sessions);
-    await mkdir(resultsDirectory, { recursive: true });
-    await writeFile(join(resultsDirectory, 'http.json'), `${JSON.stringify(result, null, 2)}\n`);
-    await writeFile(join(resultsDirectory, 'http.md'), md);
-    log(`wrote ${join(resultsDirectory, 'http.json')} and http.md in ${(result.durationMs / 1000).toFixed(1)} s`);
+    const jsonPath = await writeResults('http', result, md);
+    log(`wrote ${jsonPath} and http.md in ${(result.durationMs / 1000).toFixed(1)} s`);
     if (failures.length > 0) {
       log(`${failures.length} CHECK(S) FAILED:\n  ${failures.join('\n  ')}`);
       process.exitCode = 1;

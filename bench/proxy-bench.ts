@@ -17,9 +17,8 @@
  * Writes bench/results/proxy.json and bench/results/proxy.md and prints the markdown to stdout.
  * Everything else (progress) goes to stderr. Exits 1 if a process it started is left at the end.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
@@ -28,6 +27,36 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  collectStderrTail,
+  descendantsOf,
+  formatMb,
+  formatMs,
+  formatRatio,
+  kbToMb,
+  leftoverProcesses,
+  loadAverage,
+  machineInfo,
+  machineSummary,
+  median,
+  metricTableLines,
+  packageBinEntry,
+  packageVersion,
+  processStatusFieldKb,
+  processTreeIds,
+  progressLog,
+  proportionalSetSizeKb,
+  ratioGoalCell,
+  round,
+  roundSummary,
+  sleep,
+  summarize,
+  textContentOf,
+  waitForExit,
+  writeResults,
+  type MachineInfo,
+  type Summary,
+} from './bench-support.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Settings
@@ -49,7 +78,6 @@ const connectDeadlineMs = 45_000;
 
 const benchDirectory = dirname(fileURLToPath(import.meta.url));
 const rootDirectory = join(benchDirectory, '..');
-const resultsDirectory = join(benchDirectory, 'results');
 const appDirectory = join(rootDirectory, 'apps', 'stdio-server');
 const cliPath = join(appDirectory, 'dist', 'cli.js');
 const replayServerPath = join(appDirectory, 'test', 'fixtures', 'replay-server.mjs');
@@ -60,187 +88,16 @@ const requireFromApp = createRequire(join(appDirectory, 'package.json'));
 // ---------------------------------------------------------------------------------------------------------------
 // Helpers
 
-function log(message: string): void {
-  process.stderr.write(`[proxy-bench] ${message}\n`);
-}
+const log = progressLog('proxy-bench');
 
-/** The absolute path of a package's (first) bin entry, to run with `process.execPath` (no npx, no network). */
-function serverEntry(packageName: string): string {
-  const manifestPath = requireFromApp.resolve(`${packageName}/package.json`);
-  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { bin?: string | Record<string, string> };
-  const bin = typeof manifest.bin === 'string' ? manifest.bin : Object.values(manifest.bin ?? {})[0];
-  if (!bin) throw new Error(`${packageName} has no bin entry`);
-  return join(dirname(manifestPath), bin);
-}
-
-/** A package's version: walks up from a resolved entry (the SDK's `exports` hide its package.json). */
-function packageVersion(packageName: string, entry = packageName): string {
-  let directory = dirname(requireFromApp.resolve(entry));
-  for (;;) {
-    const manifestPath = join(directory, 'package.json');
-    if (existsSync(manifestPath)) {
-      const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { name?: string; version?: string };
-      if (manifest.name === packageName && manifest.version) return manifest.version;
-    }
-    const parent = dirname(directory);
-    if (parent === directory) return 'unknown';
-    directory = parent;
-  }
-}
-
-const everythingEntry = serverEntry('@modelcontextprotocol/server-everything');
-
-interface Summary {
-  count: number;
-  min: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
-  mean: number;
-}
-
-function sortedCopy(values: readonly number[]): number[] {
-  return [...values].sort((a, b) => a - b);
-}
-
-function median(values: readonly number[]): number {
-  const sorted = sortedCopy(values);
-  const middle = Math.floor(sorted.length / 2);
-  if (sorted.length === 0) return Number.NaN;
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
-
-/** Nearest-rank percentile. */
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const rank = Math.max(1, Math.ceil((p / 100) * sorted.length));
-  return sorted[Math.min(sorted.length, rank) - 1] as number;
-}
-
-function summarize(values: readonly number[]): Summary {
-  const sorted = sortedCopy(values);
-  const sum = sorted.reduce((total, value) => total + value, 0);
-  return {
-    count: sorted.length,
-    min: sorted[0] ?? Number.NaN,
-    p50: median(sorted),
-    p90: percentile(sorted, 90),
-    p99: percentile(sorted, 99),
-    max: sorted[sorted.length - 1] ?? Number.NaN,
-    mean: sum / sorted.length,
-  };
-}
-
-function round(value: number, digits = 3): number {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
-}
-
-function roundSummary(summary: Summary): Summary {
-  return {
-    count: summary.count,
-    min: round(summary.min),
-    p50: round(summary.p50),
-    p90: round(summary.p90),
-    p99: round(summary.p99),
-    max: round(summary.max),
-    mean: round(summary.mean),
-  };
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const kbToMb = (kb: number) => kb / 1024;
-
-/** A /proc/<pid>/status field in kB (VmRSS, VmHWM), or undefined when unreadable. */
-function procStatusKb(pid: number, field: string): number | undefined {
-  try {
-    const match = readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm'));
-    return match ? Number(match[1]) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Proportional set size (shared pages split between the processes that map them), in kB. */
-function procPssKb(pid: number): number | undefined {
-  try {
-    const match = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8').match(/^Pss:\s+(\d+)\s+kB/m);
-    return match ? Number(match[1]) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Every process on the machine with its parent (Linux /proc). */
-function processTable(): Map<number, { ppid: number; command: string }> {
-  const table = new Map<number, { ppid: number; command: string }>();
-  if (!existsSync('/proc')) return table;
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      // pid (comm) state ppid ...; comm may contain spaces and parentheses, so split after the last ')'.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const command = readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
-      table.set(Number(name), { ppid: Number(fields[1]), command });
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return table;
-}
-
-/** The processes below `pid` (children, grandchildren, …). */
-function descendantsOf(pid: number): Array<{ pid: number; command: string }> {
-  const table = processTable();
-  const found: Array<{ pid: number; command: string }> = [];
-  const queue = [pid];
-  while (queue.length > 0) {
-    const parent = queue.shift() as number;
-    for (const [child, entry] of table) {
-      if (entry.ppid !== parent) continue;
-      found.push({ pid: child, command: entry.command });
-      queue.push(child);
-    }
-  }
-  return found;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function pgrep(pattern: string): number[] {
-  try {
-    return execFileSync('pgrep', ['-f', pattern], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
-      .split('\n')
-      .filter((line) => line.trim() !== '')
-      .map(Number)
-      .filter((pid) => pid !== process.pid);
-  } catch {
-    // pgrep exits 1 when nothing matches (or is missing).
-    return [];
-  }
-}
+const everythingEntry = packageBinEntry('@modelcontextprotocol/server-everything', requireFromApp);
 
 /** Every process this run started (directly or through search-mcp), to prove at the end that none is left. */
 const seenPids = new Set<number>();
 const openClients = new Set<Client>();
 
 function rememberTree(pid: number): void {
-  seenPids.add(pid);
-  for (const child of descendantsOf(pid)) seenPids.add(child.pid);
-}
-
-function textOf(result: Record<string, unknown>): string {
-  const content = Array.isArray(result['content']) ? (result['content'] as Array<{ type?: string; text?: string }>) : [];
-  return content.filter((block) => block.type === 'text' && typeof block.text === 'string').map((block) => block.text).join('\n');
+  for (const treePid of processTreeIds(pid)) seenPids.add(treePid);
 }
 
 /** A `tools/call` result as sent (no CallToolResultSchema defaults or stripping). */
@@ -266,11 +123,7 @@ interface Session {
 /** Spawns a stdio MCP server and connects an SDK client to it (`connect()` includes `initialize`). */
 async function connectClient(name: string, command: string, args: string[]): Promise<Session> {
   const transport = new StdioClientTransport({ command, args, stderr: 'pipe' });
-  const stderrTail: string[] = [];
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    stderrTail.push(...chunk.toString('utf8').split('\n').filter((line) => line.trim() !== ''));
-    if (stderrTail.length > 40) stderrTail.splice(0, stderrTail.length - 40);
-  });
+  const stderrTail = collectStderrTail(transport.stderr);
   const client = new Client({ name, version: '0.0.0' }, { capabilities: {} });
   openClients.add(client);
   try {
@@ -292,11 +145,11 @@ function searchMcpArgs(configPath: string): string[] {
 /** Closes the client (stdin EOF, then the SDK's SIGTERM/SIGKILL) and waits until the whole process tree is gone. */
 async function closeSession(session: Session): Promise<number> {
   rememberTree(session.pid);
-  const tree = [session.pid, ...descendantsOf(session.pid).map((entry) => entry.pid)];
+  const tree = processTreeIds(session.pid);
   const started = performance.now();
   await session.client.close();
   openClients.delete(session.client);
-  for (let i = 0; i < 200 && tree.some(isAlive); i += 1) await sleep(25);
+  await waitForExit(tree, 200, 25);
   return performance.now() - started;
 }
 
@@ -408,7 +261,7 @@ async function waitForBackend(session: Session): Promise<number> {
   for (;;) {
     const result = await callToolRaw(session.client, 'tool_execute', { toolKey: 'everything:echo', arguments: { message: 'ready?' } });
     if (result['isError'] !== true) return performance.now() - started;
-    if (performance.now() - started > connectDeadlineMs) throw new Error(`everything not connected: ${textOf(result)}; stderr: ${session.stderrTail.join(' | ')}`);
+    if (performance.now() - started > connectDeadlineMs) throw new Error(`everything not connected: ${textContentOf(result)}; stderr: ${session.stderrTail.join(' | ')}`);
     await sleep(100);
   }
 }
@@ -475,7 +328,7 @@ async function benchEcho(directory: string) {
       p99: round3(summaries[path].p99 / summaries.bare.p99),
       mean: round3(summaries[path].mean / summaries.bare.mean),
     });
-    const searchMcpRssKb = procStatusKb(searchMcp.pid, 'VmRSS');
+    const searchMcpRssKb = processStatusFieldKb(searchMcp.pid, 'VmRSS');
     return {
       warmupRounds: echoWarmupRounds,
       measuredRounds: echoMeasuredRounds,
@@ -522,7 +375,7 @@ async function benchMemory(directory: string) {
     while (notice !== undefined) {
       if (performance.now() - started > connectDeadlineMs) throw new Error(`not all servers connected: ${notice}`);
       const result = await callToolRaw(session.client, 'tool_discovery', { query: ['take a screenshot of a web page', 'create a GitHub issue'], maxResults: 5 });
-      if (result['isError'] === true) throw new Error(`tool_discovery failed: ${textOf(result)}`);
+      if (result['isError'] === true) throw new Error(`tool_discovery failed: ${textContentOf(result)}`);
       notice = (result['structuredContent'] as { notice?: string } | undefined)?.notice;
       if (notice !== undefined) await sleep(250);
     }
@@ -530,13 +383,13 @@ async function benchMemory(directory: string) {
     log(`memory: ${fixtures.length} servers connected ${connectedMs.toFixed(0)} ms after spawn`);
     // Let start-up garbage settle before reading.
     await sleep(1000);
-    const vmRssKb = procStatusKb(session.pid, 'VmRSS');
-    const vmHwmKb = procStatusKb(session.pid, 'VmHWM');
-    const pssKb = procPssKb(session.pid);
+    const vmRssKb = processStatusFieldKb(session.pid, 'VmRSS');
+    const vmHwmKb = processStatusFieldKb(session.pid, 'VmHWM');
+    const pssKb = proportionalSetSizeKb(session.pid);
     if (vmRssKb === undefined) throw new Error(`memory: cannot read /proc/${session.pid}/status`);
     const children = descendantsOf(session.pid).map((child) => {
-      const childRssKb = procStatusKb(child.pid, 'VmRSS');
-      const childPssKb = procPssKb(child.pid);
+      const childRssKb = processStatusFieldKb(child.pid, 'VmRSS');
+      const childPssKb = proportionalSetSizeKb(child.pid);
       return { pid: child.pid, command: child.command.replace(fixturesDirectory, '…'), vmRssKb: childRssKb ?? 0, ...(childPssKb !== undefined ? { pssKb: childPssKb } : {}) };
     });
     rememberTree(session.pid);
@@ -570,56 +423,24 @@ async function benchMemory(directory: string) {
 // ---------------------------------------------------------------------------------------------------------------
 // Cleanup check
 
-function cwdIs(pid: number, directory: string): boolean {
-  try {
-    return readlinkSync(`/proc/${pid}/cwd`).startsWith(directory);
-  } catch {
-    return false;
-  }
-}
-
-async function leftoverCheck(directory: string) {
-  for (let i = 0; i < 40 && [...seenPids].some(isAlive); i += 1) await sleep(100);
-  const aliveSeenPids = [...seenPids].filter(isAlive);
-  const table = processTable();
-  const ownChildren = [...table].filter(([, entry]) => entry.ppid === process.pid && !/\besbuild\b.*--service/.test(entry.command));
-  const pgrepReplay = pgrep('replay-server');
-  const pgrepEverything = pgrep('server-everything');
-  const pgrepCli = pgrep('dist/cli.js');
-  const pgrepSlow = pgrep('stdio-fixture-server');
-  // Other people's processes may match too: ours were seen by this run, or run search-mcp on our temp config.
-  const ours = (pids: number[]) => pids.filter((pid) => seenPids.has(pid) || (table.get(pid)?.command.includes(directory) ?? false) || cwdIs(pid, directory));
-  return {
-    processesSeen: seenPids.size,
-    aliveSeenPids,
-    childProcesses: ownChildren.map(([pid, entry]) => ({ pid, command: entry.command })),
-    pgrep: { replayServer: pgrepReplay, serverEverything: pgrepEverything, distCli: pgrepCli, stdioFixtureServer: pgrepSlow },
-    pgrepOurs: { replayServer: ours(pgrepReplay), serverEverything: ours(pgrepEverything), distCli: ours(pgrepCli), stdioFixtureServer: ours(pgrepSlow) },
-  };
+function leftoverCheck(directory: string) {
+  return leftoverProcesses(seenPids, directory, {
+    replayServer: 'replay-server',
+    serverEverything: 'server-everything',
+    distCli: 'dist/cli.js',
+    stdioFixtureServer: 'stdio-fixture-server',
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Report
-
-function formatMs(ms: number): string {
-  return ms >= 100 ? `${ms.toFixed(0)} ms` : ms >= 10 ? `${ms.toFixed(1)} ms` : `${ms.toFixed(3)} ms`;
-}
-
-function formatRatio(ratio: number): string {
-  return `${ratio.toFixed(2)}×`;
-}
-
-function formatMb(mb: number): string {
-  return `${mb.toFixed(1)} MB`;
-}
 
 type StartupResult = Awaited<ReturnType<typeof benchStartup>>;
 type EchoResult = Awaited<ReturnType<typeof benchEcho>>;
 type MemoryResult = Awaited<ReturnType<typeof benchMemory>>;
 
 function markdown(machine: Machine, startup: StartupResult, echo: EchoResult, memory: MemoryResult): string {
-  const ratioGoal = (ratio: number) =>
-    ratio <= echoGoalRatio ? `≤ ${echoGoalRatio} — met` : `≤ ${echoGoalRatio} — **missed by ${((ratio / echoGoalRatio - 1) * 100).toFixed(1)} %**`;
+  const ratioGoal = (ratio: number) => ratioGoalCell(ratio, echoGoalRatio);
   const msGoal = (ms: number) => (ms <= startupGoalMs ? `≤ ${startupGoalMs} ms — met` : `≤ ${startupGoalMs} ms — **missed by ${(ms - startupGoalMs).toFixed(0)} ms**`);
   const rows: Array<[string, string, string, string]> = [
     [`Spawn → first \`tools/list\` (backend needs ${slowBackendDelayMs / 1000} s)`, `search-mcp serve, median of ${startup.rounds}`, formatMs(startup.searchMcp.toolsListMedianMs), msGoal(startup.searchMcp.toolsListMedianMs)],
@@ -654,7 +475,7 @@ function markdown(machine: Machine, startup: StartupResult, echo: EchoResult, me
   const lines = [
     '# search-mcp proxy benchmark',
     '',
-    `${machine.date} · Node ${machine.node} · ${machine.platform}/${machine.arch} · ${machine.cpus} × ${machine.cpuModel} · ` +
+    `${machineSummary(machine)} · ` +
       `${machine.totalMemoryGb} GB RAM · load ${machine.loadAverageAtStart.join(' / ')} at start · SDK ${machine.sdk} · server-everything ${machine.serverEverything}`,
     '',
     'Real SDK clients (`Client` + `StdioClientTransport`) spawning `apps/stdio-server/dist/cli.js serve`. ' +
@@ -663,24 +484,13 @@ function markdown(machine: Machine, startup: StartupResult, echo: EchoResult, me
       `Start-up: ${startup.warmupRounds} discarded warm-up + ${startup.rounds} rounds, alternating with the reference. ` +
       'Only compare numbers (ratios) within one run.',
     '',
-    '| Section | Metric | Value | Goal |',
-    '| --- | --- | ---: | --- |',
-    ...rows.map((row) => `| ${row.join(' | ')} |`),
+    ...metricTableLines(rows),
     '',
   ];
   return lines.join('\n');
 }
 
-interface Machine {
-  date: string;
-  node: string;
-  platform: string;
-  arch: string;
-  cpus: number;
-  cpuModel: string;
-  totalMemoryGb: number;
-  loadAverageAtStart: number[];
-  loadAverageAtEnd?: number[];
+interface Machine extends MachineInfo {
   sdk: string;
   serverEverything: string;
 }
@@ -693,18 +503,10 @@ async function main(): Promise<void> {
   for (const path of [cliPath, replayServerPath, slowServerPath, everythingEntry]) {
     if (!existsSync(path)) throw new Error(`${path} is missing${path === cliPath ? ': run `npx -y pnpm@10.34.9 build` first' : ''}`);
   }
-  const cpus = os.cpus();
   const machine: Machine = {
-    date: new Date().toISOString(),
-    node: process.version,
-    platform: process.platform,
-    arch: process.arch,
-    cpus: cpus.length,
-    cpuModel: cpus[0]?.model.trim() ?? 'unknown',
-    totalMemoryGb: round(os.totalmem() / 1024 ** 3, 1),
-    loadAverageAtStart: os.loadavg().map((value) => round(value, 2)),
-    sdk: packageVersion('@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/client/index.js'),
-    serverEverything: packageVersion('@modelcontextprotocol/server-everything', '@modelcontextprotocol/server-everything/package.json'),
+    ...machineInfo(),
+    sdk: packageVersion('@modelcontextprotocol/sdk', requireFromApp, '@modelcontextprotocol/sdk/client/index.js'),
+    serverEverything: packageVersion('@modelcontextprotocol/server-everything', requireFromApp, '@modelcontextprotocol/server-everything/package.json'),
   };
   const directory = await mkdtemp(join(os.tmpdir(), 'search-mcp-proxy-bench-'));
   try {
@@ -715,7 +517,7 @@ async function main(): Promise<void> {
     const echo = await benchEcho(directory);
     log('memory: search-mcp with the 22 replay servers');
     const memory = await benchMemory(directory);
-    machine.loadAverageAtEnd = os.loadavg().map((value) => round(value, 2));
+    machine.loadAverageAtEnd = loadAverage();
 
     const cleanup = await leftoverCheck(directory);
     const leftovers =
@@ -723,10 +525,8 @@ async function main(): Promise<void> {
 
     const result = { machine, durationMs: round(performance.now() - runStarted, 0), startup, echo, memory, cleanup };
     const md = markdown(machine, startup, echo, memory);
-    await mkdir(resultsDirectory, { recursive: true });
-    await writeFile(join(resultsDirectory, 'proxy.json'), `${JSON.stringify(result, null, 2)}\n`);
-    await writeFile(join(resultsDirectory, 'proxy.md'), md);
-    log(`wrote ${join(resultsDirectory, 'proxy.json')} and proxy.md in ${(result.durationMs / 1000).toFixed(1)} s`);
+    const jsonPath = await writeResults('proxy', result, md);
+    log(`wrote ${jsonPath} and proxy.md in ${(result.durationMs / 1000).toFixed(1)} s`);
     if (leftovers > 0) {
       log(`LEFTOVER PROCESSES: ${JSON.stringify(cleanup)}`);
       process.exitCode = 1;

@@ -12,26 +12,23 @@
  * Progress goes to stderr. The provider is imported from source (tsx), so no build is needed.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import v8 from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { SearchResult, ToolInfo } from '@search-mcp/shared';
 import {
   Bm25SearchProvider,
   type Bm25IndexStats,
   type Bm25SearchProviderOptions,
 } from '../packages/catalog/src/bm25-search-provider.js';
+import { findGarbageCollector, percentile, progressLog, writeResults } from './bench-support.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Settings
 
 const sharedDirectory = process.env['SEARCH_BENCH_DATA'] ?? fileURLToPath(new URL('../../shared', import.meta.url));
 const benchDirectory = dirname(fileURLToPath(import.meta.url));
-const resultsDirectory = join(benchDirectory, 'results');
 const ablation = !process.argv.includes('--no-ablation');
 /** Depth of each ranking (the contract's maximum `maxResults`); MRR counts ranks up to here. */
 const rankingDepth = 50;
@@ -40,9 +37,7 @@ const speedQueries = 400;
 const speedWarmup = 50;
 const speedMaxResults = 20;
 
-function log(message: string): void {
-  process.stderr.write(`[search-bench] ${message}\n`);
-}
+const log = progressLog('search-bench');
 
 // ---------------------------------------------------------------------------------------------------------------
 // Datasets → ToolInfo
@@ -264,28 +259,13 @@ interface SpeedRow {
   heapGrowthMb?: number;
 }
 
-function quantile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
-  return sorted[index] as number;
-}
-
 let gc: (() => void) | undefined;
 let gcSource = 'none';
 function setupGc(): void {
-  const globalGc = (globalThis as { gc?: () => void }).gc;
-  if (typeof globalGc === 'function') {
-    gc = globalGc;
-    gcSource = '--expose-gc';
-    return;
-  }
-  try {
-    v8.setFlagsFromString('--expose-gc');
-    gc = runInNewContext('gc') as () => void;
-    gcSource = 'v8.setFlagsFromString';
-  } catch {
-    gc = undefined;
-  }
+  const found = findGarbageCollector();
+  gc = found.gc;
+  // This report has always called `global.gc` "--expose-gc" (the flag that provides it).
+  gcSource = found.source === 'global.gc' ? '--expose-gc' : found.source;
 }
 
 function heapUsedAfterGc(): number {
@@ -330,9 +310,10 @@ function measureSpeed(source: readonly DatasetTool[], queries: readonly string[]
     indexBuildMs: stats?.durationMs ?? Number.NaN,
     terms: stats?.terms ?? 0,
     postings: stats?.postings ?? 0,
-    p50: quantile(samples, 0.5),
-    p90: quantile(samples, 0.9),
-    p99: quantile(samples, 0.99),
+    // Nearest rank, also for p50 (400 samples: not the mean of the two middle ones, unlike `median`).
+    p50: percentile(samples, 50),
+    p90: percentile(samples, 90),
+    p99: percentile(samples, 99),
     mean: samples.reduce((a, b) => a + b, 0) / samples.length,
   };
   if (measureHeap) row.heapGrowthMb = (heapAfter - heapBefore) / 2 ** 20;
@@ -620,38 +601,34 @@ async function main(): Promise<void> {
   lines.push('');
   const markdown = `${lines.join('\n')}\n`;
 
-  await mkdir(resultsDirectory, { recursive: true });
-  await writeFile(
-    join(resultsDirectory, 'search.json'),
-    `${JSON.stringify(
-      {
-        date: new Date().toISOString(),
-        node: process.version,
-        platform: `${os.platform()}/${os.arch()}`,
-        cpus: os.cpus().length,
-        cpuModel: os.cpus()[0]?.model,
-        loadAverage: { start: loadAverageStart, end: os.loadavg() },
-        gc: gcSource,
-        runSeconds,
-        rankingDepth,
-        quality: quality.map(({ set, metrics, perQuery }) => ({
-          id: set.id,
-          label: set.label,
-          tools: set.tools.length,
-          baseline: set.baseline ?? null,
-          metrics,
-          // Top 5 per query for the small sets (to read failures); ToolLens and Seal-Tools would be megabytes.
-          perQuery: perQuery.length <= 300 ? perQuery : undefined,
-        })),
-        expansion: expansionRows,
-        ablation: ablationRows,
-        speed,
-      },
-      null,
-      1,
-    )}\n`,
+  await writeResults(
+    'search',
+    {
+      date: new Date().toISOString(),
+      node: process.version,
+      platform: `${os.platform()}/${os.arch()}`,
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model,
+      loadAverage: { start: loadAverageStart, end: os.loadavg() },
+      gc: gcSource,
+      runSeconds,
+      rankingDepth,
+      quality: quality.map(({ set, metrics, perQuery }) => ({
+        id: set.id,
+        label: set.label,
+        tools: set.tools.length,
+        baseline: set.baseline ?? null,
+        metrics,
+        // Top 5 per query for the small sets (to read failures); ToolLens and Seal-Tools would be megabytes.
+        perQuery: perQuery.length <= 300 ? perQuery : undefined,
+      })),
+      expansion: expansionRows,
+      ablation: ablationRows,
+      speed,
+    },
+    markdown,
+    1,
   );
-  await writeFile(join(resultsDirectory, 'search.md'), markdown);
   process.stdout.write(markdown);
 }
 

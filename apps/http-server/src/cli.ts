@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { createSearchMcpRuntime } from '@search-mcp/meta-tools';
 import { ConfigError, createJsonLineLogger, logLevels, type LogLevel } from '@search-mcp/shared';
 import { findAndLoadConfig } from '@search-mcp/shared/node';
+import { allowedHostsFor } from './allowed-hosts.js';
 import { loadOrCreateToken } from './generated-token.js';
 import { buildHttpApp } from './http-app.js';
 import type { AccessToken } from './token-verifier.js';
@@ -19,6 +20,8 @@ Options:
   --stateless              no sessions: a fresh MCP server per request (for several instances behind a load balancer)
   --mode meta|proxy        what tools/list shows (default: exposure.mode, else meta)
   --cors-origin URL        allow this browser origin (repeatable; CORS is off otherwise)
+  --allowed-host NAME      a host name clients may use in Host (repeatable; loopback names are always allowed;
+                           required to reach a server bound to 0.0.0.0 by name, e.g. behind a proxy)
   --rate-limit N           requests per minute per token (default 6000; 0 = off)
   --max-sessions N         open MCP sessions at most (default 100)
   --log-level LEVEL        debug | info | warn | error | silent (logs go to stderr)
@@ -42,6 +45,7 @@ function parseCommandLine() {
         stateless: { type: 'boolean', default: false },
         mode: { type: 'string' },
         'cors-origin': { type: 'string', multiple: true },
+        'allowed-host': { type: 'string', multiple: true },
         'rate-limit': { type: 'string' },
         'max-sessions': { type: 'string' },
         'log-level': { type: 'string', default: 'info' },
@@ -114,6 +118,7 @@ async function main(): Promise<void> {
     stateless: values.stateless ?? false,
     version,
     ...(values['cors-origin'] ? { corsOrigins: values['cors-origin'] } : {}),
+    allowedHosts: allowedHostsFor(values.host ?? '127.0.0.1', values['allowed-host'] ?? []) ?? null,
     ...(rateLimitPerMinute !== undefined ? { rateLimitPerMinute } : {}),
     ...(maxSessions !== undefined ? { maxSessions } : {}),
   });
@@ -147,4 +152,7 @@ async function main(): Promise<void> {
   void runtime.manager.startAll();
 }
 
-void main();
+main().catch((error: unknown) => {
+  // An unwritable token file or audit folder, or anything else at start-up: one line, not a stack trace.
+  fail(error instanceof Error ? error.message : String(error), 1);
+});

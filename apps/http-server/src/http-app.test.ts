@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -175,6 +176,8 @@ describe('search-mcp-http', () => {
         const response = await request(server.url, '/v1/tools/call', { body });
         expect([what, response.status, response.body?.success, response.body?.code]).toEqual([what, status, false, code]);
         expect(typeof response.body?.error).toBe('string');
+        expect(typeof response.body?.executionTime).toBe('number');
+        expect(Number.isNaN(Date.parse(response.body?.timestamp))).toBe(false);
       }
       const unknown = await request(server.url, '/v1/tools/call', { body: { name: 'everything:ecko' } });
       expect(unknown.body?.error).toMatch(/^Tool not found: everything:ecko\. Did you mean: everything:echo/);
@@ -194,7 +197,12 @@ describe('search-mcp-http', () => {
       expect(response.body?.results[0]).toMatchObject({ toolKey: 'everything:echo', relevance: 1 });
       expect(response.body?.total).toBe(response.body?.results.length);
       const filtered = await request(server.url, '/v1/tools/search', { body: { query: 'echo', filters: { server: 'fixture' } } });
-      expect((filtered.body?.results as Array<{ serverName: string }>).every((hit) => hit.serverName === 'fixture')).toBe(true);
+      const filteredHits = filtered.body?.results as Array<{ serverName: string; toolKey: string }>;
+      expect(filteredHits.length).toBeGreaterThan(0);
+      expect(filteredHits.every((hit) => hit.serverName === 'fixture')).toBe(true);
+      // The filter narrows before ranking: a server whose tools rank below 50 others is still found.
+      const narrow = await request(server.url, '/v1/tools/search', { body: { query: 'echo back the input string', filters: { server: 'fixture' }, limit: 1 } });
+      expect(narrow.body?.results[0]?.toolKey).toBe('fixture:echo');
       const environment = await request(server.url, '/v1/tools/search', { body: { query: 'environment variables get env', limit: 50 } });
       expect((environment.body?.results as Array<{ toolKey: string }>).map((hit) => hit.toolKey)).not.toContain('everything:get-env');
     });
@@ -218,6 +226,37 @@ describe('search-mcp-http', () => {
       expect(noProject.status).toBe(403);
       const origin = await request(server.url, '/v1/tools', { headers: { origin: 'http://evil.example' } });
       expect([origin.status, origin.body?.code]).toEqual([403, 'FORBIDDEN_ORIGIN']);
+    });
+
+    it('refuses a Host that is not this machine, even when Origin matches it (DNS rebinding)', async () => {
+      // fetch does not let a caller set Host; a browser after DNS rebinding does send it, so use node:http.
+      const withHost = (host: string) =>
+        new Promise<{ status: number; body: Record<string, unknown> }>((resolveResponse, reject) => {
+          const target = new URL(`${server.url}/v1/tools`);
+          const outgoing = httpRequest(
+            { host: target.hostname, port: target.port, path: target.pathname, headers: { host, origin: `http://${host}`, authorization: `Bearer ${mainToken}` } },
+            (incoming) => {
+              let text = '';
+              incoming.on('data', (chunk: Buffer) => (text += chunk.toString()));
+              incoming.on('end', () => resolveResponse({ status: incoming.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> }));
+            },
+          );
+          outgoing.on('error', reject);
+          outgoing.end();
+        });
+      const port = new URL(server.url).port;
+      const rebound = await withHost(`evil.example:${port}`);
+      expect([rebound.status, rebound.body.code]).toEqual([403, 'FORBIDDEN_HOST']);
+      expect((await withHost(`localhost:${port}`)).status).toBe(200);
+    });
+
+    it('refuses a _meta.projectId the token may not use with 403', async () => {
+      const response = await request(server.url, '/mcp', {
+        token: alphaToken,
+        headers: { 'x-project-id': 'alpha', accept: 'application/json, text/event-stream' },
+        body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { projectId: 'beta' } } },
+      });
+      expect([response.status, response.body?.code]).toEqual([403, 'AUTHORIZATION_ERROR']);
     });
 
     it('accepts the token in params._meta.token on /mcp', async () => {
@@ -303,15 +342,30 @@ describe('search-mcp-http', () => {
       expect(again.status).toBe(404);
     });
 
-    it('opens more than ten sessions on one manager without a listener warning', async () => {
-      const warnings: string[] = [];
-      const onWarning = (warning: Error) => warnings.push(warning.name);
-      process.on('warning', onWarning);
+    it('releases each session\'s listener on the shared manager, also for an initialize that failed', async () => {
+      const baseline = server.runtime.manager.listenerCount('tools-changed');
       const clients = await Promise.all(Array.from({ length: 12 }, () => mcpClient(server.url)));
-      await new Promise((done) => setTimeout(done, 50));
-      process.off('warning', onWarning);
-      expect(warnings).not.toContain('MaxListenersExceededWarning');
+      expect(server.runtime.manager.listenerCount('tools-changed')).toBe(baseline + 12);
+      await Promise.all(clients.map(({ transport }) => transport.terminateSession()));
       await Promise.all(clients.map(({ client }) => client.close()));
+      expect(server.runtime.manager.listenerCount('tools-changed')).toBe(baseline);
+      for (let attempt = 0; attempt < 5; attempt += 1) {
+        // Without "text/event-stream" in Accept the transport refuses the initialize (406): no session is opened.
+        const refused = await request(server.url, '/mcp', {
+          headers: { accept: 'application/json' },
+          body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
+        });
+        expect(refused.status).toBe(406);
+      }
+      expect(server.runtime.manager.listenerCount('tools-changed')).toBe(baseline);
+    });
+
+    it('lists the servers of the session\'s project in its instructions', async () => {
+      const plain = await mcpClient(server.url);
+      expect(plain.client.getInstructions()).toContain('- everything');
+      const alpha = await mcpClient(server.url, { authorization: `Bearer ${mainToken}`, 'x-project-id': 'alpha' });
+      expect(alpha.client.getInstructions()).not.toContain('- everything');
+      await Promise.all([plain.client.close(), alpha.client.close()]);
     });
 
     it('writes audit lines without argument values or tokens', async () => {
@@ -322,7 +376,13 @@ describe('search-mcp-http', () => {
       await new Promise((done) => setTimeout(done, 100));
       const lines = (await readFile(join(directory, 'audit.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
       expect(lines.some((line) => line.event === 'tool_execute' && line.toolKey === 'everything:echo' && line.tokenId === 'main' && line.outcome === 'ok')).toBe(true);
-      expect(lines.some((line) => line.event === 'rest' && line.toolKey === 'everything:echo' && line.tokenId === 'main')).toBe(true);
+      expect(lines.some((line) => line.event === 'rest' && line.toolKey === 'everything:echo' && line.tokenId === 'main' && line.outcome === 'ok')).toBe(true);
+      await request(server.url, '/v1/tools?limit=1');
+      await request(server.url, '/v1/tools/call', { body: { parameters: {} } });
+      await new Promise((done) => setTimeout(done, 100));
+      const later = (await readFile(join(directory, 'audit.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(later.some((line) => line.event === 'rest' && line.outcome === 'ok' && line.toolKey === undefined && line.queries === undefined)).toBe(true);
+      expect(later.some((line) => line.event === 'rest' && line.outcome === 'error' && line.errorCode === 'VALIDATION_ERROR')).toBe(true);
       const text = JSON.stringify(lines);
       expect(text).not.toContain('audit-secret-argument');
       expect(text).not.toContain(mainToken);
@@ -341,9 +401,22 @@ describe('limits and modes', () => {
         statuses.push(last.status);
       }
       expect(statuses).toEqual([200, 200, 200, 429]);
-      expect(last?.body).toMatchObject({ success: false, code: 'RATE_LIMIT_EXCEEDED' });
+      expect(last?.body).toMatchObject({ success: false, code: 'RATE_LIMIT_EXCEEDED', error: expect.stringMatching(/^Rate limit of 3 requests per minute exceeded/) });
       expect(Number(last?.headers.get('retry-after'))).toBeGreaterThan(0);
       expect((await request(server.url, '/v1/tools', { token: alphaToken, headers: { 'x-project-id': 'alpha' } })).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('slows down token guessing: 429 after too many failed authentications from one address', async () => {
+    const server = await start({ failedAuthenticationLimitPerMinute: 3 }, false);
+    try {
+      const statuses: number[] = [];
+      for (let attempt = 0; attempt < 5; attempt += 1) statuses.push((await request(server.url, '/v1/tools', { token: `guess-${attempt}` })).status);
+      expect(statuses).toEqual([401, 401, 401, 429, 429]);
+      const blocked = await request(server.url, '/v1/tools', { token: 'guess-again' });
+      expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
     } finally {
       await server.close();
     }

@@ -4,6 +4,8 @@ import type { Caller } from '@search-mcp/catalog';
 import type { AuditRecord, SearchMcpRuntime } from '@search-mcp/meta-tools';
 import type { Logger } from '@search-mcp/shared';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { hostNameOf, loopbackHostNames } from './allowed-hosts.js';
+import { FailedAuthenticationLimiter } from './failed-authentication-limiter.js';
 import { errorBody, toHttpError } from './http-errors.js';
 import { registerMcpEndpoint, type McpEndpoint } from './mcp-endpoint.js';
 import { openApiDocument } from './openapi-document.js';
@@ -28,6 +30,13 @@ export interface HttpAppOptions {
   rateLimitPerMinute?: number;
   /** Browser origins allowed (CORS and the Origin check). Default none: CORS off. */
   corsOrigins?: readonly string[];
+  /**
+   * Host names the `Host` header may name (DNS-rebinding protection). Default: this machine's loopback names.
+   * `null` turns the check off (a server bound to every interface whose names are not known).
+   */
+  allowedHosts?: readonly string[] | null;
+  /** Failed authentications per minute per client address before 429. Default 30. */
+  failedAuthenticationLimitPerMinute?: number;
   version: string;
 }
 
@@ -42,6 +51,8 @@ declare module 'fastify' {
     requestedProject?: string;
     /** performance.now() when the request arrived, for audit durations. */
     receivedAt?: number;
+    /** What a REST route knows for its audit line (tool key, queries, result count, outcome, error code). */
+    auditFields?: Partial<Pick<AuditRecord, 'toolKey' | 'serverId' | 'queries' | 'resultCount' | 'outcome' | 'errorCode'>>;
   }
 }
 
@@ -54,6 +65,7 @@ const startedAt = Date.now();
 export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const { runtime, logger } = options;
   const verifier = new TokenVerifier(options.tokens);
+  const failedAuthentications = new FailedAuthenticationLimiter(options.failedAuthenticationLimitPerMinute ?? 30);
   const corsOrigins = new Set(options.corsOrigins ?? []);
   const bodyLimit = options.bodyLimitBytes ?? 1024 * 1024;
   const app = Fastify({ logger: false, bodyLimit, trustProxy: false });
@@ -69,12 +81,22 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     }
   });
 
-  // Foreign origins are refused before anything else: a web page must not drive local tools (DNS rebinding, CSRF).
+  // A web page must not drive local tools: the Host header must name this machine (DNS rebinding), and a browser's
+  // Origin must be a configured one or this machine (CSRF). Both are refused before anything else.
+  const allowedHosts = options.allowedHosts === null ? undefined : new Set((options.allowedHosts ?? loopbackHostNames).map((host) => host.toLowerCase()));
   app.addHook('onRequest', async (request, reply) => {
     request.receivedAt = performance.now();
+    if (allowedHosts) {
+      const host = hostNameOf(request.headers.host ?? '', false);
+      if (host === undefined || !allowedHosts.has(host)) {
+        return reply.code(403).send(errorBody(`Host ${request.headers.host ?? '(none)'} is not allowed`, 'FORBIDDEN_HOST'));
+      }
+    }
     const origin = request.headers.origin;
-    if (origin === undefined || corsOrigins.has(origin) || sameOrigin(origin, request.headers.host)) return;
-    return reply.code(403).send(errorBody(`Origin ${origin} is not allowed`, 'FORBIDDEN_ORIGIN'));
+    if (origin === undefined || corsOrigins.has(origin)) return;
+    const originHost = hostNameOf(origin, true);
+    const trusted = allowedHosts ? originHost !== undefined && allowedHosts.has(originHost) : sameOrigin(origin, request.headers.host);
+    if (!trusted) return reply.code(403).send(errorBody(`Origin ${origin} is not allowed`, 'FORBIDDEN_ORIGIN'));
   });
 
   if (corsOrigins.size > 0) {
@@ -96,11 +118,23 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
         .header('www-authenticate', 'Bearer')
         .send(errorBody('Missing token: send Authorization: Bearer <token>', 'AUTHENTICATION_ERROR'));
     }
+    const retryAfter = failedAuthentications.retryAfterSeconds(request.ip);
+    if (retryAfter > 0) {
+      return reply.code(429).header('retry-after', String(retryAfter)).send(errorBody(`Too many failed authentications; retry after ${retryAfter} s`, 'RATE_LIMIT_EXCEEDED'));
+    }
     const token = verifier.verify(presented);
-    if (!token) return reply.code(401).header('www-authenticate', 'Bearer error="invalid_token"').send(errorBody('Unknown token', 'AUTHENTICATION_ERROR'));
+    if (!token) {
+      failedAuthentications.recordFailure(request.ip);
+      return reply.code(401).header('www-authenticate', 'Bearer error="invalid_token"').send(errorBody('Unknown token', 'AUTHENTICATION_ERROR'));
+    }
     request.verifiedToken = token;
-    if (token.projects && request.requestedProject !== undefined && !token.projects.includes(request.requestedProject)) {
-      return reply.code(403).send(errorBody(`This token may not be used for project '${request.requestedProject}'`, 'AUTHORIZATION_ERROR'));
+    if (token.projects) {
+      // Every project the request names (header, and _meta.projectId of each JSON-RPC message) must be the token's.
+      for (const project of [request.requestedProject, ...metaProjects(request.body)]) {
+        if (project !== undefined && !token.projects.includes(project)) {
+          return reply.code(403).send(errorBody(`This token may not be used for project '${project}'`, 'AUTHORIZATION_ERROR'));
+        }
+      }
     }
   });
 
@@ -125,9 +159,13 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     ...(request.requestedProject !== undefined ? { projectId: request.requestedProject } : {}),
   });
 
-  const audit = (request: FastifyRequest, record: Omit<AuditRecord, 'ts' | 'requestId' | 'durationMs' | 'event'>) => {
-    if (!runtime.audit) return;
+  // One audit line per REST call, whatever its outcome (MCP calls are audited by the meta-tools server).
+  const audited = (path: string) => (path.startsWith('/v1/') && path !== '/v1/openapi.json') || path === '/catalog/search';
+  app.addHook('onResponse', async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    if (!runtime.audit || !audited(path)) return;
     const caller = callerOf(request);
+    const fields = request.auditFields ?? {};
     runtime.audit.record({
       ts: new Date().toISOString(),
       requestId: String(request.id),
@@ -135,12 +173,15 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       durationMs: Math.round((performance.now() - (request.receivedAt ?? performance.now())) * 10) / 10,
       ...(caller.projectId !== undefined ? { projectId: caller.projectId } : {}),
       ...(caller.tokenId !== undefined ? { tokenId: caller.tokenId } : {}),
-      ...record,
+      ...fields,
+      outcome: reply.statusCode >= 400 ? 'error' : (fields.outcome ?? 'ok'),
+      ...(reply.statusCode >= 400 && !fields.errorCode ? { errorCode: `HTTP_${reply.statusCode}` } : {}),
     });
-  };
+  });
 
   app.setErrorHandler((error, request, reply) => {
     const { status, body } = toHttpError(error);
+    request.auditFields = { ...request.auditFields, errorCode: body.code };
     if (status >= 500) logger.error('request failed', { method: request.method, path: request.url.split('?')[0], status, error: body.error });
     if (body.code === 'RATE_LIMIT_EXCEEDED' && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
     return reply.code(status).send(body);
@@ -161,7 +202,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   }));
   app.get('/v1/openapi.json', async () => openApiDocument(options.version));
 
-  registerRestRoutes(app, { runtime, callerOf, audit });
+  registerRestRoutes(app, { runtime, callerOf });
   const mcp = registerMcpEndpoint(app, {
     runtime,
     logger,
@@ -181,6 +222,15 @@ function bearerToken(request: FastifyRequest): string | undefined {
   if (typeof header !== 'string') return undefined;
   const match = /^Bearer\s+(.+)$/i.exec(header.trim());
   return match?.[1];
+}
+
+/** `params._meta.projectId` of every JSON-RPC message of a `/mcp` body. */
+function metaProjects(body: unknown): string[] {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.flatMap((message) => {
+    const project = (message as { params?: { _meta?: { projectId?: unknown } } } | undefined)?.params?._meta?.projectId;
+    return typeof project === 'string' ? [project] : [];
+  });
 }
 
 /** `params._meta.token` of a JSON-RPC message (or the first of a batch) on `/mcp`. */

@@ -17,10 +17,12 @@ export function toHttpError(error: unknown): { status: number; body: ErrorBody }
   if (SearchMcpError.isInstance(error)) {
     return { status: error.statusCode, body: { success: false, error: error.message, code: error.code } };
   }
-  const fastify = error as { statusCode?: number; code?: string; message?: string };
+  // Fastify's own errors carry `message`; the rate limiter throws the body it built, which carries `error`.
+  const fastify = error as { statusCode?: number; code?: string; message?: string; error?: string };
   if (typeof fastify?.statusCode === 'number' && fastify.statusCode >= 400 && fastify.statusCode < 500) {
     const code = statusCodes[fastify.statusCode] ?? 'BAD_REQUEST';
-    return { status: fastify.statusCode, body: { success: false, error: fastify.message ?? 'Bad request', code } };
+    const message = typeof fastify.error === 'string' && fastify.error !== '' && fastify.statusCode === 429 ? fastify.error : fastify.message;
+    return { status: fastify.statusCode, body: { success: false, error: message ?? 'Bad request', code } };
   }
   return { status: 500, body: { success: false, error: 'Internal server error', code: 'INTERNAL_ERROR' } };
 }

@@ -70,7 +70,7 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
     const caller = options.callerOf(request);
 
     if (options.stateless) {
-      const server = runtime.createServer({ resolveCaller: resolveCaller(caller) });
+      const server = runtime.createServer({ resolveCaller: resolveCaller(caller), ...(caller.projectId !== undefined ? { projectId: caller.projectId } : {}) });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       reply.hijack();
       reply.raw.on('close', () => {
@@ -102,7 +102,8 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
         .header('retry-after', '30')
         .send({ jsonrpc: '2.0', error: { code: -32000, message: `Too many open sessions (${options.maxSessions}); close one or try again later` }, id: null });
     }
-    const server = runtime.createServer({ resolveCaller: resolveCaller(caller) });
+    // The session's project is the one named when it opened: its instructions list that project's servers.
+    const server = runtime.createServer({ resolveCaller: resolveCaller(caller), ...(caller.projectId !== undefined ? { projectId: caller.projectId } : {}) });
     let session: Session | undefined;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -116,7 +117,16 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
     };
     await server.connect(transport);
     reply.hijack();
-    await transport.handleRequest(request.raw, reply.raw, request.body);
+    try {
+      await transport.handleRequest(request.raw, reply.raw, request.body);
+    } finally {
+      // An initialize the transport refused (wrong Accept, bad version) opened no session: free its server now, or
+      // it and its listener on the shared manager would stay forever.
+      if (transport.sessionId === undefined) {
+        await transport.close().catch(() => {});
+        await server.close().catch(() => {});
+      }
+    }
   };
 
   app.route({ method: ['GET', 'POST', 'DELETE'], url: '/mcp', handler: handle });

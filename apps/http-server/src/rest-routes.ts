@@ -1,14 +1,13 @@
 import { Bm25SearchProvider, type Caller } from '@search-mcp/catalog';
-import type { AuditRecord, SearchMcpRuntime } from '@search-mcp/meta-tools';
+import type { SearchMcpRuntime } from '@search-mcp/meta-tools';
 import { ValidationError, parseToolKey, type ToolInfo } from '@search-mcp/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { toHttpError } from './http-errors.js';
 import { z } from 'zod';
 
 export interface RestRoutesOptions {
   runtime: SearchMcpRuntime;
   callerOf: (request: FastifyRequest) => Caller;
-  /** Records one audit line per REST call. */
-  audit: (request: FastifyRequest, record: Omit<AuditRecord, 'ts' | 'requestId' | 'durationMs' | 'event'>) => void;
 }
 
 const ListQuery = z.object({
@@ -69,7 +68,7 @@ function listEntry(tool: ToolInfo) {
 
 /** REST API v1 (CONTRACT §6). Handlers only translate HTTP to catalog calls; errors become `{ success, error, code }`. */
 export function registerRestRoutes(app: FastifyInstance, options: RestRoutesOptions): void {
-  const { runtime, callerOf, audit } = options;
+  const { runtime, callerOf } = options;
   const ranker = new Bm25SearchProvider();
 
   app.get('/v1/tools', async (request) => {
@@ -103,43 +102,48 @@ export function registerRestRoutes(app: FastifyInstance, options: RestRoutesOpti
 
   app.post('/v1/tools/call', async (request, reply) => {
     const started = performance.now();
-    const body = parse(CallBody, request.body, 'body');
-    const caller = callerOf(request);
-    const serverId = parseToolKey(body.name)?.serverId;
+    // Every answer of this route, failures too, carries executionTime and timestamp (CONTRACT §6).
+    const timing = () => ({ executionTime: Math.round(performance.now() - started), timestamp: new Date().toISOString() });
     try {
-      const result = await runtime.catalog.execute(body.name, body.parameters, caller);
-      audit(request, { toolKey: body.name, ...(serverId ? { serverId } : {}), outcome: result.isError ? 'tool_error' : 'ok' });
+      const body = parse(CallBody, request.body, 'body');
+      const serverId = parseToolKey(body.name)?.serverId;
+      request.auditFields = { toolKey: body.name, ...(serverId ? { serverId } : {}) };
+      const result = await runtime.catalog.execute(body.name, body.parameters, callerOf(request));
+      request.auditFields.outcome = result.isError ? 'tool_error' : 'ok';
       const firstText = (result.content?.find((part) => (part as { type?: string }).type === 'text') as { text?: string } | undefined)?.text;
       return {
         success: !result.isError,
         result,
         ...(result.isError ? { error: firstText ?? 'The tool reported an error', code: 'TOOL_ERROR' } : {}),
-        executionTime: Math.round(performance.now() - started),
-        timestamp: new Date().toISOString(),
+        ...timing(),
       };
     } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      audit(request, { toolKey: body.name, ...(serverId ? { serverId } : {}), outcome: 'error', ...(typeof code === 'string' ? { errorCode: code } : {}) });
-      reply.header('x-execution-time', String(Math.round(performance.now() - started)));
-      throw error;
+      const { status, body } = toHttpError(error);
+      request.auditFields = { ...request.auditFields, errorCode: body.code };
+      return reply.code(status).send({ ...body, ...timing() });
     }
   });
 
   app.post('/v1/tools/search', async (request) => {
     const body = parse(SearchBody, request.body, 'body');
     const queries = typeof body.query === 'string' ? [body.query] : body.query;
-    const response = await runtime.catalog.search({ query: queries, maxResults: 50 }, callerOf(request));
     const { filters } = body;
-    const results = response.results
-      .filter(
-        (hit) =>
-          (!filters?.server || hit.serverName === filters.server) &&
-          (!filters?.category || hit.tool.category === filters.category) &&
-          (!filters?.tags || filters.tags.every((tag) => (hit.tool.tags ?? []).includes(tag))),
-      )
-      .slice(0, body.limit)
-      .map(({ tool, ...hit }) => ({ ...hit, ...(tool.category !== undefined ? { category: tool.category } : {}), ...(tool.tags !== undefined ? { tags: tool.tags } : {}) }));
-    audit(request, { queries, resultCount: results.length, outcome: 'ok' });
+    // The catalog narrows to the filter before ranking, so a small server is found even when 50 others rank higher.
+    const filter = {
+      ...(filters?.server !== undefined ? { server: filters.server } : {}),
+      ...(filters?.category !== undefined ? { category: filters.category } : {}),
+      ...(filters?.tags !== undefined ? { tags: filters.tags } : {}),
+    };
+    const response = await runtime.catalog.search(
+      { query: queries, maxResults: body.limit, ...(Object.keys(filter).length > 0 ? { filter } : {}) },
+      callerOf(request),
+    );
+    const results = response.results.map(({ tool, ...hit }) => ({
+      ...hit,
+      ...(tool.category !== undefined ? { category: tool.category } : {}),
+      ...(tool.tags !== undefined ? { tags: tool.tags } : {}),
+    }));
+    request.auditFields = { queries, resultCount: results.length };
     return { query: body.query, results, total: results.length };
   });
 
@@ -155,7 +159,7 @@ export function registerRestRoutes(app: FastifyInstance, options: RestRoutesOpti
       ...(tool.title !== undefined ? { title: tool.title } : {}),
     }));
     const results = await ranker.search({ queries: body.query, tools, maxResults: body.maxResults, ...(body.context ? { context: body.context } : {}) });
-    audit(request, { queries: body.query, resultCount: results.length, outcome: 'ok' });
+    request.auditFields = { queries: body.query, resultCount: results.length };
     return { results };
   });
 

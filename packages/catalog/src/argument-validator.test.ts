@@ -65,4 +65,23 @@ describe('ArgumentValidator', () => {
     expect(issuesOf(validator, { a: 2 }, broken)).toEqual([]);
     expect(warnings).toEqual(['inputSchema does not compile; arguments are not checked here']);
   });
+
+  it('does not keep every compiled schema inside Ajv, and validators work after that', () => {
+    const validator = new ArgumentValidator();
+    // Fresh schema objects, as each reconnect or tools/list_changed brings.
+    const schemas = Array.from({ length: 2000 }, (_, index) => ({
+      ...schema,
+      properties: { ...schema.properties, [`field${index}`]: { type: 'integer' } },
+    }));
+    for (const [index, fresh] of schemas.entries()) {
+      expect(issuesOf(validator, { path: '/a', mode: 'read', [`field${index}`]: 'x' }, fresh)).toEqual([`arguments.field${index}: must be integer`]);
+    }
+    // Ajv's internal schema cache, reached through a narrow cast in this test only.
+    const internals = validator as unknown as Record<'draft07' | 'draft2020', { _cache: Map<unknown, unknown> }>;
+    expect(internals.draft07._cache.size).toBeLessThan(20);
+    expect(internals.draft2020._cache.size).toBeLessThan(20);
+    // The cached validators still work once Ajv has let go of their schemas.
+    expect(issuesOf(validator, { path: '/a', mode: 'write', field7: 1.5 }, schemas[7])).toEqual(['arguments.field7: must be integer']);
+    expect(issuesOf(validator, { path: '/a', mode: 'write', field7: 3 }, schemas[7])).toEqual([]);
+  });
 });

@@ -9,8 +9,9 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 /**
  * Validates tool arguments against the tool's `inputSchema` before a call leaves Search MCP, reporting every
  * problem at once (`allErrors`) as paths a model can act on (`arguments.path: must be string`). Compiled
- * validators are cached per schema object. A schema that does not compile (backends send odd schemas) is not
- * enforced: the backend still validates, and one warning is logged.
+ * validators are cached per schema object, weakly: a schema no server lists any more takes its validator along. A
+ * schema that does not compile (backends send odd schemas) is not enforced: the backend still validates, and one
+ * warning is logged.
  */
 export class ArgumentValidator {
   private readonly draft07: Ajv;
@@ -44,7 +45,11 @@ export class ArgumentValidator {
       const is2020 = typeof schema.$schema === 'string' && schema.$schema.includes('2020-12');
       // $schema and $id would make ajv register the schema globally; a copy without them compiles in isolation.
       const { $schema: _schema, $id: _id, ...body } = schema;
-      compiled = (is2020 ? this.draft2020 : this.draft07).compile(body);
+      const ajv = is2020 ? this.draft2020 : this.draft07;
+      compiled = ajv.compile(body);
+      // Ajv keeps every compiled schema in a strong Map keyed by the (always fresh) copy, so reconnects and
+      // list_changed would grow it without end. The compiled function works on without it; our WeakMap caches it.
+      ajv.removeSchema(body);
     } catch (error) {
       this.logger.warn('inputSchema does not compile; arguments are not checked here', {
         toolKey,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ToolInfo } from '@search-mcp/shared';
 import { describe, expect, it, vi } from 'vitest';
-import { Bm25SearchProvider, splitClauses, toolSetFingerprint } from './bm25-search-provider.js';
+import { Bm25SearchProvider, splitClauses } from './bm25-search-provider.js';
 
 function tool(serverName: string, toolName: string, description: string, extra: Partial<ToolInfo> = {}): ToolInfo {
   return {
@@ -345,12 +345,16 @@ describe('Bm25SearchProvider: index cache', () => {
     expect(provider.indexBuilds).toBe(3);
   });
 
-  it('fingerprints differ when keys or description lengths differ', () => {
-    const base = toolSetFingerprint(catalog);
-    expect(toolSetFingerprint([...catalog])).toBe(base);
-    expect(toolSetFingerprint(catalog.slice(1))).not.toBe(base);
-    expect(toolSetFingerprint([...catalog].reverse())).not.toBe(base);
-    expect(toolSetFingerprint(catalog.map((t, i) => (i === 0 ? { ...t, description: `${t.description}!` } : t)))).not.toBe(base);
+  it('rebuilds for a same-length edit of a description in a new array, and searches the new text', async () => {
+    const provider = new Bm25SearchProvider();
+    const before = [tool('notes', 'save', 'Store a zebra in the notebook'), tool('notes', 'find', 'Search notes by words')];
+    expect(await top(provider, ['zebra'], before)).toEqual(['notes:save']);
+    // Same keys, same lengths, same parameters: only the words differ.
+    const after = [tool('notes', 'save', 'Store a koala in the notebook'), tool('notes', 'find', 'Search notes by words')];
+    expect(after[0]?.description.length).toBe(before[0]?.description.length);
+    expect(await top(provider, ['koala'], after)).toEqual(['notes:save']);
+    expect(provider.indexBuilds).toBe(2);
+    expect(await top(provider, ['zebra'], [...after])).toEqual([]);
   });
 });
 

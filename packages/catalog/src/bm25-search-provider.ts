@@ -4,8 +4,8 @@
  *
  * Pipeline of one search:
  * 1. The index for the tool set: built once, cached by array identity (WeakMap) and, for a new array with the
- *    same tools, by a cheap fingerprint (small LRU). See `bm25f-index.ts` for why it is our own BM25F index and
- *    not lunr's Index.
+ *    same tools, by a hash of their searchable text (small LRU, see `tool-set-fingerprint.ts`). See
+ *    `bm25f-index.ts` for why it is our own BM25F index and not lunr's Index.
  * 2. Each query becomes weighted terms: its own words (stemmed; CJK bigrams), English for its Japanese/Chinese
  *    words from the tool vocabulary, and tool-verb synonyms at a lower weight. Built programmatically: user text
  *    never goes through a query parser, so `: ^ ~ * + -` are just characters.
@@ -26,6 +26,7 @@ import type { SearchProvider, SearchProviderRequest } from './search-provider.js
 import { analyzeText, type AnalyzedToken } from './text-tokenizer.js';
 import { SEARCH_FIELDS, toolFieldTerms, type SearchField } from './tool-search-fields.js';
 import { topK, topKByScore } from './top-k.js';
+import { toolSetFingerprint } from './tool-set-fingerprint.js';
 
 /** Weight (or length normalization) per searchable field. */
 export type Bm25FieldWeights = Record<SearchField, number>;
@@ -200,45 +201,6 @@ function resolveOptions(options: Bm25SearchProviderOptions): ResolvedOptions {
     serverMentionBoost: finiteOr(options.serverMentionBoost, 0.5),
     cacheSize: Math.floor(finiteOr(options.cacheSize, 4, 0, 1000)),
   };
-}
-
-/** FNV-1a over a string, continuing from `hash`. */
-function fnv1a(hash: number, value: string): number {
-  let h = hash;
-  for (let i = 0; i < value.length; i++) {
-    h ^= value.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
-function mix(hash: number, value: number): number {
-  return Math.imul(hash ^ (value >>> 0), 0x01000193) >>> 0;
-}
-
-function textLength(value: unknown): number {
-  return typeof value === 'string' ? value.length : -1;
-}
-
-/**
- * A cheap identity of a tool set's content, O(n) over the keys: count, every toolKey in order, and the lengths
- * of the texts that are indexed. Not a deep hash: it tells "the same tools re-listed into a new array" apart from
- * "tools were added, removed, renamed or re-described", which is what changes in practice.
- */
-export function toolSetFingerprint(tools: readonly ToolInfo[]): string {
-  let a = 0x811c9dc5;
-  let b = 0x1b873593;
-  for (const tool of tools) {
-    const key = typeof tool?.toolKey === 'string' ? tool.toolKey : '';
-    a = fnv1a(a, key);
-    a = mix(a, textLength(tool?.description));
-    b = mix(b, key.length);
-    b = mix(b, textLength(tool?.title));
-    b = mix(b, textLength(tool?.serverDescription));
-    const properties = tool?.inputSchema?.properties;
-    b = mix(b, properties && typeof properties === 'object' ? Object.keys(properties).length : -1);
-  }
-  return `${tools.length}:${a.toString(36)}:${b.toString(36)}`;
 }
 
 /** A word of a server id that names a server, not a kind of thing: shared by at most this many servers. */

@@ -10,6 +10,7 @@ export type {
   CatalogSearchStrategy,
   ToolCatalogOptions,
 } from './tool-catalog.js';
+export type { CatalogSearchFilter } from './search-filter.js';
 export { CloudSearchProvider } from './cloud-search-provider.js';
 export type { CloudSearchFetch, CloudSearchProviderOptions } from './cloud-search-provider.js';
 export { FallbackSearchProvider } from './fallback-search-provider.js';

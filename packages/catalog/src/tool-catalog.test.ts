@@ -5,6 +5,7 @@ import {
   ToolDisabledError,
   ToolNotFoundError,
   ValidationError,
+  type ServerState,
   type ToolCallResult,
   type ToolInfo,
   type ToolSource,
@@ -29,6 +30,36 @@ class DisconnectedSource implements ToolSource {
   }
 }
 
+/** A backend server in a given state that lists no tool the caller may see (all blocked, or all malformed). */
+class NoVisibleToolsSource implements ToolSource {
+  readonly toolsRevision = 0;
+  calls = 0;
+  constructor(
+    readonly serverIds: readonly string[],
+    private readonly state: ServerState,
+  ) {}
+  async listAllTools(): Promise<ToolInfo[]> {
+    return [];
+  }
+  serverState(serverId: string): ServerState | undefined {
+    return this.serverIds.includes(serverId) ? this.state : undefined;
+  }
+  async callTool(serverId: string): Promise<ToolCallResult> {
+    this.calls += 1;
+    throw new ServerNotRunningError({ serverId });
+  }
+}
+
+/** A ranker that returns every tool it is given, and remembers the arrays it was given. */
+class RecordingProvider implements SearchProvider {
+  readonly id = 'recording';
+  readonly received: Array<readonly ToolInfo[]> = [];
+  async search({ tools, maxResults }: { tools: readonly ToolInfo[]; maxResults: number }) {
+    this.received.push(tools);
+    return tools.slice(0, maxResults).map((tool) => ({ toolKey: tool.toolKey, toolName: tool.toolName, serverName: tool.serverName, relevance: 1 }));
+  }
+}
+
 function setUp(overrides: { searchProvider?: SearchProvider; cloudProvider?: SearchProvider; strategy?: 'bm25' | 'cloud' | 'off' } = {}) {
   const local = new ToolRegistry({ description: 'Tools of the host' });
   local.register(
@@ -44,6 +75,7 @@ function setUp(overrides: { searchProvider?: SearchProvider; cloudProvider?: Sea
   local.register({ name: 'secret', description: 'Switched off by the host' }, () => 'no', { disabled: true });
   const web = new ToolRegistry({ serverId: 'webtools', projects: ['web'] });
   web.register({ name: 'deploy', description: 'Deploy the web site' }, () => 'deployed');
+  web.register({ name: 'rollback', description: 'Undo the last deploy' }, () => 'rolled back', { disabled: true });
   const down = new DisconnectedSource(['fs', 'off']);
   const catalog = new ToolCatalog({
     sources: [local, web, down],
@@ -83,12 +115,61 @@ describe('visibility', () => {
     expect((await catalog.visibleTools({ tokenId: 'admin' })).length).toBe(2);
   });
 
-  it('says why a tool is blocked: disabled server, toolPermissions, disabled registry tool', async () => {
+  it('says why a tool is blocked when executing: disabled server, toolPermissions, disabled registry tool', async () => {
     const { catalog } = setUp();
     await expect(catalog.execute('off:anything', {})).rejects.toThrow("Tool is disabled: off:anything (MCP server 'off' is disabled in the config)");
     await expect(catalog.execute('fs:delete_file', {})).rejects.toThrow('Tool is disabled: fs:delete_file (toolPermissions)');
-    await expect(catalog.get('local:secret')).rejects.toThrow(ToolDisabledError);
+    await expect(catalog.execute('local:secret', {})).rejects.toThrow('Tool is disabled: local:secret (disabled in the registry)');
     expect((await catalog.search({ query: 'switched off host' })).results.map((hit) => hit.toolKey)).not.toContain('local:secret');
+  });
+
+  it('answers get() for a blocked tool with not found, since it is not visible (404, not 403)', async () => {
+    const { catalog } = setUp();
+    for (const key of ['off:anything', 'fs:delete_file', 'local:secret']) {
+      const failure = await catalog.get(key).catch((error: unknown) => error);
+      expect(ToolNotFoundError.isInstance(failure), key).toBe(true);
+      expect(ToolDisabledError.isInstance(failure), key).toBe(false);
+    }
+  });
+
+  it('says a registry tool is disabled only to callers whose project sees that registry', async () => {
+    const { catalog } = setUp();
+    await expect(catalog.execute('webtools:rollback', {})).rejects.toThrow(ToolNotFoundError);
+    await expect(catalog.execute('webtools:rollback', {}, { projectId: 'other' })).rejects.toThrow(ToolNotFoundError);
+    await expect(catalog.execute('webtools:rollback', {}, { projectId: 'web' })).rejects.toThrow(ToolDisabledError);
+  });
+
+  it('does not take inherited object members for config entries (constructor, toString)', async () => {
+    const { catalog } = setUp();
+    // Before: Object.prototype.constructor passed for a disabled server called 'constructor'.
+    await expect(catalog.execute('constructor:foo', {})).rejects.toThrow(ToolNotFoundError);
+    await expect(catalog.execute('hasownproperty:foo', {})).rejects.toThrow(ToolNotFoundError);
+    // Before: Object.prototype.toString passed for a configured project whose optimization is off.
+    expect(catalog.strategyFor({ projectId: 'toString' })).toBe('bm25');
+    expect((await catalog.search({ query: 'deploy' }, { projectId: 'constructor' })).strategy).toBe('bm25');
+  });
+
+  it('refuses project ids longer than 256 characters', async () => {
+    const { catalog } = setUp();
+    const failure = await catalog.visibleTools({ projectId: 'p'.repeat(257) }).catch((error: unknown) => error);
+    expect(ValidationError.isInstance(failure)).toBe(true);
+    expect((failure as ValidationError).issues).toEqual([{ path: 'projectId', message: 'must be at most 256 characters' }]);
+    await expect(catalog.search({ query: 'deploy' }, { projectId: 'p'.repeat(10_000) })).rejects.toThrow(ValidationError);
+    await expect(catalog.get('local:echo', { projectId: 'p'.repeat(257) })).rejects.toThrow(ValidationError);
+    expect(await catalog.visibleTools({ projectId: 'p'.repeat(256) })).toEqual([]);
+  });
+
+  it('keeps the tool arrays of at most 64 projects', async () => {
+    const { catalog } = setUp();
+    for (let index = 0; index < 500; index += 1) await catalog.visibleTools({ projectId: `project-${index}` });
+    const cache = (catalog as unknown as { cache?: { byProject: { size: number } } }).cache;
+    expect(cache?.byProject.size).toBeLessThanOrEqual(64);
+    // A project used often stays cached: the same array comes back.
+    const web = await catalog.visibleTools({ projectId: 'web' });
+    for (let index = 0; index < 500; index += 1) {
+      await catalog.visibleTools({ projectId: `other-${index}` });
+      if (index % 10 === 0) expect(await catalog.visibleTools({ projectId: 'web' })).toBe(web);
+    }
   });
 
   it('reuses the same tool array until a source changes', async () => {
@@ -157,6 +238,54 @@ describe('search', () => {
   });
 });
 
+describe('search filters', () => {
+  function bulkCatalog(searchProvider: SearchProvider = new KeywordOverlapProvider()) {
+    const bulk = new ToolRegistry({ serverId: 'bulk' });
+    for (let index = 0; index < 60; index += 1) {
+      bulk.register({ name: `deploy-${index}`, description: 'Deploy deploy the site to production' }, () => index, { category: 'web', tags: ['site', 'prod'] });
+    }
+    const ops = new ToolRegistry({ serverId: 'ops' });
+    ops.register({ name: 'ship', description: 'Deploy a release' }, () => 'shipped', { category: 'release', tags: ['prod'] });
+    ops.register({ name: 'status', description: 'Deploy status of the site' }, () => 'ok', { category: 'web', tags: ['site'] });
+    return new ToolCatalog({ sources: [bulk, ops], config: { mcpServers: {}, search: { maxResults: 5 } }, searchProvider });
+  }
+
+  it('narrows the tools before ranking, so a server crowded out by others is found', async () => {
+    const catalog = bulkCatalog();
+    const keys = (response: { results: Array<{ toolKey: string }> }) => response.results.map((hit) => hit.toolKey);
+    expect(keys(await catalog.search({ query: 'deploy site production' }))).not.toContain('ops:ship');
+    const byServer = await catalog.search({ query: 'deploy site production', filter: { server: 'ops' } });
+    expect(keys(byServer)).toEqual(['ops:status', 'ops:ship']);
+    expect(byServer.toolCount).toBe(2);
+    expect(keys(await catalog.search({ query: 'deploy', filter: { category: 'release' } }))).toEqual(['ops:ship']);
+    expect(keys(await catalog.search({ query: 'deploy', filter: { server: 'ops', tags: ['site'] } }))).toEqual(['ops:status']);
+    expect(keys(await catalog.search({ query: 'deploy', filter: { tags: ['prod', 'site'], server: 'ops' } }))).toEqual([]);
+    expect((await catalog.search({ query: 'deploy', filter: { tags: ['site', 'prod'] } })).toolCount).toBe(60);
+    expect((await catalog.search({ query: 'deploy', filter: { server: 'nowhere' } })).results).toEqual([]);
+  });
+
+  it('hands the ranker the same array for the same filter, however it is written', async () => {
+    const recording = new RecordingProvider();
+    const catalog = bulkCatalog(recording);
+    await catalog.search({ query: 'deploy', filter: { tags: ['site', 'prod'], category: 'web' } });
+    await catalog.search({ query: 'deploy', filter: { category: 'web', tags: ['prod', 'site'] } });
+    await catalog.search({ query: 'deploy', filter: {} });
+    await catalog.search({ query: 'deploy' });
+    const [first, second, empty, none] = recording.received;
+    expect(first).toHaveLength(60);
+    expect(second).toBe(first);
+    expect(empty).toBe(none);
+    expect(none).toBe(await catalog.visibleTools());
+  });
+
+  it('refuses a filter of the wrong shape', async () => {
+    const catalog = bulkCatalog();
+    const failure = await catalog.search({ query: 'deploy', filter: { server: 7, tags: 'prod' } as never }).catch((error: unknown) => error);
+    expect(ValidationError.isInstance(failure)).toBe(true);
+    expect((failure as ValidationError).issues.map((issue) => issue.path)).toEqual(['filter.server', 'filter.tags']);
+  });
+});
+
 describe('get and list', () => {
   it('accepts the three key forms and suggests the closest keys for a miss', async () => {
     const { catalog } = setUp();
@@ -197,6 +326,27 @@ describe('execute', () => {
     await expect(catalog.execute('fs:read_file', { path: '/x' })).rejects.toThrow("MCP server 'fs' is not running");
     expect(down.calls).toBe(3);
     await expect(catalog.get('fs:read_file')).rejects.toThrow("Tool not found: fs:read_file (MCP server 'fs' is not connected)");
+  });
+
+  it('does not forward an unlisted key to a running server that lists no visible tool', async () => {
+    const quiet = new NoVisibleToolsSource(['quiet'], 'running');
+    const crashed = new NoVisibleToolsSource(['down'], 'crashed');
+    const local = new ToolRegistry();
+    local.register({ name: 'echo', description: 'Echo a message back' }, () => 'echo');
+    const catalog = new ToolCatalog({
+      sources: [local, quiet, crashed],
+      config: { mcpServers: { quiet: { command: 'quiet-server' }, down: { command: 'down-server' } } },
+      executor: { retries: 0 },
+    });
+    const failure = await catalog.execute('quiet:echo', {}).catch((error: unknown) => error);
+    expect(ToolNotFoundError.isInstance(failure)).toBe(true);
+    expect((failure as ToolNotFoundError).suggestions).toEqual(['local:echo']);
+    expect(quiet.calls).toBe(0);
+    await expect(catalog.get('quiet:echo')).rejects.toThrow('Tool not found: quiet:echo. Did you mean: local:echo?');
+    // A server that is down is still told about the call (and reconnects); get says it is not connected.
+    await expect(catalog.execute('down:anything', {})).rejects.toThrow(ServerNotRunningError);
+    expect(crashed.calls).toBe(1);
+    await expect(catalog.get('down:anything')).rejects.toThrow("Tool not found: down:anything (MCP server 'down' is not connected)");
   });
 
   it('says a server the config does not know is not found', async () => {

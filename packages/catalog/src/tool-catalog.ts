@@ -4,6 +4,7 @@ import {
   SearchProviderError,
   ToolDisabledError,
   ToolNotFoundError,
+  ValidationError,
   isResolvedConfig,
   parseConfig,
   parseToolKey,
@@ -12,6 +13,7 @@ import {
   type ResolvedConfig,
   type SearchMcpConfigInput,
   type SearchResult,
+  type ServerConfig,
   type ToolCallResult,
   type ToolInfo,
   type ToolProgress,
@@ -21,6 +23,8 @@ import { ArgumentValidator } from './argument-validator.js';
 import { Bm25SearchProvider } from './bm25-search-provider.js';
 import { CloudSearchProvider } from './cloud-search-provider.js';
 import { FallbackSearchProvider, type FallbackAnswer } from './fallback-search-provider.js';
+import { LruMap } from './lru-map.js';
+import { matchesSearchFilter, searchFilterKey, type CatalogSearchFilter } from './search-filter.js';
 import type { SearchProvider } from './search-provider.js';
 import { closestToolKeys } from './tool-key-suggestions.js';
 import { ToolExecutor, type ToolExecutorOptions } from './tool-executor.js';
@@ -41,6 +45,8 @@ export interface CatalogSearchRequest {
   context?: string;
   /** 1–50; default `search.maxResults` of the config. */
   maxResults?: number;
+  /** Searches only the visible tools that pass it (narrowed before ranking, so none is crowded out). */
+  filter?: CatalogSearchFilter;
   signal?: AbortSignal;
 }
 
@@ -95,14 +101,35 @@ export interface ToolCatalogOptions {
   tokens?: ReadonlyArray<{ id: string; projects?: readonly string[] }>;
 }
 
+/** The tools one project sees, and the same narrowed by the search filters it used lately. */
+interface ProjectTools {
+  tools: ToolInfo[];
+  byFilter: LruMap<string, ToolInfo[]>;
+}
+
 interface VisibleCache {
   revisionKey: string;
   all: ToolInfo[];
   byKey: Map<string, ToolInfo>;
-  byProject: Map<string, ToolInfo[]>;
+  byProject: LruMap<string, ProjectTools>;
 }
 
+/** What `resolve` found for a key: a listed tool, a server that is down, a blocked tool, or nothing. */
+type Resolution =
+  | { kind: 'tool'; tool: ToolInfo }
+  | { kind: 'not-connected'; serverId: string; toolName: string }
+  | { kind: 'disabled'; toolKey: string; reason: string }
+  | { kind: 'not-found' };
+
 const noProject = '\u0000none';
+/** Project ids are names from a config; a longer one is a caller filling the caches. */
+const maxProjectIdLength = 256;
+/** Projects whose tool arrays are kept: the configured ones and "no project" are what callers use. */
+const projectCacheSize = 64;
+/** Search filters whose narrowed arrays are kept per project (so the ranker's index cache keeps hitting). */
+const filterCacheSize = 16;
+/** A filter key longer than this is not cached (it would make the cache large); its search still works. */
+const maxCachedFilterKeyLength = 1024;
 
 /**
  * The tool catalog (seed 004's ToolCatalogService): collects the tools a caller may see from its sources at request
@@ -151,26 +178,18 @@ export class ToolCatalog {
 
   /** The strategy for the caller: its project's `optimization` when the project is configured, else `search.strategy`. */
   strategyFor(caller: Caller = {}): CatalogSearchStrategy {
-    const project = caller.projectId !== undefined ? this.config.projects[caller.projectId] : undefined;
+    const project = this.projectConfig(caller.projectId);
     if (project) return project.optimization ?? 'off';
     return this.config.search.strategy;
   }
 
   /** The tools the caller may see, sorted as the sources list them. The same array is returned until tools change. */
   async visibleTools(caller: Caller = {}): Promise<readonly ToolInfo[]> {
-    this.authorize(caller);
-    const cache = await this.currentCache();
-    const projectKey = caller.projectId ?? noProject;
-    let tools = cache.byProject.get(projectKey);
-    if (!tools) {
-      tools = cache.all.filter((tool) => this.projectAllows(tool.serverProjects, caller.projectId));
-      cache.byProject.set(projectKey, tools);
-    }
-    return tools;
+    return (await this.projectTools(caller)).tools;
   }
 
   async search(request: CatalogSearchRequest, caller: Caller = {}): Promise<CatalogSearchResponse> {
-    const tools = await this.visibleTools(caller);
+    const tools = await this.filteredTools(caller, request.filter);
     const strategy = this.strategyFor(caller);
     if (strategy === 'off') return { results: [], strategy, toolCount: tools.length };
     const queries = (typeof request.query === 'string' ? [request.query] : [...request.query]).filter(
@@ -244,13 +263,14 @@ export class ToolCatalog {
   }
 
   /**
-   * One visible tool by key (`server:tool`, `server.tool` or `server__tool`).
-   * @throws ToolNotFoundError (with the closest keys), ToolDisabledError, AuthorizationError
+   * One visible tool by key (`server:tool`, `server.tool` or `server__tool`). A tool the caller cannot see, blocked
+   * ones included, is not found (CONTRACT §6: 404); only `execute` says a tool is disabled.
+   * @throws ToolNotFoundError (with the closest keys), AuthorizationError
    */
   async get(toolKey: string, caller: Caller = {}): Promise<ToolInfo> {
     const resolved = await this.resolve(toolKey, caller);
-    if (resolved.tool) return resolved.tool;
-    throw await this.notFound(toolKey, caller, resolved.serverId ? ` (MCP server '${resolved.serverId}' is not connected)` : '');
+    if (resolved.kind === 'tool') return resolved.tool;
+    throw await this.notFound(toolKey, caller, resolved.kind === 'not-connected' ? ` (MCP server '${resolved.serverId}' is not connected)` : '');
   }
 
   /** The visible tools matching a filter, sorted by key. */
@@ -282,14 +302,16 @@ export class ToolCatalog {
     const argumentsObject = args ?? {};
     let serverId: string;
     let toolName: string;
-    if (resolved.tool) {
+    if (resolved.kind === 'tool') {
       this.validator.validate(resolved.tool.toolKey, resolved.tool.inputSchema, argumentsObject);
       serverId = resolved.tool.serverName;
       toolName = resolved.tool.toolName;
-    } else if (resolved.serverId && resolved.toolName) {
+    } else if (resolved.kind === 'not-connected') {
       // A configured server the caller may use, not connected now: the source says so (and reconnects it).
       serverId = resolved.serverId;
       toolName = resolved.toolName;
+    } else if (resolved.kind === 'disabled') {
+      throw new ToolDisabledError({ toolName: resolved.toolKey, reason: resolved.reason });
     } else {
       throw await this.notFound(toolKey, caller, '');
     }
@@ -308,41 +330,45 @@ export class ToolCatalog {
   }
 
   /**
-   * Finds the tool a key names, applying every visibility rule. Returns the tool when it is listed, or the server
-   * and tool name when the server is configured and allowed but not connected.
+   * Finds the tool a key names, applying every visibility rule: the tool when it is listed, the server and tool name
+   * when the server is configured and allowed but not running, why it is blocked when the caller could otherwise see
+   * it, or nothing.
    */
-  private async resolve(toolKey: string, caller: Caller): Promise<{ tool?: ToolInfo; serverId?: string; toolName?: string }> {
+  private async resolve(toolKey: string, caller: Caller): Promise<Resolution> {
     const tools = await this.visibleTools(caller);
     const parsed = typeof toolKey === 'string' ? parseToolKey(toolKey.trim()) : undefined;
-    if (!parsed) throw await this.notFound(String(toolKey), caller, '');
+    if (!parsed) return { kind: 'not-found' };
     const { serverId, toolName } = parsed;
-    const server = this.config.mcpServers[serverId];
-    if (server && !this.projectAllows(server.projects, caller.projectId)) {
-      // Not the caller's server: indistinguishable from one that does not exist.
-      throw await this.notFound(toolKey, caller, '');
-    }
-    if (server && !server.enabled) {
-      throw new ToolDisabledError({ toolName: `${serverId}:${toolName}`, reason: `MCP server '${serverId}' is disabled in the config` });
-    }
-    if (server && server.toolPermissions[toolName] === false) {
-      throw new ToolDisabledError({ toolName: `${serverId}:${toolName}`, reason: 'toolPermissions' });
-    }
     const key = `${serverId}:${toolName}`;
-    const candidate = (await this.currentCache()).byKey.get(key);
-    const tool = candidate && this.projectAllows(candidate.serverProjects, caller.projectId) ? candidate : undefined;
-    if (tool) return { tool };
-    const source = this.sourceFor(serverId);
-    if (source instanceof ToolRegistry && source.get(toolName)?.enabled === false) {
-      throw new ToolDisabledError({ toolName: key, reason: 'disabled in the registry' });
+    const server = this.serverConfig(serverId);
+    // Not the caller's server: indistinguishable from one that does not exist.
+    if (server && !this.projectAllows(server.projects, caller.projectId)) return { kind: 'not-found' };
+    if (server && !server.enabled) return { kind: 'disabled', toolKey: key, reason: `MCP server '${serverId}' is disabled in the config` };
+    if (server && Object.hasOwn(server.toolPermissions, toolName) && server.toolPermissions[toolName] === false) {
+      return { kind: 'disabled', toolKey: key, reason: 'toolPermissions' };
     }
-    const serverConnected = tools.some((entry) => entry.serverName === serverId);
+    const candidate = (await this.currentCache()).byKey.get(key);
+    if (candidate && this.projectAllows(candidate.serverProjects, caller.projectId)) return { kind: 'tool', tool: candidate };
+    const source = this.sourceFor(serverId);
+    if (
+      source instanceof ToolRegistry &&
+      source.get(toolName)?.enabled === false &&
+      this.projectAllows(source.projects, caller.projectId)
+    ) {
+      return { kind: 'disabled', toolKey: key, reason: 'disabled in the registry' };
+    }
     // Only a configured backend (its project was checked above) can be "not connected"; anything else the caller
     // cannot see is simply not found.
-    if (!serverConnected && server && source) return { serverId, toolName };
-    return {};
+    if (!server || !source) return { kind: 'not-found' };
+    // A running server answers only for the tools it lists: one whose tools are all hidden or malformed gets nothing.
+    const state = source.serverState?.(serverId);
+    const running = state !== undefined ? state === 'running' : tools.some((entry) => entry.serverName === serverId);
+    return running ? { kind: 'not-found' } : { kind: 'not-connected', serverId, toolName };
   }
 
-  private async notFound(toolKey: string, caller: Caller, detail: string): Promise<ToolNotFoundError> {
+  private async notFound(requestedKey: string, caller: Caller, detail: string): Promise<ToolNotFoundError> {
+    // Callers from JavaScript or JSON may pass anything as a key.
+    const toolKey = String(requestedKey);
     const tools = await this.visibleTools(caller);
     const suggestions = closestToolKeys(toolKey, tools.map((tool) => tool.toolKey));
     const hint = suggestions.length > 0 ? `. Did you mean: ${suggestions.join(', ')}?` : '';
@@ -353,7 +379,41 @@ export class ToolCatalog {
     return this.sources.find((source) => source.serverIds.includes(serverId));
   }
 
+  /** The caller's project tools, computed once per project while the tools stay the same. */
+  private async projectTools(caller: Caller): Promise<ProjectTools> {
+    this.authorize(caller);
+    const cache = await this.currentCache();
+    const projectKey = caller.projectId ?? noProject;
+    let entry = cache.byProject.get(projectKey);
+    if (!entry) {
+      entry = {
+        tools: cache.all.filter((tool) => this.projectAllows(tool.serverProjects, caller.projectId)),
+        byFilter: new LruMap(filterCacheSize),
+      };
+      cache.byProject.set(projectKey, entry);
+    }
+    return entry;
+  }
+
+  /** The caller's tools narrowed by a search filter; the same array for the same filter while tools stay the same. */
+  private async filteredTools(caller: Caller, filter: CatalogSearchFilter | undefined): Promise<readonly ToolInfo[]> {
+    const filterKey = searchFilterKey(filter);
+    const entry = await this.projectTools(caller);
+    if (filterKey === undefined || filter === undefined) return entry.tools;
+    const cached = entry.byFilter.get(filterKey);
+    if (cached) return cached;
+    const tools = entry.tools.filter((tool) => matchesSearchFilter(tool, filter));
+    if (filterKey.length <= maxCachedFilterKeyLength) entry.byFilter.set(filterKey, tools);
+    return tools;
+  }
+
   private authorize(caller: Caller): void {
+    if (typeof caller.projectId === 'string' && caller.projectId.length > maxProjectIdLength) {
+      throw new ValidationError({
+        issues: [{ path: 'projectId', message: `must be at most ${maxProjectIdLength} characters` }],
+        message: `Invalid projectId: must be at most ${maxProjectIdLength} characters`,
+      });
+    }
     if (caller.tokenId === undefined) return;
     const token = this.tokens.find((entry) => entry.id === caller.tokenId);
     if (!token) throw new AuthenticationError({ message: `Unknown token id '${caller.tokenId}'` });
@@ -361,6 +421,16 @@ export class ToolCatalog {
       const where = caller.projectId === undefined ? 'without a project' : `for project '${caller.projectId}'`;
       throw new AuthorizationError({ message: `Token '${token.id}' may not be used ${where}; it is limited to: ${token.projects.join(', ')}` });
     }
+  }
+
+  /** The config of a server id a caller named; own entries only (`constructor` is not a server). */
+  private serverConfig(serverId: string): ServerConfig | undefined {
+    return Object.hasOwn(this.config.mcpServers, serverId) ? this.config.mcpServers[serverId] : undefined;
+  }
+
+  /** The config of a project id a caller named; own entries only (`toString` is not a project). */
+  private projectConfig(projectId: string | undefined): ResolvedConfig['projects'][string] | undefined {
+    return projectId !== undefined && Object.hasOwn(this.config.projects, projectId) ? this.config.projects[projectId] : undefined;
   }
 
   private projectAllows(serverProjects: readonly string[] | undefined, projectId: string | undefined): boolean {
@@ -384,7 +454,7 @@ export class ToolCatalog {
       all.push(tool);
     }
     // A source may have changed while listing; the next request lists again.
-    const cache: VisibleCache = { revisionKey, all, byKey, byProject: new Map() };
+    const cache: VisibleCache = { revisionKey, all, byKey, byProject: new LruMap(projectCacheSize) };
     this.cache = cache;
     return cache;
   }

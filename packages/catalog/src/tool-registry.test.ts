@@ -81,6 +81,14 @@ describe('ToolRegistry as a tool source', () => {
     expect(() => registry.enable('ghost')).toThrow(ToolNotFoundError);
   });
 
+  it('is running for its own server id and tells its projects', () => {
+    const registry = new ToolRegistry({ serverId: 'host', projects: ['web'] });
+    expect(registry.serverState('host')).toBe('running');
+    expect(registry.serverState('other')).toBeUndefined();
+    expect(registry.projects).toEqual(['web']);
+    expect(new ToolRegistry().projects).toBeUndefined();
+  });
+
   it('wraps plain values, passes CallToolResults through, and turns throws into isError results', async () => {
     const registry = new ToolRegistry();
     registry.register({ name: 'text', description: 'x' }, () => 'hello');

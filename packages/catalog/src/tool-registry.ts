@@ -7,6 +7,7 @@ import {
   formatToolKey,
   isValidServerId,
   type JsonSchemaObject,
+  type ServerState,
   type ToolAnnotations,
   type ToolCallOptions,
   type ToolCallResult,
@@ -125,6 +126,16 @@ export class ToolRegistry implements ToolSource {
 
   get toolsRevision(): number {
     return this.revision;
+  }
+
+  /** The projects that see these tools; undefined: callers without a project. */
+  get projects(): readonly string[] | undefined {
+    return this.options.projects;
+  }
+
+  /** An in-process registry is always up: `running` for its own server id. */
+  serverState(serverId: string): ServerState | undefined {
+    return serverId === this.serverId ? 'running' : undefined;
   }
 
   /** @throws ValidationError on a bad name, a missing description, a duplicate (unless `overwrite`). */

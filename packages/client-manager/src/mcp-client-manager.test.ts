@@ -63,6 +63,18 @@ describe('configuration', () => {
     await expect(manager.start('nope')).rejects.toThrow(ConfigError);
   });
 
+  it('answers serverState (the catalog asks it) with the current state of a configured server', async () => {
+    const { manager } = createManager({ good: fixtureServer('stdio-fixture-server.mjs'), off: { ...fixtureServer('stdio-fixture-server.mjs'), enabled: false } });
+    expect(manager.serverState('good')).toBe('stopped');
+    await manager.startAll();
+    expect(manager.serverState('good')).toBe('running');
+    expect(manager.serverState('off')).toBe('disabled');
+    expect(manager.serverState('nope')).toBeUndefined();
+    expect(manager.serverState('constructor')).toBeUndefined();
+    await manager.stop('good');
+    expect(manager.serverState('good')).toBe('stopped');
+  });
+
   it('passes config env over the default environment, and cwd', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'search-mcp-cwd-'));
     temporaryDirectories.push(directory);

@@ -168,6 +168,11 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
     process.removeListener('exit', this.killOnExit);
   }
 
+  /** The state of one configured server now; undefined for an id that is not configured. */
+  serverState(id: string): ServerState | undefined {
+    return this.connections.get(id)?.currentState;
+  }
+
   /** Tools of every running server, in config order (permission-`false` tools left out). */
   async listAllTools(): Promise<ToolInfo[]> {
     const all: ToolInfo[] = [];

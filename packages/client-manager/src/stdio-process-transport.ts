@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { isJsonRpcMessage } from '@search-mcp/shared';
@@ -44,6 +45,8 @@ export class StdioProcessTransport implements Transport {
 
   private child?: ChildProcess;
   private pending = '';
+  // Keeps the bytes of a character split between two reads until the rest arrives.
+  private readonly stdoutDecoder = new StringDecoder('utf8');
   private closing = false;
   private closed = false;
   private exitInfo?: ProcessExit;
@@ -225,7 +228,7 @@ export class StdioProcessTransport implements Transport {
   }
 
   private readStdout(chunk: Buffer): void {
-    this.pending += chunk.toString('utf8');
+    this.pending += this.stdoutDecoder.write(chunk);
     const maxLineBytes = this.options.maxLineBytes ?? 64 * 1024 * 1024;
     let index: number;
     while ((index = this.pending.indexOf('\n')) !== -1) {

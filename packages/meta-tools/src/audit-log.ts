@@ -23,16 +23,23 @@ export interface AuditSink {
   close?(): Promise<void>;
 }
 
-/** Appends one JSON line per record to `file` (its folder is created). Writes are buffered by the stream. */
-export function createJsonlAuditSink(file: string): AuditSink {
+/**
+ * Appends one JSON line per record to `file` (its folder is created). Writes are buffered by the stream. A write
+ * failure (full disk, removed folder) must not take the server down: the calls go on, `onError` hears of the first
+ * failure so someone does, and later records are dropped.
+ */
+export function createJsonlAuditSink(file: string, options: { onError?: (error: Error) => void } = {}): AuditSink {
   mkdirSync(dirname(file), { recursive: true });
   const stream: WriteStream = createWriteStream(file, { flags: 'a', mode: 0o600 });
-  stream.on('error', () => {
-    // A full disk must not take the server down; the records are lost, the calls go on.
+  let failed = false;
+  stream.on('error', (error) => {
+    if (failed) return;
+    failed = true;
+    options.onError?.(error);
   });
   return {
     record: (record) => {
-      stream.write(`${JSON.stringify(record)}\n`);
+      if (!failed) stream.write(`${JSON.stringify(record)}\n`);
     },
     close: () => new Promise<void>((resolve) => stream.end(resolve)),
   };

@@ -201,6 +201,30 @@ describe('direct tools/call (both modes)', () => {
   });
 });
 
+describe('refused callers', () => {
+  const tokens = { auth: { tokens: [{ id: 'ci', token: 'ci-secret', projects: ['web'] }] } };
+  const asCi = { resolveCaller: ({ meta }: { meta: Record<string, unknown> | undefined }) => ({ tokenId: 'ci', ...(typeof meta?.projectId === 'string' ? { projectId: meta.projectId } : {}) }) };
+
+  it.each(['meta', 'proxy'] as const)('answers tools/list with the error of a refused caller, not -32603 (%s mode)', async (mode) => {
+    const { client } = await connect({ mode, ...asCi }, tokens);
+    const forbidden = (await client.request({ method: 'tools/list', params: { _meta: { projectId: 'other' } } }, Loose).catch((error: unknown) => error)) as McpError;
+    expect([forbidden.code, forbidden.message]).toEqual([-32000, "MCP error -32000: Token 'ci' may not be used for project 'other'; it is limited to: web"]);
+    const tooLong = (await client.request({ method: 'tools/list', params: { _meta: { projectId: 'web'.repeat(100) } } }, Loose).catch((error: unknown) => error)) as McpError;
+    expect([tooLong.code, tooLong.message]).toEqual([-32602, 'MCP error -32602: Invalid projectId: must be at most 256 characters']);
+    expect(tooLong.data).toEqual({ issues: [{ path: 'projectId', message: 'must be at most 256 characters' }] });
+    expect((await client.request({ method: 'tools/list', params: { _meta: { projectId: 'web' } } }, Loose)).tools).toBeDefined();
+  });
+
+  it('answers a direct tools/call of a refused caller with its error, not -32603', async () => {
+    const { client } = await connect({ ...asCi }, tokens);
+    const refused = (await client
+      .request({ method: 'tools/call', params: { name: 'local:echo', arguments: { message: 'x' }, _meta: { projectId: 'other' } } }, Loose)
+      .catch((error: unknown) => error)) as McpError;
+    expect(refused.code).toBe(-32000);
+    expect(refused.message).toContain("Token 'ci' may not be used for project 'other'");
+  });
+});
+
 describe('proxy mode', () => {
   it('lists every tool under its exposed name, sorted, definitions passed through', async () => {
     const { client } = await connect({ mode: 'proxy' });
@@ -263,11 +287,13 @@ describe('progress, cancellation and audit', () => {
     await call(client, 'tool_execute', { toolKey: 'local:echo', arguments: { message: 'argument-value-secret' } });
     await call(client, 'local:echo', { message: 'argument-value-secret' }).catch(() => {});
     await call(client, 'nope:x').catch(() => {});
+    await call(client, 'tool_execute', { arguments: { message: 'argument-value-secret' } });
     expect(records.map((record) => [record.event, record.outcome, record.toolKey ?? null, record.errorCode ?? null])).toEqual([
       ['tool_discovery', 'ok', null, null],
       ['tool_execute', 'ok', 'local:echo', null],
       ['tools/call', 'ok', 'local:echo', null],
       ['tools/call', 'error', 'nope:x', 'TOOL_NOT_FOUND'],
+      ['tool_execute', 'error', null, 'VALIDATION_ERROR'],
     ]);
     expect(records[0]?.queries).toEqual(['echo secret-query-words']);
     expect(records[0]?.resultCount).toBeGreaterThan(0);

@@ -141,8 +141,16 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): Server {
   let listedFingerprint: string | undefined;
   const fingerprintOf = (tools: readonly Tool[]) => tools.map((tool) => `${tool.name}\u0000${tool.description ?? ''}`).join('\u0001');
   server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
-    lastCaller = callerOf(request.params?._meta as Record<string, unknown> | undefined, extra);
-    const tools = await listTools(lastCaller);
+    const caller = callerOf(request.params?._meta as Record<string, unknown> | undefined, extra);
+    let tools: Tool[];
+    try {
+      tools = await listTools(caller);
+    } catch (error) {
+      // A refused caller (token not allowed for the project, a bad project id) gets that error's own code and
+      // message; the SDK would send -32603 for an error without a numeric code.
+      throw toJsonRpcError(error, 'tools/list');
+    }
+    lastCaller = caller;
     listedFingerprint = fingerprintOf(tools);
     return { tools };
   });
@@ -196,7 +204,7 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): Server {
       const notices: string[] = [];
       if (response.strategy === 'off') notices.push('Tool search is turned off for this project.');
       else if (starting.length > 0) notices.push(`Still connecting: ${starting.join(', ')}. Their tools are not searched yet; search again shortly.`);
-      if (shortened) notices.push('Lower results show shortened input schemas; search for one of them with detail "full" to see all of it.');
+      if (shortened) notices.push('Lower results show only parameter names and types; search for one of them with detail "full" to see its whole input schema.');
       if (notices.length > 0) structured.notice = notices.join(' ');
       audit({ event: 'tool_discovery', outcome: 'ok', queries, resultCount: structured.results.length, ...callerFields(caller) }, extra, started);
       return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
@@ -246,12 +254,17 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): Server {
 
     if (mode === 'meta' && name === TOOL_DISCOVERY) return discovery(args, caller, extra);
     if (mode === 'meta' && name === TOOL_EXECUTE) {
+      const started = performance.now();
+      const refuse = (message: string, toolKey?: string) => {
+        audit({ event: 'tool_execute', outcome: 'error', errorCode: 'VALIDATION_ERROR', ...(toolKey ? { toolKey } : {}), ...callerFields(caller) }, extra, started);
+        return toErrorResult(new Error(message));
+      };
       const parsed = ExecuteArguments.safeParse(args);
       if (!parsed.success) {
-        return toErrorResult(new Error(`Invalid tool_execute arguments: ${describeZodIssues(parsed.error)}. Pass toolKey (a string) and arguments (an object).`));
+        return refuse(`Invalid tool_execute arguments: ${describeZodIssues(parsed.error)}. Pass toolKey (a string) and arguments (an object).`);
       }
       const toolArguments = parseArguments(parsed.data.arguments);
-      if (toolArguments === undefined) return toErrorResult(new Error('Invalid tool_execute arguments: "arguments" must be an object (or a JSON object string).'));
+      if (toolArguments === undefined) return refuse('Invalid tool_execute arguments: "arguments" must be an object (or a JSON object string).', parsed.data.toolKey);
       try {
         return await run('tool_execute', parsed.data.toolKey.trim(), toolArguments, caller, meta, extra);
       } catch (error) {
@@ -260,9 +273,10 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): Server {
       }
     }
 
-    const { names } = await exposure(caller);
-    const toolKey = names.keyOf(name) ?? name;
     try {
+      // Inside the try: a refused caller fails here already, and must get its error's code, not -32603.
+      const { names } = await exposure(caller);
+      const toolKey = names.keyOf(name) ?? name;
       return await run('tools/call', toolKey, args, caller, meta, extra);
     } catch (error) {
       throw toJsonRpcError(error, name);

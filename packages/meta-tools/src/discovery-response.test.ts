@@ -28,17 +28,41 @@ const hits: CatalogSearchHit[] = largest.map((entry, index) => ({
   tool: entry,
 }));
 
+/** A schema cut to parameter names and types (and `required`). */
+function isNamesOnly(schema: Record<string, unknown> | undefined): boolean {
+  if (!schema) return false;
+  const properties = Object.values((schema.properties ?? {}) as Record<string, Record<string, unknown>>);
+  return Object.keys(schema).every((key) => ['type', 'properties', 'required'].includes(key)) && properties.every((property) => Object.keys(property).every((key) => key === 'type'));
+}
+
 describe('toDiscoveryResults', () => {
-  it('keeps a summary of five of the largest real tools within its budget, the top hit whole', () => {
+  it('keeps a summary of five of the largest real tools small, the top hit whole', () => {
     const { results, shortened } = toDiscoveryResults(hits, 'summary');
     expect(shortened).toBe(true);
-    expect(JSON.stringify(results).length).toBeLessThanOrEqual(7500);
+    // Within the budget, or every lower hit is already down to parameter names and types (it goes no further).
+    const lowerHitsNamesOnly = results.slice(1).every((result) => isNamesOnly(result.inputSchema));
+    expect(JSON.stringify(results).length <= 7500 || lowerHitsNamesOnly).toBe(true);
+    expect(JSON.stringify(results).length).toBeLessThan(JSON.stringify(toDiscoveryResults(hits, 'full').results).length / 3);
     expect(JSON.stringify(hits.map((hit) => hit.tool.inputSchema)).length).toBeGreaterThan(20_000);
     // The best hit keeps every parameter with its description and requirements.
     const top = results[0]?.inputSchema as { properties: Record<string, { description?: string }>; required?: string[] };
     expect(Object.keys(top.properties)).toEqual(Object.keys((largest[0]?.inputSchema.properties ?? {}) as object));
     expect(top.required).toEqual(largest[0]?.inputSchema.required);
     expect(results.map((result) => result.toolKey)).toEqual(hits.map((hit) => hit.toolKey));
+  });
+
+  it('never drops the inputSchema at summary detail, however large the answer', () => {
+    // Ten of the largest schemas: far over the budget even with every lower hit cut to names and types.
+    const many = [...hits, ...hits].map((hit, index) => ({ ...hit, toolKey: `${hit.toolKey}-${index}`, relevance: 1 - index / 20 }));
+    const { results, shortened } = toDiscoveryResults(many, 'summary');
+    expect(shortened).toBe(true);
+    expect(JSON.stringify(results).length).toBeGreaterThan(7500);
+    for (const [index, result] of results.entries()) {
+      expect(result.inputSchema, result.toolKey).toBeDefined();
+      const names = Object.keys((many[index]?.tool.inputSchema.properties ?? {}) as object);
+      expect(Object.keys((result.inputSchema?.properties ?? {}) as object), result.toolKey).toEqual(names);
+      if (index > 0) expect(isNamesOnly(result.inputSchema), result.toolKey).toBe(true);
+    }
   });
 
   it('leaves small answers whole and drops only what validators need', () => {

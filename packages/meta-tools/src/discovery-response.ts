@@ -22,20 +22,22 @@ const summaryPropertyDescriptionLength = 160;
 const summarySchemaDepth = 3;
 /**
  * The size (JSON characters, about 3.5 per Claude token) a `summary` answer aims to stay within: five hits must fit
- * in a model's context next to everything else. Lower-ranked hits give up schema detail first; the top hit never does.
+ * in a model's context next to everything else. Lower-ranked hits give up schema detail first, down to parameter
+ * names and types (never the whole schema: `summary` promises one); the top hit never does.
  */
 const summaryBudgetCharacters = 7500;
 
 export interface DiscoveryResults {
   results: DiscoveryResult[];
-  /** True when lower-ranked hits' schemas were shortened to keep the answer within its budget. */
+  /** True when lower-ranked hits' schemas were cut to parameter names and types to keep the answer small. */
   shortened: boolean;
 }
 
 /**
  * Shapes search hits for a model at the requested detail. `summary` (the default) must stay small, since five hits
  * go into the context at once: long descriptions are cut at a sentence, schema keywords only validators need are
- * removed, deep nesting is reduced to types, and past a budget lower hits keep only parameter names and types.
+ * removed, deep nesting is reduced to types, and past a budget lower hits keep only parameter names and types
+ * (each keeps an inputSchema, so the answer may stay above the budget).
  * `full` passes everything unchanged.
  */
 export function toDiscoveryResults(hits: readonly CatalogSearchHit[], detail: DiscoveryDetail): DiscoveryResults {
@@ -61,15 +63,11 @@ export function toDiscoveryResults(hits: readonly CatalogSearchHit[], detail: Di
   if (detail !== 'summary') return { results, shortened: false };
 
   let shortened = false;
-  for (const reduce of [parameterNamesOnly, () => undefined]) {
-    for (let index = results.length - 1; index >= 1 && JSON.stringify(results).length > summaryBudgetCharacters; index -= 1) {
-      const result = results[index] as DiscoveryResult;
-      const reduced = reduce(result.inputSchema);
-      if (reduced === undefined) delete result.inputSchema;
-      else result.inputSchema = reduced;
-      delete result.explanation;
-      shortened = true;
-    }
+  for (let index = results.length - 1; index >= 1 && JSON.stringify(results).length > summaryBudgetCharacters; index -= 1) {
+    const result = results[index] as DiscoveryResult;
+    result.inputSchema = parameterNamesOnly(result.inputSchema);
+    delete result.explanation;
+    shortened = true;
   }
   return { results, shortened };
 }
@@ -108,8 +106,8 @@ function compactSchema(value: unknown, depth: number): unknown {
 }
 
 /** The schema reduced to its parameters' names and types, and which are required. */
-function parameterNamesOnly(schema: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
-  if (!schema) return undefined;
+function parameterNamesOnly(schema: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (!schema) return { type: 'object', properties: {} };
   const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown> | undefined>;
   return {
     type: 'object',

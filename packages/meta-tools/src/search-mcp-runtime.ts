@@ -53,7 +53,13 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
     ...(options.searchProvider ? { searchProvider: options.searchProvider } : {}),
     ...(options.tokens ? { tokens: options.tokens } : {}),
   });
-  const audit = options.audit ?? (config.audit ? createJsonlAuditSink(config.audit.file) : undefined);
+  const audit =
+    options.audit ??
+    (config.audit
+      ? createJsonlAuditSink(config.audit.file, {
+          onError: (error) => logger.error('cannot write the audit log; audit records are being lost', { file: config.audit?.file, error: error.message }),
+        })
+      : undefined);
   const mode = options.mode ?? config.exposure.mode;
   let closing: Promise<void> | undefined;
   return {

@@ -37,6 +37,18 @@ describe('StdioJsonRpcServerTransport', () => {
     ]);
   });
 
+  it('keeps a multi-byte character that is split between two chunks', async () => {
+    const { input, received } = await run([]);
+    const bytes = Buffer.from('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"検索"}}\n', 'utf8');
+    // Inside 検 (three bytes: e6 a4 9c): the first chunk ends after its first byte.
+    const cut = bytes.indexOf(0xe6) + 1;
+    input.write(bytes.subarray(0, cut));
+    await new Promise((resolve) => setImmediate(resolve));
+    input.write(bytes.subarray(cut));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(received).toEqual([{ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: '検索' } }]);
+  });
+
   it('answers a line that is not JSON with -32700 and one that is not JSON-RPC with -32600, and goes on', async () => {
     const { written, received, errors } = await run(['this is not json', '{"jsonrpc":"2.0","id":7,"method":42}', '[1,2]', '{"jsonrpc":"2.0","id":8,"method":"ping"}']);
     expect(written).toEqual([

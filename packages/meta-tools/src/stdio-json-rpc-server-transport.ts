@@ -1,3 +1,4 @@
+import { StringDecoder } from 'node:string_decoder';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { JsonRpcErrorCode, isJsonRpcMessage } from '@search-mcp/shared';
@@ -18,6 +19,8 @@ export class StdioJsonRpcServerTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   private pending = '';
+  // Keeps the bytes of a character split between two chunks until the rest arrives.
+  private readonly decoder = new StringDecoder('utf8');
   private started = false;
   private closed = false;
 
@@ -50,7 +53,7 @@ export class StdioJsonRpcServerTransport implements Transport {
   }
 
   private readonly onData = (chunk: Buffer | string) => {
-    this.pending += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+    this.pending += typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
     let index: number;
     while ((index = this.pending.indexOf('\n')) !== -1) {
       const line = this.pending.slice(0, index).replace(/\r$/, '');

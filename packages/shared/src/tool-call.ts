@@ -1,3 +1,4 @@
+import type { ServerState } from './server-status.js';
 import type { ToolInfo } from './tool-info.js';
 
 /**
@@ -46,5 +47,10 @@ export interface ToolSource {
   readonly toolsRevision: number;
   /** The server ids this source answers for, running or not (so a call to a stopped server says so). */
   readonly serverIds: readonly string[];
+  /**
+   * The current state of one of `serverIds` (undefined for others). Lets the catalog tell a server that is down from
+   * a running one that lists no tool the caller may see; without it the catalog guesses from the listed tools.
+   */
+  serverState?(serverId: string): ServerState | undefined;
 }
 

@@ -104,12 +104,10 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
     }
     // The session's project is the one named when it opened: its instructions list that project's servers.
     const server = runtime.createServer({ resolveCaller: resolveCaller(caller), ...(caller.projectId !== undefined ? { projectId: caller.projectId } : {}) });
-    let session: Session | undefined;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        session = { transport, server, tokenId: caller.tokenId, lastSeen: Date.now() };
-        sessions.set(id, session);
+        sessions.set(id, { transport, server, tokenId: caller.tokenId, lastSeen: Date.now() });
       },
     });
     transport.onclose = () => {

@@ -59,7 +59,9 @@ export function median(values: readonly number[]): number {
   const sorted = sortedCopy(values);
   const middle = Math.floor(sorted.length / 2);
   if (sorted.length === 0) return Number.NaN;
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 /** Nearest-rank percentile of ascending values: always one of the measured values, never interpolated. */
@@ -237,7 +239,9 @@ export function processTable(): Map<number, { ppid: number; command: string }> {
 
 /** The direct children of `pid`, tsx's esbuild service included. */
 export function childProcessesOf(pid: number, table = processTable()): ProcessInfo[] {
-  return [...table].filter(([, entry]) => entry.ppid === pid).map(([child, entry]) => ({ pid: child, command: entry.command }));
+  return [...table]
+    .filter(([, entry]) => entry.ppid === pid)
+    .map(([child, entry]) => ({ pid: child, command: entry.command }));
 }
 
 /** The processes below `pid` (children, grandchildren, …). */
@@ -307,15 +311,27 @@ function hasWorkingDirectoryIn(pid: number, directory: string): boolean {
  * `pgrep -f` per pattern (all matches, and the ones that are ours: seen by this run, or running on or in the run's
  * temp `directory`, since other people's processes may match the patterns too).
  */
-export async function leftoverProcesses<Name extends string>(seenPids: ReadonlySet<number>, directory: string, patterns: Record<Name, string>) {
+export async function leftoverProcesses<Name extends string>(
+  seenPids: ReadonlySet<number>,
+  directory: string,
+  patterns: Record<Name, string>,
+) {
   await waitForExit([...seenPids], 40, 100);
   const aliveSeenPids = [...seenPids].filter(isProcessAlive);
   const table = processTable();
   const childProcesses = childProcessesOf(process.pid, table).filter((child) => !isEsbuildService(child));
   const names = Object.keys(patterns) as Name[];
-  const matches = Object.fromEntries(names.map((name) => [name, processIdsMatching(patterns[name])])) as Record<Name, number[]>;
+  const matches = Object.fromEntries(names.map((name) => [name, processIdsMatching(patterns[name])])) as Record<
+    Name,
+    number[]
+  >;
   const ours = (pids: number[]) =>
-    pids.filter((pid) => seenPids.has(pid) || (table.get(pid)?.command.includes(directory) ?? false) || hasWorkingDirectoryIn(pid, directory));
+    pids.filter(
+      (pid) =>
+        seenPids.has(pid) ||
+        (table.get(pid)?.command.includes(directory) ?? false) ||
+        hasWorkingDirectoryIn(pid, directory),
+    );
   return {
     processesSeen: seenPids.size,
     aliveSeenPids,
@@ -329,7 +345,12 @@ export async function leftoverProcesses<Name extends string>(seenPids: ReadonlyS
 export function collectStderrTail(stderr: Stream | null, maximumLines = 40): string[] {
   const tail: string[] = [];
   stderr?.on('data', (chunk: Buffer) => {
-    tail.push(...chunk.toString('utf8').split('\n').filter((line) => line.trim() !== ''));
+    tail.push(
+      ...chunk
+        .toString('utf8')
+        .split('\n')
+        .filter((line) => line.trim() !== ''),
+    );
     if (tail.length > maximumLines) tail.splice(0, tail.length - maximumLines);
   });
   return tail;
@@ -340,8 +361,13 @@ export function collectStderrTail(stderr: Stream | null, maximumLines = 40): str
 
 /** The text blocks of a `tools/call` result, joined by newlines. */
 export function textContentOf(result: Record<string, unknown>): string {
-  const content = Array.isArray(result['content']) ? (result['content'] as Array<{ type?: string; text?: string }>) : [];
-  return content.filter((block) => block.type === 'text' && typeof block.text === 'string').map((block) => block.text).join('\n');
+  const content = Array.isArray(result['content'])
+    ? (result['content'] as Array<{ type?: string; text?: string }>)
+    : [];
+  return content
+    .filter((block) => block.type === 'text' && typeof block.text === 'string')
+    .map((block) => block.text)
+    .join('\n');
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -367,11 +393,20 @@ export function ratioGoalCell(ratio: number, goalRatio: number): string {
 
 /** The Section | Metric | Value | Goal table of the client-manager and proxy reports. */
 export function metricTableLines(rows: ReadonlyArray<readonly string[]>): string[] {
-  return ['| Section | Metric | Value | Goal |', '| --- | --- | ---: | --- |', ...rows.map((row) => `| ${row.join(' | ')} |`)];
+  return [
+    '| Section | Metric | Value | Goal |',
+    '| --- | --- | ---: | --- |',
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+  ];
 }
 
 /** Writes bench/results/<name>.json and <name>.md; returns the JSON's path (for the progress log). */
-export async function writeResults(name: string, result: unknown, markdown: string, jsonIndentation = 2): Promise<string> {
+export async function writeResults(
+  name: string,
+  result: unknown,
+  markdown: string,
+  jsonIndentation = 2,
+): Promise<string> {
   const jsonPath = join(resultsDirectory, `${name}.json`);
   await mkdir(resultsDirectory, { recursive: true });
   await writeFile(jsonPath, `${JSON.stringify(result, null, jsonIndentation)}\n`);

@@ -103,7 +103,9 @@ function rememberPids(manager: McpClientManager): void {
   for (const status of manager.status()) if (status.pid !== undefined) seenPids.add(status.pid);
 }
 
-function createManager(mcpServers: Record<string, { command: string; args: string[]; env?: Record<string, string> }>): McpClientManager {
+function createManager(
+  mcpServers: Record<string, { command: string; args: string[]; env?: Record<string, string> }>,
+): McpClientManager {
   const manager = new McpClientManager({ mcpServers }, managerOptions);
   openManagers.add(manager);
   return manager;
@@ -119,7 +121,9 @@ async function closeManager(manager: McpClientManager): Promise<number> {
 function assertAllRunning(manager: McpClientManager, what: string): void {
   const broken = manager.status().filter((status) => status.state !== 'running');
   if (broken.length > 0) {
-    throw new Error(`${what}: not running: ${broken.map((status) => `${status.id}=${status.state} ${status.lastError ?? ''}`).join('; ')}`);
+    throw new Error(
+      `${what}: not running: ${broken.map((status) => `${status.id}=${status.state} ${status.lastError ?? ''}`).join('; ')}`,
+    );
   }
 }
 
@@ -138,7 +142,12 @@ interface ConnectSample {
   closeMs: number;
 }
 
-async function connectOnce(directory: string, mode: ConnectMode, round: number, warmup: boolean): Promise<ConnectSample> {
+async function connectOnce(
+  directory: string,
+  mode: ConnectMode,
+  round: number,
+  warmup: boolean,
+): Promise<ConnectSample> {
   const manager = createManager({
     everything: { command: process.execPath, args: [entries.everything] },
     filesystem: { command: process.execPath, args: [entries.filesystem, join(directory, 'files')] },
@@ -164,7 +173,8 @@ async function connectOnce(directory: string, mode: ConnectMode, round: number, 
     throw error;
   }
   const serverConnectMs: Record<string, number> = {};
-  for (const status of manager.status()) if (status.connectMs !== undefined) serverConnectMs[status.id] = status.connectMs;
+  for (const status of manager.status())
+    if (status.connectMs !== undefined) serverConnectMs[status.id] = status.connectMs;
   const closeMs = await closeManager(manager);
   return { round, mode, warmup, totalMs: round3(totalMs), serverConnectMs, closeMs: round3(closeMs) };
 }
@@ -183,7 +193,9 @@ async function benchConnect(directory: string) {
     for (const mode of order) {
       const sample = await connectOnce(directory, mode, round, warmup);
       samples.push(sample);
-      log(`connect ${warmup ? 'warm-up' : `round ${round - connectWarmupRounds + 1}/${connectRounds}`} ${mode}: ${sample.totalMs.toFixed(1)} ms`);
+      log(
+        `connect ${warmup ? 'warm-up' : `round ${round - connectWarmupRounds + 1}/${connectRounds}`} ${mode}: ${sample.totalMs.toFixed(1)} ms`,
+      );
     }
   }
   const measured = samples.filter((sample) => !sample.warmup);
@@ -195,8 +207,16 @@ async function benchConnect(directory: string) {
     servers: ['everything', 'filesystem', 'memory'],
     rounds: connectRounds,
     warmupRounds: connectWarmupRounds,
-    parallel: { medianMs: round3(parallelMedianMs), summary: roundSummary(summarize(parallelMs)), samplesMs: parallelMs },
-    sequential: { medianMs: round3(sequentialMedianMs), summary: roundSummary(summarize(sequentialMs)), samplesMs: sequentialMs },
+    parallel: {
+      medianMs: round3(parallelMedianMs),
+      summary: roundSummary(summarize(parallelMs)),
+      samplesMs: parallelMs,
+    },
+    sequential: {
+      medianMs: round3(sequentialMedianMs),
+      summary: roundSummary(summarize(sequentialMs)),
+      samplesMs: sequentialMs,
+    },
     sequentialOverParallel: round3(sequentialMedianMs / parallelMedianMs),
     samples,
   };
@@ -210,7 +230,11 @@ async function benchEcho() {
   await manager.start('everything');
   rememberPids(manager);
 
-  const transport = new StdioClientTransport({ command: process.execPath, args: [entries.everything], stderr: 'ignore' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [entries.everything],
+    stderr: 'ignore',
+  });
   const client = new Client({ name: 'bench-bare-sdk', version: '0.0.0' }, { capabilities: {} });
   openClients.add(client);
   await client.connect(transport);
@@ -315,7 +339,9 @@ async function benchMemory(directory: string) {
     });
     const childrenRssMb = bytesToMb(children.reduce((total, child) => total + child.vmRssKb * 1024, 0));
     const pssKnown = children.every((child) => child.pssKb !== undefined);
-    const childrenPssMb = pssKnown ? bytesToMb(children.reduce((total, child) => total + (child.pssKb ?? 0) * 1024, 0)) : undefined;
+    const childrenPssMb = pssKnown
+      ? bytesToMb(children.reduce((total, child) => total + (child.pssKb ?? 0) * 1024, 0))
+      : undefined;
 
     return {
       servers: memoryServerCount,
@@ -349,7 +375,8 @@ async function benchMemory(directory: string) {
 
 async function leftoverCheck() {
   // Give exiting children a moment to be reaped.
-  for (let i = 0; i < 20 && (serverLikeChildren().length > 0 || [...seenPids].some(isProcessAlive)); i += 1) await sleep(100);
+  for (let i = 0; i < 20 && (serverLikeChildren().length > 0 || [...seenPids].some(isProcessAlive)); i += 1)
+    await sleep(100);
   const allChildren = childProcessesOf(process.pid);
   const children = serverLikeChildren();
   const aliveServerPids = [...seenPids].filter(isProcessAlive);
@@ -376,7 +403,12 @@ type MemoryResult = Awaited<ReturnType<typeof benchMemory>>;
 
 function markdown(machine: Machine, connect: ConnectResult, echo: EchoResult, memory: MemoryResult): string {
   const rows: Array<[string, string, string, string]> = [
-    ['Connect (everything + filesystem + memory)', `parallel \`startAll()\`, median of ${connect.rounds}`, formatMs(connect.parallel.medianMs), ''],
+    [
+      'Connect (everything + filesystem + memory)',
+      `parallel \`startAll()\`, median of ${connect.rounds}`,
+      formatMs(connect.parallel.medianMs),
+      '',
+    ],
     ['', `sequential \`start(id)\` × 3, median of ${connect.rounds}`, formatMs(connect.sequential.medianMs), ''],
     ['', 'sequential / parallel', formatRatio(connect.sequentialOverParallel), ''],
     ['echo latency', 'manager `callTool` p50', formatMs(echo.manager.p50), ''],
@@ -444,7 +476,8 @@ async function main(): Promise<void> {
     machine.loadAverageAtEnd = loadAverage();
 
     const cleanup = await leftoverCheck();
-    const leftovers = cleanup.aliveServerPids.length + cleanup.childProcesses.length + cleanup.pgrepServerMemoryOurs.length;
+    const leftovers =
+      cleanup.aliveServerPids.length + cleanup.childProcesses.length + cleanup.pgrepServerMemoryOurs.length;
 
     const result = {
       machine,

@@ -48,7 +48,8 @@ import {
 // ---------------------------------------------------------------------------------------------------------------
 // Settings
 
-const fixturesDirectory = process.env['SEARCH_MCP_REAL_SERVERS'] ?? fileURLToPath(new URL('../../shared/fixtures/real-servers', import.meta.url));
+const fixturesDirectory =
+  process.env['SEARCH_MCP_REAL_SERVERS'] ?? fileURLToPath(new URL('../fixtures/real-servers', import.meta.url));
 /** Goals: meta-mode tools/list ≤ 600 tokens and ≥ 99 % less than connecting every server directly. */
 const metaGoalTokens = 600;
 const metaGoalSavings = 0.99;
@@ -137,13 +138,21 @@ function rememberTree(pid: number | null): void {
 async function listToolsRaw(client: Client): Promise<unknown[]> {
   const result = await client.request({ method: 'tools/list', params: {} }, ResultSchema);
   const tools = (result as { tools?: unknown }).tools;
-  if (!Array.isArray(tools)) throw new Error(`tools/list without a tools array: ${JSON.stringify(result).slice(0, 200)}`);
+  if (!Array.isArray(tools))
+    throw new Error(`tools/list without a tools array: ${JSON.stringify(result).slice(0, 200)}`);
   return tools;
 }
 
 /** A `tools/call` result as sent (no CallToolResultSchema defaults or stripping). */
-async function callToolRaw(client: Client, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  return (await client.request({ method: 'tools/call', params: { name, arguments: args } }, ResultSchema)) as Record<string, unknown>;
+async function callToolRaw(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  return (await client.request({ method: 'tools/call', params: { name, arguments: args } }, ResultSchema)) as Record<
+    string,
+    unknown
+  >;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -156,7 +165,9 @@ interface Fixture {
 }
 
 function loadFixtures(): Fixture[] {
-  const files = readdirSync(fixturesDirectory).filter((file) => file.endsWith('.tools.json')).sort();
+  const files = readdirSync(fixturesDirectory)
+    .filter((file) => file.endsWith('.tools.json'))
+    .sort();
   return files.map((file) => {
     const path = join(fixturesDirectory, file);
     const recorded = JSON.parse(readFileSync(path, 'utf8')) as unknown;
@@ -168,7 +179,8 @@ function loadFixtures(): Fixture[] {
 
 async function writeConfig(directory: string, fixtures: readonly Fixture[]): Promise<string> {
   const mcpServers: Record<string, { command: string; args: string[] }> = {};
-  for (const fixture of fixtures) mcpServers[fixture.id] = { command: process.execPath, args: [replayServerPath, fixture.path] };
+  for (const fixture of fixtures)
+    mcpServers[fixture.id] = { command: process.execPath, args: [replayServerPath, fixture.path] };
   const path = join(directory, 'mcp-servers.json');
   await writeFile(path, `${JSON.stringify({ mcpServers }, null, 2)}\n`);
   return path;
@@ -196,7 +208,15 @@ async function startSearchMcp(configPath: string, mode: 'meta' | 'proxy'): Promi
   const stderrTail = collectStderrTail(transport.stderr);
   const client = new Client({ name: `context-bench-${mode}`, version: '0.0.0' }, { capabilities: {} });
   openClients.add(client);
-  const session: SearchMcpSession = { client, transport, pid: -1, spawnedAt: performance.now(), connectMs: 0, listChangedNotifications: 0, stderrTail };
+  const session: SearchMcpSession = {
+    client,
+    transport,
+    pid: -1,
+    spawnedAt: performance.now(),
+    connectMs: 0,
+    listChangedNotifications: 0,
+    stderrTail,
+  };
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
     session.listChangedNotifications += 1;
   });
@@ -227,7 +247,8 @@ async function measureMeta(configPath: string) {
     const tools = await listToolsRaw(session.client);
     const listMs = performance.now() - session.spawnedAt;
     const names = tools.map((tool) => (tool as { name?: string }).name);
-    if (!names.includes('tool_discovery') || !names.includes('tool_execute')) throw new Error(`meta tools/list: ${JSON.stringify(names)}`);
+    if (!names.includes('tool_discovery') || !names.includes('tool_execute'))
+      throw new Error(`meta tools/list: ${JSON.stringify(names)}`);
     const json = JSON.stringify(tools);
     checkAgainstCountTokens('meta tools/list', json);
     const instructions = session.client.getInstructions() ?? '';
@@ -253,15 +274,21 @@ async function measureProxy(configPath: string, expectedTools: number) {
     const deadline = session.spawnedAt + connectDeadlineMs;
     let tools = await listToolsRaw(session.client);
     const firstListTools = tools.length;
-    const growth: Array<{ ms: number; tools: number }> = [{ ms: round(performance.now() - session.spawnedAt, 0), tools: tools.length }];
+    const growth: Array<{ ms: number; tools: number }> = [
+      { ms: round(performance.now() - session.spawnedAt, 0), tools: tools.length },
+    ];
     while (tools.length < expectedTools && performance.now() < deadline) {
       await sleep(pollIntervalMs);
       tools = await listToolsRaw(session.client);
-      if (tools.length !== growth[growth.length - 1]?.tools) growth.push({ ms: round(performance.now() - session.spawnedAt, 0), tools: tools.length });
+      if (tools.length !== growth[growth.length - 1]?.tools)
+        growth.push({ ms: round(performance.now() - session.spawnedAt, 0), tools: tools.length });
     }
     const completeMs = performance.now() - session.spawnedAt;
     const complete = tools.length >= expectedTools;
-    if (!complete) log(`proxy: only ${tools.length}/${expectedTools} tools after ${connectDeadlineMs} ms; stderr: ${session.stderrTail.join(' | ')}`);
+    if (!complete)
+      log(
+        `proxy: only ${tools.length}/${expectedTools} tools after ${connectDeadlineMs} ms; stderr: ${session.stderrTail.join(' | ')}`,
+      );
     // Let the last debounced list_changed arrive before counting them.
     await sleep(400);
     rememberTree(session.pid);
@@ -291,7 +318,11 @@ async function measureDirect(fixtures: readonly Fixture[]) {
   const started = performance.now();
   const perServer = await Promise.all(
     fixtures.map(async (fixture) => {
-      const transport = new StdioClientTransport({ command: process.execPath, args: [replayServerPath, fixture.path], stderr: 'ignore' });
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [replayServerPath, fixture.path],
+        stderr: 'ignore',
+      });
       const client = new Client({ name: 'context-bench-direct', version: '0.0.0' }, { capabilities: {} });
       openClients.add(client);
       try {
@@ -301,7 +332,11 @@ async function measureDirect(fixtures: readonly Fixture[]) {
         const serverName = client.getServerVersion()?.name;
         const json = JSON.stringify(tools);
         const basics = tools.map((tool) => {
-          const { name, description, inputSchema } = tool as { name?: string; description?: string; inputSchema?: unknown };
+          const { name, description, inputSchema } = tool as {
+            name?: string;
+            description?: string;
+            inputSchema?: unknown;
+          };
           return { name, description, inputSchema };
         });
         return {
@@ -323,7 +358,8 @@ async function measureDirect(fixtures: readonly Fixture[]) {
     }),
   );
   const wrong = perServer.filter((entry) => !entry.identicalToFixture || entry.serverName !== entry.id);
-  if (wrong.length > 0) throw new Error(`replay servers differ from their fixtures: ${wrong.map((entry) => entry.id).join(', ')}`);
+  if (wrong.length > 0)
+    throw new Error(`replay servers differ from their fixtures: ${wrong.map((entry) => entry.id).join(', ')}`);
   return {
     servers: perServer.length,
     tools: perServer.reduce((total, entry) => total + entry.tools, 0),
@@ -338,7 +374,10 @@ async function measureDirect(fixtures: readonly Fixture[]) {
 }
 
 /** Proxy mode must pass every definition unchanged except its name: compare with what the servers sent. */
-function compareProxyWithDirect(proxyListed: readonly unknown[], directListed: ReadonlyArray<{ server: string; tool: unknown }>) {
+function compareProxyWithDirect(
+  proxyListed: readonly unknown[],
+  directListed: ReadonlyArray<{ server: string; tool: unknown }>,
+) {
   const byExposedName = new Map<string, unknown>();
   for (const tool of proxyListed) byExposedName.set((tool as { name: string }).name, tool);
   const missing: string[] = [];
@@ -403,11 +442,14 @@ async function waitUntilAllConnected(session: SearchMcpSession): Promise<{ ms: n
     calls += 1;
     const result = await callToolRaw(session.client, 'tool_discovery', { query: 'warm up', maxResults: 1 });
     const structured = result['structuredContent'] as { notice?: string } | undefined;
-    if (result['isError'] !== true && structured?.notice === undefined) return { ms: round(performance.now() - session.spawnedAt, 0), calls };
+    if (result['isError'] !== true && structured?.notice === undefined)
+      return { ms: round(performance.now() - session.spawnedAt, 0), calls };
     log(`discovery: not all connected yet (${structured?.notice ?? textContentOf(result)})`);
     await sleep(250);
   }
-  throw new Error(`not all servers connected after ${connectDeadlineMs} ms; search-mcp stderr: ${session.stderrTail.join(' | ')}`);
+  throw new Error(
+    `not all servers connected after ${connectDeadlineMs} ms; search-mcp stderr: ${session.stderrTail.join(' | ')}`,
+  );
 }
 
 async function measureDiscovery(session: SearchMcpSession) {
@@ -418,10 +460,17 @@ async function measureDiscovery(session: SearchMcpSession) {
   for (const query of discoveryQueries) {
     for (const detail of discoveryDetails) {
       const started = performance.now();
-      const result = await callToolRaw(session.client, 'tool_discovery', { query, maxResults: discoveryMaxResults, detail });
+      const result = await callToolRaw(session.client, 'tool_discovery', {
+        query,
+        maxResults: discoveryMaxResults,
+        detail,
+      });
       const ms = performance.now() - started;
-      if (result['isError'] === true) throw new Error(`tool_discovery "${query}" (${detail}) failed: ${textContentOf(result)}`);
-      const structured = result['structuredContent'] as { results?: Array<{ toolKey: string }>; notice?: string } | undefined;
+      if (result['isError'] === true)
+        throw new Error(`tool_discovery "${query}" (${detail}) failed: ${textContentOf(result)}`);
+      const structured = result['structuredContent'] as
+        | { results?: Array<{ toolKey: string }>; notice?: string }
+        | undefined;
       const results = structured?.results ?? [];
       if (structured?.notice) log(`discovery "${query}": notice ${structured.notice}`);
       const text = textContentOf(result);
@@ -458,16 +507,19 @@ async function measureDiscovery(session: SearchMcpSession) {
         },
       ];
     }),
-  ) as Record<Detail, {
-    queries: number;
-    textTokensMedian: number;
-    textTokensMax: number;
-    resultTokensMedian: number;
-    resultTokensMax: number;
-    largestQuery: string;
-    largestTopToolKeys: string[];
-    fewerHitsThanAsked: string[];
-  }>;
+  ) as Record<
+    Detail,
+    {
+      queries: number;
+      textTokensMedian: number;
+      textTokensMax: number;
+      resultTokensMedian: number;
+      resultTokensMax: number;
+      largestQuery: string;
+      largestTopToolKeys: string[];
+      fewerHitsThanAsked: string[];
+    }
+  >;
   return { maxResults: discoveryMaxResults, allConnectedAfterMs: ready.ms, byDetail, samples };
 }
 
@@ -475,7 +527,11 @@ async function measureDiscovery(session: SearchMcpSession) {
 // Cleanup check
 
 function leftoverCheck(directory: string) {
-  return leftoverProcesses(seenPids, directory, { replayServer: 'replay-server', serverEverything: 'server-everything', distCli: 'dist/cli.js' });
+  return leftoverProcesses(seenPids, directory, {
+    replayServer: 'replay-server',
+    serverEverything: 'server-everything',
+    distCli: 'dist/cli.js',
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -497,7 +553,8 @@ function markdown(
   discovery: DiscoveryResult,
   doctor: Record<string, number> | { error: string },
 ): string {
-  const met = (ok: boolean, goal: string, miss: string) => (ok ? `${goal} — met` : `${goal} — **missed${miss ? ` by ${miss}` : ''}**`);
+  const met = (ok: boolean, goal: string, miss: string) =>
+    ok ? `${goal} — met` : `${goal} — **missed${miss ? ` by ${miss}` : ''}**`;
   const summary = discovery.byDetail.summary;
   const lines = [
     '# Context benchmark (what an AI client loads)',
@@ -539,7 +596,9 @@ function markdown(
     '| --- | ---: | ---: | ---: | ---: | --- |',
     ...discoveryDetails.map((detail) => {
       const entry = discovery.byDetail[detail];
-      const over = discovery.samples.filter((sample) => sample.detail === detail && sample.textTokens > discoveryGoalTokens).length;
+      const over = discovery.samples.filter(
+        (sample) => sample.detail === detail && sample.textTokens > discoveryGoalTokens,
+      ).length;
       const goal =
         detail === 'summary'
           ? `${met(entry.textTokensMedian <= discoveryGoalTokens, `median ≤ ${number(discoveryGoalTokens)}`, `${number(entry.textTokensMedian - discoveryGoalTokens)} tokens`)}; ` +
@@ -554,7 +613,8 @@ function markdown(
     '| Request | Top hit | summary | minimal | full |',
     '| --- | --- | ---: | ---: | ---: |',
     ...discoveryQueries.map((query) => {
-      const of = (detail: Detail) => discovery.samples.find((sample) => sample.query === query && sample.detail === detail);
+      const of = (detail: Detail) =>
+        discovery.samples.find((sample) => sample.query === query && sample.detail === detail);
       return `| ${query} | ${of('summary')?.topToolKeys[0] ?? '—'} | ${number(of('summary')?.textTokens ?? NaN)} | ${number(of('minimal')?.textTokens ?? NaN)} | ${number(of('full')?.textTokens ?? NaN)} |`;
     }),
     '',
@@ -593,7 +653,9 @@ async function main(): Promise<void> {
     log('meta: search-mcp serve (meta mode)');
     const metaFull = await measureMeta(configPath);
     metaSession = metaFull.session;
-    log(`meta: ${metaFull.tools} tools, ${metaFull.tokens} tokens, tools/list ${metaFull.spawnToListMs} ms after spawn`);
+    log(
+      `meta: ${metaFull.tools} tools, ${metaFull.tokens} tokens, tools/list ${metaFull.spawnToListMs} ms after spawn`,
+    );
 
     log('discovery: requests through the meta-mode client');
     const discovery = await measureDiscovery(metaSession);
@@ -603,10 +665,14 @@ async function main(): Promise<void> {
 
     log('proxy: search-mcp serve --mode proxy, waiting for every server');
     const proxyFull = await measureProxy(configPath, expectedTools);
-    log(`proxy: ${proxyFull.tools} tools, ${proxyFull.tokens} tokens, complete after ${proxyFull.spawnToCompleteMs} ms`);
+    log(
+      `proxy: ${proxyFull.tools} tools, ${proxyFull.tokens} tokens, complete after ${proxyFull.spawnToCompleteMs} ms`,
+    );
     const proxyVsDirect = compareProxyWithDirect(proxyFull.listed, directFull.listed);
     if (proxyVsDirect.missing.length + proxyVsDirect.changed.length > 0) {
-      log(`proxy vs direct: missing ${proxyVsDirect.missing.join(', ') || 'none'}; changed ${proxyVsDirect.changed.join(', ') || 'none'}`);
+      log(
+        `proxy vs direct: missing ${proxyVsDirect.missing.join(', ') || 'none'}; changed ${proxyVsDirect.changed.join(', ') || 'none'}`,
+      );
     }
     const { listed: _proxyListed, ...proxy } = proxyFull;
     const { listed: _directListed, ...direct } = directFull;
@@ -627,7 +693,11 @@ async function main(): Promise<void> {
     const result = {
       machine,
       durationMs: round(performance.now() - runStarted, 0),
-      goals: { metaTokens: metaGoalTokens, metaSavings: metaGoalSavings, discoverySummaryTextTokens: discoveryGoalTokens },
+      goals: {
+        metaTokens: metaGoalTokens,
+        metaSavings: metaGoalSavings,
+        discoverySummaryTextTokens: discoveryGoalTokens,
+      },
       contextAtStart: {
         meta: { ...meta, closeMs: metaCloseMs },
         proxy: { ...proxy, vsDirect: proxyVsDirect },

@@ -93,7 +93,12 @@ export interface BenchServer {
 export async function startBenchServer(): Promise<BenchServer> {
   const { gc, source: gcSource } = findGarbageCollector();
   const config = parseConfig({
-    mcpServers: { everything: { command: process.execPath, args: [packageBinEntry('@modelcontextprotocol/server-everything', requireFromApp)] } },
+    mcpServers: {
+      everything: {
+        command: process.execPath,
+        args: [packageBinEntry('@modelcontextprotocol/server-everything', requireFromApp)],
+      },
+    },
     auth: { tokens: [{ id: 'bench', token: benchToken }] },
   });
   const registry = new ToolRegistry();
@@ -110,7 +115,9 @@ export async function startBenchServer(): Promise<BenchServer> {
   const broken = runtime.manager.status().filter((status) => status.state !== 'running');
   if (broken.length > 0) {
     await runtime.close();
-    throw new Error(`backend not running: ${broken.map((status) => `${status.id}=${status.state} ${status.lastError ?? ''}`).join('; ')}`);
+    throw new Error(
+      `backend not running: ${broken.map((status) => `${status.id}=${status.state} ${status.lastError ?? ''}`).join('; ')}`,
+    );
   }
   const http = await buildHttpApp({
     runtime,
@@ -130,7 +137,13 @@ export async function startBenchServer(): Promise<BenchServer> {
     stats: async () => ({
       pid: process.pid,
       sessionCount: http.mcp.sessionCount,
-      backends: runtime.manager.status().map((status) => ({ id: status.id, state: status.state, ...(status.pid !== undefined ? { pid: status.pid } : {}) })),
+      backends: runtime.manager
+        .status()
+        .map((status) => ({
+          id: status.id,
+          state: status.state,
+          ...(status.pid !== undefined ? { pid: status.pid } : {}),
+        })),
       childProcesses: childrenOf(process.pid).filter((child) => !isEsbuildService(child)),
       toolsChangedListeners: runtime.manager.listenerCount('tools-changed'),
     }),
@@ -166,7 +179,8 @@ export async function startBenchServer(): Promise<BenchServer> {
 type Request = { id: number; op: 'stats' | 'memory' | 'close' };
 
 async function serveOverIpc(): Promise<void> {
-  const send = (message: unknown) => new Promise<void>((done) => process.send?.(message, undefined, undefined, () => done()));
+  const send = (message: unknown) =>
+    new Promise<void>((done) => process.send?.(message, undefined, undefined, () => done()));
   let server: BenchServer;
   try {
     server = await startBenchServer();
@@ -181,7 +195,12 @@ async function serveOverIpc(): Promise<void> {
   process.on('message', (message: Request) => {
     void (async () => {
       try {
-        const result = message.op === 'stats' ? await server.stats() : message.op === 'memory' ? await server.memory() : await server.close();
+        const result =
+          message.op === 'stats'
+            ? await server.stats()
+            : message.op === 'memory'
+              ? await server.memory()
+              : await server.close();
         await send({ id: message.id, result: result ?? null });
         if (message.op === 'close') process.disconnect();
       } catch (error) {
@@ -192,6 +211,10 @@ async function serveOverIpc(): Promise<void> {
   await send({ type: 'ready', url: server.url, pid: process.pid });
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url) && typeof process.send === 'function') {
+if (
+  process.argv[1] &&
+  resolve(process.argv[1]) === fileURLToPath(import.meta.url) &&
+  typeof process.send === 'function'
+) {
   await serveOverIpc();
 }

@@ -67,7 +67,9 @@ const sessionConcurrency = 10;
 const protocolVersion = '2025-06-18';
 const echoMessage = 'hello from the http bench';
 /** Which server placements to run sections 1–3 with; `child` also runs 4 and 5. */
-const serverModes: readonly ServerMode[] = (process.env['HTTP_BENCH_MODES']?.split(',') as ServerMode[] | undefined) ?? ['child', 'in-process'];
+const serverModes: readonly ServerMode[] = (process.env['HTTP_BENCH_MODES']?.split(',') as
+  | ServerMode[]
+  | undefined) ?? ['child', 'in-process'];
 
 const benchDirectory = dirname(fileURLToPath(import.meta.url));
 const rootDirectory = join(benchDirectory, '..');
@@ -165,7 +167,10 @@ async function startChild(): Promise<RunningServer> {
   // tsx's ESM loader, so the child can load the .ts server script (and the app's sources) like this process does.
   const tsxLoader = pathToFileURL(require.resolve('tsx')).href;
   // stdout of the child goes to our stderr: our stdout carries only the markdown.
-  const child: ChildProcess = spawn(process.execPath, ['--import', tsxLoader, serverScript], { cwd: rootDirectory, stdio: ['ignore', 2, 2, 'ipc'] });
+  const child: ChildProcess = spawn(process.execPath, ['--import', tsxLoader, serverScript], {
+    cwd: rootDirectory,
+    stdio: ['ignore', 2, 2, 'ipc'],
+  });
   if (child.pid !== undefined) seenPids.add(child.pid);
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let nextId = 1;
@@ -182,20 +187,23 @@ async function startChild(): Promise<RunningServer> {
       clearTimeout(timer);
       reject(new Error(`server child exited before it was ready (${code ?? signal})`));
     });
-    child.on('message', (message: { type?: string; url?: string; pid?: number; error?: string; id?: number; result?: unknown }) => {
-      if (message.type === 'ready' && message.url && message.pid) {
-        clearTimeout(timer);
-        resolve({ url: message.url, pid: message.pid });
-      } else if (message.type === 'failed') {
-        clearTimeout(timer);
-        reject(new Error(`server child failed to start: ${message.error}`));
-      } else if (message.id !== undefined) {
-        const waiter = pending.get(message.id);
-        pending.delete(message.id);
-        if (message.error !== undefined) waiter?.reject(new Error(message.error));
-        else waiter?.resolve(message.result);
-      }
-    });
+    child.on(
+      'message',
+      (message: { type?: string; url?: string; pid?: number; error?: string; id?: number; result?: unknown }) => {
+        if (message.type === 'ready' && message.url && message.pid) {
+          clearTimeout(timer);
+          resolve({ url: message.url, pid: message.pid });
+        } else if (message.type === 'failed') {
+          clearTimeout(timer);
+          reject(new Error(`server child failed to start: ${message.error}`));
+        } else if (message.id !== undefined) {
+          const waiter = pending.get(message.id);
+          pending.delete(message.id);
+          if (message.error !== undefined) waiter?.reject(new Error(message.error));
+          else waiter?.resolve(message.result);
+        }
+      },
+    );
   }).catch(async (error: unknown) => {
     if (!exited) child.kill('SIGTERM');
     await exit;
@@ -244,13 +252,18 @@ const mcpHeaders = {
 };
 
 async function post(url: string, body: unknown, headers: Record<string, string>) {
-  const response = await fetch(url, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
 /** The JSON-RPC messages of an SSE body (`event: message` frames) or of a plain JSON body. */
 function jsonRpcMessages(text: string, contentType: string | null): Array<Record<string, any>> {
-  if (!contentType?.includes('text/event-stream')) return text.trim() === '' ? [] : [JSON.parse(text) as Record<string, any>];
+  if (!contentType?.includes('text/event-stream'))
+    return text.trim() === '' ? [] : [JSON.parse(text) as Record<string, any>];
   const messages: Array<Record<string, any>> = [];
   for (const frame of text.split(/\r?\n\r?\n/)) {
     const data = frame
@@ -267,20 +280,34 @@ async function openSession(base: string): Promise<{ sessionId: string; initializ
   const started = performance.now();
   const init = await post(
     `${base}/mcp`,
-    { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion, capabilities: {}, clientInfo: { name: 'http-bench', version: '0' } } },
+    {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion, capabilities: {}, clientInfo: { name: 'http-bench', version: '0' } },
+    },
     mcpHeaders,
   );
   const sessionId = init.headers.get('mcp-session-id');
   if (init.status !== 200 || !sessionId) throw new Error(`initialize: ${init.status} ${init.text.slice(0, 300)}`);
   const initMessages = jsonRpcMessages(init.text, init.headers.get('content-type'));
   if (!initMessages[0]?.result?.protocolVersion) throw new Error(`initialize: no result: ${init.text.slice(0, 300)}`);
-  const initialized = await post(`${base}/mcp`, { jsonrpc: '2.0', method: 'notifications/initialized' }, { ...mcpHeaders, 'mcp-session-id': sessionId });
-  if (initialized.status !== 202) throw new Error(`notifications/initialized: ${initialized.status} ${initialized.text.slice(0, 300)}`);
+  const initialized = await post(
+    `${base}/mcp`,
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { ...mcpHeaders, 'mcp-session-id': sessionId },
+  );
+  if (initialized.status !== 202)
+    throw new Error(`notifications/initialized: ${initialized.status} ${initialized.text.slice(0, 300)}`);
   return { sessionId, initializeMs: performance.now() - started };
 }
 
 async function listTools(base: string, sessionId: string): Promise<string[]> {
-  const response = await post(`${base}/mcp`, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, { ...mcpHeaders, 'mcp-session-id': sessionId });
+  const response = await post(
+    `${base}/mcp`,
+    { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+    { ...mcpHeaders, 'mcp-session-id': sessionId },
+  );
   if (response.status !== 200) throw new Error(`tools/list: ${response.status} ${response.text.slice(0, 300)}`);
   const [message] = jsonRpcMessages(response.text, response.headers.get('content-type'));
   return ((message?.result?.tools ?? []) as Array<{ name: string }>).map((tool) => tool.name);
@@ -289,7 +316,10 @@ async function listTools(base: string, sessionId: string): Promise<string[]> {
 async function deleteSession(base: string, sessionId: string): Promise<number> {
   // No content-type: Fastify answers a bodiless DELETE that claims application/json with 400 before /mcp sees it.
   const { 'content-type': _contentType, ...headers } = mcpHeaders;
-  const response = await fetch(`${base}/mcp`, { method: 'DELETE', headers: { ...headers, 'mcp-session-id': sessionId } });
+  const response = await fetch(`${base}/mcp`, {
+    method: 'DELETE',
+    headers: { ...headers, 'mcp-session-id': sessionId },
+  });
   await response.arrayBuffer();
   return response.status;
 }
@@ -330,10 +360,27 @@ function mcpScenario(key: string, label: string, toolKey: string, expect: string
 }
 
 const scenarios = {
-  restLocal: restScenario('rest-local', '`POST /v1/tools/call` `local:echo` (registry tool)', 'local:echo', `"text":"${echoMessage}"`, 5000),
-  restEverything: restScenario('rest-everything', '`POST /v1/tools/call` `everything:echo` (server-everything, stdio)', 'everything:echo', `"text":"Echo: ${echoMessage}"`, 1500),
+  restLocal: restScenario(
+    'rest-local',
+    '`POST /v1/tools/call` `local:echo` (registry tool)',
+    'local:echo',
+    `"text":"${echoMessage}"`,
+    5000,
+  ),
+  restEverything: restScenario(
+    'rest-everything',
+    '`POST /v1/tools/call` `everything:echo` (server-everything, stdio)',
+    'everything:echo',
+    `"text":"Echo: ${echoMessage}"`,
+    1500,
+  ),
   mcpLocal: mcpScenario('mcp-local', '`/mcp` `tool_execute` `local:echo`', 'local:echo', echoMessage),
-  mcpEverything: mcpScenario('mcp-everything', '`/mcp` `tool_execute` `everything:echo`', 'everything:echo', `Echo: ${echoMessage}`),
+  mcpEverything: mcpScenario(
+    'mcp-everything',
+    '`/mcp` `tool_execute` `everything:echo`',
+    'everything:echo',
+    `Echo: ${echoMessage}`,
+  ),
 } as const;
 
 interface LoadResult {
@@ -366,13 +413,24 @@ function withId(scenario: Scenario, id: number | string): string {
 
 function verifier(scenario: Scenario): (body: string) => boolean {
   if (scenario.path === '/mcp') {
-    return (body) => body.includes('event: message') && body.includes('"result"') && body.includes(scenario.expect) && !body.includes('"isError":true');
+    return (body) =>
+      body.includes('event: message') &&
+      body.includes('"result"') &&
+      body.includes(scenario.expect) &&
+      !body.includes('"isError":true');
   }
   return (body) => body.includes('"success":true') && body.includes(scenario.expect);
 }
 
-async function fire(base: string, mode: ServerMode, scenario: Scenario, limit: { duration: number } | { amount: number }, sessionId?: string): Promise<LoadResult> {
-  const headers: Record<string, string> = scenario.path === '/mcp' ? { ...mcpHeaders, 'mcp-session-id': sessionId ?? '' } : { ...restHeaders };
+async function fire(
+  base: string,
+  mode: ServerMode,
+  scenario: Scenario,
+  limit: { duration: number } | { amount: number },
+  sessionId?: string,
+): Promise<LoadResult> {
+  const headers: Record<string, string> =
+    scenario.path === '/mcp' ? { ...mcpHeaders, 'mcp-session-id': sessionId ?? '' } : { ...restHeaders };
   const result = await autocannon({
     url: `${base}${scenario.path}`,
     method: 'POST',
@@ -385,7 +443,15 @@ async function fire(base: string, mode: ServerMode, scenario: Scenario, limit: {
     // Not autocannon's `idReplacement`: it assumes every id is 27 characters longer than `[<id>]` when it sets
     // Content-Length, but hyperid's ids grow with their counter, so the server would wait for missing bytes.
     ...(scenario.path === '/mcp'
-      ? { requests: [{ method: 'POST' as const, path: scenario.path, setupRequest: (request: { body?: unknown }) => ({ ...request, body: withId(scenario, nextJsonRpcId++) }) }] }
+      ? {
+          requests: [
+            {
+              method: 'POST' as const,
+              path: scenario.path,
+              setupRequest: (request: { body?: unknown }) => ({ ...request, body: withId(scenario, nextJsonRpcId++) }),
+            },
+          ],
+        }
       : {}),
     verifyBody: verifier(scenario),
   });
@@ -423,13 +489,19 @@ async function fire(base: string, mode: ServerMode, scenario: Scenario, limit: {
 
 async function measure(base: string, mode: ServerMode, scenario: Scenario, sessionId?: string): Promise<LoadResult> {
   const warmup = await fire(base, mode, scenario, { duration: warmupSeconds }, sessionId);
-  check(warmup.errors + warmup.non2xx + warmup.mismatches === 0, `${mode} ${scenario.key} warm-up: ${warmup.errors} errors, ${warmup.non2xx} non-2xx, ${warmup.mismatches} mismatches`);
+  check(
+    warmup.errors + warmup.non2xx + warmup.mismatches === 0,
+    `${mode} ${scenario.key} warm-up: ${warmup.errors} errors, ${warmup.non2xx} non-2xx, ${warmup.mismatches} mismatches`,
+  );
   const load = await fire(base, mode, scenario, { duration: durationSeconds }, sessionId);
   log(
     `${mode} ${scenario.key}: ${load.requestsPerSecond.toFixed(0)} req/s, p50 ${load.latencyMs.p50} ms, p99 ${load.latencyMs.p99} ms, ` +
       `${load.errors} errors, ${load.non2xx} non-2xx, ${load.mismatches} mismatches`,
   );
-  check(load.errors + load.timeouts + load.non2xx + load.mismatches === 0, `${mode} ${scenario.key}: ${load.errors} errors, ${load.timeouts} timeouts, ${load.non2xx} non-2xx, ${load.mismatches} mismatches`);
+  check(
+    load.errors + load.timeouts + load.non2xx + load.mismatches === 0,
+    `${mode} ${scenario.key}: ${load.errors} errors, ${load.timeouts} timeouts, ${load.non2xx} non-2xx, ${load.mismatches} mismatches`,
+  );
   check(load.completed > 0, `${mode} ${scenario.key}: no request completed`);
   return load;
 }
@@ -439,23 +511,45 @@ async function sampleCalls(base: string, sessionId: string) {
   const samples: Record<string, { status: number; contentType: string | null; body: string }> = {};
   for (const scenario of [scenarios.restLocal, scenarios.restEverything]) {
     const response = await post(`${base}${scenario.path}`, scenario.body, restHeaders);
-    samples[scenario.key] = { status: response.status, contentType: response.headers.get('content-type'), body: response.text };
+    samples[scenario.key] = {
+      status: response.status,
+      contentType: response.headers.get('content-type'),
+      body: response.text,
+    };
     const parsed = JSON.parse(response.text) as { success?: boolean; result?: { content?: Array<{ text?: string }> } };
     const expected = scenario === scenarios.restLocal ? echoMessage : `Echo: ${echoMessage}`;
-    check(response.status === 200 && parsed.success === true && parsed.result?.content?.[0]?.text === expected, `sample ${scenario.key}: ${response.status} ${response.text.slice(0, 300)}`);
-    check(verifier(scenario)(response.text), `sample ${scenario.key}: autocannon's body check would not accept ${response.text.slice(0, 300)}`);
+    check(
+      response.status === 200 && parsed.success === true && parsed.result?.content?.[0]?.text === expected,
+      `sample ${scenario.key}: ${response.status} ${response.text.slice(0, 300)}`,
+    );
+    check(
+      verifier(scenario)(response.text),
+      `sample ${scenario.key}: autocannon's body check would not accept ${response.text.slice(0, 300)}`,
+    );
   }
   for (const scenario of [scenarios.mcpLocal, scenarios.mcpEverything]) {
-    const response = await post(`${base}/mcp`, withId(scenario, `sample-${scenario.key}`), { ...mcpHeaders, 'mcp-session-id': sessionId });
+    const response = await post(`${base}/mcp`, withId(scenario, `sample-${scenario.key}`), {
+      ...mcpHeaders,
+      'mcp-session-id': sessionId,
+    });
     const contentType = response.headers.get('content-type');
     samples[scenario.key] = { status: response.status, contentType, body: response.text };
     const [message] = jsonRpcMessages(response.text, contentType);
-    const text = (message?.result?.content as Array<{ text?: string }> | undefined)?.map((part) => part.text ?? '').join('\n') ?? '';
+    const text =
+      (message?.result?.content as Array<{ text?: string }> | undefined)?.map((part) => part.text ?? '').join('\n') ??
+      '';
     check(
-      response.status === 200 && contentType?.includes('text/event-stream') === true && message?.id === `sample-${scenario.key}` && message?.result?.isError !== true && text.includes(scenario.expect),
+      response.status === 200 &&
+        contentType?.includes('text/event-stream') === true &&
+        message?.id === `sample-${scenario.key}` &&
+        message?.result?.isError !== true &&
+        text.includes(scenario.expect),
       `sample ${scenario.key}: ${response.status} ${contentType} ${response.text.slice(0, 300)}`,
     );
-    check(verifier(scenario)(response.text), `sample ${scenario.key}: autocannon's body check would not accept ${response.text.slice(0, 300)}`);
+    check(
+      verifier(scenario)(response.text),
+      `sample ${scenario.key}: autocannon's body check would not accept ${response.text.slice(0, 300)}`,
+    );
   }
   return samples;
 }
@@ -465,8 +559,10 @@ async function throughput(server: RunningServer) {
   const samples = await sampleCalls(server.url, sessionId);
   const results: LoadResult[] = [];
   try {
-    for (const scenario of [scenarios.restLocal, scenarios.restEverything]) results.push(await measure(server.url, server.mode, scenario));
-    for (const scenario of [scenarios.mcpLocal, scenarios.mcpEverything]) results.push(await measure(server.url, server.mode, scenario, sessionId));
+    for (const scenario of [scenarios.restLocal, scenarios.restEverything])
+      results.push(await measure(server.url, server.mode, scenario));
+    for (const scenario of [scenarios.mcpLocal, scenarios.mcpEverything])
+      results.push(await measure(server.url, server.mode, scenario, sessionId));
   } finally {
     const status = await deleteSession(server.url, sessionId);
     check(status === 200, `DELETE of the load session: ${status}`);
@@ -492,7 +588,9 @@ function memoryMb(reading: MemoryReading) {
 function growthMb(before: MemoryReading, after: MemoryReading) {
   const a = memoryMb(after);
   const b = memoryMb(before);
-  return Object.fromEntries(Object.entries(a).map(([key, value]) => [key, round(value - b[key as keyof typeof b])])) as ReturnType<typeof memoryMb>;
+  return Object.fromEntries(
+    Object.entries(a).map(([key, value]) => [key, round(value - b[key as keyof typeof b])]),
+  ) as ReturnType<typeof memoryMb>;
 }
 
 async function leakBatch(server: RunningServer, label: string) {
@@ -501,8 +599,13 @@ async function leakBatch(server: RunningServer, label: string) {
   const loadMs = performance.now() - started;
   const after = await server.memory();
   check(load.completed >= leakRequests, `leak ${label}: only ${load.completed} of ${leakRequests} requests completed`);
-  check(load.errors + load.timeouts + load.non2xx + load.mismatches === 0, `leak ${label}: ${load.errors} errors, ${load.non2xx} non-2xx, ${load.mismatches} mismatches`);
-  log(`leak ${label}: RSS ${bytesToMb(after.rss).toFixed(1)} MB, heapUsed ${bytesToMb(after.heapUsed).toFixed(1)} MB after ${load.completed} calls in ${(loadMs / 1000).toFixed(1)} s`);
+  check(
+    load.errors + load.timeouts + load.non2xx + load.mismatches === 0,
+    `leak ${label}: ${load.errors} errors, ${load.non2xx} non-2xx, ${load.mismatches} mismatches`,
+  );
+  log(
+    `leak ${label}: RSS ${bytesToMb(after.rss).toFixed(1)} MB, heapUsed ${bytesToMb(after.heapUsed).toFixed(1)} MB after ${load.completed} calls in ${(loadMs / 1000).toFixed(1)} s`,
+  );
   return { load, loadSeconds: round(loadMs / 1000, 2), after };
 }
 
@@ -512,7 +615,9 @@ async function leakBatch(server: RunningServer, label: string) {
  */
 async function leakCheck(server: RunningServer, atStart: MemoryReading) {
   const before = await server.memory();
-  log(`leak: 2 × ${leakRequests.toLocaleString('en-US')} REST calls to local:echo, RSS before ${bytesToMb(before.rss).toFixed(1)} MB (GC: ${before.gc})`);
+  log(
+    `leak: 2 × ${leakRequests.toLocaleString('en-US')} REST calls to local:echo, RSS before ${bytesToMb(before.rss).toFixed(1)} MB (GC: ${before.gc})`,
+  );
   const first = await leakBatch(server, 'batch 1');
   const second = await leakBatch(server, 'batch 2');
   const rssGrowthMb = bytesToMb(first.after.rss - before.rss);
@@ -557,12 +662,18 @@ async function pool<T>(count: number, concurrency: number, task: (index: number)
 }
 
 const pidsOf = (stats: ServerStats) => stats.backends.map((backend) => `${backend.id}:${backend.pid ?? '-'}`).join(',');
-const childPids = (stats: ServerStats) => stats.childProcesses.map((child) => child.pid).sort((a, b) => a - b).join(',');
+const childPids = (stats: ServerStats) =>
+  stats.childProcesses
+    .map((child) => child.pid)
+    .sort((a, b) => a - b)
+    .join(',');
 
 async function sessionChurn(server: RunningServer) {
   const before = await server.stats();
   remember(before);
-  log(`sessions: opening ${sessionRounds} (initialize + initialized + tools/list, ${sessionConcurrency} at a time); sessionCount before ${before.sessionCount}`);
+  log(
+    `sessions: opening ${sessionRounds} (initialize + initialized + tools/list, ${sessionConcurrency} at a time); sessionCount before ${before.sessionCount}`,
+  );
   const openStarted = performance.now();
   const opened = await pool(sessionRounds, sessionConcurrency, async () => {
     const { sessionId, initializeMs } = await openSession(server.url);
@@ -575,7 +686,9 @@ async function sessionChurn(server: RunningServer) {
   const badLists = opened.filter(({ tools }) => tools.join(',') !== 'tool_discovery,tool_execute').length;
   log(`sessions: ${opened.length} open after ${openMs.toFixed(0)} ms; sessionCount ${peak.sessionCount}; closing`);
   const closeStarted = performance.now();
-  const deleteStatuses = await pool(opened.length, sessionConcurrency, (index) => deleteSession(server.url, opened[index]?.sessionId ?? ''));
+  const deleteStatuses = await pool(opened.length, sessionConcurrency, (index) =>
+    deleteSession(server.url, opened[index]?.sessionId ?? ''),
+  );
   const closeMs = performance.now() - closeStarted;
   // The transport's onclose ends the session; give it a tick.
   let after = await server.stats();
@@ -597,19 +710,35 @@ async function sessionChurn(server: RunningServer) {
     toolsListWrong: badLists,
     deleteNon200: deleteFailures,
     sessionCount: { before: before.sessionCount, peak: peak.sessionCount, after: after.sessionCount },
-    toolsChangedListeners: { before: before.toolsChangedListeners, peak: peak.toolsChangedListeners, after: after.toolsChangedListeners },
+    toolsChangedListeners: {
+      before: before.toolsChangedListeners,
+      peak: peak.toolsChangedListeners,
+      after: after.toolsChangedListeners,
+    },
     backends: { before: before.backends, peak: peak.backends, after: after.backends },
     backendPidsUnchanged: pidsOf(before) === pidsOf(peak) && pidsOf(before) === pidsOf(after),
     serverChildProcesses: { before: before.childProcesses, peak: peak.childProcesses, after: after.childProcesses },
     serverChildProcessesUnchanged: childPids(before) === childPids(peak) && childPids(before) === childPids(after),
   };
-  check(peak.sessionCount === before.sessionCount + sessionRounds, `sessions: ${peak.sessionCount} open at the peak, expected ${before.sessionCount + sessionRounds}`);
+  check(
+    peak.sessionCount === before.sessionCount + sessionRounds,
+    `sessions: ${peak.sessionCount} open at the peak, expected ${before.sessionCount + sessionRounds}`,
+  );
   check(after.sessionCount === 0, `sessions: ${after.sessionCount} left after DELETE`);
-  check(after.toolsChangedListeners === before.toolsChangedListeners, `sessions: ${after.toolsChangedListeners} tools-changed listeners on the manager after, ${before.toolsChangedListeners} before`);
+  check(
+    after.toolsChangedListeners === before.toolsChangedListeners,
+    `sessions: ${after.toolsChangedListeners} tools-changed listeners on the manager after, ${before.toolsChangedListeners} before`,
+  );
   check(badLists === 0, `sessions: ${badLists} tools/list answers without exactly tool_discovery, tool_execute`);
   check(deleteFailures === 0, `sessions: ${deleteFailures} DELETEs not answered 200`);
-  check(result.backendPidsUnchanged, `sessions: backend pids changed: ${pidsOf(before)} / ${pidsOf(peak)} / ${pidsOf(after)}`);
-  check(result.serverChildProcessesUnchanged, `sessions: server child processes changed: ${childPids(before)} / ${childPids(peak)} / ${childPids(after)}`);
+  check(
+    result.backendPidsUnchanged,
+    `sessions: backend pids changed: ${pidsOf(before)} / ${pidsOf(peak)} / ${pidsOf(after)}`,
+  );
+  check(
+    result.serverChildProcessesUnchanged,
+    `sessions: server child processes changed: ${childPids(before)} / ${childPids(peak)} / ${childPids(after)}`,
+  );
   return result;
 }
 
@@ -651,8 +780,15 @@ function goalCell(load: LoadResult): string {
   return `${goal} — **missed by ${((1 - load.requestsPerSecond / load.goalRps) * 100).toFixed(1)} %**`;
 }
 
-function markdown(machine: Machine, runs: Partial<Record<ServerMode, Throughput>>, leak: Leak | undefined, sessions: Sessions | undefined): string {
-  const labels: Record<string, string> = Object.fromEntries(Object.values(scenarios).map((scenario) => [scenario.key, scenario.label]));
+function markdown(
+  machine: Machine,
+  runs: Partial<Record<ServerMode, Throughput>>,
+  leak: Leak | undefined,
+  sessions: Sessions | undefined,
+): string {
+  const labels: Record<string, string> = Object.fromEntries(
+    Object.values(scenarios).map((scenario) => [scenario.key, scenario.label]),
+  );
   const rows: string[] = [];
   for (const scenario of Object.values(scenarios)) {
     for (const mode of serverModes) {
@@ -680,7 +816,7 @@ function markdown(machine: Machine, runs: Partial<Record<ServerMode, Throughput>
       'On 2 cores the load generator, the server and (for `everything:echo`) the server-everything process compete for CPU. ' +
       '`/mcp`: one session opened with initialize + notifications/initialized, then all connections POST `tools/call tool_execute` ' +
       `in it (unique JSON-RPC ids, \`mcp-protocol-version: ${protocolVersion}\`), answers as SSE \`event: message\`. ` +
-      'req/s is autocannon\'s mean of per-second counts; latency has 1 ms resolution.',
+      "req/s is autocannon's mean of per-second counts; latency has 1 ms resolution.",
     '',
     '| Scenario | Server | req/s | p50 | p99 | max | completed | errors / timeouts / non-2xx / mismatches | Goal |',
     '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
@@ -717,7 +853,8 @@ function markdown(machine: Machine, runs: Partial<Record<ServerMode, Throughput>
     );
   }
   if (sessions) {
-    const pids = (backends: Sessions['backends']['before']) => backends.map((backend) => `${backend.id} ${backend.pid ?? '-'}`).join(', ');
+    const pids = (backends: Sessions['backends']['before']) =>
+      backends.map((backend) => `${backend.id} ${backend.pid ?? '-'}`).join(', ');
     lines.push(
       `**Sessions**: ${sessions.sessions} MCP sessions opened (initialize + initialized + tools/list, ${sessions.concurrency} at a time, ` +
         `${sessions.openMs.toFixed(0)} ms, initialize p50 ${sessions.initializeP50Ms} ms; app built with \`maxSessions: ${sessions.maxSessions}\`, the default cap is 100) ` +
@@ -743,7 +880,11 @@ async function main(): Promise<void> {
     autocannon: packageVersion('autocannon', requireFromApp),
     fastify: packageVersion('fastify', requireFromApp),
     sdk: packageVersion('@modelcontextprotocol/sdk', requireFromApp, '@modelcontextprotocol/sdk/server/index.js'),
-    serverEverything: packageVersion('@modelcontextprotocol/server-everything', requireFromApp, '@modelcontextprotocol/server-everything/package.json'),
+    serverEverything: packageVersion(
+      '@modelcontextprotocol/server-everything',
+      requireFromApp,
+      '@modelcontextprotocol/server-everything/package.json',
+    ),
   };
   const childrenAtStart = childrenOf(process.pid);
   const runs: Partial<Record<ServerMode, Throughput>> = {};
@@ -778,7 +919,20 @@ async function main(): Promise<void> {
     const result = {
       machine,
       durationMs: round(performance.now() - runStarted, 0),
-      settings: { connections, pipelining, warmupSeconds, durationSeconds, requestTimeoutSeconds, leakRequests, sessionRounds, sessionConcurrency, protocolVersion, serverModes, rateLimitPerMinute: 0, maxSessions: benchMaxSessions },
+      settings: {
+        connections,
+        pipelining,
+        warmupSeconds,
+        durationSeconds,
+        requestTimeoutSeconds,
+        leakRequests,
+        sessionRounds,
+        sessionConcurrency,
+        protocolVersion,
+        serverModes,
+        rateLimitPerMinute: 0,
+        maxSessions: benchMaxSessions,
+      },
       throughput: runs,
       leak,
       sessions,

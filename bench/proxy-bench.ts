@@ -61,7 +61,8 @@ import {
 // ---------------------------------------------------------------------------------------------------------------
 // Settings
 
-const fixturesDirectory = process.env['SEARCH_MCP_REAL_SERVERS'] ?? fileURLToPath(new URL('../../shared/fixtures/real-servers', import.meta.url));
+const fixturesDirectory =
+  process.env['SEARCH_MCP_REAL_SERVERS'] ?? fileURLToPath(new URL('../fixtures/real-servers', import.meta.url));
 const startupRounds = 5;
 /** One extra round before the measured ones, discarded (page cache). */
 const startupWarmupRounds = 1;
@@ -81,7 +82,14 @@ const rootDirectory = join(benchDirectory, '..');
 const appDirectory = join(rootDirectory, 'apps', 'stdio-server');
 const cliPath = join(appDirectory, 'dist', 'cli.js');
 const replayServerPath = join(appDirectory, 'test', 'fixtures', 'replay-server.mjs');
-const slowServerPath = join(rootDirectory, 'packages', 'client-manager', 'test', 'fixtures', 'stdio-fixture-server.mjs');
+const slowServerPath = join(
+  rootDirectory,
+  'packages',
+  'client-manager',
+  'test',
+  'fixtures',
+  'stdio-fixture-server.mjs',
+);
 /** server-everything is a devDependency of apps/stdio-server: resolve it from there. */
 const requireFromApp = createRequire(join(appDirectory, 'package.json'));
 
@@ -101,8 +109,15 @@ function rememberTree(pid: number): void {
 }
 
 /** A `tools/call` result as sent (no CallToolResultSchema defaults or stripping). */
-async function callToolRaw(client: Client, name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  return (await client.request({ method: 'tools/call', params: { name, arguments: args } }, ResultSchema)) as Record<string, unknown>;
+async function callToolRaw(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  return (await client.request({ method: 'tools/call', params: { name, arguments: args } }, ResultSchema)) as Record<
+    string,
+    unknown
+  >;
 }
 
 type ServerConfig = { command: string; args: string[] };
@@ -131,7 +146,9 @@ async function connectClient(name: string, command: string, args: string[]): Pro
   } catch (error) {
     openClients.delete(client);
     await client.close().catch(() => {});
-    throw new Error(`${name}: ${error instanceof Error ? error.message : String(error)}; stderr: ${stderrTail.join(' | ')}`);
+    throw new Error(
+      `${name}: ${error instanceof Error ? error.message : String(error)}; stderr: ${stderrTail.join(' | ')}`,
+    );
   }
   if (transport.pid === null) throw new Error(`${name}: no pid`);
   seenPids.add(transport.pid);
@@ -168,7 +185,12 @@ interface StartupSample {
   closeMs: number;
 }
 
-async function startupOnce(subject: StartupSample['subject'], configPath: string, round: number, warmup: boolean): Promise<StartupSample> {
+async function startupOnce(
+  subject: StartupSample['subject'],
+  configPath: string,
+  round: number,
+  warmup: boolean,
+): Promise<StartupSample> {
   const [command, args] =
     subject === 'search-mcp'
       ? [process.execPath, searchMcpArgs(configPath)]
@@ -180,11 +202,22 @@ async function startupOnce(subject: StartupSample['subject'], configPath: string
     const { tools } = await session.client.listTools();
     const toolsListMs = performance.now() - started;
     rememberTree(session.pid);
-    if (subject === 'search-mcp' && !descendantsOf(session.pid).some((entry) => entry.command.includes('stdio-fixture-server'))) {
+    if (
+      subject === 'search-mcp' &&
+      !descendantsOf(session.pid).some((entry) => entry.command.includes('stdio-fixture-server'))
+    ) {
       log('startup: the slow backend was not (yet) spawned when tools/list was answered');
     }
     const closeMs = await closeSession(session);
-    return { round, warmup, subject, connectMs: round3(connectMs), toolsListMs: round3(toolsListMs), tools: tools.map((tool) => tool.name), closeMs: round3(closeMs) };
+    return {
+      round,
+      warmup,
+      subject,
+      connectMs: round3(connectMs),
+      toolsListMs: round3(toolsListMs),
+      tools: tools.map((tool) => tool.name),
+      closeMs: round3(closeMs),
+    };
   } catch (error) {
     await closeSession(session).catch(() => {});
     throw error;
@@ -201,11 +234,14 @@ async function benchStartup(directory: string) {
   for (let round = 0; round < startupWarmupRounds + startupRounds; round += 1) {
     const warmup = round < startupWarmupRounds;
     // Alternate which one goes first every round, so drift on the machine hits both.
-    const order: Array<StartupSample['subject']> = round % 2 === 0 ? ['search-mcp', 'bare-replay-server'] : ['bare-replay-server', 'search-mcp'];
+    const order: Array<StartupSample['subject']> =
+      round % 2 === 0 ? ['search-mcp', 'bare-replay-server'] : ['bare-replay-server', 'search-mcp'];
     for (const subject of order) {
       const sample = await startupOnce(subject, configPath, round, warmup);
       samples.push(sample);
-      log(`startup ${warmup ? 'warm-up' : `round ${round - startupWarmupRounds + 1}/${startupRounds}`} ${subject}: tools/list after ${sample.toolsListMs.toFixed(0)} ms (close ${sample.closeMs.toFixed(0)} ms)`);
+      log(
+        `startup ${warmup ? 'warm-up' : `round ${round - startupWarmupRounds + 1}/${startupRounds}`} ${subject}: tools/list after ${sample.toolsListMs.toFixed(0)} ms (close ${sample.closeMs.toFixed(0)} ms)`,
+      );
     }
   }
   const measured = samples.filter((sample) => !sample.warmup);
@@ -259,20 +295,28 @@ const relayScript = [
 async function waitForBackend(session: Session): Promise<number> {
   const started = performance.now();
   for (;;) {
-    const result = await callToolRaw(session.client, 'tool_execute', { toolKey: 'everything:echo', arguments: { message: 'ready?' } });
+    const result = await callToolRaw(session.client, 'tool_execute', {
+      toolKey: 'everything:echo',
+      arguments: { message: 'ready?' },
+    });
     if (result['isError'] !== true) return performance.now() - started;
-    if (performance.now() - started > connectDeadlineMs) throw new Error(`everything not connected: ${textContentOf(result)}; stderr: ${session.stderrTail.join(' | ')}`);
+    if (performance.now() - started > connectDeadlineMs)
+      throw new Error(`everything not connected: ${textContentOf(result)}; stderr: ${session.stderrTail.join(' | ')}`);
     await sleep(100);
   }
 }
 
 function permutations<T>(items: readonly T[]): T[][] {
   if (items.length <= 1) return [[...items]];
-  return items.flatMap((item, index) => permutations([...items.slice(0, index), ...items.slice(index + 1)]).map((rest) => [item, ...rest]));
+  return items.flatMap((item, index) =>
+    permutations([...items.slice(0, index), ...items.slice(index + 1)]).map((rest) => [item, ...rest]),
+  );
 }
 
 async function benchEcho(directory: string) {
-  const configPath = await writeConfig(directory, 'echo', { everything: { command: process.execPath, args: [everythingEntry] } });
+  const configPath = await writeConfig(directory, 'echo', {
+    everything: { command: process.execPath, args: [everythingEntry] },
+  });
   const searchMcp = await connectClient('proxy-bench-echo', process.execPath, searchMcpArgs(configPath));
   let bare: Session | undefined;
   let relay: Session | undefined;
@@ -289,7 +333,8 @@ async function benchEcho(directory: string) {
     const calls: Record<EchoPath, (message: string) => Promise<unknown>> = {
       bare: (message) => bareClient.callTool({ name: 'echo', arguments: { message } }),
       relay: (message) => relayClient.callTool({ name: 'echo', arguments: { message } }),
-      toolExecute: (message) => viaClient.callTool({ name: 'tool_execute', arguments: { toolKey: 'everything:echo', arguments: { message } } }),
+      toolExecute: (message) =>
+        viaClient.callTool({ name: 'tool_execute', arguments: { toolKey: 'everything:echo', arguments: { message } } }),
       directCall: (message) => viaClient.callTool({ name: 'everything:echo', arguments: { message } }),
     };
 
@@ -297,7 +342,8 @@ async function benchEcho(directory: string) {
     const expected = JSON.stringify([{ type: 'text', text: 'Echo: check' }]);
     for (const path of echoPaths) {
       const result = (await calls[path]('check')) as { content?: unknown; isError?: boolean };
-      if (result.isError === true || JSON.stringify(result.content) !== expected) throw new Error(`echo via ${path}: unexpected result ${JSON.stringify(result)}`);
+      if (result.isError === true || JSON.stringify(result.content) !== expected)
+        throw new Error(`echo via ${path}: unexpected result ${JSON.stringify(result)}`);
     }
 
     // Cycle through every order of the four calls. A plain rotation (B R T D, R T D B, …) keeps the cyclic order,
@@ -322,9 +368,12 @@ async function benchEcho(directory: string) {
     await run(echoMeasuredRounds, samples);
     log(`echo measured: ${echoMeasuredRounds} rounds in ${(performance.now() - started).toFixed(0)} ms`);
 
-    const summaries = Object.fromEntries(echoPaths.map((path) => [path, summarize(samples[path])])) as Record<EchoPath, Summary>;
+    const summaries = Object.fromEntries(echoPaths.map((path) => [path, summarize(samples[path])])) as Record<
+      EchoPath,
+      Summary
+    >;
     const ratios = (path: EchoPath) => ({
-      p50: round3((summaries[path].p50) / summaries.bare.p50),
+      p50: round3(summaries[path].p50 / summaries.bare.p50),
       p99: round3(summaries[path].p99 / summaries.bare.p99),
       mean: round3(summaries[path].mean / summaries.bare.mean),
     });
@@ -363,9 +412,15 @@ async function benchEcho(directory: string) {
 // 3. Memory: search-mcp with the 22 replay servers connected
 
 async function benchMemory(directory: string) {
-  const fixtures = readdirSync(fixturesDirectory).filter((file) => file.endsWith('.tools.json')).sort();
+  const fixtures = readdirSync(fixturesDirectory)
+    .filter((file) => file.endsWith('.tools.json'))
+    .sort();
   const mcpServers: Record<string, ServerConfig> = {};
-  for (const file of fixtures) mcpServers[file.replace(/\.tools\.json$/, '')] = { command: process.execPath, args: [replayServerPath, join(fixturesDirectory, file)] };
+  for (const file of fixtures)
+    mcpServers[file.replace(/\.tools\.json$/, '')] = {
+      command: process.execPath,
+      args: [replayServerPath, join(fixturesDirectory, file)],
+    };
   const configPath = await writeConfig(directory, 'memory', mcpServers);
   const started = performance.now();
   const session = await connectClient('proxy-bench-memory', process.execPath, searchMcpArgs(configPath));
@@ -374,7 +429,10 @@ async function benchMemory(directory: string) {
     let notice: string | undefined = 'not asked yet';
     while (notice !== undefined) {
       if (performance.now() - started > connectDeadlineMs) throw new Error(`not all servers connected: ${notice}`);
-      const result = await callToolRaw(session.client, 'tool_discovery', { query: ['take a screenshot of a web page', 'create a GitHub issue'], maxResults: 5 });
+      const result = await callToolRaw(session.client, 'tool_discovery', {
+        query: ['take a screenshot of a web page', 'create a GitHub issue'],
+        maxResults: 5,
+      });
       if (result['isError'] === true) throw new Error(`tool_discovery failed: ${textContentOf(result)}`);
       notice = (result['structuredContent'] as { notice?: string } | undefined)?.notice;
       if (notice !== undefined) await sleep(250);
@@ -390,7 +448,12 @@ async function benchMemory(directory: string) {
     const children = descendantsOf(session.pid).map((child) => {
       const childRssKb = processStatusFieldKb(child.pid, 'VmRSS');
       const childPssKb = proportionalSetSizeKb(child.pid);
-      return { pid: child.pid, command: child.command.replace(fixturesDirectory, '…'), vmRssKb: childRssKb ?? 0, ...(childPssKb !== undefined ? { pssKb: childPssKb } : {}) };
+      return {
+        pid: child.pid,
+        command: child.command.replace(fixturesDirectory, '…'),
+        vmRssKb: childRssKb ?? 0,
+        ...(childPssKb !== undefined ? { pssKb: childPssKb } : {}),
+      };
     });
     rememberTree(session.pid);
     const childrenRssKb = children.reduce((total, child) => total + child.vmRssKb, 0);
@@ -409,7 +472,12 @@ async function benchMemory(directory: string) {
         count: children.length,
         totalVmRssMb: round3(kbToMb(childrenRssKb)),
         perChildVmRssMb: round3(kbToMb(childrenRssKb) / Math.max(1, children.length)),
-        ...(childrenPssKb !== undefined ? { totalPssMb: round3(kbToMb(childrenPssKb)), perChildPssMb: round3(kbToMb(childrenPssKb) / Math.max(1, children.length)) } : {}),
+        ...(childrenPssKb !== undefined
+          ? {
+              totalPssMb: round3(kbToMb(childrenPssKb)),
+              perChildPssMb: round3(kbToMb(childrenPssKb) / Math.max(1, children.length)),
+            }
+          : {}),
         processes: children,
       },
       closeMs: round3(await closeSession(session)),
@@ -441,12 +509,30 @@ type MemoryResult = Awaited<ReturnType<typeof benchMemory>>;
 
 function markdown(machine: Machine, startup: StartupResult, echo: EchoResult, memory: MemoryResult): string {
   const ratioGoal = (ratio: number) => ratioGoalCell(ratio, echoGoalRatio);
-  const msGoal = (ms: number) => (ms <= startupGoalMs ? `≤ ${startupGoalMs} ms — met` : `≤ ${startupGoalMs} ms — **missed by ${(ms - startupGoalMs).toFixed(0)} ms**`);
+  const msGoal = (ms: number) =>
+    ms <= startupGoalMs
+      ? `≤ ${startupGoalMs} ms — met`
+      : `≤ ${startupGoalMs} ms — **missed by ${(ms - startupGoalMs).toFixed(0)} ms**`;
   const rows: Array<[string, string, string, string]> = [
-    [`Spawn → first \`tools/list\` (backend needs ${slowBackendDelayMs / 1000} s)`, `search-mcp serve, median of ${startup.rounds}`, formatMs(startup.searchMcp.toolsListMedianMs), msGoal(startup.searchMcp.toolsListMedianMs)],
-    ['', `search-mcp serve, max of ${startup.rounds}`, formatMs(startup.searchMcp.toolsListMaxMs), msGoal(startup.searchMcp.toolsListMaxMs)],
+    [
+      `Spawn → first \`tools/list\` (backend needs ${slowBackendDelayMs / 1000} s)`,
+      `search-mcp serve, median of ${startup.rounds}`,
+      formatMs(startup.searchMcp.toolsListMedianMs),
+      msGoal(startup.searchMcp.toolsListMedianMs),
+    ],
+    [
+      '',
+      `search-mcp serve, max of ${startup.rounds}`,
+      formatMs(startup.searchMcp.toolsListMaxMs),
+      msGoal(startup.searchMcp.toolsListMaxMs),
+    ],
     ['', 'search-mcp spawn → `initialize` answered, median', formatMs(startup.searchMcp.connectMedianMs), ''],
-    ['', `reference: bare replay server (${startup.bareReplayServer.fixture}) spawn → \`tools/list\`, median`, formatMs(startup.bareReplayServer.toolsListMedianMs), ''],
+    [
+      '',
+      `reference: bare replay server (${startup.bareReplayServer.fixture}) spawn → \`tools/list\`, median`,
+      formatMs(startup.bareReplayServer.toolsListMedianMs),
+      '',
+    ],
     ['', 'search-mcp close (backend still starting), median', formatMs(startup.searchMcp.closeMedianMs), ''],
     ['echo latency (server-everything)', 'bare SDK `callTool(echo)` p50', formatMs(echo.bare.p50), ''],
     ['', 'bare SDK p99', formatMs(echo.bare.p99), ''],
@@ -454,18 +540,35 @@ function markdown(machine: Machine, startup: StartupResult, echo: EchoResult, me
     ['', 'search-mcp `tool_execute` p99', formatMs(echo.toolExecute.p99), ''],
     ['', 'search-mcp `tools/call everything:echo` p50', formatMs(echo.directCall.p50), ''],
     ['', 'search-mcp `tools/call everything:echo` p99', formatMs(echo.directCall.p99), ''],
-    ['', '`tool_execute` p50 / bare p50', formatRatio(echo.ratios.toolExecute.p50), ratioGoal(echo.ratios.toolExecute.p50)],
+    [
+      '',
+      '`tool_execute` p50 / bare p50',
+      formatRatio(echo.ratios.toolExecute.p50),
+      ratioGoal(echo.ratios.toolExecute.p50),
+    ],
     ['', '`tools/call` p50 / bare p50', formatRatio(echo.ratios.directCall.p50), ratioGoal(echo.ratios.directCall.p50)],
     ['', '`tool_execute` p99 / bare p99', formatRatio(echo.ratios.toolExecute.p99), ''],
     ['', '`tools/call` p99 / bare p99', formatRatio(echo.ratios.directCall.p99), ''],
-    ['', 'added at p50: `tool_execute` / `tools/call`', `${formatMs(echo.addedP50Ms.toolExecute)} / ${formatMs(echo.addedP50Ms.directCall)}`, ''],
+    [
+      '',
+      'added at p50: `tool_execute` / `tools/call`',
+      `${formatMs(echo.addedP50Ms.toolExecute)} / ${formatMs(echo.addedP50Ms.directCall)}`,
+      '',
+    ],
     ['', 'reference: byte relay (one extra process, no parsing) p50', formatMs(echo.relay.p50), ''],
     ['', 'reference: byte relay p50 / bare p50', formatRatio(echo.ratios.relay.p50), ''],
     [`Memory (${memory.servers} replay servers connected)`, 'search-mcp VmRSS', formatMb(memory.searchMcp.vmRssMb), ''],
   ];
-  if (memory.searchMcp.vmHwmMb !== undefined) rows.push(['', 'search-mcp VmHWM (peak)', formatMb(memory.searchMcp.vmHwmMb), '']);
+  if (memory.searchMcp.vmHwmMb !== undefined)
+    rows.push(['', 'search-mcp VmHWM (peak)', formatMb(memory.searchMcp.vmHwmMb), '']);
   if (memory.searchMcp.pssMb !== undefined) rows.push(['', 'search-mcp PSS', formatMb(memory.searchMcp.pssMb), '']);
-  if (echo.searchMcpVmRssMbOneBackend !== undefined) rows.push(['', 'for comparison: search-mcp VmRSS with 1 backend (echo section)', formatMb(echo.searchMcpVmRssMbOneBackend), '']);
+  if (echo.searchMcpVmRssMbOneBackend !== undefined)
+    rows.push([
+      '',
+      'for comparison: search-mcp VmRSS with 1 backend (echo section)',
+      formatMb(echo.searchMcpVmRssMbOneBackend),
+      '',
+    ]);
   rows.push(['', `children (${memory.children.count}) total VmRSS`, formatMb(memory.children.totalVmRssMb), '']);
   rows.push(['', 'children VmRSS per server', formatMb(memory.children.perChildVmRssMb), '']);
   if (memory.children.totalPssMb !== undefined && memory.children.perChildPssMb !== undefined) {
@@ -501,12 +604,17 @@ interface Machine extends MachineInfo {
 async function main(): Promise<void> {
   const runStarted = performance.now();
   for (const path of [cliPath, replayServerPath, slowServerPath, everythingEntry]) {
-    if (!existsSync(path)) throw new Error(`${path} is missing${path === cliPath ? ': run `npx -y pnpm@10.34.9 build` first' : ''}`);
+    if (!existsSync(path))
+      throw new Error(`${path} is missing${path === cliPath ? ': run `npx -y pnpm@10.34.9 build` first' : ''}`);
   }
   const machine: Machine = {
     ...machineInfo(),
     sdk: packageVersion('@modelcontextprotocol/sdk', requireFromApp, '@modelcontextprotocol/sdk/client/index.js'),
-    serverEverything: packageVersion('@modelcontextprotocol/server-everything', requireFromApp, '@modelcontextprotocol/server-everything/package.json'),
+    serverEverything: packageVersion(
+      '@modelcontextprotocol/server-everything',
+      requireFromApp,
+      '@modelcontextprotocol/server-everything/package.json',
+    ),
   };
   const directory = await mkdtemp(join(os.tmpdir(), 'search-mcp-proxy-bench-'));
   try {
@@ -521,7 +629,9 @@ async function main(): Promise<void> {
 
     const cleanup = await leftoverCheck(directory);
     const leftovers =
-      cleanup.aliveSeenPids.length + cleanup.childProcesses.length + Object.values(cleanup.pgrepOurs).reduce((total, pids) => total + pids.length, 0);
+      cleanup.aliveSeenPids.length +
+      cleanup.childProcesses.length +
+      Object.values(cleanup.pgrepOurs).reduce((total, pids) => total + pids.length, 0);
 
     const result = { machine, durationMs: round(performance.now() - runStarted, 0), startup, echo, memory, cleanup };
     const md = markdown(machine, startup, echo, memory);

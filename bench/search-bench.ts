@@ -130,7 +130,9 @@ function loadDataset(name: string): { catalog: Catalog; queries: DatasetQuery[] 
 function loadRealServers(): { catalog: Catalog; queries: DatasetQuery[] } {
   const directory = join(sharedDirectory, 'fixtures', 'real-servers');
   const tools: ToolInfo[] = [];
-  for (const file of readdirSync(directory).filter((f) => f.endsWith('.tools.json')).sort()) {
+  for (const file of readdirSync(directory)
+    .filter((f) => f.endsWith('.tools.json'))
+    .sort()) {
     const server = file.slice(0, -'.tools.json'.length);
     const data = readJson<unknown>(join(directory, file));
     const list = (Array.isArray(data) ? data : (data as { tools: unknown[] }).tools) as DatasetTool[];
@@ -164,7 +166,13 @@ function pairQueries(queries: readonly DatasetQuery[]): DatasetQuery[] {
     for (let i = 0; i < half; i++) {
       const a = list[i] as DatasetQuery;
       const b = list[i + half] as DatasetQuery;
-      pairs.push({ id: `${a.id}+${b.id}`, query: `${a.query} / ${b.query}`, steps: [a.query, b.query], gold: [...a.gold, ...b.gold], lang });
+      pairs.push({
+        id: `${a.id}+${b.id}`,
+        query: `${a.query} / ${b.query}`,
+        steps: [a.query, b.query],
+        gold: [...a.gold, ...b.gold],
+        lang,
+      });
     }
   }
   return pairs;
@@ -210,7 +218,16 @@ function scoreRanking(ranking: readonly string[], gold: readonly string[]): Omit
 const metricNames: MetricName[] = ['hit1', 'hit5', 'recall1', 'recall5', 'recall10', 'ndcg5', 'mrr'];
 
 function average(rows: ReadonlyArray<Omit<Metrics, 'queries'>>): Metrics {
-  const out: Metrics = { queries: rows.length, hit1: 0, hit5: 0, recall1: 0, recall5: 0, recall10: 0, ndcg5: 0, mrr: 0 };
+  const out: Metrics = {
+    queries: rows.length,
+    hit1: 0,
+    hit5: 0,
+    recall1: 0,
+    recall5: 0,
+    recall10: 0,
+    ndcg5: 0,
+    mrr: 0,
+  };
   for (const row of rows) for (const name of metricNames) out[name] += row[name];
   for (const name of metricNames) out[name] = rows.length > 0 ? out[name] / rows.length : 0;
   return out;
@@ -230,7 +247,10 @@ interface EvalSet {
   baseline?: Partial<Record<MetricName, number>>;
 }
 
-function evaluate(provider: Bm25SearchProvider, set: EvalSet): { metrics: Metrics; perQuery: Array<{ id: string; top: string[] }> } {
+function evaluate(
+  provider: Bm25SearchProvider,
+  set: EvalSet,
+): { metrics: Metrics; perQuery: Array<{ id: string; top: string[] }> } {
   const rows: Array<Omit<Metrics, 'queries'>> = [];
   const perQuery: Array<{ id: string; top: string[] }> = [];
   for (const query of set.queries) {
@@ -284,7 +304,12 @@ function scaledCatalog(source: readonly DatasetTool[], size: number): ToolInfo[]
   return tools;
 }
 
-function measureSpeed(source: readonly DatasetTool[], queries: readonly string[], size: number, measureHeap: boolean): SpeedRow {
+function measureSpeed(
+  source: readonly DatasetTool[],
+  queries: readonly string[],
+  size: number,
+  measureHeap: boolean,
+): SpeedRow {
   const tools = scaledCatalog(source, size);
   let stats: Bm25IndexStats | undefined;
   const provider = new Bm25SearchProvider({ onIndexBuilt: (s) => (stats = s) });
@@ -407,8 +432,20 @@ async function main(): Promise<void> {
       request: whole,
       baseline: { recall1: 0.394, recall5: 0.811, ndcg5: 0.805, recall10: 0.895, mrr: 0.922 },
     },
-    { id: 'real-en', label: 'Real servers (237 tools) — English', tools: real.catalog.tools, queries: realEn, request: whole },
-    { id: 'real-ja', label: 'Real servers (237 tools) — Japanese', tools: real.catalog.tools, queries: realJa, request: whole },
+    {
+      id: 'real-en',
+      label: 'Real servers (237 tools) — English',
+      tools: real.catalog.tools,
+      queries: realEn,
+      request: whole,
+    },
+    {
+      id: 'real-ja',
+      label: 'Real servers (237 tools) — Japanese',
+      tools: real.catalog.tools,
+      queries: realJa,
+      request: whole,
+    },
     {
       id: 'real-en-holdout',
       label: 'Real servers — English, held out',
@@ -448,11 +485,13 @@ async function main(): Promise<void> {
 
   log('quality…');
   const provider = new Bm25SearchProvider();
-  const quality = sets.filter((set) => set.queries.length > 0).map((set) => {
-    const { metrics, perQuery } = evaluate(provider, set);
-    log(`  ${set.id}: recall@5 ${f3(metrics.recall5)}, hit@5 ${f3(metrics.hit5)}`);
-    return { set, metrics, perQuery };
-  });
+  const quality = sets
+    .filter((set) => set.queries.length > 0)
+    .map((set) => {
+      const { metrics, perQuery } = evaluate(provider, set);
+      log(`  ${set.id}: recall@5 ${f3(metrics.recall5)}, hit@5 ${f3(metrics.hit5)}`);
+      return { set, metrics, perQuery };
+    });
 
   // The ja→en expansion on and off, on the Japanese queries (and on the English ones, where it must not hurt).
   const noExpansion = new Bm25SearchProvider({ queryExpansion: false });
@@ -560,11 +599,15 @@ async function main(): Promise<void> {
       ['on', row.on],
       ['off', row.off],
     ] as const) {
-      lines.push(`| ${row.label} | ${label} | ${f3(m.hit1)} | ${f3(m.hit5)} | ${f3(m.recall5)} | ${f3(m.ndcg5)} | ${f3(m.mrr)} |`);
+      lines.push(
+        `| ${row.label} | ${label} | ${f3(m.hit1)} | ${f3(m.hit5)} | ${f3(m.recall5)} | ${f3(m.ndcg5)} | ${f3(m.mrr)} |`,
+      );
     }
   }
   lines.push('');
-  lines.push('"off" turns off all query expansion (the ja→en vocabulary and the English synonyms); Japanese text then only matches through CJK bigrams.');
+  lines.push(
+    '"off" turns off all query expansion (the ja→en vocabulary and the English synonyms); Japanese text then only matches through CJK bigrams.',
+  );
   lines.push('');
   if (ablationRows.length > 0) {
     lines.push('### Ablation: each idea alone, against the defaults (R@5; real-en / real-ja: hit@5)');
@@ -591,7 +634,9 @@ async function main(): Promise<void> {
       `Heap: heapUsed after GC (${gcSource}) before and after the first search, tool array already in memory.`,
   );
   lines.push('');
-  lines.push('| Tools | first search (ms) | index build (ms) | terms | postings | p50 (ms) | p90 (ms) | p99 (ms) | mean (ms) | heap growth (MB) |');
+  lines.push(
+    '| Tools | first search (ms) | index build (ms) | terms | postings | p50 (ms) | p90 (ms) | p99 (ms) | mean (ms) | heap growth (MB) |',
+  );
   lines.push('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const row of [...speed].sort((a, b) => a.tools - b.tools)) {
     lines.push(

@@ -5,7 +5,10 @@ import { McpClientManager } from '@search-mcp/client-manager';
 import { ConfigError, createJsonLineLogger } from '@search-mcp/shared';
 
 const configPath = process.argv[2] ?? 'examples/mcp-servers.json';
-const logger = createJsonLineLogger({ level: process.env.SEARCH_MCP_LOG_LEVEL ?? 'error', write: (line) => process.stderr.write(line) });
+const logger = createJsonLineLogger({
+  level: process.env.SEARCH_MCP_LOG_LEVEL ?? 'error',
+  write: (line) => process.stderr.write(line),
+});
 
 let manager;
 try {
@@ -21,12 +24,15 @@ try {
 const started = performance.now();
 process.stderr.write(`Connecting ${manager.serverIds.length} servers from ${configPath} …\n`);
 manager.on('status-change', (status) => {
-  if (status.state === 'running') process.stderr.write(`  ✓ ${status.id}: ${status.toolCount} tools in ${Math.round(status.connectMs ?? 0)} ms\n`);
+  if (status.state === 'running')
+    process.stderr.write(`  ✓ ${status.id}: ${status.toolCount} tools in ${Math.round(status.connectMs ?? 0)} ms\n`);
   if (status.state === 'failed') process.stderr.write(`  ✗ ${status.id}: ${status.lastError}\n`);
 });
 
 const statuses = await manager.startAll();
-process.stderr.write(`All servers settled in ${Math.round(performance.now() - started)} ms (connected in parallel).\n\n`);
+process.stderr.write(
+  `All servers settled in ${Math.round(performance.now() - started)} ms (connected in parallel).\n\n`,
+);
 
 const table = statuses.map((status) => ({
   server: status.id,

@@ -1,10 +1,3 @@
-import { defineConfig } from 'tsup';
+import { packageBuildConfig } from '../../tooling/tsup.base.js';
 
-export default defineConfig({
-  entry: ['src/cli.ts'],
-  format: ['esm'],
-  target: 'node20',
-  sourcemap: true,
-  clean: true,
-  banner: { js: '#!/usr/bin/env node' },
-});
+export default packageBuildConfig({ entry: ['src/cli.ts'], banner: { js: '#!/usr/bin/env node' } });

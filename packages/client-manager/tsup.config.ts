@@ -1,10 +1,3 @@
-import { defineConfig } from 'tsup';
+import { packageBuildConfig } from '../../tooling/tsup.base.js';
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm'],
-  target: 'node20',
-  dts: true,
-  sourcemap: true,
-  clean: true,
-});
+export default packageBuildConfig();

@@ -65,7 +65,8 @@ async function main(): Promise<void> {
   }
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail('--port must be a number from 0 to 65535');
-  if (values.mode !== undefined && values.mode !== 'meta' && values.mode !== 'proxy') fail('--mode must be meta or proxy');
+  if (values.mode !== undefined && values.mode !== 'meta' && values.mode !== 'proxy')
+    fail('--mode must be meta or proxy');
   if (!logLevels.includes(values['log-level'] as LogLevel)) fail(`--log-level must be one of ${logLevels.join(', ')}`);
   const whole = (name: 'rate-limit' | 'max-sessions') => {
     const raw = values[name];
@@ -75,16 +76,27 @@ async function main(): Promise<void> {
     return value;
   };
 
-  const logger = createJsonLineLogger({ level: values['log-level'] as LogLevel, write: (line) => process.stderr.write(line) });
+  const logger = createJsonLineLogger({
+    level: values['log-level'] as LogLevel,
+    write: (line) => process.stderr.write(line),
+  });
   let loaded;
   try {
-    loaded = await findAndLoadConfig({ ...(values.config !== undefined ? { cliPath: values.config } : {}), env: process.env, cwd: process.cwd() });
+    loaded = await findAndLoadConfig({
+      ...(values.config !== undefined ? { cliPath: values.config } : {}),
+      env: process.env,
+      cwd: process.cwd(),
+    });
   } catch (error) {
     return fail(ConfigError.isInstance(error) ? error.message : String(error));
   }
   const { config, path: configPath } = loaded;
 
-  let tokens: AccessToken[] = config.auth.tokens.map((token) => ({ id: token.id, token: token.token, ...(token.projects ? { projects: token.projects } : {}) }));
+  let tokens: AccessToken[] = config.auth.tokens.map((token) => ({
+    id: token.id,
+    token: token.token,
+    ...(token.projects ? { projects: token.projects } : {}),
+  }));
   if (tokens.length === 0 && !config.auth.allowAnonymous) {
     const generated = loadOrCreateToken(configPath);
     tokens = [generated.token];
@@ -99,7 +111,10 @@ async function main(): Promise<void> {
     }
   }
   const loopback = ['127.0.0.1', '::1', 'localhost'].includes(values.host ?? '');
-  if (!loopback && config.auth.allowAnonymous) logger.warn('anonymous access on a non-loopback address: anyone who can reach it can run your tools', { host: values.host });
+  if (!loopback && config.auth.allowAnonymous)
+    logger.warn('anonymous access on a non-loopback address: anyone who can reach it can run your tools', {
+      host: values.host,
+    });
 
   const runtime = createSearchMcpRuntime({
     config,
@@ -144,11 +159,23 @@ async function main(): Promise<void> {
     await app.listen({ host: values.host ?? '127.0.0.1', port });
   } catch (error) {
     await runtime.close();
-    return fail(`cannot listen on ${values.host}:${port}: ${error instanceof Error ? error.message : String(error)}`, 1);
+    return fail(
+      `cannot listen on ${values.host}:${port}: ${error instanceof Error ? error.message : String(error)}`,
+      1,
+    );
   }
   const address = app.server.address();
-  const url = typeof address === 'object' && address ? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}` : String(address);
-  logger.info('search-mcp-http listening', { url, mcp: `${url}/mcp`, config: configPath, mode: runtime.mode, stateless: values.stateless ?? false });
+  const url =
+    typeof address === 'object' && address
+      ? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
+      : String(address);
+  logger.info('search-mcp-http listening', {
+    url,
+    mcp: `${url}/mcp`,
+    config: configPath,
+    mode: runtime.mode,
+    stateless: values.stateless ?? false,
+  });
   void runtime.manager.startAll();
 }
 

@@ -20,7 +20,10 @@ const repoRoot = resolve(here, '../../..');
 const require = createRequire(import.meta.url);
 const everythingEntry = (() => {
   const manifestPath = require.resolve('@modelcontextprotocol/server-everything/package.json');
-  return join(dirname(manifestPath), Object.values((require(manifestPath) as { bin: Record<string, string> }).bin)[0] as string);
+  return join(
+    dirname(manifestPath),
+    Object.values((require(manifestPath) as { bin: Record<string, string> }).bin)[0] as string,
+  );
 })();
 const fixtureServer = join(repoRoot, 'packages/client-manager/test/fixtures/stdio-fixture-server.mjs');
 const Loose = z.looseObject({});
@@ -50,12 +53,28 @@ async function start(overrides: Partial<HttpAppOptions> = {}, withBackends = tru
           fixture: { command: process.execPath, args: [fixtureServer], timeoutMs: 300 },
         }
       : {},
-    auth: { tokens: [{ id: 'main', token: mainToken }, { id: 'alpha-only', token: alphaToken, projects: ['alpha'] }] },
+    auth: {
+      tokens: [
+        { id: 'main', token: mainToken },
+        { id: 'alpha-only', token: alphaToken, projects: ['alpha'] },
+      ],
+    },
     audit: { file: join(directory, 'audit.jsonl') },
   });
-  const runtime = createSearchMcpRuntime({ config, logger: silentLogger, registries: [projectRegistry('alpha'), projectRegistry('beta')] });
+  const runtime = createSearchMcpRuntime({
+    config,
+    logger: silentLogger,
+    registries: [projectRegistry('alpha'), projectRegistry('beta')],
+  });
   await runtime.manager.startAll();
-  const http = await buildHttpApp({ runtime, logger: silentLogger, tokens: config.auth.tokens, allowAnonymous: false, version: 'test', ...overrides });
+  const http = await buildHttpApp({
+    runtime,
+    logger: silentLogger,
+    tokens: config.auth.tokens,
+    allowAnonymous: false,
+    version: 'test',
+    ...overrides,
+  });
   await http.app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = http.app.server.address() as AddressInfo;
   return {
@@ -69,7 +88,11 @@ async function start(overrides: Partial<HttpAppOptions> = {}, withBackends = tru
   };
 }
 
-async function request(base: string, path: string, init: { method?: string; token?: string | null; body?: unknown; headers?: Record<string, string> } = {}) {
+async function request(
+  base: string,
+  path: string,
+  init: { method?: string; token?: string | null; body?: unknown; headers?: Record<string, string> } = {},
+) {
   const headers: Record<string, string> = { ...init.headers };
   if (init.token !== null) headers.authorization = `Bearer ${init.token ?? mainToken}`;
   if (init.body !== undefined) headers['content-type'] = 'application/json';
@@ -80,7 +103,11 @@ async function request(base: string, path: string, init: { method?: string; toke
     ...(init.body !== undefined ? { body: typeof init.body === 'string' ? init.body : JSON.stringify(init.body) } : {}),
   });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? (JSON.parse(text) as Record<string, any>) : undefined };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text ? (JSON.parse(text) as Record<string, any>) : undefined,
+  };
 }
 
 async function mcpClient(base: string, headers: Record<string, string> = { authorization: `Bearer ${mainToken}` }) {
@@ -121,7 +148,16 @@ describe('search-mcp-http', () => {
     it('publishes the OpenAPI document', async () => {
       const response = await request(server.url, '/v1/openapi.json', { token: null });
       expect(response.body?.openapi).toBe('3.1.0');
-      expect(Object.keys(response.body?.paths ?? {})).toEqual(expect.arrayContaining(['/v1/tools', '/v1/tools/{toolKey}', '/v1/tools/call', '/v1/tools/search', '/catalog/search', '/mcp']));
+      expect(Object.keys(response.body?.paths ?? {})).toEqual(
+        expect.arrayContaining([
+          '/v1/tools',
+          '/v1/tools/{toolKey}',
+          '/v1/tools/call',
+          '/v1/tools/search',
+          '/catalog/search',
+          '/mcp',
+        ]),
+      );
     });
 
     it('redirects the unversioned paths with 308', async () => {
@@ -149,16 +185,27 @@ describe('search-mcp-http', () => {
     it('shows one tool with its schema, 404 when it is not visible', async () => {
       const echo = await request(server.url, '/v1/tools/everything:echo');
       expect(echo.status).toBe(200);
-      expect(echo.body).toMatchObject({ toolKey: 'everything:echo', name: 'echo', inputSchema: { required: ['message'] } });
+      expect(echo.body).toMatchObject({
+        toolKey: 'everything:echo',
+        name: 'echo',
+        inputSchema: { required: ['message'] },
+      });
       const hidden = await request(server.url, '/v1/tools/alpha:alpha-report');
       expect([hidden.status, hidden.body?.code]).toEqual([404, 'TOOL_NOT_FOUND']);
-      expect((await request(server.url, '/v1/tools/alpha:alpha-report', { headers: { 'x-project-id': 'alpha' } })).status).toBe(200);
+      expect(
+        (await request(server.url, '/v1/tools/alpha:alpha-report', { headers: { 'x-project-id': 'alpha' } })).status,
+      ).toBe(200);
     });
 
     it('calls a tool: 200 with the result', async () => {
-      const response = await request(server.url, '/v1/tools/call', { body: { name: 'everything:echo', parameters: { message: 'rest' } } });
+      const response = await request(server.url, '/v1/tools/call', {
+        body: { name: 'everything:echo', parameters: { message: 'rest' } },
+      });
       expect(response.status).toBe(200);
-      expect(response.body).toMatchObject({ success: true, result: { content: [{ type: 'text', text: 'Echo: rest' }] } });
+      expect(response.body).toMatchObject({
+        success: true,
+        result: { content: [{ type: 'text', text: 'Echo: rest' }] },
+      });
       expect(typeof response.body?.executionTime).toBe('number');
       expect(Number.isNaN(Date.parse(response.body?.timestamp))).toBe(false);
     });
@@ -174,7 +221,12 @@ describe('search-mcp-http', () => {
       ];
       for (const [what, status, code, body] of cases) {
         const response = await request(server.url, '/v1/tools/call', { body });
-        expect([what, response.status, response.body?.success, response.body?.code]).toEqual([what, status, false, code]);
+        expect([what, response.status, response.body?.success, response.body?.code]).toEqual([
+          what,
+          status,
+          false,
+          code,
+        ]);
         expect(typeof response.body?.error).toBe('string');
         expect(typeof response.body?.executionTime).toBe('number');
         expect(Number.isNaN(Date.parse(response.body?.timestamp))).toBe(false);
@@ -188,40 +240,68 @@ describe('search-mcp-http', () => {
     });
 
     it('refuses a body over the limit with 413 JSON', async () => {
-      const response = await request(server.url, '/v1/tools/call', { body: { name: 'everything:echo', parameters: { message: 'x'.repeat(100 * 1024) } } });
+      const response = await request(server.url, '/v1/tools/call', {
+        body: { name: 'everything:echo', parameters: { message: 'x'.repeat(100 * 1024) } },
+      });
       expect([response.status, response.body?.success, response.body?.code]).toEqual([413, false, 'PAYLOAD_TOO_LARGE']);
     });
 
     it('searches with filters, and keeps disabled tools out of search', async () => {
-      const response = await request(server.url, '/v1/tools/search', { body: { query: 'echo back the input string', limit: 3 } });
+      const response = await request(server.url, '/v1/tools/search', {
+        body: { query: 'echo back the input string', limit: 3 },
+      });
       expect(response.body?.results[0]).toMatchObject({ toolKey: 'everything:echo', relevance: 1 });
       expect(response.body?.total).toBe(response.body?.results.length);
-      const filtered = await request(server.url, '/v1/tools/search', { body: { query: 'echo', filters: { server: 'fixture' } } });
+      const filtered = await request(server.url, '/v1/tools/search', {
+        body: { query: 'echo', filters: { server: 'fixture' } },
+      });
       const filteredHits = filtered.body?.results as Array<{ serverName: string; toolKey: string }>;
       expect(filteredHits.length).toBeGreaterThan(0);
       expect(filteredHits.every((hit) => hit.serverName === 'fixture')).toBe(true);
       // The filter narrows before ranking: a server whose tools rank below 50 others is still found.
-      const narrow = await request(server.url, '/v1/tools/search', { body: { query: 'echo back the input string', filters: { server: 'fixture' }, limit: 1 } });
+      const narrow = await request(server.url, '/v1/tools/search', {
+        body: { query: 'echo back the input string', filters: { server: 'fixture' }, limit: 1 },
+      });
       expect(narrow.body?.results[0]?.toolKey).toBe('fixture:echo');
-      const environment = await request(server.url, '/v1/tools/search', { body: { query: 'environment variables get env', limit: 50 } });
-      expect((environment.body?.results as Array<{ toolKey: string }>).map((hit) => hit.toolKey)).not.toContain('everything:get-env');
+      const environment = await request(server.url, '/v1/tools/search', {
+        body: { query: 'environment variables get env', limit: 50 },
+      });
+      expect((environment.body?.results as Array<{ toolKey: string }>).map((hit) => hit.toolKey)).not.toContain(
+        'everything:get-env',
+      );
     });
   });
 
   describe('tokens, projects, origins', () => {
     it('answers 401 to a missing or unknown token, on REST and MCP', async () => {
       const missing = await request(server.url, '/v1/tools', { token: null });
-      expect([missing.status, missing.body?.code, missing.headers.get('www-authenticate')]).toEqual([401, 'AUTHENTICATION_ERROR', 'Bearer']);
+      expect([missing.status, missing.body?.code, missing.headers.get('www-authenticate')]).toEqual([
+        401,
+        'AUTHENTICATION_ERROR',
+        'Bearer',
+      ]);
       expect((await request(server.url, '/v1/tools', { token: 'wrong' })).status).toBe(401);
-      const mcp = await request(server.url, '/mcp', { token: null, body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: {} }, headers: { accept: 'application/json, text/event-stream' } });
+      const mcp = await request(server.url, '/mcp', {
+        token: null,
+        body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: {} },
+        headers: { accept: 'application/json, text/event-stream' },
+      });
       expect(mcp.status).toBe(401);
     });
 
     it('answers 403 to a project the token may not use, and to a foreign Origin', async () => {
-      const forbidden = await request(server.url, '/v1/tools', { token: alphaToken, headers: { 'x-project-id': 'beta' } });
+      const forbidden = await request(server.url, '/v1/tools', {
+        token: alphaToken,
+        headers: { 'x-project-id': 'beta' },
+      });
       expect([forbidden.status, forbidden.body?.code]).toEqual([403, 'AUTHORIZATION_ERROR']);
-      const allowed = await request(server.url, '/v1/tools', { token: alphaToken, headers: { 'x-project-id': 'alpha' } });
-      expect((allowed.body?.tools as Array<{ toolKey: string }>).map((tool) => tool.toolKey)).toEqual(['alpha:alpha-report']);
+      const allowed = await request(server.url, '/v1/tools', {
+        token: alphaToken,
+        headers: { 'x-project-id': 'alpha' },
+      });
+      expect((allowed.body?.tools as Array<{ toolKey: string }>).map((tool) => tool.toolKey)).toEqual([
+        'alpha:alpha-report',
+      ]);
       const noProject = await request(server.url, '/v1/tools', { token: alphaToken });
       expect(noProject.status).toBe(403);
       const origin = await request(server.url, '/v1/tools', { headers: { origin: 'http://evil.example' } });
@@ -234,11 +314,21 @@ describe('search-mcp-http', () => {
         new Promise<{ status: number; body: Record<string, unknown> }>((resolveResponse, reject) => {
           const target = new URL(`${server.url}/v1/tools`);
           const outgoing = httpRequest(
-            { host: target.hostname, port: target.port, path: target.pathname, headers: { host, origin: `http://${host}`, authorization: `Bearer ${mainToken}` } },
+            {
+              host: target.hostname,
+              port: target.port,
+              path: target.pathname,
+              headers: { host, origin: `http://${host}`, authorization: `Bearer ${mainToken}` },
+            },
             (incoming) => {
               let text = '';
               incoming.on('data', (chunk: Buffer) => (text += chunk.toString()));
-              incoming.on('end', () => resolveResponse({ status: incoming.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> }));
+              incoming.on('end', () =>
+                resolveResponse({
+                  status: incoming.statusCode ?? 0,
+                  body: JSON.parse(text) as Record<string, unknown>,
+                }),
+              );
             },
           );
           outgoing.on('error', reject);
@@ -267,7 +357,12 @@ describe('search-mcp-http', () => {
           jsonrpc: '2.0',
           id: 1,
           method: 'initialize',
-          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' }, _meta: { token: mainToken } },
+          params: {
+            protocolVersion: '2025-06-18',
+            capabilities: {},
+            clientInfo: { name: 'raw', version: '1' },
+            _meta: { token: mainToken },
+          },
         }),
       });
       expect(response.status).toBe(200);
@@ -280,16 +375,30 @@ describe('search-mcp-http', () => {
     it('serves the meta-tools end to end: list, discovery, execute with progress', async () => {
       const { client } = await mcpClient(server.url);
       expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['tool_discovery', 'tool_execute']);
-      const discovery = await client.callTool({ name: 'tool_discovery', arguments: { query: 'echo back the input string' } });
-      expect((discovery.structuredContent as { results: Array<{ toolKey: string }> }).results[0]?.toolKey).toBe('everything:echo');
+      const discovery = await client.callTool({
+        name: 'tool_discovery',
+        arguments: { query: 'echo back the input string' },
+      });
+      expect((discovery.structuredContent as { results: Array<{ toolKey: string }> }).results[0]?.toolKey).toBe(
+        'everything:echo',
+      );
       const progress: number[] = [];
       const result = await client.request(
-        { method: 'tools/call', params: { name: 'tool_execute', arguments: { toolKey: 'everything:trigger-long-running-operation', arguments: { duration: 0.3, steps: 3 } } } },
+        {
+          method: 'tools/call',
+          params: {
+            name: 'tool_execute',
+            arguments: { toolKey: 'everything:trigger-long-running-operation', arguments: { duration: 0.3, steps: 3 } },
+          },
+        },
         Loose,
         { onprogress: (update) => progress.push(update.progress) },
       );
       // The SDK client may drop a final notification it reads together with the response (see the stdio e2e test).
-      expect([[1, 2, 3], [1, 2]]).toContainEqual(progress);
+      expect([
+        [1, 2, 3],
+        [1, 2],
+      ]).toContainEqual(progress);
       expect(JSON.stringify(result)).toContain('Long running operation completed');
       await client.close();
     });
@@ -299,8 +408,13 @@ describe('search-mcp-http', () => {
       const beta = await mcpClient(server.url, { authorization: `Bearer ${mainToken}`, 'x-project-id': 'beta' });
       const [alphaHits, betaHits] = await Promise.all(
         [alpha, beta].map(async ({ client }) => {
-          const result = await client.callTool({ name: 'tool_discovery', arguments: { query: 'status report', detail: 'minimal' } });
-          return (result.structuredContent as { results: Array<{ toolKey: string }> }).results.map((hit) => hit.toolKey);
+          const result = await client.callTool({
+            name: 'tool_discovery',
+            arguments: { query: 'status report', detail: 'minimal' },
+          });
+          return (result.structuredContent as { results: Array<{ toolKey: string }> }).results.map(
+            (hit) => hit.toolKey,
+          );
         }),
       );
       expect(alphaHits).toEqual(['alpha:alpha-report']);
@@ -335,14 +449,21 @@ describe('search-mcp-http', () => {
       const sessionId = transport.sessionId ?? '';
       const response = await fetch(`${server.url}/mcp`, {
         method: 'DELETE',
-        headers: { authorization: `Bearer ${mainToken}`, 'mcp-session-id': sessionId, 'content-type': 'application/json' },
+        headers: {
+          authorization: `Bearer ${mainToken}`,
+          'mcp-session-id': sessionId,
+          'content-type': 'application/json',
+        },
       });
       expect(response.status).toBe(200);
-      const again = await request(server.url, '/mcp', { headers: { 'mcp-session-id': sessionId, accept: 'application/json, text/event-stream' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} } });
+      const again = await request(server.url, '/mcp', {
+        headers: { 'mcp-session-id': sessionId, accept: 'application/json, text/event-stream' },
+        body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} },
+      });
       expect(again.status).toBe(404);
     });
 
-    it('releases each session\'s listener on the shared manager, also for an initialize that failed', async () => {
+    it("releases each session's listener on the shared manager, also for an initialize that failed", async () => {
       const baseline = server.runtime.manager.listenerCount('tools-changed');
       const clients = await Promise.all(Array.from({ length: 12 }, () => mcpClient(server.url)));
       expect(server.runtime.manager.listenerCount('tools-changed')).toBe(baseline + 12);
@@ -353,14 +474,19 @@ describe('search-mcp-http', () => {
         // Without "text/event-stream" in Accept the transport refuses the initialize (406): no session is opened.
         const refused = await request(server.url, '/mcp', {
           headers: { accept: 'application/json' },
-          body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
+          body: {
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+          },
         });
         expect(refused.status).toBe(406);
       }
       expect(server.runtime.manager.listenerCount('tools-changed')).toBe(baseline);
     });
 
-    it('lists the servers of the session\'s project in its instructions', async () => {
+    it("lists the servers of the session's project in its instructions", async () => {
       const plain = await mcpClient(server.url);
       expect(plain.client.getInstructions()).toContain('- everything');
       const alpha = await mcpClient(server.url, { authorization: `Bearer ${mainToken}`, 'x-project-id': 'alpha' });
@@ -370,19 +496,55 @@ describe('search-mcp-http', () => {
 
     it('writes audit lines without argument values or tokens', async () => {
       const { client } = await mcpClient(server.url);
-      await client.callTool({ name: 'tool_execute', arguments: { toolKey: 'everything:echo', arguments: { message: 'audit-secret-argument' } } });
-      await request(server.url, '/v1/tools/call', { body: { name: 'everything:echo', parameters: { message: 'audit-secret-argument' } } });
+      await client.callTool({
+        name: 'tool_execute',
+        arguments: { toolKey: 'everything:echo', arguments: { message: 'audit-secret-argument' } },
+      });
+      await request(server.url, '/v1/tools/call', {
+        body: { name: 'everything:echo', parameters: { message: 'audit-secret-argument' } },
+      });
       await client.close();
       await new Promise((done) => setTimeout(done, 100));
-      const lines = (await readFile(join(directory, 'audit.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-      expect(lines.some((line) => line.event === 'tool_execute' && line.toolKey === 'everything:echo' && line.tokenId === 'main' && line.outcome === 'ok')).toBe(true);
-      expect(lines.some((line) => line.event === 'rest' && line.toolKey === 'everything:echo' && line.tokenId === 'main' && line.outcome === 'ok')).toBe(true);
+      const lines = (await readFile(join(directory, 'audit.jsonl'), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(
+        lines.some(
+          (line) =>
+            line.event === 'tool_execute' &&
+            line.toolKey === 'everything:echo' &&
+            line.tokenId === 'main' &&
+            line.outcome === 'ok',
+        ),
+      ).toBe(true);
+      expect(
+        lines.some(
+          (line) =>
+            line.event === 'rest' &&
+            line.toolKey === 'everything:echo' &&
+            line.tokenId === 'main' &&
+            line.outcome === 'ok',
+        ),
+      ).toBe(true);
       await request(server.url, '/v1/tools?limit=1');
       await request(server.url, '/v1/tools/call', { body: { parameters: {} } });
       await new Promise((done) => setTimeout(done, 100));
-      const later = (await readFile(join(directory, 'audit.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-      expect(later.some((line) => line.event === 'rest' && line.outcome === 'ok' && line.toolKey === undefined && line.queries === undefined)).toBe(true);
-      expect(later.some((line) => line.event === 'rest' && line.outcome === 'error' && line.errorCode === 'VALIDATION_ERROR')).toBe(true);
+      const later = (await readFile(join(directory, 'audit.jsonl'), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(
+        later.some(
+          (line) =>
+            line.event === 'rest' && line.outcome === 'ok' && line.toolKey === undefined && line.queries === undefined,
+        ),
+      ).toBe(true);
+      expect(
+        later.some(
+          (line) => line.event === 'rest' && line.outcome === 'error' && line.errorCode === 'VALIDATION_ERROR',
+        ),
+      ).toBe(true);
       const text = JSON.stringify(lines);
       expect(text).not.toContain('audit-secret-argument');
       expect(text).not.toContain(mainToken);
@@ -401,9 +563,15 @@ describe('limits and modes', () => {
         statuses.push(last.status);
       }
       expect(statuses).toEqual([200, 200, 200, 429]);
-      expect(last?.body).toMatchObject({ success: false, code: 'RATE_LIMIT_EXCEEDED', error: expect.stringMatching(/^Rate limit of 3 requests per minute exceeded/) });
+      expect(last?.body).toMatchObject({
+        success: false,
+        code: 'RATE_LIMIT_EXCEEDED',
+        error: expect.stringMatching(/^Rate limit of 3 requests per minute exceeded/),
+      });
       expect(Number(last?.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect((await request(server.url, '/v1/tools', { token: alphaToken, headers: { 'x-project-id': 'alpha' } })).status).toBe(200);
+      expect(
+        (await request(server.url, '/v1/tools', { token: alphaToken, headers: { 'x-project-id': 'alpha' } })).status,
+      ).toBe(200);
     } finally {
       await server.close();
     }
@@ -413,7 +581,8 @@ describe('limits and modes', () => {
     const server = await start({ failedAuthenticationLimitPerMinute: 3 }, false);
     try {
       const statuses: number[] = [];
-      for (let attempt = 0; attempt < 5; attempt += 1) statuses.push((await request(server.url, '/v1/tools', { token: `guess-${attempt}` })).status);
+      for (let attempt = 0; attempt < 5; attempt += 1)
+        statuses.push((await request(server.url, '/v1/tools', { token: `guess-${attempt}` })).status);
       expect(statuses).toEqual([401, 401, 401, 429, 429]);
       const blocked = await request(server.url, '/v1/tools', { token: 'guess-again' });
       expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -439,7 +608,11 @@ describe('limits and modes', () => {
     try {
       const { client } = await mcpClient(server.url);
       expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['tool_discovery', 'tool_execute']);
-      const result = await client.callTool({ name: 'tool_discovery', arguments: { query: 'status report' } }, undefined, {});
+      const result = await client.callTool(
+        { name: 'tool_discovery', arguments: { query: 'status report' } },
+        undefined,
+        {},
+      );
       expect(result.isError).not.toBe(true);
       expect(server.http.mcp.sessionCount).toBe(0);
       await client.close();
@@ -455,7 +628,10 @@ describe('limits and modes', () => {
     registry.register({ name: 'send-message', description: 'Send a chat message' }, () => 'x');
     const catalog = new ToolCatalog({
       sources: [registry],
-      config: { mcpServers: {}, search: { strategy: 'cloud', cloud: { url: remote.url, apiKey: mainToken, timeoutMs: 2000 } } },
+      config: {
+        mcpServers: {},
+        search: { strategy: 'cloud', cloud: { url: remote.url, apiKey: mainToken, timeoutMs: 2000 } },
+      },
     });
     const viaCloud = await catalog.search({ query: 'send a chat message' });
     expect(viaCloud).toMatchObject({ providerId: 'cloud', results: [{ toolKey: 'local:send-message' }] });
@@ -473,7 +649,9 @@ describe('first start without tokens', () => {
     const config = join(directory, 'no-tokens.json');
     await writeFile(config, JSON.stringify({ mcpServers: {} }));
     const run = async () => {
-      const child = spawn(process.execPath, [cli, '--config', config, '--port', '0', '--log-level', 'info'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [cli, '--config', config, '--port', '0', '--log-level', 'info'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       const url = await new Promise<string>((done, fail) => {

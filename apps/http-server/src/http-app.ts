@@ -52,7 +52,9 @@ declare module 'fastify' {
     /** performance.now() when the request arrived, for audit durations. */
     receivedAt?: number;
     /** What a REST route knows for its audit line (tool key, queries, result count, outcome, error code). */
-    auditFields?: Partial<Pick<AuditRecord, 'toolKey' | 'serverId' | 'queries' | 'resultCount' | 'outcome' | 'errorCode'>>;
+    auditFields?: Partial<
+      Pick<AuditRecord, 'toolKey' | 'serverId' | 'queries' | 'resultCount' | 'outcome' | 'errorCode'>
+    >;
   }
 }
 
@@ -83,24 +85,42 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
 
   // A web page must not drive local tools: the Host header must name this machine (DNS rebinding), and a browser's
   // Origin must be a configured one or this machine (CSRF). Both are refused before anything else.
-  const allowedHosts = options.allowedHosts === null ? undefined : new Set((options.allowedHosts ?? loopbackHostNames).map((host) => host.toLowerCase()));
+  const allowedHosts =
+    options.allowedHosts === null
+      ? undefined
+      : new Set((options.allowedHosts ?? loopbackHostNames).map((host) => host.toLowerCase()));
   app.addHook('onRequest', async (request, reply) => {
     request.receivedAt = performance.now();
     if (allowedHosts) {
       const host = hostNameOf(request.headers.host ?? '', false);
       if (host === undefined || !allowedHosts.has(host)) {
-        return reply.code(403).send(errorBody(`Host ${request.headers.host ?? '(none)'} is not allowed`, 'FORBIDDEN_HOST'));
+        return reply
+          .code(403)
+          .send(errorBody(`Host ${request.headers.host ?? '(none)'} is not allowed`, 'FORBIDDEN_HOST'));
       }
     }
     const origin = request.headers.origin;
     if (origin === undefined || corsOrigins.has(origin)) return;
     const originHost = hostNameOf(origin, true);
-    const trusted = allowedHosts ? originHost !== undefined && allowedHosts.has(originHost) : sameOrigin(origin, request.headers.host);
+    const trusted = allowedHosts
+      ? originHost !== undefined && allowedHosts.has(originHost)
+      : sameOrigin(origin, request.headers.host);
     if (!trusted) return reply.code(403).send(errorBody(`Origin ${origin} is not allowed`, 'FORBIDDEN_ORIGIN'));
   });
 
   if (corsOrigins.size > 0) {
-    await app.register(cors, { origin: [...corsOrigins], exposedHeaders: ['Mcp-Session-Id', 'Retry-After'], allowedHeaders: ['Authorization', 'Content-Type', 'Mcp-Session-Id', 'Mcp-Protocol-Version', 'X-Project-Id', 'Last-Event-ID'] });
+    await app.register(cors, {
+      origin: [...corsOrigins],
+      exposedHeaders: ['Mcp-Session-Id', 'Retry-After'],
+      allowedHeaders: [
+        'Authorization',
+        'Content-Type',
+        'Mcp-Session-Id',
+        'Mcp-Protocol-Version',
+        'X-Project-Id',
+        'Last-Event-ID',
+      ],
+    });
   }
 
   const publicRoutes = new Set(['/', '/v1/openapi.json', '/tools', '/tools/call', '/tools/search']);
@@ -120,19 +140,27 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     }
     const retryAfter = failedAuthentications.retryAfterSeconds(request.ip);
     if (retryAfter > 0) {
-      return reply.code(429).header('retry-after', String(retryAfter)).send(errorBody(`Too many failed authentications; retry after ${retryAfter} s`, 'RATE_LIMIT_EXCEEDED'));
+      return reply
+        .code(429)
+        .header('retry-after', String(retryAfter))
+        .send(errorBody(`Too many failed authentications; retry after ${retryAfter} s`, 'RATE_LIMIT_EXCEEDED'));
     }
     const token = verifier.verify(presented);
     if (!token) {
       failedAuthentications.recordFailure(request.ip);
-      return reply.code(401).header('www-authenticate', 'Bearer error="invalid_token"').send(errorBody('Unknown token', 'AUTHENTICATION_ERROR'));
+      return reply
+        .code(401)
+        .header('www-authenticate', 'Bearer error="invalid_token"')
+        .send(errorBody('Unknown token', 'AUTHENTICATION_ERROR'));
     }
     request.verifiedToken = token;
     if (token.projects) {
       // Every project the request names (header, and _meta.projectId of each JSON-RPC message) must be the token's.
       for (const project of [request.requestedProject, ...metaProjects(request.body)]) {
         if (project !== undefined && !token.projects.includes(project)) {
-          return reply.code(403).send(errorBody(`This token may not be used for project '${project}'`, 'AUTHORIZATION_ERROR'));
+          return reply
+            .code(403)
+            .send(errorBody(`This token may not be used for project '${project}'`, 'AUTHORIZATION_ERROR'));
         }
       }
     }
@@ -149,7 +177,10 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       allowList: (request) => request.url === '/',
       errorResponseBuilder: (_request, context) => ({
         statusCode: 429,
-        ...errorBody(`Rate limit of ${context.max} requests per minute exceeded; retry after ${Math.ceil(context.ttl / 1000)} s`, 'RATE_LIMIT_EXCEEDED'),
+        ...errorBody(
+          `Rate limit of ${context.max} requests per minute exceeded; retry after ${Math.ceil(context.ttl / 1000)} s`,
+          'RATE_LIMIT_EXCEEDED',
+        ),
       }),
     });
   }
@@ -160,7 +191,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   });
 
   // One audit line per REST call, whatever its outcome (MCP calls are audited by the meta-tools server).
-  const audited = (path: string) => (path.startsWith('/v1/') && path !== '/v1/openapi.json') || path === '/catalog/search';
+  const audited = (path: string) =>
+    (path.startsWith('/v1/') && path !== '/v1/openapi.json') || path === '/catalog/search';
   app.addHook('onResponse', async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     if (!runtime.audit || !audited(path)) return;
@@ -182,15 +214,28 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   app.setErrorHandler((error, request, reply) => {
     const { status, body } = toHttpError(error);
     request.auditFields = { ...request.auditFields, errorCode: body.code };
-    if (status >= 500) logger.error('request failed', { method: request.method, path: request.url.split('?')[0], status, error: body.error });
+    if (status >= 500)
+      logger.error('request failed', {
+        method: request.method,
+        path: request.url.split('?')[0],
+        status,
+        error: body.error,
+      });
     if (body.code === 'RATE_LIMIT_EXCEEDED' && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
     return reply.code(status).send(body);
   });
-  app.setNotFoundHandler((request, reply) => reply.code(404).send(errorBody(`No route ${request.method} ${request.url.split('?')[0]}`, 'NOT_FOUND')));
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send(errorBody(`No route ${request.method} ${request.url.split('?')[0]}`, 'NOT_FOUND')),
+  );
 
   app.addHook('onResponse', async (request, reply) => {
     // Never the query string or headers: they may carry tokens.
-    logger.debug('request', { method: request.method, path: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) });
+    logger.debug('request', {
+      method: request.method,
+      path: request.url.split('?')[0],
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime),
+    });
   });
 
   app.get('/', async () => ({

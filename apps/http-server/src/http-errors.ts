@@ -21,7 +21,10 @@ export function toHttpError(error: unknown): { status: number; body: ErrorBody }
   const fastify = error as { statusCode?: number; code?: string; message?: string; error?: string };
   if (typeof fastify?.statusCode === 'number' && fastify.statusCode >= 400 && fastify.statusCode < 500) {
     const code = statusCodes[fastify.statusCode] ?? 'BAD_REQUEST';
-    const message = typeof fastify.error === 'string' && fastify.error !== '' && fastify.statusCode === 429 ? fastify.error : fastify.message;
+    const message =
+      typeof fastify.error === 'string' && fastify.error !== '' && fastify.statusCode === 429
+        ? fastify.error
+        : fastify.message;
     return { status: fastify.statusCode, body: { success: false, error: message ?? 'Bad request', code } };
   }
   return { status: 500, body: { success: false, error: 'Internal server error', code: 'INTERNAL_ERROR' } };

@@ -41,10 +41,15 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
   const sessions = new Map<string, Session>();
   const { runtime, logger } = options;
 
-  const resolveCaller = (base: Caller) => ({ meta }: { meta: Record<string, unknown> | undefined }): Caller => {
-    const projectId = typeof meta?.projectId === 'string' ? meta.projectId : base.projectId;
-    return { ...(base.tokenId !== undefined ? { tokenId: base.tokenId } : {}), ...(projectId !== undefined ? { projectId } : {}) };
-  };
+  const resolveCaller =
+    (base: Caller) =>
+    ({ meta }: { meta: Record<string, unknown> | undefined }): Caller => {
+      const projectId = typeof meta?.projectId === 'string' ? meta.projectId : base.projectId;
+      return {
+        ...(base.tokenId !== undefined ? { tokenId: base.tokenId } : {}),
+        ...(projectId !== undefined ? { projectId } : {}),
+      };
+    };
 
   const closeSession = async (id: string, reason: string) => {
     const session = sessions.get(id);
@@ -55,12 +60,15 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
     await session.server.close().catch(() => {});
   };
 
-  const sweep = setInterval(() => {
-    const now = Date.now();
-    for (const [id, session] of sessions) {
-      if (now - session.lastSeen > options.sessionIdleTimeoutMs) void closeSession(id, 'idle');
-    }
-  }, Math.max(1000, Math.min(60_000, options.sessionIdleTimeoutMs / 4)));
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, session] of sessions) {
+        if (now - session.lastSeen > options.sessionIdleTimeoutMs) void closeSession(id, 'idle');
+      }
+    },
+    Math.max(1000, Math.min(60_000, options.sessionIdleTimeoutMs / 4)),
+  );
   sweep.unref();
 
   const jsonRpcError = (reply: FastifyReply, status: number, code: number, message: string) =>
@@ -70,7 +78,10 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
     const caller = options.callerOf(request);
 
     if (options.stateless) {
-      const server = runtime.createServer({ resolveCaller: resolveCaller(caller), ...(caller.projectId !== undefined ? { projectId: caller.projectId } : {}) });
+      const server = runtime.createServer({
+        resolveCaller: resolveCaller(caller),
+        ...(caller.projectId !== undefined ? { projectId: caller.projectId } : {}),
+      });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       reply.hijack();
       reply.raw.on('close', () => {
@@ -100,10 +111,20 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
       return reply
         .code(503)
         .header('retry-after', '30')
-        .send({ jsonrpc: '2.0', error: { code: -32000, message: `Too many open sessions (${options.maxSessions}); close one or try again later` }, id: null });
+        .send({
+          jsonrpc: '2.0',
+          error: {
+            code: -32000,
+            message: `Too many open sessions (${options.maxSessions}); close one or try again later`,
+          },
+          id: null,
+        });
     }
     // The session's project is the one named when it opened: its instructions list that project's servers.
-    const server = runtime.createServer({ resolveCaller: resolveCaller(caller), ...(caller.projectId !== undefined ? { projectId: caller.projectId } : {}) });
+    const server = runtime.createServer({
+      resolveCaller: resolveCaller(caller),
+      ...(caller.projectId !== undefined ? { projectId: caller.projectId } : {}),
+    });
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {

@@ -2,32 +2,85 @@
 export function openApiDocument(version: string): Record<string, unknown> {
   const error = { $ref: '#/components/schemas/Error' };
   const errors = (...statuses: number[]) =>
-    Object.fromEntries(statuses.map((status) => [String(status), { description: statusText[status] ?? 'Error', content: { 'application/json': { schema: error } } }]));
+    Object.fromEntries(
+      statuses.map((status) => [
+        String(status),
+        { description: statusText[status] ?? 'Error', content: { 'application/json': { schema: error } } },
+      ]),
+    );
   const json = (schema: unknown) => ({ content: { 'application/json': { schema } } });
   return {
     openapi: '3.1.0',
-    info: { title: 'Search MCP REST API', version, description: 'Find and run the tools of every MCP server behind this Search MCP instance.' },
+    info: {
+      title: 'Search MCP REST API',
+      version,
+      description: 'Find and run the tools of every MCP server behind this Search MCP instance.',
+    },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
-      parameters: { project: { name: 'X-Project-Id', in: 'header', required: false, schema: { type: 'string' }, description: 'The project whose servers the request sees.' } },
+      parameters: {
+        project: {
+          name: 'X-Project-Id',
+          in: 'header',
+          required: false,
+          schema: { type: 'string' },
+          description: 'The project whose servers the request sees.',
+        },
+      },
       schemas: {
-        Error: { type: 'object', required: ['success', 'error', 'code'], properties: { success: { const: false }, error: { type: 'string' }, code: { type: 'string' } } },
+        Error: {
+          type: 'object',
+          required: ['success', 'error', 'code'],
+          properties: { success: { const: false }, error: { type: 'string' }, code: { type: 'string' } },
+        },
         ToolSummary: {
           type: 'object',
           required: ['toolKey', 'name', 'serverName', 'description', 'enabled'],
-          properties: { toolKey: { type: 'string' }, name: { type: 'string' }, serverName: { type: 'string' }, description: { type: 'string' }, category: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } }, enabled: { type: 'boolean' } },
+          properties: {
+            toolKey: { type: 'string' },
+            name: { type: 'string' },
+            serverName: { type: 'string' },
+            description: { type: 'string' },
+            category: { type: 'string' },
+            tags: { type: 'array', items: { type: 'string' } },
+            enabled: { type: 'boolean' },
+          },
         },
         SearchResult: {
           type: 'object',
           required: ['toolKey', 'toolName', 'serverName', 'relevance'],
-          properties: { toolKey: { type: 'string' }, toolName: { type: 'string' }, serverName: { type: 'string' }, description: { type: 'string' }, relevance: { type: 'number', minimum: 0, maximum: 1 }, explanation: { type: 'string' } },
+          properties: {
+            toolKey: { type: 'string' },
+            toolName: { type: 'string' },
+            serverName: { type: 'string' },
+            description: { type: 'string' },
+            relevance: { type: 'number', minimum: 0, maximum: 1 },
+            explanation: { type: 'string' },
+          },
         },
       },
     },
     paths: {
-      '/': { get: { summary: 'Health', security: [], responses: { 200: json({ type: 'object', properties: { status: { type: 'string' }, message: { type: 'string' }, version: { type: 'string' }, uptime: { type: 'number' }, timestamp: { type: 'string' } } }) } } },
+      '/': {
+        get: {
+          summary: 'Health',
+          security: [],
+          responses: {
+            200: json({
+              type: 'object',
+              properties: {
+                status: { type: 'string' },
+                message: { type: 'string' },
+                version: { type: 'string' },
+                uptime: { type: 'number' },
+                timestamp: { type: 'string' },
+              },
+            }),
+          },
+        },
+      },
       '/v1/tools': {
         get: {
           summary: 'List visible tools',
@@ -39,7 +92,21 @@ export function openApiDocument(version: string): Record<string, unknown> {
             { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
           ],
           responses: {
-            200: json({ type: 'object', properties: { tools: { type: 'array', items: { $ref: '#/components/schemas/ToolSummary' } }, pagination: { type: 'object', properties: { page: { type: 'integer' }, limit: { type: 'integer' }, total: { type: 'integer' }, totalPages: { type: 'integer' } } } } }),
+            200: json({
+              type: 'object',
+              properties: {
+                tools: { type: 'array', items: { $ref: '#/components/schemas/ToolSummary' } },
+                pagination: {
+                  type: 'object',
+                  properties: {
+                    page: { type: 'integer' },
+                    limit: { type: 'integer' },
+                    total: { type: 'integer' },
+                    totalPages: { type: 'integer' },
+                  },
+                },
+              },
+            }),
             ...errors(400, 401, 403, 429),
           },
         },
@@ -47,7 +114,10 @@ export function openApiDocument(version: string): Record<string, unknown> {
       '/v1/tools/{toolKey}': {
         get: {
           summary: 'One tool with its input schema',
-          parameters: [{ name: 'toolKey', in: 'path', required: true, schema: { type: 'string' }, description: 'server:tool' }, { $ref: '#/components/parameters/project' }],
+          parameters: [
+            { name: 'toolKey', in: 'path', required: true, schema: { type: 'string' }, description: 'server:tool' },
+            { $ref: '#/components/parameters/project' },
+          ],
           responses: { 200: json({ type: 'object' }), ...errors(401, 403, 404, 429) },
         },
       },
@@ -55,9 +125,26 @@ export function openApiDocument(version: string): Record<string, unknown> {
         post: {
           summary: 'Run a tool',
           parameters: [{ $ref: '#/components/parameters/project' }],
-          requestBody: { required: true, ...json({ type: 'object', required: ['name'], properties: { name: { type: 'string', description: 'Tool key' }, parameters: { type: 'object' } } }) },
+          requestBody: {
+            required: true,
+            ...json({
+              type: 'object',
+              required: ['name'],
+              properties: { name: { type: 'string', description: 'Tool key' }, parameters: { type: 'object' } },
+            }),
+          },
           responses: {
-            200: json({ type: 'object', properties: { success: { type: 'boolean' }, result: { type: 'object' }, error: { type: 'string' }, code: { type: 'string' }, executionTime: { type: 'number' }, timestamp: { type: 'string' } } }),
+            200: json({
+              type: 'object',
+              properties: {
+                success: { type: 'boolean' },
+                result: { type: 'object' },
+                error: { type: 'string' },
+                code: { type: 'string' },
+                executionTime: { type: 'number' },
+                timestamp: { type: 'string' },
+              },
+            }),
             ...errors(400, 401, 403, 404, 408, 413, 429, 500, 502, 503),
           },
         },
@@ -68,19 +155,67 @@ export function openApiDocument(version: string): Record<string, unknown> {
           parameters: [{ $ref: '#/components/parameters/project' }],
           requestBody: {
             required: true,
-            ...json({ type: 'object', required: ['query'], properties: { query: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] }, filters: { type: 'object', properties: { server: { type: 'string' }, category: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } } }, limit: { type: 'integer', minimum: 1, maximum: 50 } } }),
+            ...json({
+              type: 'object',
+              required: ['query'],
+              properties: {
+                query: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+                filters: {
+                  type: 'object',
+                  properties: {
+                    server: { type: 'string' },
+                    category: { type: 'string' },
+                    tags: { type: 'array', items: { type: 'string' } },
+                  },
+                },
+                limit: { type: 'integer', minimum: 1, maximum: 50 },
+              },
+            }),
           },
-          responses: { 200: json({ type: 'object', properties: { query: {}, results: { type: 'array', items: { $ref: '#/components/schemas/SearchResult' } }, total: { type: 'integer' } } }), ...errors(400, 401, 403, 429) },
+          responses: {
+            200: json({
+              type: 'object',
+              properties: {
+                query: {},
+                results: { type: 'array', items: { $ref: '#/components/schemas/SearchResult' } },
+                total: { type: 'integer' },
+              },
+            }),
+            ...errors(400, 401, 403, 429),
+          },
         },
       },
       '/catalog/search': {
         post: {
           summary: 'Rank the given tools (seed 004 cloud search contract)',
-          requestBody: { required: true, ...json({ type: 'object', required: ['query', 'tools'], properties: { query: { type: 'array', items: { type: 'string' } }, context: { type: 'string' }, tools: { type: 'array', items: { type: 'object' } }, maxResults: { type: 'integer' } } }) },
-          responses: { 200: json({ type: 'object', properties: { results: { type: 'array', items: { $ref: '#/components/schemas/SearchResult' } } } }), ...errors(400, 401, 413, 429) },
+          requestBody: {
+            required: true,
+            ...json({
+              type: 'object',
+              required: ['query', 'tools'],
+              properties: {
+                query: { type: 'array', items: { type: 'string' } },
+                context: { type: 'string' },
+                tools: { type: 'array', items: { type: 'object' } },
+                maxResults: { type: 'integer' },
+              },
+            }),
+          },
+          responses: {
+            200: json({
+              type: 'object',
+              properties: { results: { type: 'array', items: { $ref: '#/components/schemas/SearchResult' } } },
+            }),
+            ...errors(400, 401, 413, 429),
+          },
         },
       },
-      '/mcp': { post: { summary: 'Streamable HTTP MCP endpoint (also GET for the event stream, DELETE to end a session)', responses: { 200: { description: 'JSON-RPC response or event stream' }, ...errors(401, 403) } } },
+      '/mcp': {
+        post: {
+          summary: 'Streamable HTTP MCP endpoint (also GET for the event stream, DELETE to end a session)',
+          responses: { 200: { description: 'JSON-RPC response or event stream' }, ...errors(401, 403) },
+        },
+      },
     },
   };
 }

@@ -23,7 +23,9 @@ const CallBody = z.object({ name: z.string().min(1), parameters: z.record(z.stri
 
 const SearchBody = z.object({
   query: z.union([z.string().min(1), z.array(z.string()).min(1)]),
-  filters: z.object({ server: z.string().optional(), category: z.string().optional(), tags: z.array(z.string()).optional() }).optional(),
+  filters: z
+    .object({ server: z.string().optional(), category: z.string().optional(), tags: z.array(z.string()).optional() })
+    .optional(),
   limit: z.number().int().min(1).max(50).default(10),
 });
 
@@ -78,13 +80,22 @@ export function registerRestRoutes(app: FastifyInstance, options: RestRoutesOpti
       query.enabled === 'false'
         ? []
         : await runtime.catalog.list(
-            { ...(query.server ? { server: query.server } : {}), ...(query.category ? { category: query.category } : {}), ...(query.tag ? { tag: query.tag } : {}) },
+            {
+              ...(query.server ? { server: query.server } : {}),
+              ...(query.category ? { category: query.category } : {}),
+              ...(query.tag ? { tag: query.tag } : {}),
+            },
             callerOf(request),
           );
     const start = (query.page - 1) * query.limit;
     return {
       tools: tools.slice(start, start + query.limit).map(listEntry),
-      pagination: { page: query.page, limit: query.limit, total: tools.length, totalPages: Math.ceil(tools.length / query.limit) },
+      pagination: {
+        page: query.page,
+        limit: query.limit,
+        total: tools.length,
+        totalPages: Math.ceil(tools.length / query.limit),
+      },
     };
   });
 
@@ -103,14 +114,19 @@ export function registerRestRoutes(app: FastifyInstance, options: RestRoutesOpti
   app.post('/v1/tools/call', async (request, reply) => {
     const started = performance.now();
     // Every answer of this route, failures too, carries executionTime and timestamp (CONTRACT §6).
-    const timing = () => ({ executionTime: Math.round(performance.now() - started), timestamp: new Date().toISOString() });
+    const timing = () => ({
+      executionTime: Math.round(performance.now() - started),
+      timestamp: new Date().toISOString(),
+    });
     try {
       const body = parse(CallBody, request.body, 'body');
       const serverId = parseToolKey(body.name)?.serverId;
       request.auditFields = { toolKey: body.name, ...(serverId ? { serverId } : {}) };
       const result = await runtime.catalog.execute(body.name, body.parameters, callerOf(request));
       request.auditFields.outcome = result.isError ? 'tool_error' : 'ok';
-      const firstText = (result.content?.find((part) => (part as { type?: string }).type === 'text') as { text?: string } | undefined)?.text;
+      const firstText = (
+        result.content?.find((part) => (part as { type?: string }).type === 'text') as { text?: string } | undefined
+      )?.text;
       return {
         success: !result.isError,
         result,
@@ -158,7 +174,12 @@ export function registerRestRoutes(app: FastifyInstance, options: RestRoutesOpti
       inputSchema: (tool.inputSchema as ToolInfo['inputSchema'] | undefined) ?? { type: 'object' },
       ...(tool.title !== undefined ? { title: tool.title } : {}),
     }));
-    const results = await ranker.search({ queries: body.query, tools, maxResults: body.maxResults, ...(body.context ? { context: body.context } : {}) });
+    const results = await ranker.search({
+      queries: body.query,
+      tools,
+      maxResults: body.maxResults,
+      ...(body.context ? { context: body.context } : {}),
+    });
     request.auditFields = { queries: body.query, resultCount: results.length };
     return { results };
   });

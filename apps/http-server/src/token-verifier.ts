@@ -20,7 +20,11 @@ export class TokenVerifier {
   private readonly entries: Array<{ id: string; projects?: readonly string[]; digest: Buffer }>;
 
   constructor(tokens: readonly AccessToken[]) {
-    this.entries = tokens.map((token) => ({ id: token.id, ...(token.projects ? { projects: token.projects } : {}), digest: digest(token.token) }));
+    this.entries = tokens.map((token) => ({
+      id: token.id,
+      ...(token.projects ? { projects: token.projects } : {}),
+      digest: digest(token.token),
+    }));
   }
 
   get size(): number {
@@ -31,7 +35,8 @@ export class TokenVerifier {
     const candidate = digest(presented);
     let match: VerifiedToken | undefined;
     for (const entry of this.entries) {
-      if (timingSafeEqual(candidate, entry.digest) && !match) match = { id: entry.id, ...(entry.projects ? { projects: entry.projects } : {}) };
+      if (timingSafeEqual(candidate, entry.digest) && !match)
+        match = { id: entry.id, ...(entry.projects ? { projects: entry.projects } : {}) };
     }
     return match;
   }

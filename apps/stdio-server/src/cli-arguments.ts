@@ -74,19 +74,24 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   if (values.project !== undefined) result.project = values.project;
   if (values.server !== undefined) result.server = values.server;
   if (values.mode !== undefined) {
-    if (values.mode !== 'meta' && values.mode !== 'proxy') throw new UsageError(`--mode must be meta or proxy, not "${values.mode}"`);
+    if (values.mode !== 'meta' && values.mode !== 'proxy')
+      throw new UsageError(`--mode must be meta or proxy, not "${values.mode}"`);
     result.mode = values.mode;
   }
   if (values['log-level'] !== undefined) {
-    if (!logLevels.includes(values['log-level'] as LogLevel)) throw new UsageError(`--log-level must be one of ${logLevels.join(', ')}`);
+    if (!logLevels.includes(values['log-level'] as LogLevel))
+      throw new UsageError(`--log-level must be one of ${logLevels.join(', ')}`);
     result.logLevel = values['log-level'] as LogLevel;
   }
   if (values.limit !== undefined) {
     const limit = Number(values.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 50) throw new UsageError('--limit must be a whole number from 1 to 50');
+    if (!Number.isInteger(limit) || limit < 1 || limit > 50)
+      throw new UsageError('--limit must be a whole number from 1 to 50');
     result.limit = limit;
   }
-  if (command === 'search' && positionals.length === 0) throw new UsageError('search needs a query: search-mcp search "read a file"');
-  if (command === 'call' && positionals.length === 0) throw new UsageError('call needs a tool key: search-mcp call filesystem:read_text_file \'{"path":"/tmp/a"}\'');
+  if (command === 'search' && positionals.length === 0)
+    throw new UsageError('search needs a query: search-mcp search "read a file"');
+  if (command === 'call' && positionals.length === 0)
+    throw new UsageError('call needs a tool key: search-mcp call filesystem:read_text_file \'{"path":"/tmp/a"}\'');
   return result;
 }

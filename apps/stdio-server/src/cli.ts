@@ -44,7 +44,9 @@ async function main(): Promise<void> {
     }
   } catch (error) {
     // One clear message and a non-zero exit: 2 for a wrong command line or config (nothing was started), 1 otherwise.
-    process.stderr.write(`search-mcp: ${error instanceof UsageError ? `${error.message}\n\n${usage}` : describeStartupError(error)}\n`);
+    process.stderr.write(
+      `search-mcp: ${error instanceof UsageError ? `${error.message}\n\n${usage}` : describeStartupError(error)}\n`,
+    );
     process.exit(error instanceof UsageError || ConfigError.isInstance(error) ? 2 : 1);
   }
 }

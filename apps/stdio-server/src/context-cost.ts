@@ -58,7 +58,10 @@ export function tokensOf(value: unknown): number {
 }
 
 async function listThrough(runtime: SearchMcpRuntime, mode: 'meta' | 'proxy', caller: Caller): Promise<unknown[]> {
-  const server = runtime.createServer({ mode, ...(caller.projectId !== undefined ? { projectId: caller.projectId } : {}) });
+  const server = runtime.createServer({
+    mode,
+    ...(caller.projectId !== undefined ? { projectId: caller.projectId } : {}),
+  });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'search-mcp-context-cost', version: '1' });
   await server.connect(serverTransport);

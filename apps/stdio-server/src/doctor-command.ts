@@ -13,7 +13,9 @@ export async function doctorCommand(cli: CliArguments): Promise<number> {
     const cost = await measureContextCost(runtime, caller);
     const failed = statuses.filter((status) => status.state === 'failed');
     if (cli.json) {
-      process.stdout.write(`${JSON.stringify({ config: configPath, servers: statuses, contextCost: cost }, null, 2)}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ config: configPath, servers: statuses, contextCost: cost }, null, 2)}\n`,
+      );
       return failed.length > 0 ? 1 : 0;
     }
     const out: string[] = [];
@@ -35,10 +37,19 @@ export async function doctorCommand(cli: CliArguments): Promise<number> {
     const rows = [
       ['every server connected directly', `${number(cost.directTokens)} tokens`, `${cost.directTools} tools`],
       ['search-mcp, proxy mode', `${number(cost.proxyTokens)} tokens`, `${cost.proxyTools} tools`],
-      ['search-mcp, meta mode', `${number(cost.metaTokens)} tokens`, `${cost.metaTools} tools, ${(cost.metaSavings * 100).toFixed(1)} % less than direct`],
+      [
+        'search-mcp, meta mode',
+        `${number(cost.metaTokens)} tokens`,
+        `${cost.metaTools} tools, ${(cost.metaSavings * 100).toFixed(1)} % less than direct`,
+      ],
     ];
-    out.push('Context a client loads before the first message (Claude tokens of the tools/list JSON):', formatTable(['', 'size', ''], rows), '');
-    if (failed.length > 0) out.push(`${failed.length} server(s) failed: fix the errors above, then run search-mcp doctor again.`);
+    out.push(
+      'Context a client loads before the first message (Claude tokens of the tools/list JSON):',
+      formatTable(['', 'size', ''], rows),
+      '',
+    );
+    if (failed.length > 0)
+      out.push(`${failed.length} server(s) failed: fix the errors above, then run search-mcp doctor again.`);
     else out.push('All servers are running.');
     process.stdout.write(`${out.join('\n')}\n`);
     return failed.length > 0 ? 1 : 0;

@@ -24,7 +24,9 @@ export async function serveCommand(cli: CliArguments): Promise<void> {
     // A backend that ignores every signal must not keep us alive: the manager escalates to SIGKILL, this caps the wait.
     const force = setTimeout(() => process.exit(exitCode), 10_000);
     force.unref();
-    await runtime.close().catch((error: unknown) => logger.error('error while closing backends', { error: String(error) }));
+    await runtime
+      .close()
+      .catch((error: unknown) => logger.error('error while closing backends', { error: String(error) }));
     await server.close().catch(() => {});
     process.exit(exitCode);
   };
@@ -36,7 +38,11 @@ export async function serveCommand(cli: CliArguments): Promise<void> {
   transport.onclose = () => void shutdown('transport closed');
 
   await server.connect(transport);
-  logger.info('search-mcp serving on stdio', { config: configPath, mode: runtime.mode, servers: runtime.manager.serverIds.length });
+  logger.info('search-mcp serving on stdio', {
+    config: configPath,
+    mode: runtime.mode,
+    servers: runtime.manager.serverIds.length,
+  });
   void runtime.manager.startAll().then((statuses) => {
     const failed = statuses.filter((status) => status.state === 'failed');
     logger.info('backends settled', {

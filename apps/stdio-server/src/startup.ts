@@ -42,8 +42,13 @@ export async function connectWithProgress(runtime: SearchMcpRuntime): Promise<vo
   const settled = new Set<string>();
   const listener = (status: { id: string; state: string }) => {
     if (status.state === 'running' || status.state === 'failed') settled.add(status.id);
-    const waiting = runtime.manager.status().filter((entry) => entry.state === 'starting').map((entry) => entry.id);
-    progress.update(`Connecting servers: ${settled.size}/${total} done${waiting.length ? ` (waiting for ${waiting.join(', ')})` : ''}`);
+    const waiting = runtime.manager
+      .status()
+      .filter((entry) => entry.state === 'starting')
+      .map((entry) => entry.id);
+    progress.update(
+      `Connecting servers: ${settled.size}/${total} done${waiting.length ? ` (waiting for ${waiting.join(', ')})` : ''}`,
+    );
   };
   runtime.manager.on('status-change', listener);
   progress.update(`Connecting ${total} servers…`);

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { type McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
@@ -28,7 +28,12 @@ const sessions: Session[] = [];
 
 /** A real MCP client that starts the built binary over stdio, as an AI client does. */
 async function startSession(args: string[], closeAfterEach = true): Promise<Session> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, ...args], cwd: repoRoot, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cli, ...args],
+    cwd: repoRoot,
+    stderr: 'pipe',
+  });
   const stderr: string[] = [];
   transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
   const client = new Client({ name: 'e2e-test', version: '1' });
@@ -40,7 +45,12 @@ async function startSession(args: string[], closeAfterEach = true): Promise<Sess
   return session;
 }
 
-async function call(client: Client, name: string, args: Record<string, unknown> = {}, options: Parameters<Client['request']>[2] = {}) {
+async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+  options: Parameters<Client['request']>[2] = {},
+) {
   return (await client.request({ method: 'tools/call', params: { name, arguments: args } }, Loose, options)) as {
     content?: Array<{ type: string; text?: string }>;
     structuredContent?: Record<string, unknown>;
@@ -109,13 +119,19 @@ describe('search-mcp over stdio, meta mode, example config', () => {
 
   it('finds and runs tools of every example server through discovery', async () => {
     const discovery = await call(session.client, 'tool_discovery', { query: ['echo a message back'] });
-    const results = (discovery.structuredContent as { results: Array<{ toolKey: string; inputSchema?: unknown }> }).results;
+    const results = (discovery.structuredContent as { results: Array<{ toolKey: string; inputSchema?: unknown }> })
+      .results;
     expect(results[0]?.toolKey).toBe('everything:echo');
     expect(results[0]?.inputSchema).toBeDefined();
-    expect(await call(session.client, 'tool_execute', { toolKey: 'everything:echo', arguments: { message: 'e2e' } })).toEqual({
+    expect(
+      await call(session.client, 'tool_execute', { toolKey: 'everything:echo', arguments: { message: 'e2e' } }),
+    ).toEqual({
       content: [{ type: 'text', text: 'Echo: e2e' }],
     });
-    const listing = await call(session.client, 'tool_execute', { toolKey: 'filesystem:list_directory', arguments: { path: join(repoRoot, 'examples/sample-files') } });
+    const listing = await call(session.client, 'tool_execute', {
+      toolKey: 'filesystem:list_directory',
+      arguments: { path: join(repoRoot, 'examples/sample-files') },
+    });
     expect(listing.content?.[0]?.text).toContain('welcome.md');
     const graph = await call(session.client, 'tool_execute', { toolKey: 'memory:read_graph' });
     expect(graph.isError).not.toBe(true);
@@ -125,39 +141,65 @@ describe('search-mcp over stdio, meta mode, example config', () => {
     expect((await call(session.client, 'everything__get-sum', { a: 20, b: 22 })).content?.[0]?.text).toContain('42');
     const unknown = (await call(session.client, 'nowhere:tool').catch((error: unknown) => error)) as McpError;
     expect([unknown.code, unknown.message]).toEqual([-32602, 'MCP error -32602: Tool not found: nowhere:tool']);
-    const invalid = (await call(session.client, 'everything:get-sum', { a: 'x' }).catch((error: unknown) => error)) as McpError;
+    const invalid = (await call(session.client, 'everything:get-sum', { a: 'x' }).catch(
+      (error: unknown) => error,
+    )) as McpError;
     expect(invalid.code).toBe(-32602);
     expect(invalid.message).toContain('arguments.b: is required');
-    const blocked = await call(session.client, 'tool_execute', { toolKey: 'filesystem:move_file', arguments: { source: 'a', destination: 'b' } });
-    expect(blocked).toEqual({ isError: true, content: [{ type: 'text', text: 'Tool is disabled: filesystem:move_file (toolPermissions)' }] });
+    const blocked = await call(session.client, 'tool_execute', {
+      toolKey: 'filesystem:move_file',
+      arguments: { source: 'a', destination: 'b' },
+    });
+    expect(blocked).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: 'Tool is disabled: filesystem:move_file (toolPermissions)' }],
+    });
   });
 
   it('forwards progress from trigger-long-running-operation and cancels it', async () => {
     const progress: number[] = [];
-    await call(session.client, 'tool_execute', { toolKey: 'everything:trigger-long-running-operation', arguments: { duration: 0.6, steps: 3 } }, {
-      onprogress: (update) => progress.push(update.progress),
-    });
+    await call(
+      session.client,
+      'tool_execute',
+      { toolKey: 'everything:trigger-long-running-operation', arguments: { duration: 0.6, steps: 3 } },
+      {
+        onprogress: (update) => progress.push(update.progress),
+      },
+    );
     // The SDK client drops a last notification it reads in one chunk with the response; search-mcp spaces them out,
     // which a loaded machine can still undo, so the final step may be missing here (the backend hop is exact).
-    expect([[1, 2, 3], [1, 2]]).toContainEqual(progress);
+    expect([
+      [1, 2, 3],
+      [1, 2],
+    ]).toContainEqual(progress);
 
     const controller = new AbortController();
     const seen: number[] = [];
-    const running = call(session.client, 'everything:trigger-long-running-operation', { duration: 30, steps: 60 }, {
-      signal: controller.signal,
-      onprogress: (update) => {
-        seen.push(update.progress);
-        if (update.progress === 2) controller.abort(new Error('cancelled by the test'));
+    const running = call(
+      session.client,
+      'everything:trigger-long-running-operation',
+      { duration: 30, steps: 60 },
+      {
+        signal: controller.signal,
+        onprogress: (update) => {
+          seen.push(update.progress);
+          if (update.progress === 2) controller.abort(new Error('cancelled by the test'));
+        },
       },
-    });
+    );
     await expect(running).rejects.toThrow('cancelled by the test');
-    expect((await call(session.client, 'everything:echo', { message: 'after cancel' })).content?.[0]?.text).toBe('Echo: after cancel');
+    expect((await call(session.client, 'everything:echo', { message: 'after cancel' })).content?.[0]?.text).toBe(
+      'Echo: after cancel',
+    );
   });
 
   it('writes nothing but protocol to stdout and logs JSON lines to stderr', () => {
     const progressRace = /^Received a progress notification for an unknown token/;
     expect(session.transportErrors.filter((error) => !progressRace.test(error.message))).toEqual([]);
-    const lines = session.stderr.join('').split('\n').filter((line) => line.trim() !== '');
+    const lines = session.stderr
+      .join('')
+      .split('\n')
+      .filter((line) => line.trim() !== '');
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
   });
@@ -190,33 +232,55 @@ describe('search-mcp over stdio, other modes and settings', () => {
     }
     const names = tools.map((tool) => tool.name);
     expect(names).toEqual([...names].sort());
-    expect(names).toEqual(expect.arrayContaining(['everything__echo', 'filesystem__read_text_file', 'memory__read_graph']));
+    expect(names).toEqual(
+      expect.arrayContaining(['everything__echo', 'filesystem__read_text_file', 'memory__read_graph']),
+    );
     expect(names).not.toContain('filesystem__move_file');
     expect(names.every((name) => /^[a-zA-Z0-9_-]{1,64}$/.test(name))).toBe(true);
-    expect((await call(session.client, 'everything__echo', { message: 'proxied' })).content?.[0]?.text).toBe('Echo: proxied');
+    expect((await call(session.client, 'everything__echo', { message: 'proxied' })).content?.[0]?.text).toBe(
+      'Echo: proxied',
+    );
   });
 
   it('lists pinned tools next to the meta-tools once their server is connected', async () => {
     const config = join(directory, 'pinned.json');
-    const everything = JSON.parse(await import('node:fs').then((fs) => fs.readFileSync(exampleConfig, 'utf8'))).mcpServers.everything;
+    const everything = JSON.parse(await import('node:fs').then((fs) => fs.readFileSync(exampleConfig, 'utf8')))
+      .mcpServers.everything;
     await writeFile(config, JSON.stringify({ mcpServers: { everything }, exposure: { pinned: ['everything:echo'] } }));
     const session = await startSession(['--config', config]);
     let changed = 0;
     session.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       changed += 1;
     });
-    if ((await session.client.listTools()).tools.length < 3) await waitUntil(() => changed > 0, 'notifications/tools/list_changed for the pinned tool');
-    expect((await session.client.listTools()).tools.map((tool) => tool.name)).toEqual(['tool_discovery', 'tool_execute', 'everything__echo']);
-    expect((await call(session.client, 'everything__echo', { message: 'pinned' })).content?.[0]?.text).toBe('Echo: pinned');
+    if ((await session.client.listTools()).tools.length < 3)
+      await waitUntil(() => changed > 0, 'notifications/tools/list_changed for the pinned tool');
+    expect((await session.client.listTools()).tools.map((tool) => tool.name)).toEqual([
+      'tool_discovery',
+      'tool_execute',
+      'everything__echo',
+    ]);
+    expect((await call(session.client, 'everything__echo', { message: 'pinned' })).content?.[0]?.text).toBe(
+      'Echo: pinned',
+    );
   });
 
   it('answers at once while a backend takes 10 s to start, and says it is still starting', async () => {
     const config = join(directory, 'slow.json');
-    await writeFile(config, JSON.stringify({ mcpServers: { slow: { command: process.execPath, args: [slowFixture, '--startup-delay-ms', '10000'] } } }));
+    await writeFile(
+      config,
+      JSON.stringify({
+        mcpServers: { slow: { command: process.execPath, args: [slowFixture, '--startup-delay-ms', '10000'] } },
+      }),
+    );
     const session = await startSession(['--config', config]);
-    expect((await session.client.listTools()).tools.map((tool) => tool.name)).toEqual(['tool_discovery', 'tool_execute']);
+    expect((await session.client.listTools()).tools.map((tool) => tool.name)).toEqual([
+      'tool_discovery',
+      'tool_execute',
+    ]);
     const discovery = await call(session.client, 'tool_discovery', { query: 'echo' });
-    expect((discovery.structuredContent as { notice?: string }).notice).toBe('Still connecting: slow. Their tools are not searched yet; search again shortly.');
+    expect((discovery.structuredContent as { notice?: string }).notice).toBe(
+      'Still connecting: slow. Their tools are not searched yet; search again shortly.',
+    );
   });
 
   it('leaves no child process behind when the client hangs up', async () => {
@@ -226,11 +290,17 @@ describe('search-mcp over stdio, other modes and settings', () => {
     const children = descendants(pid);
     expect(children.length).toBeGreaterThanOrEqual(3);
     await session.client.close();
-    await waitUntil(() => !alive(pid) && children.every((child) => !alive(child)), 'search-mcp and every backend to exit');
+    await waitUntil(
+      () => !alive(pid) && children.every((child) => !alive(child)),
+      'search-mcp and every backend to exit',
+    );
   });
 
   it('exits cleanly on SIGTERM, taking every backend with it', async () => {
-    const child = spawn(process.execPath, [cli, '--config', exampleConfig], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, '--config', exampleConfig], {
+      cwd: repoRoot,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
     await waitUntil(() => descendants(child.pid ?? -1).length >= 3, 'the backends to start');
     const children = descendants(child.pid ?? -1);
@@ -242,7 +312,10 @@ describe('search-mcp over stdio, other modes and settings', () => {
   it('answers malformed JSON-RPC on stdin with errors and keeps serving', async () => {
     const config = join(directory, 'empty.json');
     await writeFile(config, JSON.stringify({ mcpServers: {} }));
-    const child = spawn(process.execPath, [cli, '--config', config], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, '--config', config], {
+      cwd: repoRoot,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const answers: Array<Record<string, unknown>> = [];
     let buffered = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -253,7 +326,9 @@ describe('search-mcp over stdio, other modes and settings', () => {
     });
     child.stdin.write('not json at all\n');
     child.stdin.write('{"jsonrpc":"2.0","id":3,"method":7}\n');
-    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`);
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } })}\n`,
+    );
     child.stdin.write('{"jsonrpc":"2.0","id":5,"method":"no/such/method"}\n');
     await waitUntil(() => answers.length >= 4, 'four answers');
     const byId = (id: unknown) => answers.find((answer) => answer.id === id);
@@ -268,25 +343,48 @@ describe('search-mcp over stdio, other modes and settings', () => {
 
   it('refuses a broken config before starting anything, naming the path', async () => {
     const config = join(directory, 'broken.json');
-    await writeFile(config, JSON.stringify({ mcpServers: { github: { command: 'npx', env: { TOKEN: '${SEARCH_MCP_TEST_UNSET_VARIABLE}' } } } }));
-    const result = await promisify(execFile)(process.execPath, [cli, '--config', config]).catch((error: { code: number; stdout: string; stderr: string }) => error);
+    await writeFile(
+      config,
+      JSON.stringify({
+        mcpServers: { github: { command: 'npx', env: { TOKEN: '${SEARCH_MCP_TEST_UNSET_VARIABLE}' } } },
+      }),
+    );
+    const result = await promisify(execFile)(process.execPath, [cli, '--config', config]).catch(
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
     expect(result).toMatchObject({ code: 2, stdout: '' });
-    expect((result as { stderr: string }).stderr).toContain('mcpServers.github.env.TOKEN: environment variable SEARCH_MCP_TEST_UNSET_VARIABLE is not set');
+    expect((result as { stderr: string }).stderr).toContain(
+      'mcpServers.github.env.TOKEN: environment variable SEARCH_MCP_TEST_UNSET_VARIABLE is not set',
+    );
   });
 });
 
 describe('a client no one here wrote: the MCP Inspector CLI', () => {
   const inspector = resolve(here, '../node_modules/.bin/mcp-inspector');
   const run = (args: string[]) =>
-    promisify(execFile)(inspector, ['--cli', '-e', `SEARCH_MCP_CONFIG=${exampleConfig}`, process.execPath, cli, ...args], { cwd: repoRoot, timeout: 60_000 });
+    promisify(execFile)(
+      inspector,
+      ['--cli', '-e', `SEARCH_MCP_CONFIG=${exampleConfig}`, process.execPath, cli, ...args],
+      { cwd: repoRoot, timeout: 60_000 },
+    );
 
   it('lists the meta-tools', async () => {
     const { stdout } = await run(['--method', 'tools/list']);
-    expect((JSON.parse(stdout) as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name)).toEqual(['tool_discovery', 'tool_execute']);
+    expect((JSON.parse(stdout) as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name)).toEqual([
+      'tool_discovery',
+      'tool_execute',
+    ]);
   });
 
   it('calls tool_discovery', async () => {
-    const { stdout } = await run(['--method', 'tools/call', '--tool-name', 'tool_discovery', '--tool-arg', 'query=echo back a message']);
+    const { stdout } = await run([
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'tool_discovery',
+      '--tool-arg',
+      'query=echo back a message',
+    ]);
     const result = JSON.parse(stdout) as { structuredContent: { results: Array<{ toolKey: string }> } };
     expect(result.structuredContent.results[0]?.toolKey).toBe('everything:echo');
   });

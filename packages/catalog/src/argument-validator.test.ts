@@ -43,7 +43,9 @@ describe('ArgumentValidator', () => {
   it('accepts valid arguments and names the tool in the message', () => {
     const validator = new ArgumentValidator();
     expect(issuesOf(validator, { path: '/a', mode: 'read', lines: [1, 2] })).toEqual([]);
-    expect(() => validator.validate('fs:read', schema, { path: 1, mode: 'read' })).toThrow('Invalid arguments for fs:read: arguments.path: must be string');
+    expect(() => validator.validate('fs:read', schema, { path: 1, mode: 'read' })).toThrow(
+      'Invalid arguments for fs:read: arguments.path: must be string',
+    );
   });
 
   it('rejects arguments that are not an object', () => {
@@ -52,13 +54,25 @@ describe('ArgumentValidator', () => {
   });
 
   it('understands draft 2020-12 schemas', () => {
-    const modern = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object' as const, properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }] } } };
-    expect(issuesOf(new ArgumentValidator(), { pair: ['a', 'b'] }, modern)).toEqual(['arguments.pair[1]: must be number']);
+    const modern = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object' as const,
+      properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }] } },
+    };
+    expect(issuesOf(new ArgumentValidator(), { pair: ['a', 'b'] }, modern)).toEqual([
+      'arguments.pair[1]: must be number',
+    ]);
   });
 
   it('leaves a schema that does not compile to the backend, with one warning', () => {
     const warnings: string[] = [];
-    const logger = { debug: () => {}, info: () => {}, error: () => {}, warn: (message: string) => warnings.push(message), child: () => logger };
+    const logger = {
+      debug: () => {},
+      info: () => {},
+      error: () => {},
+      warn: (message: string) => warnings.push(message),
+      child: () => logger,
+    };
     const validator = new ArgumentValidator({ logger });
     const broken = { type: 'object' as const, properties: { a: { type: 'no-such-type' } } };
     expect(issuesOf(validator, { a: 1 }, broken)).toEqual([]);
@@ -74,14 +88,18 @@ describe('ArgumentValidator', () => {
       properties: { ...schema.properties, [`field${index}`]: { type: 'integer' } },
     }));
     for (const [index, fresh] of schemas.entries()) {
-      expect(issuesOf(validator, { path: '/a', mode: 'read', [`field${index}`]: 'x' }, fresh)).toEqual([`arguments.field${index}: must be integer`]);
+      expect(issuesOf(validator, { path: '/a', mode: 'read', [`field${index}`]: 'x' }, fresh)).toEqual([
+        `arguments.field${index}: must be integer`,
+      ]);
     }
     // Ajv's internal schema cache, reached through a narrow cast in this test only.
     const internals = validator as unknown as Record<'draft07' | 'draft2020', { _cache: Map<unknown, unknown> }>;
     expect(internals.draft07._cache.size).toBeLessThan(20);
     expect(internals.draft2020._cache.size).toBeLessThan(20);
     // The cached validators still work once Ajv has let go of their schemas.
-    expect(issuesOf(validator, { path: '/a', mode: 'write', field7: 1.5 }, schemas[7])).toEqual(['arguments.field7: must be integer']);
+    expect(issuesOf(validator, { path: '/a', mode: 'write', field7: 1.5 }, schemas[7])).toEqual([
+      'arguments.field7: must be integer',
+    ]);
     expect(issuesOf(validator, { path: '/a', mode: 'write', field7: 3 }, schemas[7])).toEqual([]);
   });
 });

@@ -4,7 +4,9 @@ import addFormatsModule from 'ajv-formats';
 import { ValidationError, silentLogger, type Issue, type JsonSchemaObject, type Logger } from '@search-mcp/shared';
 
 // ajv-formats is CommonJS; under ESM its default export may arrive wrapped.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv,
+) => Ajv;
 
 /**
  * Validates tool arguments against the tool's `inputSchema` before a call leaves Search MCP, reporting every
@@ -29,12 +31,18 @@ export class ArgumentValidator {
   /** @throws ValidationError listing every problem. */
   validate(toolKey: string, schema: JsonSchemaObject, args: unknown): void {
     if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-      throw new ValidationError({ issues: [{ path: 'arguments', message: 'must be an object' }], message: `Invalid arguments for ${toolKey}: arguments must be an object` });
+      throw new ValidationError({
+        issues: [{ path: 'arguments', message: 'must be an object' }],
+        message: `Invalid arguments for ${toolKey}: arguments must be an object`,
+      });
     }
     const validate = this.compile(toolKey, schema);
     if (!validate || validate(args)) return;
     const issues = (validate.errors ?? []).map(toIssue);
-    throw new ValidationError({ issues, message: `Invalid arguments for ${toolKey}: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}` });
+    throw new ValidationError({
+      issues,
+      message: `Invalid arguments for ${toolKey}: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`,
+    });
   }
 
   private compile(toolKey: string, schema: JsonSchemaObject): ValidateFunction | null {
@@ -81,5 +89,14 @@ function toIssue(error: ErrorObject): Issue {
       message = `must be one of: ${((error.params as { allowedValues: unknown[] }).allowedValues ?? []).map((value) => JSON.stringify(value)).join(', ')}`;
       break;
   }
-  return { path: ['arguments', ...segments].reduce((path, segment) => (/^\d+$/.test(segment) ? `${path}[${segment}]` : /^[A-Za-z_$][\w$]*$/.test(segment) ? `${path}.${segment}` : `${path}[${JSON.stringify(segment)}]`)), message };
+  return {
+    path: ['arguments', ...segments].reduce((path, segment) =>
+      /^\d+$/.test(segment)
+        ? `${path}[${segment}]`
+        : /^[A-Za-z_$][\w$]*$/.test(segment)
+          ? `${path}.${segment}`
+          : `${path}[${JSON.stringify(segment)}]`,
+    ),
+    message,
+  };
 }

@@ -30,7 +30,11 @@ const catalog: ToolInfo[] = [
   tool('slack', 'slack_post_message', 'Post a new message to a Slack channel'),
   tool('slack', 'slack_list_channels', 'List public channels in the workspace'),
   tool('kubernetes', 'kubectl_logs', 'Get logs from Kubernetes resources like pods, deployments, or jobs'),
-  tool('kubernetes', 'kubectl_get', 'Get or list Kubernetes resources by resource type, name, and optionally namespace'),
+  tool(
+    'kubernetes',
+    'kubectl_get',
+    'Get or list Kubernetes resources by resource type, name, and optionally namespace',
+  ),
   tool('kubernetes', 'kubectl_scale', 'Scale a Kubernetes deployment'),
   tool('playwright', 'browser_take_screenshot', 'Take a screenshot of the current page.'),
   tool('playwright', 'browser_click', 'Perform click on a web page'),
@@ -39,7 +43,12 @@ const catalog: ToolInfo[] = [
   tool('maps', 'maps_directions', 'Get directions between two points'),
 ];
 
-async function top(provider: Bm25SearchProvider, queries: string[], tools = catalog, maxResults = 5): Promise<string[]> {
+async function top(
+  provider: Bm25SearchProvider,
+  queries: string[],
+  tools = catalog,
+  maxResults = 5,
+): Promise<string[]> {
   const results = await provider.search({ queries, tools, maxResults });
   return results.map((result) => result.toolKey);
 }
@@ -58,7 +67,10 @@ describe('Bm25SearchProvider: fields', () => {
   it('searches parameter names and descriptions', async () => {
     const tools = [
       tool('a', 'run', 'Runs the job.', {
-        inputSchema: { type: 'object', properties: { cronExpression: { type: 'string', description: 'When to repeat' } } },
+        inputSchema: {
+          type: 'object',
+          properties: { cronExpression: { type: 'string', description: 'When to repeat' } },
+        },
       }),
       tool('b', 'other', 'Does something else entirely.'),
     ];
@@ -107,7 +119,10 @@ describe('Bm25SearchProvider: fields', () => {
     const tools = [tool('b', 'add_user', 'Adds a user account.'), tool('a', 'remove_user', 'Removes a user account.')];
     const relevance = async (provider: Bm25SearchProvider) =>
       Object.fromEntries(
-        (await provider.search({ queries: ['delete a user'], tools, maxResults: 5 })).map((r) => [r.toolKey, r.relevance]),
+        (await provider.search({ queries: ['delete a user'], tools, maxResults: 5 })).map((r) => [
+          r.toolKey,
+          r.relevance,
+        ]),
       );
     const withSynonyms = await relevance(new Bm25SearchProvider());
     expect(withSynonyms['a:remove_user']).toBe(1);
@@ -159,13 +174,18 @@ describe('Bm25SearchProvider: Japanese and Chinese', () => {
       tool('en', 'get-time', 'Get the current time'),
     ];
     expect((await top(new Bm25SearchProvider(), ['weather forecast'], tools))[0]).toBe('cn:tianqi');
-    expect((await top(new Bm25SearchProvider({ documentTranslation: false }), ['weather forecast'], tools))).toEqual([]);
+    expect(await top(new Bm25SearchProvider({ documentTranslation: false }), ['weather forecast'], tools)).toEqual([]);
   });
 });
 
 describe('Bm25SearchProvider: several queries and context', () => {
   it('keeps a tool that matches only the second query in the results', async () => {
-    const keys = await top(new Bm25SearchProvider(), ['post a message to slack', 'take a screenshot of the page'], catalog, 5);
+    const keys = await top(
+      new Bm25SearchProvider(),
+      ['post a message to slack', 'take a screenshot of the page'],
+      catalog,
+      5,
+    );
     expect(keys).toContain('slack:slack_post_message');
     expect(keys).toContain('playwright:browser_take_screenshot');
     expect(keys.indexOf('playwright:browser_take_screenshot')).toBeLessThan(3);
@@ -193,10 +213,21 @@ describe('Bm25SearchProvider: several queries and context', () => {
   });
 
   it('ranks each clause of a long task, so every step finds its tool', async () => {
-    const task = 'Read the file notes.txt from disk, then post a message to the slack channel. Finally take a screenshot.';
-    expect(splitClauses(task)).toEqual(['Read the file notes.txt from disk', 'post a message to the slack channel', 'Finally take a screenshot']);
+    const task =
+      'Read the file notes.txt from disk, then post a message to the slack channel. Finally take a screenshot.';
+    expect(splitClauses(task)).toEqual([
+      'Read the file notes.txt from disk',
+      'post a message to the slack channel',
+      'Finally take a screenshot',
+    ]);
     const keys = await top(new Bm25SearchProvider(), [task], catalog, 5);
-    expect(keys).toEqual(expect.arrayContaining(['filesystem:read_file', 'slack:slack_post_message', 'playwright:browser_take_screenshot']));
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        'filesystem:read_file',
+        'slack:slack_post_message',
+        'playwright:browser_take_screenshot',
+      ]),
+    );
   });
 });
 
@@ -236,22 +267,41 @@ describe('Bm25SearchProvider: hostile input', () => {
 
   it('survives malformed tools and requests at runtime', async () => {
     const weird = [
-      { toolKey: 'x:a', toolName: 'a', serverName: 'x', description: 123, inputSchema: { type: 'object', properties: 'nope' } },
+      {
+        toolKey: 'x:a',
+        toolName: 'a',
+        serverName: 'x',
+        description: 123,
+        inputSchema: { type: 'object', properties: 'nope' },
+      },
       { toolKey: 'x:b', toolName: null, serverName: 'x', description: 'read file', inputSchema: null, tags: 'oops' },
       null,
-      { toolKey: 'x:c', toolName: 'c', serverName: 'x', description: 'c', inputSchema: { type: 'object', properties: { p: null } } },
+      {
+        toolKey: 'x:c',
+        toolName: 'c',
+        serverName: 'x',
+        description: 'c',
+        inputSchema: { type: 'object', properties: { p: null } },
+      },
     ] as unknown as ToolInfo[];
     const provider = new Bm25SearchProvider();
     const results = await provider.search({ queries: ['read file'], tools: weird, maxResults: 10 });
     expect(results.map((result) => result.toolKey)).toEqual(['x:b']);
-    const odd = { queries: 'read file', tools: catalog, maxResults: Number.NaN } as unknown as Parameters<Bm25SearchProvider['search']>[0];
+    const odd = { queries: 'read file', tools: catalog, maxResults: Number.NaN } as unknown as Parameters<
+      Bm25SearchProvider['search']
+    >[0];
     expect((await provider.search(odd)).length).toBeGreaterThan(0);
   });
 
   it('returns [] when the signal is already aborted', async () => {
     const controller = new AbortController();
     controller.abort();
-    const results = await new Bm25SearchProvider().search({ queries: ['read file'], tools: catalog, maxResults: 5, signal: controller.signal });
+    const results = await new Bm25SearchProvider().search({
+      queries: ['read file'],
+      tools: catalog,
+      maxResults: 5,
+      signal: controller.signal,
+    });
     expect(results).toEqual([]);
   });
 });
@@ -259,7 +309,12 @@ describe('Bm25SearchProvider: hostile input', () => {
 describe('Bm25SearchProvider: results', () => {
   it('normalizes relevance to 0..1 with the best at 1, sorted', async () => {
     for (const queries of [['file'], ['read file', 'slack message'], ['ファイルを読む']]) {
-      const results = await new Bm25SearchProvider().search({ queries, context: 'github', tools: catalog, maxResults: 20 });
+      const results = await new Bm25SearchProvider().search({
+        queries,
+        context: 'github',
+        tools: catalog,
+        maxResults: 20,
+      });
       expect(results.length).toBeGreaterThan(1);
       expect(results[0]?.relevance).toBe(1);
       for (const result of results) {
@@ -296,7 +351,11 @@ describe('Bm25SearchProvider: results', () => {
   });
 
   it('explains a Japanese match with the Japanese word it came from', async () => {
-    const [first] = await new Bm25SearchProvider().search({ queries: ['ファイルを読む'], tools: catalog, maxResults: 1 });
+    const [first] = await new Bm25SearchProvider().search({
+      queries: ['ファイルを読む'],
+      tools: catalog,
+      maxResults: 1,
+    });
     expect(first?.explanation).toContain('read←読む');
     expect(first?.explanation).toContain('file←ファイル');
   });
@@ -328,7 +387,9 @@ describe('Bm25SearchProvider: index cache', () => {
     const added = [...catalog, tool('weather', 'forecast', 'Weather forecast for a city')];
     expect(await top(provider, ['weather'], added)).toEqual(['weather:forecast']);
     expect(provider.indexBuilds).toBe(2);
-    const redescribed = catalog.map((t) => (t.toolKey === 'postgres:query' ? { ...t, description: `${t.description} now faster` } : t));
+    const redescribed = catalog.map((t) =>
+      t.toolKey === 'postgres:query' ? { ...t, description: `${t.description} now faster` } : t,
+    );
     await provider.search({ queries: ['sql'], tools: redescribed, maxResults: 5 });
     expect(provider.indexBuilds).toBe(3);
     // Back to the first set: still cached (small LRU).
@@ -347,10 +408,16 @@ describe('Bm25SearchProvider: index cache', () => {
 
   it('rebuilds for a same-length edit of a description in a new array, and searches the new text', async () => {
     const provider = new Bm25SearchProvider();
-    const before = [tool('notes', 'save', 'Store a zebra in the notebook'), tool('notes', 'find', 'Search notes by words')];
+    const before = [
+      tool('notes', 'save', 'Store a zebra in the notebook'),
+      tool('notes', 'find', 'Search notes by words'),
+    ];
     expect(await top(provider, ['zebra'], before)).toEqual(['notes:save']);
     // Same keys, same lengths, same parameters: only the words differ.
-    const after = [tool('notes', 'save', 'Store a koala in the notebook'), tool('notes', 'find', 'Search notes by words')];
+    const after = [
+      tool('notes', 'save', 'Store a koala in the notebook'),
+      tool('notes', 'find', 'Search notes by words'),
+    ];
     expect(after[0]?.description.length).toBe(before[0]?.description.length);
     expect(await top(provider, ['koala'], after)).toEqual(['notes:save']);
     expect(provider.indexBuilds).toBe(2);
@@ -360,7 +427,7 @@ describe('Bm25SearchProvider: index cache', () => {
 
 // The 22 real MCP servers' tool lists (the same fixtures as the search benchmark).
 // shared/ sits beside the repository (here and in CI); a missing folder fails the suite instead of skipping it.
-const fixtureDirectory = fileURLToPath(new URL('../../../../shared/fixtures/real-servers', import.meta.url));
+const fixtureDirectory = fileURLToPath(new URL('../../../../fixtures/real-servers', import.meta.url));
 
 function loadRealServers(): ToolInfo[] {
   const tools: ToolInfo[] = [];
@@ -374,7 +441,9 @@ function loadRealServers(): ToolInfo[] {
     }>;
     for (const definition of list) {
       tools.push(
-        tool(server, definition.name, definition.description ?? '', { inputSchema: definition.inputSchema ?? { type: 'object' } }),
+        tool(server, definition.name, definition.description ?? '', {
+          inputSchema: definition.inputSchema ?? { type: 'object' },
+        }),
       );
     }
   }
@@ -422,7 +491,13 @@ describe('Bm25SearchProvider: a server the query names', () => {
   it("ranks the named server's tool first among tools that match the request", async () => {
     const realTools = loadRealServers();
     const top = async (serverMentionBoost: number, query: string) =>
-      (await new Bm25SearchProvider({ serverMentionBoost }).search({ queries: [query], tools: realTools, maxResults: 3 }))[0]?.toolKey;
+      (
+        await new Bm25SearchProvider({ serverMentionBoost }).search({
+          queries: [query],
+          tools: realTools,
+          maxResults: 3,
+        })
+      )[0]?.toolKey;
     // Without the factor, GitHub's comment tool outranks Notion's for a request that names Notion.
     expect(await top(0, 'add a comment to a Notion page')).toBe('github:add_issue_comment');
     expect(await top(0.5, 'add a comment to a Notion page')).toBe('notion:API-create-a-comment');
@@ -430,9 +505,13 @@ describe('Bm25SearchProvider: a server the query names', () => {
 
   it('does not promote tools that match only the server name', async () => {
     const ranked = async (serverMentionBoost: number) =>
-      (await new Bm25SearchProvider({ serverMentionBoost }).search({ queries: ['give me everything you know about Acme'], tools, maxResults: 5 })).map(
-        (result) => [result.toolKey, result.relevance],
-      );
+      (
+        await new Bm25SearchProvider({ serverMentionBoost }).search({
+          queries: ['give me everything you know about Acme'],
+          tools,
+          maxResults: 5,
+        })
+      ).map((result) => [result.toolKey, result.relevance]);
     expect(await ranked(0.5)).toEqual(await ranked(0));
   });
 });

@@ -207,7 +207,10 @@ function resolveOptions(options: Bm25SearchProviderOptions): ResolvedOptions {
 const MAX_SERVERS_PER_NAME_WORD = 3;
 
 /** Which server each document belongs to, and which index terms name a server (from the server ids). */
-function indexServerNames(tools: readonly ToolInfo[], index: Bm25fIndex): Pick<IndexEntry, 'serverOfDocument' | 'serversByTerm'> {
+function indexServerNames(
+  tools: readonly ToolInfo[],
+  index: Bm25fIndex,
+): Pick<IndexEntry, 'serverOfDocument' | 'serversByTerm'> {
   const serverNumbers = new Map<string, number>();
   const serverOfDocument = new Int32Array(tools.length).fill(-1);
   tools.forEach((tool, doc) => {
@@ -229,7 +232,8 @@ function indexServerNames(tools: readonly ToolInfo[], index: Bm25fIndex): Pick<I
       serversByTerm.set(termId, servers);
     }
   }
-  for (const [termId, servers] of serversByTerm) if (servers.length > MAX_SERVERS_PER_NAME_WORD) serversByTerm.delete(termId);
+  for (const [termId, servers] of serversByTerm)
+    if (servers.length > MAX_SERVERS_PER_NAME_WORD) serversByTerm.delete(termId);
   return { serverOfDocument, serversByTerm };
 }
 
@@ -400,7 +404,13 @@ export class Bm25SearchProvider implements SearchProvider {
       durationMs: performance.now() - started,
     };
     this.onIndexBuilt?.(stats);
-    return { index, toolCount: tools.length, finalScores: new Float64Array(tools.length), serverOfDocument, serversByTerm };
+    return {
+      index,
+      toolCount: tools.length,
+      finalScores: new Float64Array(tools.length),
+      serverOfDocument,
+      serversByTerm,
+    };
   }
 
   /** Query text → weighted index terms (own words, vocabulary translations, synonyms). */

@@ -18,8 +18,14 @@ function scores(index: ReturnType<typeof build>, terms: string[]): Map<number, n
 
 describe('Bm25fIndex', () => {
   const index = build([
-    [['read', 'file'], ['read', 'content', 'file']],
-    [['write', 'file'], ['write', 'content']],
+    [
+      ['read', 'file'],
+      ['read', 'content', 'file'],
+    ],
+    [
+      ['write', 'file'],
+      ['write', 'content'],
+    ],
     [['list'], ['list', 'directori', 'file', 'file', 'file']],
   ]);
 
@@ -30,13 +36,23 @@ describe('Bm25fIndex', () => {
   });
 
   it('weighs fields (a name match beats a body match)', () => {
-    const weighted = build([[['alpha'], []], [[], ['alpha']]], [3, 1]);
+    const weighted = build(
+      [
+        [['alpha'], []],
+        [[], ['alpha']],
+      ],
+      [3, 1],
+    );
     const s = scores(weighted, ['alpha']);
     expect(s.get(0) as number).toBeGreaterThan(s.get(1) as number);
   });
 
   it('saturates term frequency', () => {
-    const tf = build([[[], ['x']], [[], ['x', 'x', 'x', 'x', 'x', 'x', 'x', 'x']], [[], ['y']]]);
+    const tf = build([
+      [[], ['x']],
+      [[], ['x', 'x', 'x', 'x', 'x', 'x', 'x', 'x']],
+      [[], ['y']],
+    ]);
     const s = scores(tf, ['x']);
     expect((s.get(1) as number) / (s.get(0) as number)).toBeLessThan(2.2);
   });
@@ -64,7 +80,10 @@ describe('Bm25fIndex', () => {
     const empty = build([]);
     expect(empty.docCount).toBe(0);
     expect(empty.accumulate([]).length).toBe(0);
-    const blank = build([[[], []], [['a'], []]]);
+    const blank = build([
+      [[], []],
+      [['a'], []],
+    ]);
     expect([...scores(blank, ['a']).keys()]).toEqual([1]);
   });
 });

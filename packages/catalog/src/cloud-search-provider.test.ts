@@ -27,13 +27,24 @@ beforeAll(async () => {
     request.on('data', (chunk) => (body += chunk));
     request.on('end', () => {
       const behaviour = (request.url ?? '').split('/')[1] as Behaviour;
-      received.push({ path: request.url ?? '', body: body ? JSON.parse(body) : undefined, ...(request.headers.authorization ? { authorization: request.headers.authorization } : {}) });
-      const json = (status: number, value: unknown) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+      received.push({
+        path: request.url ?? '',
+        body: body ? JSON.parse(body) : undefined,
+        ...(request.headers.authorization ? { authorization: request.headers.authorization } : {}),
+      });
+      const json = (status: number, value: unknown) =>
+        response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
       switch (behaviour) {
         case 'good':
           json(200, {
             results: [
-              { toolKey: 'fs:write_file', toolName: 'write_file', serverName: 'fs', relevance: 1.7, explanation: 'writes' },
+              {
+                toolKey: 'fs:write_file',
+                toolName: 'write_file',
+                serverName: 'fs',
+                relevance: 1.7,
+                explanation: 'writes',
+              },
               { toolKey: 'evil:rm_rf', toolName: 'rm_rf', serverName: 'evil', relevance: 0.9 },
               { toolKey: 'fs:read_file', toolName: 'read_file', serverName: 'fs', relevance: 0.4 },
               { toolKey: 'fs:write_file', toolName: 'write_file', serverName: 'fs', relevance: 0.3 },
@@ -80,8 +91,21 @@ describe('CloudSearchProvider', () => {
     const provider = new CloudSearchProvider({ url: `${base}/good/`, apiKey: 'secret-key' });
     const results = await provider.search(request);
     expect(results).toEqual([
-      { toolKey: 'fs:write_file', toolName: 'write_file', serverName: 'fs', description: 'write file on disk', relevance: 1, explanation: 'writes' },
-      { toolKey: 'fs:read_file', toolName: 'read_file', serverName: 'fs', description: 'read file on disk', relevance: 0.4 },
+      {
+        toolKey: 'fs:write_file',
+        toolName: 'write_file',
+        serverName: 'fs',
+        description: 'write file on disk',
+        relevance: 1,
+        explanation: 'writes',
+      },
+      {
+        toolKey: 'fs:read_file',
+        toolName: 'read_file',
+        serverName: 'fs',
+        description: 'read file on disk',
+        relevance: 0.4,
+      },
     ]);
     const last = received.at(-1);
     expect(last?.path).toBe('/good/catalog/search');
@@ -89,7 +113,12 @@ describe('CloudSearchProvider', () => {
     expect(last?.body).toEqual({
       query: ['save a file', 'write to disk'],
       context: 'editing notes',
-      tools: tools.map(({ toolKey, toolName, serverName, description }) => ({ toolKey, toolName, serverName, description })),
+      tools: tools.map(({ toolKey, toolName, serverName, description }) => ({
+        toolKey,
+        toolName,
+        serverName,
+        description,
+      })),
       maxResults: 5,
     });
   });
@@ -103,7 +132,9 @@ describe('CloudSearchProvider', () => {
   it('reports 500 and 401 with the status', async () => {
     const serverError = await failureOf(new CloudSearchProvider({ url: `${base}/error` }));
     expect([serverError.failure, serverError.status, serverError.isRetryable]).toEqual(['http', 500, true]);
-    const unauthorized = await failureOf(new CloudSearchProvider({ url: `${base}/unauthorized`, apiKey: 'wrong-key-value' }));
+    const unauthorized = await failureOf(
+      new CloudSearchProvider({ url: `${base}/unauthorized`, apiKey: 'wrong-key-value' }),
+    );
     expect(unauthorized.message).toBe('cloud search answered HTTP 401 (check search.cloud.apiKey)');
     expect(unauthorized.message).not.toContain('wrong-key-value');
   });
@@ -129,28 +160,41 @@ describe('CloudSearchProvider', () => {
 describe('FallbackSearchProvider', () => {
   const local: SearchProvider = {
     id: 'local',
-    search: async ({ tools: candidates }) => [{ toolKey: candidates[0]?.toolKey ?? '', toolName: 'read_file', serverName: 'fs', relevance: 1 }],
+    search: async ({ tools: candidates }) => [
+      { toolKey: candidates[0]?.toolKey ?? '', toolName: 'read_file', serverName: 'fs', relevance: 1 },
+    ],
   };
 
-  it.each(['slow', 'error', 'unauthorized', 'garbage', 'wrong-shape'] as const)('falls back when the service is %s', async (behaviour) => {
-    const records: Array<{ message: string; fields?: Record<string, unknown> }> = [];
-    const logger = {
-      debug: () => {},
-      info: () => {},
-      error: () => {},
-      warn: (message: string, fields?: Record<string, unknown>) => records.push({ message, ...(fields ? { fields } : {}) }),
-      child: () => logger,
-    };
-    const answers: unknown[] = [];
-    const provider = new FallbackSearchProvider(new CloudSearchProvider({ url: `${base}/${behaviour}`, timeoutMs: 200 }), local, {
-      logger,
-      onAnswer: (answer) => answers.push(answer),
-    });
-    const results = await provider.search(request);
-    expect(results.map((result) => result.toolKey)).toEqual(['fs:read_file']);
-    expect(answers).toEqual([{ providerId: 'local', fallbackReason: expect.stringMatching(/cloud search/) }]);
-    expect(records[0]).toMatchObject({ message: 'search fell back', fields: { primary: 'cloud', fallback: 'local' } });
-  });
+  it.each(['slow', 'error', 'unauthorized', 'garbage', 'wrong-shape'] as const)(
+    'falls back when the service is %s',
+    async (behaviour) => {
+      const records: Array<{ message: string; fields?: Record<string, unknown> }> = [];
+      const logger = {
+        debug: () => {},
+        info: () => {},
+        error: () => {},
+        warn: (message: string, fields?: Record<string, unknown>) =>
+          records.push({ message, ...(fields ? { fields } : {}) }),
+        child: () => logger,
+      };
+      const answers: unknown[] = [];
+      const provider = new FallbackSearchProvider(
+        new CloudSearchProvider({ url: `${base}/${behaviour}`, timeoutMs: 200 }),
+        local,
+        {
+          logger,
+          onAnswer: (answer) => answers.push(answer),
+        },
+      );
+      const results = await provider.search(request);
+      expect(results.map((result) => result.toolKey)).toEqual(['fs:read_file']);
+      expect(answers).toEqual([{ providerId: 'local', fallbackReason: expect.stringMatching(/cloud search/) }]);
+      expect(records[0]).toMatchObject({
+        message: 'search fell back',
+        fields: { primary: 'cloud', fallback: 'local' },
+      });
+    },
+  );
 
   it('falls back when the service is not there at all', async () => {
     const provider = new FallbackSearchProvider(new CloudSearchProvider({ url: 'http://127.0.0.1:9' }), local);
@@ -159,12 +203,14 @@ describe('FallbackSearchProvider', () => {
 
   it('uses the primary when it answers', async () => {
     const answers: unknown[] = [];
-    const provider = new FallbackSearchProvider(new CloudSearchProvider({ url: `${base}/good` }), local, { onAnswer: (answer) => answers.push(answer) });
+    const provider = new FallbackSearchProvider(new CloudSearchProvider({ url: `${base}/good` }), local, {
+      onAnswer: (answer) => answers.push(answer),
+    });
     expect((await provider.search(request))[0]?.toolKey).toBe('fs:write_file');
     expect(answers).toEqual([{ providerId: 'cloud' }]);
   });
 
-  it("stops a primary that hangs after primaryTimeoutMs", async () => {
+  it('stops a primary that hangs after primaryTimeoutMs', async () => {
     const hanging: SearchProvider = { id: 'hanging', search: () => new Promise(() => {}) };
     const provider = new FallbackSearchProvider(hanging, local, { primaryTimeoutMs: 100 });
     expect((await provider.search(request)).map((result) => result.toolKey)).toEqual(['fs:read_file']);

@@ -1,14 +1,24 @@
-import { SearchProviderError, silentLogger, type Logger, type SearchResult, type SearchToolInfo, type ToolInfo } from '@search-mcp/shared';
+import {
+  SearchProviderError,
+  silentLogger,
+  type Logger,
+  type SearchResult,
+  type SearchToolInfo,
+  type ToolInfo,
+} from '@search-mcp/shared';
 import { z } from 'zod';
 import type { SearchProvider, SearchProviderRequest } from './search-provider.js';
 
 /** The fetch the provider uses; undici's by default. Inject one for proxies or tests. */
-export type CloudSearchFetch = (url: string, init: {
-  method: 'POST';
-  headers: Record<string, string>;
-  body: string;
-  signal: AbortSignal;
-}) => Promise<{ status: number; ok: boolean; text(): Promise<string> }>;
+export type CloudSearchFetch = (
+  url: string,
+  init: {
+    method: 'POST';
+    headers: Record<string, string>;
+    body: string;
+    signal: AbortSignal;
+  },
+) => Promise<{ status: number; ok: boolean; text(): Promise<string> }>;
 
 export interface CloudSearchProviderOptions {
   /** Base URL of the search service; the request goes to `{url}/catalog/search`. */
@@ -75,22 +85,47 @@ export class CloudSearchProvider implements SearchProvider {
       text = await response.text();
     } catch (error) {
       if (request.signal?.aborted) {
-        throw new SearchProviderError({ providerId: this.id, failure: 'cancelled', message: 'cloud search cancelled', cause: error });
+        throw new SearchProviderError({
+          providerId: this.id,
+          failure: 'cancelled',
+          message: 'cloud search cancelled',
+          cause: error,
+        });
       }
       if (timeout.aborted) {
-        throw new SearchProviderError({ providerId: this.id, failure: 'timeout', message: `cloud search did not answer within ${timeoutMs} ms`, cause: error });
+        throw new SearchProviderError({
+          providerId: this.id,
+          failure: 'timeout',
+          message: `cloud search did not answer within ${timeoutMs} ms`,
+          cause: error,
+        });
       }
-      throw new SearchProviderError({ providerId: this.id, failure: 'network', message: `cloud search unreachable: ${describe(error)}`, cause: error });
+      throw new SearchProviderError({
+        providerId: this.id,
+        failure: 'network',
+        message: `cloud search unreachable: ${describe(error)}`,
+        cause: error,
+      });
     }
     if (status < 200 || status > 299) {
       const hint = status === 401 || status === 403 ? ' (check search.cloud.apiKey)' : '';
-      throw new SearchProviderError({ providerId: this.id, failure: 'http', status, message: `cloud search answered HTTP ${status}${hint}` });
+      throw new SearchProviderError({
+        providerId: this.id,
+        failure: 'http',
+        status,
+        message: `cloud search answered HTTP ${status}${hint}`,
+      });
     }
     let parsed: z.infer<typeof ResponseSchema>;
     try {
       parsed = ResponseSchema.parse(JSON.parse(text));
     } catch (error) {
-      throw new SearchProviderError({ providerId: this.id, failure: 'invalid-response', message: 'cloud search sent a response that is not { results: [...] }', cause: error });
+      throw new SearchProviderError({
+        providerId: this.id,
+        failure: 'invalid-response',
+        message: 'cloud search sent a response that is not { results: [...] }',
+        cause: error,
+      });
     }
     return this.toResults(parsed.results, request);
   }
@@ -103,7 +138,10 @@ export class CloudSearchProvider implements SearchProvider {
     return requestTool;
   }
 
-  private toResults(results: z.infer<typeof ResponseSchema>['results'], request: SearchProviderRequest): SearchResult[] {
+  private toResults(
+    results: z.infer<typeof ResponseSchema>['results'],
+    request: SearchProviderRequest,
+  ): SearchResult[] {
     const byKey = new Map(request.tools.map((tool) => [tool.toolKey, tool]));
     const seen = new Set<string>();
     const accepted: SearchResult[] = [];

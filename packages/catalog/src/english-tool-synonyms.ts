@@ -108,12 +108,17 @@ function buildSynonymMap(): Map<string, readonly Synonym[]> {
       let related = map.get(term);
       if (related === undefined) map.set(term, (related = new Map()));
       for (const other of members) {
-        for (const token of other) if (token.term !== term && !related.has(token.term)) related.set(token.term, token.surface);
+        for (const token of other)
+          if (token.term !== term && !related.has(token.term)) related.set(token.term, token.surface);
       }
     }
   }
   const frozen = new Map<string, readonly Synonym[]>();
-  for (const [term, related] of map) frozen.set(term, Array.from(related, ([t, surface]) => ({ term: t, surface })));
+  for (const [term, related] of map)
+    frozen.set(
+      term,
+      Array.from(related, ([t, surface]) => ({ term: t, surface })),
+    );
   return frozen;
 }
 

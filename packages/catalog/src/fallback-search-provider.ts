@@ -64,7 +64,10 @@ export class FallbackSearchProvider implements SearchProvider {
     return new Promise<SearchResult[]>((resolve, reject) => {
       const onAbort = () => reject(new Error(`${this.primary.id} search did not answer within ${limit} ms`));
       timeout.addEventListener('abort', onAbort, { once: true });
-      this.primary.search({ ...request, signal }).then(resolve, reject).finally(() => timeout.removeEventListener('abort', onAbort));
+      this.primary
+        .search({ ...request, signal })
+        .then(resolve, reject)
+        .finally(() => timeout.removeEventListener('abort', onAbort));
     });
   }
 }

@@ -30,7 +30,10 @@ export const JA_EN_TOOL_VOCABULARY: readonly VocabularyEntry[] = [
   ['編集|書き換える|書き換え|修正', 'edit; update modify'],
   ['変更|変える|切り替える|切替|切り替え', 'change; update switch set'],
   ['置換|置き換える|置き換え|差し替える', 'replace; edit'],
-  ['名を変更|名前を変更|名前変更|名前の変更|リネーム|改名|ファイル名を変更|ファイル名を変える|ファイル名変更', 'rename move; file'],
+  [
+    '名を変更|名前を変更|名前変更|名前の変更|リネーム|改名|ファイル名を変更|ファイル名を変える|ファイル名変更',
+    'rename move; file',
+  ],
   ['移動|移す|動かす', 'move'],
   ['コピー|複製', 'copy; duplicate'],
   ['貼り付け|ペースト', 'paste'],

@@ -20,7 +20,15 @@ describe('splitQueryArguments', () => {
   });
 
   it('leaves ordinary words alone', () => {
-    for (const text of ['and/or', 'I/O errors', 'Next.js docs', 'Node.js', 'read the file', 'ファイルを読む', 'e.g. this']) {
+    for (const text of [
+      'and/or',
+      'I/O errors',
+      'Next.js docs',
+      'Node.js',
+      'read the file',
+      'ファイルを読む',
+      'e.g. this',
+    ]) {
       expect(splitQueryArguments(text).arguments).toEqual([]);
     }
   });

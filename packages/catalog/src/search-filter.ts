@@ -20,13 +20,22 @@ export function searchFilterKey(filter: CatalogSearchFilter | undefined): string
   if (typeof filter !== 'object' || Array.isArray(filter)) {
     issues.push({ path: 'filter', message: 'must be an object' });
   } else {
-    if (filter.server !== undefined && typeof filter.server !== 'string') issues.push({ path: 'filter.server', message: 'must be a string' });
-    if (filter.category !== undefined && typeof filter.category !== 'string') issues.push({ path: 'filter.category', message: 'must be a string' });
-    if (filter.tags !== undefined && (!Array.isArray(filter.tags) || !filter.tags.every((tag) => typeof tag === 'string'))) {
+    if (filter.server !== undefined && typeof filter.server !== 'string')
+      issues.push({ path: 'filter.server', message: 'must be a string' });
+    if (filter.category !== undefined && typeof filter.category !== 'string')
+      issues.push({ path: 'filter.category', message: 'must be a string' });
+    if (
+      filter.tags !== undefined &&
+      (!Array.isArray(filter.tags) || !filter.tags.every((tag) => typeof tag === 'string'))
+    ) {
       issues.push({ path: 'filter.tags', message: 'must be an array of strings' });
     }
   }
-  if (issues.length > 0) throw new ValidationError({ issues, message: `Invalid search filter: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}` });
+  if (issues.length > 0)
+    throw new ValidationError({
+      issues,
+      message: `Invalid search filter: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`,
+    });
   const tags = filter.tags && filter.tags.length > 0 ? [...new Set(filter.tags)].sort() : undefined;
   if (filter.server === undefined && filter.category === undefined && tags === undefined) return undefined;
   return JSON.stringify([filter.server ?? null, filter.category ?? null, tags ?? null]);

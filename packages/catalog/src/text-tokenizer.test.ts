@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { cjkTerms, splitCjkRuns } from './cjk-segmenter.js';
-import { analyzeText, isStopWord, normalizeText, splitCamelCase, splitIdentifier, stemWord, tokenize } from './text-tokenizer.js';
+import {
+  analyzeText,
+  isStopWord,
+  normalizeText,
+  splitCamelCase,
+  splitIdentifier,
+  stemWord,
+  tokenize,
+} from './text-tokenizer.js';
 
 describe('splitIdentifier', () => {
   it.each([
@@ -84,7 +92,14 @@ describe('tokenize', () => {
 
 describe('CJK segmentation', () => {
   it('splits at script changes', () => {
-    expect(splitCjkRuns('検索結果をリストで返す').map((run) => run.text)).toEqual(['検索結果', 'を', 'リスト', 'で', '返', 'す']);
+    expect(splitCjkRuns('検索結果をリストで返す').map((run) => run.text)).toEqual([
+      '検索結果',
+      'を',
+      'リスト',
+      'で',
+      '返',
+      'す',
+    ]);
   });
 
   it('indexes kanji and katakana runs as bigrams, drops hiragana, keeps a lone kanji', () => {

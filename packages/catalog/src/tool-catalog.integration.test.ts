@@ -26,7 +26,11 @@ describe('ToolCatalog over real MCP servers', () => {
     manager = new McpClientManager(
       {
         mcpServers: {
-          everything: { command: process.execPath, args: [serverEntry('@modelcontextprotocol/server-everything')], description: 'MCP reference server' },
+          everything: {
+            command: process.execPath,
+            args: [serverEntry('@modelcontextprotocol/server-everything')],
+            description: 'MCP reference server',
+          },
           filesystem: {
             command: process.execPath,
             args: [serverEntry('@modelcontextprotocol/server-filesystem'), directory],
@@ -58,7 +62,9 @@ describe('ToolCatalog over real MCP servers', () => {
   it('never shows or runs a tool whose permission is false', async () => {
     const hits = await catalog.search({ query: 'move or rename a file', maxResults: 50 });
     expect(hits.results.map((hit) => hit.toolKey)).not.toContain('filesystem:move_file');
-    await expect(catalog.execute('filesystem:move_file', { source: 'a', destination: 'b' })).rejects.toThrow(ToolDisabledError);
+    await expect(catalog.execute('filesystem:move_file', { source: 'a', destination: 'b' })).rejects.toThrow(
+      ToolDisabledError,
+    );
   });
 
   it('executes tools with any key form and passes results through', async () => {
@@ -72,19 +78,29 @@ describe('ToolCatalog over real MCP servers', () => {
   it('validates arguments before they reach the backend', async () => {
     const failure = await catalog.execute('everything:get-sum', { a: 'one' }).catch((error: unknown) => error);
     expect(ValidationError.isInstance(failure)).toBe(true);
-    expect((failure as ValidationError).issues.map((issue) => issue.path).sort()).toEqual(['arguments.a', 'arguments.b']);
+    expect((failure as ValidationError).issues.map((issue) => issue.path).sort()).toEqual([
+      'arguments.a',
+      'arguments.b',
+    ]);
   });
 
   it('forwards progress', async () => {
     const progress: number[] = [];
-    await catalog.execute('everything:trigger-long-running-operation', { duration: 0.4, steps: 2 }, {}, { onProgress: (update) => progress.push(update.progress) });
+    await catalog.execute(
+      'everything:trigger-long-running-operation',
+      { duration: 0.4, steps: 2 },
+      {},
+      { onProgress: (update) => progress.push(update.progress) },
+    );
     expect(progress).toEqual([1, 2]);
   });
 
   it('reports a stopped server as not running', async () => {
     await manager.stop('everything');
     await expect(catalog.execute('everything:echo', { message: 'x' })).rejects.toThrow(ServerNotRunningError);
-    expect((await catalog.search({ query: 'echo back a message' })).results.map((hit) => hit.serverName)).not.toContain('everything');
+    expect((await catalog.search({ query: 'echo back a message' })).results.map((hit) => hit.serverName)).not.toContain(
+      'everything',
+    );
     await manager.start('everything');
     expect((await catalog.search({ query: 'echo back a message' })).results[0]?.toolKey).toBe('everything:echo');
   });

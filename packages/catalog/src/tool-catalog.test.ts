@@ -56,19 +56,38 @@ class RecordingProvider implements SearchProvider {
   readonly received: Array<readonly ToolInfo[]> = [];
   async search({ tools, maxResults }: { tools: readonly ToolInfo[]; maxResults: number }) {
     this.received.push(tools);
-    return tools.slice(0, maxResults).map((tool) => ({ toolKey: tool.toolKey, toolName: tool.toolName, serverName: tool.serverName, relevance: 1 }));
+    return tools
+      .slice(0, maxResults)
+      .map((tool) => ({ toolKey: tool.toolKey, toolName: tool.toolName, serverName: tool.serverName, relevance: 1 }));
   }
 }
 
-function setUp(overrides: { searchProvider?: SearchProvider; cloudProvider?: SearchProvider; strategy?: 'bm25' | 'cloud' | 'off' } = {}) {
+function setUp(
+  overrides: {
+    searchProvider?: SearchProvider;
+    cloudProvider?: SearchProvider;
+    strategy?: 'bm25' | 'cloud' | 'off';
+  } = {},
+) {
   const local = new ToolRegistry({ description: 'Tools of the host' });
   local.register(
-    { name: 'echo', description: 'Echo a message back', parameters: [{ name: 'message', type: 'string', description: 'text', required: true }] },
+    {
+      name: 'echo',
+      description: 'Echo a message back',
+      parameters: [{ name: 'message', type: 'string', description: 'text', required: true }],
+    },
     ({ message }) => `echo: ${String(message)}`,
     { category: 'text', tags: ['demo'] },
   );
   local.register(
-    { name: 'add', description: 'Add two numbers', parameters: [{ name: 'a', type: 'number', description: 'first', required: true }, { name: 'b', type: 'number', description: 'second', required: true }] },
+    {
+      name: 'add',
+      description: 'Add two numbers',
+      parameters: [
+        { name: 'a', type: 'number', description: 'first', required: true },
+        { name: 'b', type: 'number', description: 'second', required: true },
+      ],
+    },
     ({ a, b }) => Number(a) + Number(b),
     { category: 'math' },
   );
@@ -85,9 +104,18 @@ function setUp(overrides: { searchProvider?: SearchProvider; cloudProvider?: Sea
         off: { command: 'off-server', enabled: false },
         team: { command: 'team-server', projects: ['web'] },
       },
-      search: { strategy: overrides.strategy ?? 'bm25', maxResults: 3, ...(overrides.strategy === 'cloud' ? { cloud: { url: 'http://127.0.0.1:9' } } : {}) },
+      search: {
+        strategy: overrides.strategy ?? 'bm25',
+        maxResults: 3,
+        ...(overrides.strategy === 'cloud' ? { cloud: { url: 'http://127.0.0.1:9' } } : {}),
+      },
       projects: { web: { optimization: 'bm25' }, quiet: { optimization: null } },
-      auth: { tokens: [{ id: 'ci', token: 'ci-secret', projects: ['web'] }, { id: 'admin', token: 'admin-secret' }] },
+      auth: {
+        tokens: [
+          { id: 'ci', token: 'ci-secret', projects: ['web'] },
+          { id: 'admin', token: 'admin-secret' },
+        ],
+      },
     },
     searchProvider: overrides.searchProvider ?? new KeywordOverlapProvider(),
     ...(overrides.cloudProvider ? { cloudProvider: overrides.cloudProvider } : {}),
@@ -103,24 +131,40 @@ describe('visibility', () => {
     expect((await catalog.visibleTools({ projectId: 'web' })).map((tool) => tool.toolKey)).toEqual(['webtools:deploy']);
     expect(await catalog.visibleTools({ projectId: 'unknown' })).toEqual([]);
     await expect(catalog.get('webtools:deploy')).rejects.toThrow(ToolNotFoundError);
-    await expect(catalog.execute('local:echo', { message: 'x' }, { projectId: 'web' })).rejects.toThrow(ToolNotFoundError);
+    await expect(catalog.execute('local:echo', { message: 'x' }, { projectId: 'web' })).rejects.toThrow(
+      ToolNotFoundError,
+    );
   });
 
   it('checks the token: unknown is 401, a project it may not use is 403', async () => {
     const { catalog } = setUp();
     await expect(catalog.visibleTools({ tokenId: 'nobody' })).rejects.toThrow(AuthenticationError);
     await expect(catalog.search({ query: 'deploy' }, { tokenId: 'ci' })).rejects.toThrow(AuthorizationError);
-    await expect(catalog.search({ query: 'deploy' }, { tokenId: 'ci', projectId: 'other' })).rejects.toThrow("Token 'ci' may not be used for project 'other'; it is limited to: web");
-    expect((await catalog.search({ query: 'deploy' }, { tokenId: 'ci', projectId: 'web' })).results.map((hit) => hit.toolKey)).toEqual(['webtools:deploy']);
+    await expect(catalog.search({ query: 'deploy' }, { tokenId: 'ci', projectId: 'other' })).rejects.toThrow(
+      "Token 'ci' may not be used for project 'other'; it is limited to: web",
+    );
+    expect(
+      (await catalog.search({ query: 'deploy' }, { tokenId: 'ci', projectId: 'web' })).results.map(
+        (hit) => hit.toolKey,
+      ),
+    ).toEqual(['webtools:deploy']);
     expect((await catalog.visibleTools({ tokenId: 'admin' })).length).toBe(2);
   });
 
   it('says why a tool is blocked when executing: disabled server, toolPermissions, disabled registry tool', async () => {
     const { catalog } = setUp();
-    await expect(catalog.execute('off:anything', {})).rejects.toThrow("Tool is disabled: off:anything (MCP server 'off' is disabled in the config)");
-    await expect(catalog.execute('fs:delete_file', {})).rejects.toThrow('Tool is disabled: fs:delete_file (toolPermissions)');
-    await expect(catalog.execute('local:secret', {})).rejects.toThrow('Tool is disabled: local:secret (disabled in the registry)');
-    expect((await catalog.search({ query: 'switched off host' })).results.map((hit) => hit.toolKey)).not.toContain('local:secret');
+    await expect(catalog.execute('off:anything', {})).rejects.toThrow(
+      "Tool is disabled: off:anything (MCP server 'off' is disabled in the config)",
+    );
+    await expect(catalog.execute('fs:delete_file', {})).rejects.toThrow(
+      'Tool is disabled: fs:delete_file (toolPermissions)',
+    );
+    await expect(catalog.execute('local:secret', {})).rejects.toThrow(
+      'Tool is disabled: local:secret (disabled in the registry)',
+    );
+    expect((await catalog.search({ query: 'switched off host' })).results.map((hit) => hit.toolKey)).not.toContain(
+      'local:secret',
+    );
   });
 
   it('answers get() for a blocked tool with not found, since it is not visible (404, not 403)', async () => {
@@ -153,8 +197,12 @@ describe('visibility', () => {
     const { catalog } = setUp();
     const failure = await catalog.visibleTools({ projectId: 'p'.repeat(257) }).catch((error: unknown) => error);
     expect(ValidationError.isInstance(failure)).toBe(true);
-    expect((failure as ValidationError).issues).toEqual([{ path: 'projectId', message: 'must be at most 256 characters' }]);
-    await expect(catalog.search({ query: 'deploy' }, { projectId: 'p'.repeat(10_000) })).rejects.toThrow(ValidationError);
+    expect((failure as ValidationError).issues).toEqual([
+      { path: 'projectId', message: 'must be at most 256 characters' },
+    ]);
+    await expect(catalog.search({ query: 'deploy' }, { projectId: 'p'.repeat(10_000) })).rejects.toThrow(
+      ValidationError,
+    );
     await expect(catalog.get('local:echo', { projectId: 'p'.repeat(257) })).rejects.toThrow(ValidationError);
     expect(await catalog.visibleTools({ projectId: 'p'.repeat(256) })).toEqual([]);
   });
@@ -190,7 +238,13 @@ describe('search', () => {
     expect(response.strategy).toBe('bm25');
     expect(response.providerId).toBe('keyword-overlap');
     expect(response.toolCount).toBe(2);
-    expect(response.results[0]).toMatchObject({ toolKey: 'local:echo', toolName: 'echo', serverName: 'local', relevance: 1, explanation: expect.stringContaining('echo') });
+    expect(response.results[0]).toMatchObject({
+      toolKey: 'local:echo',
+      toolName: 'echo',
+      serverName: 'local',
+      relevance: 1,
+      explanation: expect.stringContaining('echo'),
+    });
     expect(response.results[0]?.tool.inputSchema.required).toEqual(['message']);
     expect((await catalog.search({ query: 'a', maxResults: 1 })).results.length).toBeLessThanOrEqual(1);
   });
@@ -198,7 +252,11 @@ describe('search', () => {
   it('returns nothing for empty queries and for a project whose optimization is null', async () => {
     const { catalog } = setUp();
     expect((await catalog.search({ query: ['', '   '] })).results).toEqual([]);
-    expect(await catalog.search({ query: 'deploy' }, { projectId: 'quiet' })).toEqual({ results: [], strategy: 'off', toolCount: 0 });
+    expect(await catalog.search({ query: 'deploy' }, { projectId: 'quiet' })).toEqual({
+      results: [],
+      strategy: 'off',
+      toolCount: 0,
+    });
     const off = setUp({ strategy: 'off' }).catalog;
     expect((await off.search({ query: 'echo' })).results).toEqual([]);
   });
@@ -227,14 +285,21 @@ describe('search', () => {
     };
     const { catalog } = setUp({ strategy: 'cloud', cloudProvider: failing });
     const response = await catalog.search({ query: 'add numbers' });
-    expect(response).toMatchObject({ strategy: 'cloud', providerId: 'keyword-overlap', fallbackReason: 'cloud search answered HTTP 503' });
+    expect(response).toMatchObject({
+      strategy: 'cloud',
+      providerId: 'keyword-overlap',
+      fallbackReason: 'cloud search answered HTTP 503',
+    });
     expect(response.results[0]?.toolKey).toBe('local:add');
     const answering: SearchProvider = {
       id: 'cloud',
       search: async ({ tools }) => [{ toolKey: tools[0]?.toolKey ?? '', toolName: '', serverName: '', relevance: 0.9 }],
     };
     const cloud = setUp({ strategy: 'cloud', cloudProvider: answering }).catalog;
-    expect(await cloud.search({ query: 'anything' })).toMatchObject({ providerId: 'cloud', results: [{ toolKey: 'local:echo', relevance: 0.9 }] });
+    expect(await cloud.search({ query: 'anything' })).toMatchObject({
+      providerId: 'cloud',
+      results: [{ toolKey: 'local:echo', relevance: 0.9 }],
+    });
   });
 });
 
@@ -242,12 +307,25 @@ describe('search filters', () => {
   function bulkCatalog(searchProvider: SearchProvider = new KeywordOverlapProvider()) {
     const bulk = new ToolRegistry({ serverId: 'bulk' });
     for (let index = 0; index < 60; index += 1) {
-      bulk.register({ name: `deploy-${index}`, description: 'Deploy deploy the site to production' }, () => index, { category: 'web', tags: ['site', 'prod'] });
+      bulk.register({ name: `deploy-${index}`, description: 'Deploy deploy the site to production' }, () => index, {
+        category: 'web',
+        tags: ['site', 'prod'],
+      });
     }
     const ops = new ToolRegistry({ serverId: 'ops' });
-    ops.register({ name: 'ship', description: 'Deploy a release' }, () => 'shipped', { category: 'release', tags: ['prod'] });
-    ops.register({ name: 'status', description: 'Deploy status of the site' }, () => 'ok', { category: 'web', tags: ['site'] });
-    return new ToolCatalog({ sources: [bulk, ops], config: { mcpServers: {}, search: { maxResults: 5 } }, searchProvider });
+    ops.register({ name: 'ship', description: 'Deploy a release' }, () => 'shipped', {
+      category: 'release',
+      tags: ['prod'],
+    });
+    ops.register({ name: 'status', description: 'Deploy status of the site' }, () => 'ok', {
+      category: 'web',
+      tags: ['site'],
+    });
+    return new ToolCatalog({
+      sources: [bulk, ops],
+      config: { mcpServers: {}, search: { maxResults: 5 } },
+      searchProvider,
+    });
   }
 
   it('narrows the tools before ranking, so a server crowded out by others is found', async () => {
@@ -258,8 +336,12 @@ describe('search filters', () => {
     expect(keys(byServer)).toEqual(['ops:status', 'ops:ship']);
     expect(byServer.toolCount).toBe(2);
     expect(keys(await catalog.search({ query: 'deploy', filter: { category: 'release' } }))).toEqual(['ops:ship']);
-    expect(keys(await catalog.search({ query: 'deploy', filter: { server: 'ops', tags: ['site'] } }))).toEqual(['ops:status']);
-    expect(keys(await catalog.search({ query: 'deploy', filter: { tags: ['prod', 'site'], server: 'ops' } }))).toEqual([]);
+    expect(keys(await catalog.search({ query: 'deploy', filter: { server: 'ops', tags: ['site'] } }))).toEqual([
+      'ops:status',
+    ]);
+    expect(keys(await catalog.search({ query: 'deploy', filter: { tags: ['prod', 'site'], server: 'ops' } }))).toEqual(
+      [],
+    );
     expect((await catalog.search({ query: 'deploy', filter: { tags: ['site', 'prod'] } })).toolCount).toBe(60);
     expect((await catalog.search({ query: 'deploy', filter: { server: 'nowhere' } })).results).toEqual([]);
   });
@@ -280,7 +362,9 @@ describe('search filters', () => {
 
   it('refuses a filter of the wrong shape', async () => {
     const catalog = bulkCatalog();
-    const failure = await catalog.search({ query: 'deploy', filter: { server: 7, tags: 'prod' } as never }).catch((error: unknown) => error);
+    const failure = await catalog
+      .search({ query: 'deploy', filter: { server: 7, tags: 'prod' } as never })
+      .catch((error: unknown) => error);
     expect(ValidationError.isInstance(failure)).toBe(true);
     expect((failure as ValidationError).issues.map((issue) => issue.path)).toEqual(['filter.server', 'filter.tags']);
   });
@@ -289,7 +373,8 @@ describe('search filters', () => {
 describe('get and list', () => {
   it('accepts the three key forms and suggests the closest keys for a miss', async () => {
     const { catalog } = setUp();
-    for (const key of ['local:echo', 'local.echo', 'local__echo']) expect((await catalog.get(key)).toolKey).toBe('local:echo');
+    for (const key of ['local:echo', 'local.echo', 'local__echo'])
+      expect((await catalog.get(key)).toolKey).toBe('local:echo');
     const miss = await catalog.get('local:ecko').catch((error: unknown) => error);
     expect(ToolNotFoundError.isInstance(miss)).toBe(true);
     expect((miss as ToolNotFoundError).suggestions[0]).toBe('local:echo');
@@ -325,7 +410,9 @@ describe('execute', () => {
     const { catalog, down } = setUp();
     await expect(catalog.execute('fs:read_file', { path: '/x' })).rejects.toThrow("MCP server 'fs' is not running");
     expect(down.calls).toBe(3);
-    await expect(catalog.get('fs:read_file')).rejects.toThrow("Tool not found: fs:read_file (MCP server 'fs' is not connected)");
+    await expect(catalog.get('fs:read_file')).rejects.toThrow(
+      "Tool not found: fs:read_file (MCP server 'fs' is not connected)",
+    );
   });
 
   it('does not forward an unlisted key to a running server that lists no visible tool', async () => {
@@ -346,7 +433,9 @@ describe('execute', () => {
     // A server that is down is still told about the call (and reconnects); get says it is not connected.
     await expect(catalog.execute('down:anything', {})).rejects.toThrow(ServerNotRunningError);
     expect(crashed.calls).toBe(1);
-    await expect(catalog.get('down:anything')).rejects.toThrow("Tool not found: down:anything (MCP server 'down' is not connected)");
+    await expect(catalog.get('down:anything')).rejects.toThrow(
+      "Tool not found: down:anything (MCP server 'down' is not connected)",
+    );
   });
 
   it('says a server the config does not know is not found', async () => {

@@ -252,7 +252,12 @@ export class ToolCatalog {
       hits.push(hit);
       if (hits.length >= maxResults) break;
     }
-    this.logger.debug('search', { strategy, provider: answer.providerId, queries: queries.length, results: hits.length });
+    this.logger.debug('search', {
+      strategy,
+      provider: answer.providerId,
+      queries: queries.length,
+      results: hits.length,
+    });
     return {
       results: hits,
       strategy,
@@ -270,7 +275,11 @@ export class ToolCatalog {
   async get(toolKey: string, caller: Caller = {}): Promise<ToolInfo> {
     const resolved = await this.resolve(toolKey, caller);
     if (resolved.kind === 'tool') return resolved.tool;
-    throw await this.notFound(toolKey, caller, resolved.kind === 'not-connected' ? ` (MCP server '${resolved.serverId}' is not connected)` : '');
+    throw await this.notFound(
+      toolKey,
+      caller,
+      resolved.kind === 'not-connected' ? ` (MCP server '${resolved.serverId}' is not connected)` : '',
+    );
   }
 
   /** The visible tools matching a filter, sorted by key. */
@@ -343,12 +352,14 @@ export class ToolCatalog {
     const server = this.serverConfig(serverId);
     // Not the caller's server: indistinguishable from one that does not exist.
     if (server && !this.projectAllows(server.projects, caller.projectId)) return { kind: 'not-found' };
-    if (server && !server.enabled) return { kind: 'disabled', toolKey: key, reason: `MCP server '${serverId}' is disabled in the config` };
+    if (server && !server.enabled)
+      return { kind: 'disabled', toolKey: key, reason: `MCP server '${serverId}' is disabled in the config` };
     if (server && Object.hasOwn(server.toolPermissions, toolName) && server.toolPermissions[toolName] === false) {
       return { kind: 'disabled', toolKey: key, reason: 'toolPermissions' };
     }
     const candidate = (await this.currentCache()).byKey.get(key);
-    if (candidate && this.projectAllows(candidate.serverProjects, caller.projectId)) return { kind: 'tool', tool: candidate };
+    if (candidate && this.projectAllows(candidate.serverProjects, caller.projectId))
+      return { kind: 'tool', tool: candidate };
     const source = this.sourceFor(serverId);
     if (
       source instanceof ToolRegistry &&
@@ -370,9 +381,16 @@ export class ToolCatalog {
     // Callers from JavaScript or JSON may pass anything as a key.
     const toolKey = String(requestedKey);
     const tools = await this.visibleTools(caller);
-    const suggestions = closestToolKeys(toolKey, tools.map((tool) => tool.toolKey));
+    const suggestions = closestToolKeys(
+      toolKey,
+      tools.map((tool) => tool.toolKey),
+    );
     const hint = suggestions.length > 0 ? `. Did you mean: ${suggestions.join(', ')}?` : '';
-    return new ToolNotFoundError({ toolName: toolKey, suggestions, message: `Tool not found: ${toolKey}${detail}${hint}` });
+    return new ToolNotFoundError({
+      toolName: toolKey,
+      suggestions,
+      message: `Tool not found: ${toolKey}${detail}${hint}`,
+    });
   }
 
   private sourceFor(serverId: string): ToolSource | undefined {
@@ -419,7 +437,9 @@ export class ToolCatalog {
     if (!token) throw new AuthenticationError({ message: `Unknown token id '${caller.tokenId}'` });
     if (token.projects && (caller.projectId === undefined || !token.projects.includes(caller.projectId))) {
       const where = caller.projectId === undefined ? 'without a project' : `for project '${caller.projectId}'`;
-      throw new AuthorizationError({ message: `Token '${token.id}' may not be used ${where}; it is limited to: ${token.projects.join(', ')}` });
+      throw new AuthorizationError({
+        message: `Token '${token.id}' may not be used ${where}; it is limited to: ${token.projects.join(', ')}`,
+      });
     }
   }
 
@@ -430,7 +450,9 @@ export class ToolCatalog {
 
   /** The config of a project id a caller named; own entries only (`toString` is not a project). */
   private projectConfig(projectId: string | undefined): ResolvedConfig['projects'][string] | undefined {
-    return projectId !== undefined && Object.hasOwn(this.config.projects, projectId) ? this.config.projects[projectId] : undefined;
+    return projectId !== undefined && Object.hasOwn(this.config.projects, projectId)
+      ? this.config.projects[projectId]
+      : undefined;
   }
 
   private projectAllows(serverProjects: readonly string[] | undefined, projectId: string | undefined): boolean {

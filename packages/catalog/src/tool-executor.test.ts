@@ -28,7 +28,11 @@ describe('ToolExecutor', () => {
   });
 
   it('never retries a failure that may have run the tool', async () => {
-    for (const failure of [new BackendError({ serverId: 'fs', message: 'bad' }), new TimeoutError({ timeoutMs: 1 }), new Error('plain')]) {
+    for (const failure of [
+      new BackendError({ serverId: 'fs', message: 'bad' }),
+      new TimeoutError({ timeoutMs: 1 }),
+      new Error('plain'),
+    ]) {
       let attempts = 0;
       await expect(
         new ToolExecutor({ retries: 3, retryDelayMs: 1 }).execute(async () => {

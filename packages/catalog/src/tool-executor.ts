@@ -27,19 +27,31 @@ export class ToolExecutor {
     this.retryDelayMs = options.retryDelayMs ?? 300;
   }
 
-  async execute(run: (signal: AbortSignal) => Promise<ToolCallResult>, options: ExecutionOptions = {}): Promise<ToolCallResult> {
+  async execute(
+    run: (signal: AbortSignal) => Promise<ToolCallResult>,
+    options: ExecutionOptions = {},
+  ): Promise<ToolCallResult> {
     const signals: AbortSignal[] = [];
     if (options.signal) signals.push(options.signal);
     const timeout = options.timeoutMs !== undefined ? AbortSignal.timeout(options.timeoutMs) : undefined;
     if (timeout) signals.push(timeout);
-    const signal = signals.length === 0 ? new AbortController().signal : signals.length === 1 ? (signals[0] as AbortSignal) : AbortSignal.any(signals);
+    const signal =
+      signals.length === 0
+        ? new AbortController().signal
+        : signals.length === 1
+          ? (signals[0] as AbortSignal)
+          : AbortSignal.any(signals);
 
     for (let attempt = 0; ; attempt += 1) {
       try {
         return await raceAbort(run(signal), signal, timeout, options.timeoutMs);
       } catch (error) {
         if (timeout?.aborted && !options.signal?.aborted) {
-          throw new TimeoutError({ timeoutMs: options.timeoutMs ?? 0, message: `Tool call did not finish within ${options.timeoutMs} ms`, cause: error });
+          throw new TimeoutError({
+            timeoutMs: options.timeoutMs ?? 0,
+            message: `Tool call did not finish within ${options.timeoutMs} ms`,
+            cause: error,
+          });
         }
         const retryable = SearchMcpError.isInstance(error) && error.isRetryable;
         if (!retryable || attempt >= this.retries || signal.aborted) throw error;
@@ -49,7 +61,12 @@ export class ToolExecutor {
   }
 }
 
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal, timeout: AbortSignal | undefined, timeoutMs: number | undefined): Promise<T> {
+function raceAbort<T>(
+  promise: Promise<T>,
+  signal: AbortSignal,
+  timeout: AbortSignal | undefined,
+  timeoutMs: number | undefined,
+): Promise<T> {
   if (signal.aborted) return Promise.reject(abortReason(signal, timeout, timeoutMs));
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(abortReason(signal, timeout, timeoutMs));

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { closestToolKeys } from './tool-key-suggestions.js';
 
-const keys = ['filesystem:read_file', 'filesystem:read_text_file', 'filesystem:write_file', 'github:create_issue', 'github:get_issue', 'memory:read_graph'];
+const keys = [
+  'filesystem:read_file',
+  'filesystem:read_text_file',
+  'filesystem:write_file',
+  'github:create_issue',
+  'github:get_issue',
+  'memory:read_graph',
+];
 
 describe('closestToolKeys', () => {
   it('finds typos and the same tool under another separator or server', () => {

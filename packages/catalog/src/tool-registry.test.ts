@@ -2,7 +2,11 @@ import { TimeoutError, ToolDisabledError, ToolNotFoundError, ValidationError } f
 import { describe, expect, it } from 'vitest';
 import { ToolRegistry } from './tool-registry.js';
 
-const echo = { name: 'echo', description: 'Echoes the message', parameters: [{ name: 'message', type: 'string' as const, description: 'What to echo', required: true }] };
+const echo = {
+  name: 'echo',
+  description: 'Echoes the message',
+  parameters: [{ name: 'message', type: 'string' as const, description: 'What to echo', required: true }],
+};
 
 function validationIssues(action: () => void): string[] {
   try {
@@ -21,15 +25,21 @@ describe('ToolRegistry.register', () => {
       'name: Tool name is required',
       'description: Tool description is required',
     ]);
-    expect(validationIssues(() => registry.register({ name: 'Bad_Name', description: 'x' }, () => 1))[0]).toMatch(/^name: must start with a lower-case letter/);
+    expect(validationIssues(() => registry.register({ name: 'Bad_Name', description: 'x' }, () => 1))[0]).toMatch(
+      /^name: must start with a lower-case letter/,
+    );
     expect(validationIssues(() => registry.register({ name: '1abc', description: 'x' }, () => 1))).toHaveLength(1);
-    expect(validationIssues(() => registry.register({ name: 'ok', description: 'x' }, 'nope' as never))).toEqual(['implementation: must be a function']);
+    expect(validationIssues(() => registry.register({ name: 'ok', description: 'x' }, 'nope' as never))).toEqual([
+      'implementation: must be a function',
+    ]);
   });
 
   it('refuses a duplicate unless overwrite is set', () => {
     const registry = new ToolRegistry();
     registry.register(echo, () => 'first');
-    expect(validationIssues(() => registry.register(echo, () => 'second'))).toEqual(['name: Tool "echo" is already registered (pass overwrite: true to replace it)']);
+    expect(validationIssues(() => registry.register(echo, () => 'second'))).toEqual([
+      'name: Tool "echo" is already registered (pass overwrite: true to replace it)',
+    ]);
     registry.register({ ...echo, description: 'Replaced' }, () => 'second', { overwrite: true, version: '2.0.0' });
     expect(registry.get('echo')?.metadata.description).toBe('Replaced');
     expect(registry.getVersion('echo')).toBe('2.0.0');
@@ -38,12 +48,22 @@ describe('ToolRegistry.register', () => {
   it('turns seed parameters into a JSON Schema', () => {
     const registry = new ToolRegistry();
     registry.register(
-      { name: 'add', description: 'Adds', parameters: [{ name: 'a', type: 'number', description: 'first', required: true, minimum: 0 }, { name: 'b', type: 'number', description: 'second', default: 1 }] },
+      {
+        name: 'add',
+        description: 'Adds',
+        parameters: [
+          { name: 'a', type: 'number', description: 'first', required: true, minimum: 0 },
+          { name: 'b', type: 'number', description: 'second', default: 1 },
+        ],
+      },
       ({ a, b }) => Number(a) + Number(b),
     );
     expect(registry.get('add')?.inputSchema).toEqual({
       type: 'object',
-      properties: { a: { type: 'number', description: 'first', minimum: 0 }, b: { type: 'number', description: 'second', default: 1 } },
+      properties: {
+        a: { type: 'number', description: 'first', minimum: 0 },
+        b: { type: 'number', description: 'second', default: 1 },
+      },
       required: ['a'],
     });
   });
@@ -62,7 +82,11 @@ describe('ToolRegistry as a tool source', () => {
         toolName: 'echo',
         serverName: 'host',
         description: 'Echoes the message',
-        inputSchema: { type: 'object', properties: { message: { type: 'string', description: 'What to echo' } }, required: ['message'] },
+        inputSchema: {
+          type: 'object',
+          properties: { message: { type: 'string', description: 'What to echo' } },
+          required: ['message'],
+        },
         serverDescription: 'Tools of the host app',
         serverProjects: ['web'],
         category: 'text',
@@ -93,7 +117,10 @@ describe('ToolRegistry as a tool source', () => {
     const registry = new ToolRegistry();
     registry.register({ name: 'text', description: 'x' }, () => 'hello');
     registry.register({ name: 'object', description: 'x' }, () => ({ count: 2 }));
-    registry.register({ name: 'result', description: 'x' }, () => ({ content: [{ type: 'text', text: 'as is' }], _meta: { a: 1 } }));
+    registry.register({ name: 'result', description: 'x' }, () => ({
+      content: [{ type: 'text', text: 'as is' }],
+      _meta: { a: 1 },
+    }));
     registry.register({ name: 'broken', description: 'x' }, () => {
       throw new Error('disk full');
     });
@@ -101,9 +128,18 @@ describe('ToolRegistry as a tool source', () => {
       throw new ValidationError({ issues: [{ path: 'arguments.x', message: 'is required' }] });
     });
     expect(await registry.callTool('local', 'text', {})).toEqual({ content: [{ type: 'text', text: 'hello' }] });
-    expect(await registry.callTool('local', 'object', {})).toEqual({ content: [{ type: 'text', text: '{"count":2}' }], structuredContent: { count: 2 } });
-    expect(await registry.callTool('local', 'result', {})).toEqual({ content: [{ type: 'text', text: 'as is' }], _meta: { a: 1 } });
-    expect(await registry.callTool('local', 'broken', {})).toEqual({ isError: true, content: [{ type: 'text', text: 'disk full' }] });
+    expect(await registry.callTool('local', 'object', {})).toEqual({
+      content: [{ type: 'text', text: '{"count":2}' }],
+      structuredContent: { count: 2 },
+    });
+    expect(await registry.callTool('local', 'result', {})).toEqual({
+      content: [{ type: 'text', text: 'as is' }],
+      _meta: { a: 1 },
+    });
+    expect(await registry.callTool('local', 'broken', {})).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: 'disk full' }],
+    });
     await expect(registry.callTool('local', 'strict', {})).rejects.toThrow(ValidationError);
     await expect(registry.callTool('other', 'text', {})).rejects.toThrow(ToolNotFoundError);
     registry.disable('text');
@@ -121,7 +157,9 @@ describe('ToolRegistry as a tool source', () => {
     });
     registry.register({ name: 'forever', description: 'x' }, () => new Promise(() => {}));
     const progress: number[] = [];
-    expect(await registry.callTool('local', 'steps', {}, { onProgress: (update) => progress.push(update.progress) })).toEqual({ content: [{ type: 'text', text: 'done' }] });
+    expect(
+      await registry.callTool('local', 'steps', {}, { onProgress: (update) => progress.push(update.progress) }),
+    ).toEqual({ content: [{ type: 'text', text: 'done' }] });
     expect(progress).toEqual([1, 2, 3, 4]);
     await expect(registry.callTool('local', 'forever', {})).rejects.toThrow(TimeoutError);
     const controller = new AbortController();

@@ -144,9 +144,16 @@ export class ToolRegistry implements ToolSource {
     const name = typeof metadata?.name === 'string' ? metadata.name : '';
     if (name.trim() === '') issues.push({ path: 'name', message: 'Tool name is required' });
     else if (!toolNamePattern.test(name) || name.length > 64) {
-      issues.push({ path: 'name', message: 'must start with a lower-case letter and contain only lower-case letters, digits and hyphens (at most 64)' });
+      issues.push({
+        path: 'name',
+        message:
+          'must start with a lower-case letter and contain only lower-case letters, digits and hyphens (at most 64)',
+      });
     } else if (this.entries.has(name) && !options.overwrite) {
-      issues.push({ path: 'name', message: `Tool "${name}" is already registered (pass overwrite: true to replace it)` });
+      issues.push({
+        path: 'name',
+        message: `Tool "${name}" is already registered (pass overwrite: true to replace it)`,
+      });
     }
     if (typeof metadata?.description !== 'string' || metadata.description.trim() === '') {
       issues.push({ path: 'description', message: 'Tool description is required' });
@@ -157,7 +164,10 @@ export class ToolRegistry implements ToolSource {
     }
     const inputSchema = issues.length === 0 ? toInputSchema(metadata, issues) : undefined;
     if (issues.length > 0 || !inputSchema) {
-      throw new ValidationError({ issues, message: `Cannot register tool${name ? ` "${name}"` : ''}: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}` });
+      throw new ValidationError({
+        issues,
+        message: `Cannot register tool${name ? ` "${name}"` : ''}: ${issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')}`,
+      });
     }
     const entry: ToolRegistryEntry = {
       metadata: { ...metadata },
@@ -227,7 +237,13 @@ export class ToolRegistry implements ToolSource {
     let timer: NodeJS.Timeout | undefined;
     const armTimeout = () => {
       if (timer) clearTimeout(timer);
-      timer = setTimeout(() => controller.abort(new TimeoutError({ timeoutMs, message: `Tool ${toolKey} did not finish within ${timeoutMs} ms` })), timeoutMs);
+      timer = setTimeout(
+        () =>
+          controller.abort(
+            new TimeoutError({ timeoutMs, message: `Tool ${toolKey} did not finish within ${timeoutMs} ms` }),
+          ),
+        timeoutMs,
+      );
     };
     armTimeout();
     try {
@@ -250,7 +266,10 @@ export class ToolRegistry implements ToolSource {
       return toCallToolResult(value);
     } catch (error) {
       if (controller.signal.aborted || SearchMcpError.isInstance(error)) throw error;
-      return { isError: true, content: [{ type: 'text', text: error instanceof Error ? error.message : String(error) }] };
+      return {
+        isError: true,
+        content: [{ type: 'text', text: error instanceof Error ? error.message : String(error) }],
+      };
     } finally {
       if (timer) clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
@@ -285,9 +304,16 @@ export class ToolRegistry implements ToolSource {
   }
 }
 
-function toInputSchema(metadata: ToolMetadata, issues: { path: string; message: string }[]): JsonSchemaObject | undefined {
+function toInputSchema(
+  metadata: ToolMetadata,
+  issues: { path: string; message: string }[],
+): JsonSchemaObject | undefined {
   if (metadata.inputSchema !== undefined) {
-    if (typeof metadata.inputSchema !== 'object' || metadata.inputSchema === null || metadata.inputSchema.type !== 'object') {
+    if (
+      typeof metadata.inputSchema !== 'object' ||
+      metadata.inputSchema === null ||
+      metadata.inputSchema.type !== 'object'
+    ) {
       issues.push({ path: 'inputSchema', message: 'must be a JSON Schema with type "object"' });
       return undefined;
     }
@@ -300,7 +326,8 @@ function toInputSchema(metadata: ToolMetadata, issues: { path: string; message: 
       issues.push({ path: `parameters[${index}].name`, message: 'is required' });
       return;
     }
-    if (parameter.name in properties) issues.push({ path: `parameters[${index}].name`, message: `"${parameter.name}" appears twice` });
+    if (parameter.name in properties)
+      issues.push({ path: `parameters[${index}].name`, message: `"${parameter.name}" appears twice` });
     const { name, required: isRequired, ...schema } = parameter;
     properties[name] = Object.fromEntries(Object.entries(schema).filter(([, value]) => value !== undefined));
     if (isRequired) required.push(name);

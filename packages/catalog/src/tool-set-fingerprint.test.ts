@@ -3,11 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { toolSetFingerprint } from './tool-set-fingerprint.js';
 
 function tool(name: string, description: string, extra: Partial<ToolInfo> = {}): ToolInfo {
-  return { toolKey: `files:${name}`, toolName: name, serverName: 'files', description, inputSchema: { type: 'object' }, ...extra };
+  return {
+    toolKey: `files:${name}`,
+    toolName: name,
+    serverName: 'files',
+    description,
+    inputSchema: { type: 'object' },
+    ...extra,
+  };
 }
 
 const tools: ToolInfo[] = [
-  tool('read_file', 'Read a file', { inputSchema: { type: 'object', properties: { path: { type: 'string', description: 'Where the file is' } } } }),
+  tool('read_file', 'Read a file', {
+    inputSchema: { type: 'object', properties: { path: { type: 'string', description: 'Where the file is' } } },
+  }),
   tool('write_file', 'Write a file', { title: 'Write', serverDescription: 'Local files', tags: ['disk'] }),
 ];
 
@@ -19,7 +28,8 @@ describe('toolSetFingerprint', () => {
 
   it('changes with order, membership, and any searched text, even at the same length', () => {
     const base = toolSetFingerprint(tools);
-    const edited = (change: Partial<ToolInfo>, index = 1) => toolSetFingerprint(tools.map((entry, at) => (at === index ? { ...entry, ...change } : entry)));
+    const edited = (change: Partial<ToolInfo>, index = 1) =>
+      toolSetFingerprint(tools.map((entry, at) => (at === index ? { ...entry, ...change } : entry)));
     expect(toolSetFingerprint([...tools].reverse())).not.toBe(base);
     expect(toolSetFingerprint(tools.slice(1))).not.toBe(base);
     expect(edited({ description: 'Wrote a file' })).not.toBe(base);
@@ -27,15 +37,31 @@ describe('toolSetFingerprint', () => {
     expect(edited({ serverDescription: 'Local filet' })).not.toBe(base);
     expect(edited({ tags: ['dish'] })).not.toBe(base);
     expect(edited({ category: 'io' })).not.toBe(base);
-    expect(edited({ inputSchema: { type: 'object', properties: { path: { type: 'string', description: 'Where the file was' } } } }, 0)).not.toBe(base);
-    expect(edited({ inputSchema: { type: 'object', properties: { pith: { type: 'string', description: 'Where the file is' } } } }, 0)).not.toBe(base);
+    expect(
+      edited(
+        {
+          inputSchema: { type: 'object', properties: { path: { type: 'string', description: 'Where the file was' } } },
+        },
+        0,
+      ),
+    ).not.toBe(base);
+    expect(
+      edited(
+        { inputSchema: { type: 'object', properties: { pith: { type: 'string', description: 'Where the file is' } } } },
+        0,
+      ),
+    ).not.toBe(base);
   });
 
   it('tells field boundaries apart', () => {
-    expect(toolSetFingerprint([tool('a', 'bc', { title: 'x' })])).not.toBe(toolSetFingerprint([tool('a', 'b', { title: 'cx' })]));
+    expect(toolSetFingerprint([tool('a', 'bc', { title: 'x' })])).not.toBe(
+      toolSetFingerprint([tool('a', 'b', { title: 'cx' })]),
+    );
   });
 
   it('survives malformed tools', () => {
-    expect(() => toolSetFingerprint([null as unknown as ToolInfo, { toolKey: 7 } as unknown as ToolInfo])).not.toThrow();
+    expect(() =>
+      toolSetFingerprint([null as unknown as ToolInfo, { toolKey: 7 } as unknown as ToolInfo]),
+    ).not.toThrow();
   });
 });

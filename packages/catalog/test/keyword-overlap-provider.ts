@@ -6,7 +6,13 @@ export class KeywordOverlapProvider implements SearchProvider {
   readonly id = 'keyword-overlap';
 
   async search({ queries, tools, maxResults }: SearchProviderRequest): Promise<SearchResult[]> {
-    const words = new Set(queries.join(' ').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word.length > 1));
+    const words = new Set(
+      queries
+        .join(' ')
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter((word) => word.length > 1),
+    );
     if (words.size === 0) return [];
     const scored = tools
       .map((tool) => {

@@ -18,12 +18,19 @@ describe('toBackendFailure', () => {
   it('turns the SDK request timeout into TimeoutError naming server, operation and limit', () => {
     const failure = toBackendFailure(new McpError(ErrorCode.RequestTimeout, 'Request timed out'), context);
     expect(TimeoutError.isInstance(failure)).toBe(true);
-    expect((failure as TimeoutError).message).toBe("MCP server 'github' did not answer tools/call create_issue within 1000 ms");
+    expect((failure as TimeoutError).message).toBe(
+      "MCP server 'github' did not answer tools/call create_issue within 1000 ms",
+    );
   });
 
   it('describes a closed connection with the exit detail', () => {
-    const failure = toBackendFailure(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'), { ...context, connectionDetail: () => 'exit code 1' });
-    expect((failure as BackendError).message).toBe("MCP server 'github' closed the connection during tools/call create_issue (exit code 1)");
+    const failure = toBackendFailure(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'), {
+      ...context,
+      connectionDetail: () => 'exit code 1',
+    });
+    expect((failure as BackendError).message).toBe(
+      "MCP server 'github' closed the connection during tools/call create_issue (exit code 1)",
+    );
   });
 
   it("passes the caller's cancellation reason through", () => {

@@ -50,7 +50,11 @@ export function toBackendFailure(error: unknown, context: BackendFailureContext)
   }
 
   let message = stripMcpErrorPrefix(error instanceof Error ? error.message : String(error));
-  if ((error instanceof StreamableHTTPError || error instanceof SseError) && error.code !== undefined && error.code > 0) {
+  if (
+    (error instanceof StreamableHTTPError || error instanceof SseError) &&
+    error.code !== undefined &&
+    error.code > 0
+  ) {
     // The SDK keeps the HTTP status in `code` only; users need to see it.
     const hint = error.code === 401 || error.code === 403 ? ' (check the credentials in its `headers`)' : '';
     message = `HTTP ${error.code}${hint}: ${message}`;

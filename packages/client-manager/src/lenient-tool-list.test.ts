@@ -24,7 +24,10 @@ describe('parseToolPage', () => {
   });
 
   it('reports a page whose tools is not an array', () => {
-    expect(parseToolPage({ tools: 'no' })).toEqual({ tools: [], problems: [{ index: -1, reason: '`tools` is not an array' }] });
+    expect(parseToolPage({ tools: 'no' })).toEqual({
+      tools: [],
+      problems: [{ index: -1, reason: '`tools` is not an array' }],
+    });
   });
 });
 
@@ -37,7 +40,17 @@ describe('dropDuplicateTools and toToolInfo', () => {
   });
 
   it('builds the catalog view with the tool key and the title from annotations when there is no title', () => {
-    const info = toToolInfo('github', { name: 'create_issue', inputSchema: { type: 'object' }, annotations: { title: 'Create issue' } });
-    expect(info).toMatchObject({ toolKey: 'github:create_issue', toolName: 'create_issue', serverName: 'github', title: 'Create issue', description: '' });
+    const info = toToolInfo('github', {
+      name: 'create_issue',
+      inputSchema: { type: 'object' },
+      annotations: { title: 'Create issue' },
+    });
+    expect(info).toMatchObject({
+      toolKey: 'github:create_issue',
+      toolName: 'create_issue',
+      serverName: 'github',
+      title: 'Create issue',
+      description: '',
+    });
   });
 });

@@ -44,7 +44,11 @@ export function parseToolPage(rawTools: unknown): LenientToolPage {
       problems.push({ index, name, reason: '`inputSchema.type` is not "object"' });
       return;
     }
-    const definition: ToolDefinition = { ...raw, name, inputSchema: { ...inputSchema, type: 'object' } as JsonSchemaObject };
+    const definition: ToolDefinition = {
+      ...raw,
+      name,
+      inputSchema: { ...inputSchema, type: 'object' } as JsonSchemaObject,
+    };
     for (const field of ['title', 'description'] as const) {
       if (definition[field] !== undefined && typeof definition[field] !== 'string') {
         problems.push({ index, name, reason: `\`${field}\` is not a string; ignored` });
@@ -85,7 +89,11 @@ export function dropDuplicateTools(tools: ToolDefinition[]): { tools: ToolDefini
 type ServerMetadata = Pick<ServerConfig, 'description' | 'projects' | 'category' | 'tags'>;
 
 /** The catalog's view of a backend tool, with the server's metadata from the config for search and visibility. */
-export function toToolInfo(serverId: string, definition: ToolDefinition, server: ServerMetadata = {} as ServerMetadata): ToolInfo {
+export function toToolInfo(
+  serverId: string,
+  definition: ToolDefinition,
+  server: ServerMetadata = {} as ServerMetadata,
+): ToolInfo {
   const info: ToolInfo = {
     toolKey: formatToolKey(serverId, definition.name),
     toolName: definition.name,

@@ -19,10 +19,12 @@ const temporaryDirectories: string[] = [];
 
 function createManager(mcpServers: Record<string, unknown>, options: McpClientManagerOptions = {}) {
   const recording = createRecordingLogger();
-  const manager = new McpClientManager(
-    { mcpServers } as never,
-    { logger: recording.logger, shutdownGraceMs: 300, restartPolicy: { initialDelayMs: 50, maxDelayMs: 200 }, ...options },
-  );
+  const manager = new McpClientManager({ mcpServers } as never, {
+    logger: recording.logger,
+    shutdownGraceMs: 300,
+    restartPolicy: { initialDelayMs: 50, maxDelayMs: 200 },
+    ...options,
+  });
   managers.push(manager);
   return { manager, records: recording.records };
 }
@@ -55,7 +57,10 @@ describe('configuration', () => {
   });
 
   it('keeps a disabled server out of startAll and refuses to start it', async () => {
-    const { manager } = createManager({ good: fixtureServer('stdio-fixture-server.mjs'), off: { ...fixtureServer('stdio-fixture-server.mjs'), enabled: false } });
+    const { manager } = createManager({
+      good: fixtureServer('stdio-fixture-server.mjs'),
+      off: { ...fixtureServer('stdio-fixture-server.mjs'), enabled: false },
+    });
     await manager.startAll();
     expect(stateOf(manager, 'good')).toBe('running');
     expect(stateOf(manager, 'off')).toBe('disabled');
@@ -64,7 +69,10 @@ describe('configuration', () => {
   });
 
   it('answers serverState (the catalog asks it) with the current state of a configured server', async () => {
-    const { manager } = createManager({ good: fixtureServer('stdio-fixture-server.mjs'), off: { ...fixtureServer('stdio-fixture-server.mjs'), enabled: false } });
+    const { manager } = createManager({
+      good: fixtureServer('stdio-fixture-server.mjs'),
+      off: { ...fixtureServer('stdio-fixture-server.mjs'), enabled: false },
+    });
     expect(manager.serverState('good')).toBe('stopped');
     await manager.startAll();
     expect(manager.serverState('good')).toBe('running');
@@ -78,7 +86,9 @@ describe('configuration', () => {
   it('passes config env over the default environment, and cwd', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'search-mcp-cwd-'));
     temporaryDirectories.push(directory);
-    const { manager } = createManager({ envy: fixtureServer('stdio-fixture-server.mjs', [], { env: { FIXTURE_VALUE: 'from-config' }, cwd: directory }) });
+    const { manager } = createManager({
+      envy: fixtureServer('stdio-fixture-server.mjs', [], { env: { FIXTURE_VALUE: 'from-config' }, cwd: directory }),
+    });
     await manager.startAll();
     const result = await manager.callTool('envy', 'environment');
     expect(result.structuredContent).toEqual({ fixtureValue: 'from-config', hasPath: true, cwd: directory });
@@ -87,7 +97,10 @@ describe('configuration', () => {
 
 describe('bad servers never hold up good ones', () => {
   it('reports a command that does not exist and keeps the others working', async () => {
-    const { manager } = createManager({ missing: { command: 'search-mcp-no-such-command-xyz' }, good: fixtureServer('stdio-fixture-server.mjs') });
+    const { manager } = createManager({
+      missing: { command: 'search-mcp-no-such-command-xyz' },
+      good: fixtureServer('stdio-fixture-server.mjs'),
+    });
     await manager.startAll();
     const missing = manager.status().find((status) => status.id === 'missing');
     expect(missing?.state).toBe('failed');
@@ -129,7 +142,10 @@ describe('bad servers never hold up good ones', () => {
   });
 
   it('reports a server that exits at once with its exit code and stderr', async () => {
-    const { manager } = createManager({ quitter: fixtureServer('exit-immediately-server.mjs'), good: fixtureServer('stdio-fixture-server.mjs') });
+    const { manager } = createManager({
+      quitter: fixtureServer('exit-immediately-server.mjs'),
+      good: fixtureServer('stdio-fixture-server.mjs'),
+    });
     await manager.startAll();
     const quitter = manager.status().find((status) => status.id === 'quitter');
     expect(quitter?.state).toBe('failed');
@@ -174,19 +190,28 @@ describe('bad servers never hold up good ones', () => {
 
 describe('crashes and restarts', () => {
   it('fails a call whose server crashes mid-call, then restarts the server', async () => {
-    const { manager } = createManager({ crashy: fixtureServer('stdio-fixture-server.mjs'), good: fixtureServer('stdio-fixture-server.mjs') });
+    const { manager } = createManager({
+      crashy: fixtureServer('stdio-fixture-server.mjs'),
+      good: fixtureServer('stdio-fixture-server.mjs'),
+    });
     await manager.startAll();
     const firstPid = pidOf(manager, 'crashy');
     const failure = manager.callTool('crashy', 'crash');
     await expect(failure).rejects.toThrow(BackendError);
-    await expect(failure).rejects.toThrow(/MCP server 'crashy' closed the connection during tools\/call crash \(exit code 7\)/);
+    await expect(failure).rejects.toThrow(
+      /MCP server 'crashy' closed the connection during tools\/call crash \(exit code 7\)/,
+    );
     expect(['crashed', 'starting', 'running']).toContain(stateOf(manager, 'crashy'));
-    expect((await manager.callTool('good', 'echo', { message: 'unaffected' })).content).toEqual([{ type: 'text', text: 'Echo: unaffected' }]);
+    expect((await manager.callTool('good', 'echo', { message: 'unaffected' })).content).toEqual([
+      { type: 'text', text: 'Echo: unaffected' },
+    ]);
     await waitFor(() => stateOf(manager, 'crashy') === 'running', 'the crashed server to restart');
     const status = manager.status().find((entry) => entry.id === 'crashy');
     expect(status?.restarts).toBe(1);
     expect(status?.pid).not.toBe(firstPid);
-    expect((await manager.callTool('crashy', 'echo', { message: 'back' })).content).toEqual([{ type: 'text', text: 'Echo: back' }]);
+    expect((await manager.callTool('crashy', 'echo', { message: 'back' })).content).toEqual([
+      { type: 'text', text: 'Echo: back' },
+    ]);
   });
 
   it('marks a server failed after the configured number of restarts', async () => {
@@ -222,7 +247,9 @@ describe('crashes and restarts', () => {
         await waitFor(() => stateOf(manager, 'crashy') === 'running', 'a restart');
         await new Promise((resolve) => setTimeout(resolve, pauseMs));
       }
-      return records.filter((record) => record.message === 'restarting after backoff').map((record) => record.fields.delayMs);
+      return records
+        .filter((record) => record.message === 'restarting after backoff')
+        .map((record) => record.fields.delayMs);
     };
     expect(await run(60_000, 0)).toEqual([40, 80]);
     expect(await run(150, 300)).toEqual([40, 40]);
@@ -243,7 +270,9 @@ describe('crashes and restarts', () => {
     // It failed without waiting for the reconnect it triggered.
     expect(stateOf(manager, 'victim')).toBe('starting');
     await waitFor(() => stateOf(manager, 'victim') === 'running', 'the reconnect the call triggered');
-    expect((await manager.callTool('victim', 'echo', { message: 'again' })).content).toEqual([{ type: 'text', text: 'Echo: again' }]);
+    expect((await manager.callTool('victim', 'echo', { message: 'again' })).content).toEqual([
+      { type: 'text', text: 'Echo: again' },
+    ]);
   });
 
   it('brings back a failed server when a call needs it', async () => {
@@ -259,7 +288,10 @@ describe('crashes and restarts', () => {
 
 describe('stop, start, restart, close', () => {
   it('stops and restarts one server with a new process', async () => {
-    const { manager } = createManager({ one: fixtureServer('stdio-fixture-server.mjs'), two: fixtureServer('stdio-fixture-server.mjs') });
+    const { manager } = createManager({
+      one: fixtureServer('stdio-fixture-server.mjs'),
+      two: fixtureServer('stdio-fixture-server.mjs'),
+    });
     await manager.startAll();
     const firstPid = pidOf(manager, 'one');
     await manager.stop('one');
@@ -283,7 +315,10 @@ describe('stop, start, restart, close', () => {
       { shutdownGraceMs: 5000 },
     );
     const starting = manager.start('slow').catch(() => {});
-    await waitFor(() => stateOf(manager, 'slow') === 'starting' && manager.status()[0]?.pid !== undefined, 'the server to be starting');
+    await waitFor(
+      () => stateOf(manager, 'slow') === 'starting' && manager.status()[0]?.pid !== undefined,
+      'the server to be starting',
+    );
     const pid = pidOf(manager, 'slow');
     const stopped = Date.now();
     await manager.stop('slow');
@@ -311,10 +346,22 @@ describe('stop, start, restart, close', () => {
 
 describe('tool lists', () => {
   it('drops malformed tools with a warning and keeps the rest of the server', async () => {
-    const { manager, records } = createManager({ messy: fixtureServer('stdio-fixture-server.mjs', ['--malformed-tools']) });
+    const { manager, records } = createManager({
+      messy: fixtureServer('stdio-fixture-server.mjs', ['--malformed-tools']),
+    });
     await manager.startAll();
     const names = (await manager.listTools('messy')).map((tool) => tool.toolName);
-    expect(names).toEqual(['echo', 'sleep', 'crash', 'pid', 'add-tool', 'error-result', 'fail', 'environment', 'bad-description']);
+    expect(names).toEqual([
+      'echo',
+      'sleep',
+      'crash',
+      'pid',
+      'add-tool',
+      'error-result',
+      'fail',
+      'environment',
+      'bad-description',
+    ]);
     const dropped = records.filter((record) => record.message.startsWith('dropped or repaired'));
     expect(dropped.map((record) => record.fields.reason)).toEqual([
       '`name` is missing or not a string',
@@ -333,7 +380,11 @@ describe('tool lists', () => {
     await manager.startAll();
     expect(await manager.listTools('paged')).toHaveLength(8);
     expect(await manager.listTools('looping')).toHaveLength(8);
-    expect(records.some((record) => record.message.includes('cursor it had returned before') && record.fields.server === 'looping')).toBe(true);
+    expect(
+      records.some(
+        (record) => record.message.includes('cursor it had returned before') && record.fields.server === 'looping',
+      ),
+    ).toBe(true);
   });
 
   it('refreshes the cached list on tools/list_changed and emits tools-changed', async () => {
@@ -342,7 +393,8 @@ describe('tool lists', () => {
     const revision = manager.toolsRevision;
     const changed = new Promise<string[]>((resolve) => {
       manager.on('tools-changed', (serverId, tools) => {
-        if (serverId === 'dynamic' && tools.some((tool) => tool.toolName === 'extra-tool')) resolve(tools.map((tool) => tool.toolKey));
+        if (serverId === 'dynamic' && tools.some((tool) => tool.toolName === 'extra-tool'))
+          resolve(tools.map((tool) => tool.toolKey));
       });
     });
     await manager.callTool('dynamic', 'add-tool');
@@ -352,7 +404,9 @@ describe('tool lists', () => {
   });
 
   it('hides tools whose permission is false and refuses to call them', async () => {
-    const { manager } = createManager({ guarded: fixtureServer('stdio-fixture-server.mjs', [], { toolPermissions: { crash: false } }) });
+    const { manager } = createManager({
+      guarded: fixtureServer('stdio-fixture-server.mjs', [], { toolPermissions: { crash: false } }),
+    });
     await manager.startAll();
     const tools = await manager.listAllTools();
     expect(tools.map((tool) => tool.toolKey)).not.toContain('guarded:crash');
@@ -364,7 +418,12 @@ describe('tool lists', () => {
 
   it('keeps every field of a definition for pass-through, and the server metadata of the config', async () => {
     const { manager } = createManager({
-      rich: fixtureServer('stdio-fixture-server.mjs', [], { description: 'A rich server', projects: ['web'], category: 'demo', tags: ['x'] }),
+      rich: fixtureServer('stdio-fixture-server.mjs', [], {
+        description: 'A rich server',
+        projects: ['web'],
+        category: 'demo',
+        tags: ['x'],
+      }),
     });
     await manager.startAll();
     const tool = (await manager.listTools('rich')).find((entry) => entry.toolName === 'error-result');
@@ -372,7 +431,12 @@ describe('tool lists', () => {
     expect(tool?.outputSchema).toEqual({ type: 'object', properties: { reason: { type: 'string' } }, required: [] });
     expect(tool?.definition?.icons).toEqual([{ src: 'data:,x' }]);
     expect(tool?.definition?._meta).toEqual({ 'fixture/kept': true });
-    expect(tool).toMatchObject({ serverDescription: 'A rich server', serverProjects: ['web'], category: 'demo', tags: ['x'] });
+    expect(tool).toMatchObject({
+      serverDescription: 'A rich server',
+      serverProjects: ['web'],
+      category: 'demo',
+      tags: ['x'],
+    });
   });
 });
 
@@ -413,7 +477,12 @@ describe('calls', () => {
     expect((timedOut as TimeoutError).jsonRpcCode).toBe(-32001);
     expect((timedOut as TimeoutError).message).toMatch(/did not answer tools\/call sleep within 400 ms/);
     const progress: number[] = [];
-    const result = await manager.callTool('fixture', 'sleep', { ms: 1200 }, { onProgress: (update) => progress.push(update.progress) });
+    const result = await manager.callTool(
+      'fixture',
+      'sleep',
+      { ms: 1200 },
+      { onProgress: (update) => progress.push(update.progress) },
+    );
     expect(result.content).toEqual([{ type: 'text', text: 'slept 1200' }]);
     expect(progress.length).toBeGreaterThanOrEqual(5);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
@@ -424,16 +493,26 @@ describe('calls', () => {
     await manager.startAll();
     const controller = new AbortController();
     const progress: number[] = [];
-    const call = manager.callTool('fixture', 'sleep', { ms: 10_000 }, { signal: controller.signal, onProgress: (update) => progress.push(update.progress) });
+    const call = manager.callTool(
+      'fixture',
+      'sleep',
+      { ms: 10_000 },
+      { signal: controller.signal, onProgress: (update) => progress.push(update.progress) },
+    );
     await waitFor(() => progress.length >= 2, 'progress before cancelling');
     controller.abort(new Error('user cancelled'));
     await expect(call).rejects.toThrow('user cancelled');
     expect(stateOf(manager, 'fixture')).toBe('running');
-    expect((await manager.callTool('fixture', 'echo', { message: 'after' })).content).toEqual([{ type: 'text', text: 'Echo: after' }]);
+    expect((await manager.callTool('fixture', 'echo', { message: 'after' })).content).toEqual([
+      { type: 'text', text: 'Echo: after' },
+    ]);
   });
 
   it('health-checks running and failed servers', async () => {
-    const { manager } = createManager({ good: fixtureServer('stdio-fixture-server.mjs'), bad: fixtureServer('exit-immediately-server.mjs') });
+    const { manager } = createManager({
+      good: fixtureServer('stdio-fixture-server.mjs'),
+      bad: fixtureServer('exit-immediately-server.mjs'),
+    });
     await manager.startAll();
     const health = await manager.healthCheck();
     const good = health.find((entry) => entry.id === 'good');
@@ -445,7 +524,10 @@ describe('calls', () => {
   it('drains stderr into the log with the server id', async () => {
     const { manager, records } = createManager({ talker: fixtureServer('stdio-fixture-server.mjs') });
     await manager.startAll();
-    await waitFor(() => records.some((record) => record.fields.line === 'fixture: ready'), 'the stderr line in the log');
+    await waitFor(
+      () => records.some((record) => record.fields.line === 'fixture: ready'),
+      'the stderr line in the log',
+    );
     const line = records.find((record) => record.fields.line === 'fixture: ready');
     expect(line).toMatchObject({ level: 'debug', message: 'stderr', fields: { server: 'talker' } });
   });

@@ -85,7 +85,8 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
     // Every MCP session of an HTTP app listens for tool changes on this one manager: hundreds are normal, not a leak.
     this.setMaxListeners(0);
     this.config = isResolvedConfig(config) ? config : parseConfig(config, options.env ? { env: options.env } : {});
-    this.logger = options.logger ?? createJsonLineLogger({ level: 'warn', write: (line) => process.stderr.write(line) });
+    this.logger =
+      options.logger ?? createJsonLineLogger({ level: 'warn', write: (line) => process.stderr.write(line) });
     const restartPolicy = { ...defaultRestartPolicy, ...options.restartPolicy };
     for (const serverConfig of Object.values(this.config.mcpServers)) {
       const connection = new ServerConnection({
@@ -144,7 +145,12 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
     const connection = this.connection(id);
     if (!connection.config.enabled) {
       throw new ConfigError({
-        issues: [{ path: formatConfigPath(['mcpServers', connection.config.name, 'enabled']), message: 'the server is disabled' }],
+        issues: [
+          {
+            path: formatConfigPath(['mcpServers', connection.config.name, 'enabled']),
+            message: 'the server is disabled',
+          },
+        ],
       });
     }
     await connection.start();

@@ -24,13 +24,21 @@ class SameTickServerTransport implements Transport {
       this.onmessage?.({
         jsonrpc: '2.0',
         id: request.id,
-        result: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: { tools: {} }, serverInfo: { name: 'same-tick', version: '1' } },
+        result: {
+          protocolVersion: LATEST_PROTOCOL_VERSION,
+          capabilities: { tools: {} },
+          serverInfo: { name: 'same-tick', version: '1' },
+        },
       });
       return;
     }
     const token = (request.params?._meta as { progressToken?: string | number } | undefined)?.progressToken;
     if (token !== undefined) {
-      this.onmessage?.({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 1, total: 1 } });
+      this.onmessage?.({
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: token, progress: 1, total: 1 },
+      });
     }
     this.onmessage?.({ jsonrpc: '2.0', id: request.id, result: { content: [] } });
   }

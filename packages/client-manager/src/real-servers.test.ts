@@ -18,7 +18,10 @@ describe('real MCP servers', () => {
       {
         mcpServers: {
           everything: { command: process.execPath, args: [realServerEntry('@modelcontextprotocol/server-everything')] },
-          filesystem: { command: process.execPath, args: [realServerEntry('@modelcontextprotocol/server-filesystem'), directory] },
+          filesystem: {
+            command: process.execPath,
+            args: [realServerEntry('@modelcontextprotocol/server-filesystem'), directory],
+          },
           memory: {
             command: process.execPath,
             args: [realServerEntry('@modelcontextprotocol/server-memory')],
@@ -43,14 +46,29 @@ describe('real MCP servers', () => {
 
   it('lists the tools of all three', async () => {
     const keys = (await manager.listAllTools()).map((tool) => tool.toolKey);
-    expect(keys).toEqual(expect.arrayContaining(['everything:echo', 'everything:get-sum', 'filesystem:read_text_file', 'filesystem:write_file', 'memory:create_entities', 'memory:read_graph']));
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        'everything:echo',
+        'everything:get-sum',
+        'filesystem:read_text_file',
+        'filesystem:write_file',
+        'memory:create_entities',
+        'memory:read_graph',
+      ]),
+    );
     const echo = (await manager.listTools('everything')).find((tool) => tool.toolName === 'echo');
-    expect(echo).toMatchObject({ serverName: 'everything', title: 'Echo Tool', description: 'Echoes back the input string' });
+    expect(echo).toMatchObject({
+      serverName: 'everything',
+      title: 'Echo Tool',
+      description: 'Echoes back the input string',
+    });
     expect(echo?.inputSchema.required).toEqual(['message']);
   });
 
   it('calls echo and get-sum', async () => {
-    expect((await manager.callTool('everything', 'echo', { message: 'hi' })).content).toEqual([{ type: 'text', text: 'Echo: hi' }]);
+    expect((await manager.callTool('everything', 'echo', { message: 'hi' })).content).toEqual([
+      { type: 'text', text: 'Echo: hi' },
+    ]);
     const sum = await manager.callTool('everything', 'get-sum', { a: 2, b: 40 });
     expect(JSON.stringify(sum.content)).toContain('42');
   });
@@ -67,16 +85,24 @@ describe('real MCP servers', () => {
   });
 
   it('keeps a knowledge graph in the memory server', async () => {
-    await manager.callTool('memory', 'create_entities', { entities: [{ name: 'Search MCP', entityType: 'project', observations: ['aggregates MCP servers'] }] });
+    await manager.callTool('memory', 'create_entities', {
+      entities: [{ name: 'Search MCP', entityType: 'project', observations: ['aggregates MCP servers'] }],
+    });
     const graph = await manager.callTool('memory', 'read_graph', {});
     expect(JSON.stringify(graph)).toContain('aggregates MCP servers');
   });
 
   it('receives progress from trigger-long-running-operation', async () => {
     const progress: Array<{ progress: number; total?: number }> = [];
-    const result = await manager.callTool('everything', 'trigger-long-running-operation', { duration: 1, steps: 4 }, {
-      onProgress: (update) => progress.push({ progress: update.progress, ...(update.total !== undefined ? { total: update.total } : {}) }),
-    });
+    const result = await manager.callTool(
+      'everything',
+      'trigger-long-running-operation',
+      { duration: 1, steps: 4 },
+      {
+        onProgress: (update) =>
+          progress.push({ progress: update.progress, ...(update.total !== undefined ? { total: update.total } : {}) }),
+      },
+    );
     expect(progress).toEqual([1, 2, 3, 4].map((step) => ({ progress: step, total: 4 })));
     expect(JSON.stringify(result.content)).toContain('Long running operation completed');
   });
@@ -84,14 +110,21 @@ describe('real MCP servers', () => {
   it('cancels trigger-long-running-operation', async () => {
     const controller = new AbortController();
     const progress: number[] = [];
-    const call = manager.callTool('everything', 'trigger-long-running-operation', { duration: 20, steps: 40 }, {
-      signal: controller.signal,
-      onProgress: (update) => progress.push(update.progress),
-    });
+    const call = manager.callTool(
+      'everything',
+      'trigger-long-running-operation',
+      { duration: 20, steps: 40 },
+      {
+        signal: controller.signal,
+        onProgress: (update) => progress.push(update.progress),
+      },
+    );
     await waitFor(() => progress.length >= 1, 'the first progress notification');
     controller.abort(new Error('cancelled by the test'));
     await expect(call).rejects.toThrow('cancelled by the test');
-    expect((await manager.callTool('everything', 'echo', { message: 'still fine' })).content).toEqual([{ type: 'text', text: 'Echo: still fine' }]);
+    expect((await manager.callTool('everything', 'echo', { message: 'still fine' })).content).toEqual([
+      { type: 'text', text: 'Echo: still fine' },
+    ]);
   });
 
   it('health-checks all three', async () => {
@@ -108,7 +141,15 @@ describe('an npx-wrapped real server', () => {
   it('leaves no process of its group behind after close', async () => {
     // npx resolves the package from this workspace's node_modules; --offline keeps it from asking the registry.
     const manager = new McpClientManager(
-      { mcpServers: { memory: { command: 'npx', args: ['--offline', '-y', '@modelcontextprotocol/server-memory'], env: { MEMORY_FILE_PATH: join(tmpdir(), `search-mcp-npx-${process.pid}.jsonl`) } } } },
+      {
+        mcpServers: {
+          memory: {
+            command: 'npx',
+            args: ['--offline', '-y', '@modelcontextprotocol/server-memory'],
+            env: { MEMORY_FILE_PATH: join(tmpdir(), `search-mcp-npx-${process.pid}.jsonl`) },
+          },
+        },
+      },
       { shutdownGraceMs: 500 },
     );
     try {

@@ -80,7 +80,10 @@ describe('remote servers', () => {
 
   function connect(mcpServers: Record<string, unknown>) {
     const recording = createRecordingLogger();
-    const manager = new McpClientManager({ mcpServers } as never, { logger: recording.logger, env: { REMOTE_TOKEN: token } });
+    const manager = new McpClientManager({ mcpServers } as never, {
+      logger: recording.logger,
+      env: { REMOTE_TOKEN: token },
+    });
     managers.push(manager);
     return { manager, records: recording.records };
   }
@@ -90,8 +93,14 @@ describe('remote servers', () => {
   it('connects over Streamable HTTP with expanded headers, calls tools and gets progress', async () => {
     const { manager } = connect({ remote: { type: 'http', url: `${remote.url}/mcp`, headers: auth } });
     await manager.startAll();
-    expect(manager.status()[0]).toMatchObject({ state: 'running', transport: 'http', serverInfo: { name: 'remote-streamable' } });
-    expect((await manager.callTool('remote', 'echo', { message: 'over http' })).content).toEqual([{ type: 'text', text: 'Echo: over http' }]);
+    expect(manager.status()[0]).toMatchObject({
+      state: 'running',
+      transport: 'http',
+      serverInfo: { name: 'remote-streamable' },
+    });
+    expect((await manager.callTool('remote', 'echo', { message: 'over http' })).content).toEqual([
+      { type: 'text', text: 'Echo: over http' },
+    ]);
     const progress: number[] = [];
     await manager.callTool('remote', 'sleep', { ms: 350 }, { onProgress: (update) => progress.push(update.progress) });
     expect(progress.length).toBeGreaterThanOrEqual(3);
@@ -100,8 +109,14 @@ describe('remote servers', () => {
   it('connects over SSE', async () => {
     const { manager } = connect({ legacy: { type: 'sse', url: `${remote.url}/sse`, headers: auth } });
     await manager.startAll();
-    expect(manager.status()[0]).toMatchObject({ state: 'running', transport: 'sse', serverInfo: { name: 'remote-sse' } });
-    expect((await manager.callTool('legacy', 'echo', { message: 'over sse' })).content).toEqual([{ type: 'text', text: 'Echo: over sse' }]);
+    expect(manager.status()[0]).toMatchObject({
+      state: 'running',
+      transport: 'sse',
+      serverInfo: { name: 'remote-sse' },
+    });
+    expect((await manager.callTool('legacy', 'echo', { message: 'over sse' })).content).toEqual([
+      { type: 'text', text: 'Echo: over sse' },
+    ]);
     expect(remote.requests).not.toContain('POST /sse');
   });
 
@@ -110,8 +125,14 @@ describe('remote servers', () => {
     await manager.startAll();
     expect(manager.status()[0]).toMatchObject({ state: 'running', transport: 'sse' });
     expect(remote.requests.slice(0, 2)).toEqual(['POST /sse', 'GET /sse']);
-    expect(records.some((record) => record.message === 'Streamable HTTP refused, trying SSE' && record.fields.status === 405)).toBe(true);
-    expect((await manager.callTool('guess', 'echo', { message: 'guessed' })).content).toEqual([{ type: 'text', text: 'Echo: guessed' }]);
+    expect(
+      records.some(
+        (record) => record.message === 'Streamable HTTP refused, trying SSE' && record.fields.status === 405,
+      ),
+    ).toBe(true);
+    expect((await manager.callTool('guess', 'echo', { message: 'guessed' })).content).toEqual([
+      { type: 'text', text: 'Echo: guessed' },
+    ]);
   });
 
   it('uses Streamable HTTP for a url without type when the server speaks it', async () => {
@@ -121,7 +142,9 @@ describe('remote servers', () => {
   });
 
   it('reports a rejected token without falling back and without leaking it', async () => {
-    const { manager } = connect({ locked: { url: `${remote.url}/mcp`, headers: { Authorization: 'Bearer wrong-token-value' } } });
+    const { manager } = connect({
+      locked: { url: `${remote.url}/mcp`, headers: { Authorization: 'Bearer wrong-token-value' } },
+    });
     await manager.startAll();
     const status = manager.status()[0];
     expect(status?.state).toBe('failed');

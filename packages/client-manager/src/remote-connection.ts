@@ -27,7 +27,10 @@ const fallbackStatuses = new Set([400, 404, 405]);
  * Connects to a remote server: Streamable HTTP, SSE, or (no `type` in the config) Streamable HTTP falling back to
  * SSE when the server rejects the POST with 400/404/405, as the MCP spec's backwards-compatibility section advises.
  */
-export async function connectRemote(config: RemoteServerConfig, options: RemoteConnectOptions): Promise<RemoteConnection> {
+export async function connectRemote(
+  config: RemoteServerConfig,
+  options: RemoteConnectOptions,
+): Promise<RemoteConnection> {
   if (config.transport === 'sse') return connectWith('sse', config, options);
   if (config.transport === 'http') return connectWith('http', config, options);
   try {
@@ -54,7 +57,10 @@ async function connectWith(
       : new SSEClientTransport(url, { requestInit, ...(options.fetch ? { fetch: options.fetch } : {}) });
   const client = options.createClient();
   try {
-    await client.connect(new ProgressOrderingTransport(transport), { timeout: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) });
+    await client.connect(new ProgressOrderingTransport(transport), {
+      timeout: options.timeoutMs,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
   } catch (error) {
     await client.close().catch(() => {});
     throw error;

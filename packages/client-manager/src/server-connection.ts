@@ -167,7 +167,11 @@ export class ServerConnection {
     await this.start();
   }
 
-  async callTool(toolName: string, args: Record<string, unknown>, options: CallToolOptions = {}): Promise<CallToolResult> {
+  async callTool(
+    toolName: string,
+    args: Record<string, unknown>,
+    options: CallToolOptions = {},
+  ): Promise<CallToolResult> {
     const client = this.client;
     if (this.state !== 'running' || !client) {
       this.reconnectSoon();
@@ -185,7 +189,8 @@ export class ServerConnection {
       });
       return result as CallToolResult;
     } catch (error) {
-      if (this.isRemoteConnectionFailure(error, options.signal)) this.connectionLost(`call failed: ${errorMessage(error)}`);
+      if (this.isRemoteConnectionFailure(error, options.signal))
+        this.connectionLost(`call failed: ${errorMessage(error)}`);
       throw toBackendFailure(error, {
         serverId: this.id,
         operation: `tools/call ${toolName}`,
@@ -365,7 +370,8 @@ export class ServerConnection {
         break;
       }
       seenCursors.add(cursor);
-      if (page === maxToolPages - 1) this.logger.warn('tools/list has more than the page limit; stopped paging', { pages: maxToolPages });
+      if (page === maxToolPages - 1)
+        this.logger.warn('tools/list has more than the page limit; stopped paging', { pages: maxToolPages });
     }
     const { tools, duplicates } = dropDuplicateTools(definitions);
     if (duplicates.length > 0) this.logger.warn('dropped tools with duplicate names', { duplicates });

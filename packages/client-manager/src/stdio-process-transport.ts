@@ -167,7 +167,9 @@ export class StdioProcessTransport implements Transport {
       return;
     }
     this.closing = true;
-    const grace = options.immediate ? Math.min(250, this.options.closeGraceMs ?? 2000) : (this.options.closeGraceMs ?? 2000);
+    const grace = options.immediate
+      ? Math.min(250, this.options.closeGraceMs ?? 2000)
+      : (this.options.closeGraceMs ?? 2000);
     const child = this.child;
     if (!this.exitInfo) {
       // Polite first: most MCP servers exit when stdin ends.
@@ -270,7 +272,8 @@ function toError(error: unknown): Error {
 
 function describeSpawnError(error: Error, command: string): Error {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return new Error(`command not found: ${command} (is it installed and on PATH?)`, { cause: error });
+  if (code === 'ENOENT')
+    return new Error(`command not found: ${command} (is it installed and on PATH?)`, { cause: error });
   if (code === 'EACCES') return new Error(`command is not executable: ${command}`, { cause: error });
   return new Error(`could not start ${command}: ${error.message}`, { cause: error });
 }

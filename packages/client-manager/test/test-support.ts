@@ -29,7 +29,11 @@ export function isProcessAlive(pid: number): boolean {
 }
 
 /** Polls until `check` returns true; fails with `what` after `timeoutMs`. */
-export async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return;
@@ -42,10 +46,18 @@ export async function waitFor(check: () => boolean | Promise<boolean>, what: str
 export function createRecordingLogger() {
   const records: Array<{ level: string; message: string; fields: Record<string, unknown> }> = [];
   const make = (bound: Record<string, unknown>): import('@search-mcp/shared').Logger => {
-    const log = (level: string) => (message: string, fields: Record<string, unknown> = {}) => {
-      records.push({ level, message, fields: { ...bound, ...fields } });
+    const log =
+      (level: string) =>
+      (message: string, fields: Record<string, unknown> = {}) => {
+        records.push({ level, message, fields: { ...bound, ...fields } });
+      };
+    return {
+      debug: log('debug'),
+      info: log('info'),
+      warn: log('warn'),
+      error: log('error'),
+      child: (fields) => make({ ...bound, ...fields }),
     };
-    return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error'), child: (fields) => make({ ...bound, ...fields }) };
   };
   return { logger: make({}), records };
 }

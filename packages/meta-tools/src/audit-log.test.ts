@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createJsonlAuditSink } from './audit-log.js';
 
-const record = { ts: '2026-01-01T00:00:00.000Z', requestId: '1', event: 'rest' as const, durationMs: 1, outcome: 'ok' as const };
+const record = {
+  ts: '2026-01-01T00:00:00.000Z',
+  requestId: '1',
+  event: 'rest' as const,
+  durationMs: 1,
+  outcome: 'ok' as const,
+};
 
 describe('createJsonlAuditSink', () => {
   it('appends one JSON line per record, creating the folder, readable by the user only', async () => {
@@ -14,7 +20,10 @@ describe('createJsonlAuditSink', () => {
     sink.record(record);
     sink.record({ ...record, requestId: '2' });
     await sink.close?.();
-    const lines = (await readFile(file, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { requestId: string });
+    const lines = (await readFile(file, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { requestId: string });
     expect(lines.map((line) => line.requestId)).toEqual(['1', '2']);
     await rm(directory, { recursive: true, force: true });
   });

@@ -1,9 +1,15 @@
 import { EventEmitter } from 'node:events';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { type McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ToolCatalog, ToolRegistry } from '@search-mcp/catalog';
-import { ServerNotRunningError, type ServerStatus, type ToolCallResult, type ToolInfo, type ToolSource } from '@search-mcp/shared';
+import {
+  ServerNotRunningError,
+  type ServerStatus,
+  type ToolCallResult,
+  type ToolInfo,
+  type ToolSource,
+} from '@search-mcp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AuditRecord } from './audit-log.js';
@@ -34,26 +40,41 @@ class FakeManager extends EventEmitter {
 function createRegistry(): ToolRegistry {
   const registry = new ToolRegistry({ description: 'Host tools', timeoutMs: 300 });
   registry.register(
-    { name: 'echo', description: 'Echo a message back to the caller', parameters: [{ name: 'message', type: 'string', description: 'The text to echo', required: true }] },
+    {
+      name: 'echo',
+      description: 'Echo a message back to the caller',
+      parameters: [{ name: 'message', type: 'string', description: 'The text to echo', required: true }],
+    },
     ({ message }) => `Echo: ${String(message)}`,
   );
-  registry.register({ name: 'count-words', description: 'Count the words in a text', parameters: [{ name: 'text', type: 'string', description: 'The text', required: true }] }, ({ text }) =>
-    String(text).split(/\s+/).filter(Boolean).length,
+  registry.register(
+    {
+      name: 'count-words',
+      description: 'Count the words in a text',
+      parameters: [{ name: 'text', type: 'string', description: 'The text', required: true }],
+    },
+    ({ text }) => String(text).split(/\s+/).filter(Boolean).length,
   );
   registry.register({ name: 'rich', description: 'Returns content blocks with extra fields' }, () => ({
-    content: [{ type: 'text', text: 'hi', vendorField: 1 }, { type: 'x-future-block', payload: 42 }],
+    content: [
+      { type: 'text', text: 'hi', vendorField: 1 },
+      { type: 'x-future-block', payload: 42 },
+    ],
     structuredContent: { ok: true },
     _meta: { trace: 'abc' },
   }));
-  registry.register({ name: 'steps', description: 'Works in steps, reporting progress, until cancelled or done' }, async (_args, context) => {
-    for (let step = 1; step <= 50; step += 1) {
-      if (context.signal.aborted) return 'cancelled';
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      context.reportProgress({ progress: step, total: 50, message: `step ${step}` });
-      if (step === 3 && !context.signal.aborted) cancelledSeen.push('running');
-    }
-    return 'done';
-  });
+  registry.register(
+    { name: 'steps', description: 'Works in steps, reporting progress, until cancelled or done' },
+    async (_args, context) => {
+      for (let step = 1; step <= 50; step += 1) {
+        if (context.signal.aborted) return 'cancelled';
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        context.reportProgress({ progress: step, total: 50, message: `step ${step}` });
+        if (step === 3 && !context.signal.aborted) cancelledSeen.push('running');
+      }
+      return 'done';
+    },
+  );
   registry.register({ name: 'hang', description: 'Never answers' }, () => new Promise(() => {}));
   registry.register({ name: longName, description: 'A tool with a name too long to list as it is' }, () => 'long');
   return registry;
@@ -66,7 +87,11 @@ async function connect(overrides: Partial<SearchMcpServerOptions> = {}, config: 
   const registry = createRegistry();
   const catalog = new ToolCatalog({
     sources: [registry, new DisconnectedSource()],
-    config: { mcpServers: { fs: { command: 'fs-server', description: 'Files on disk' } }, exposure: { pinned: ['local:echo'] }, ...config },
+    config: {
+      mcpServers: { fs: { command: 'fs-server', description: 'Files on disk' } },
+      exposure: { pinned: ['local:echo'] },
+      ...config,
+    },
     executor: { retries: 0 },
   });
   const records: AuditRecord[] = [];
@@ -111,13 +136,31 @@ describe('meta mode', () => {
     const { client } = await connect();
     const summary = await call(client, 'tool_discovery', { query: ['echo a message', 'say it back'] });
     const structured = summary.structuredContent as { results: Array<Record<string, unknown>> };
-    expect(structured.results[0]).toMatchObject({ toolKey: 'local:echo', toolName: 'echo', serverName: 'local', relevance: 1 });
-    expect(structured.results[0]?.inputSchema).toEqual({ type: 'object', properties: { message: { type: 'string', description: 'The text to echo' } }, required: ['message'] });
+    expect(structured.results[0]).toMatchObject({
+      toolKey: 'local:echo',
+      toolName: 'echo',
+      serverName: 'local',
+      relevance: 1,
+    });
+    expect(structured.results[0]?.inputSchema).toEqual({
+      type: 'object',
+      properties: { message: { type: 'string', description: 'The text to echo' } },
+      required: ['message'],
+    });
     expect(JSON.parse(textOf(summary))).toEqual(structured);
-    const minimal = (await call(client, 'tool_discovery', { query: 'count words', detail: 'minimal', maxResults: 1 })).structuredContent as { results: Array<Record<string, unknown>> };
+    const minimal = (await call(client, 'tool_discovery', { query: 'count words', detail: 'minimal', maxResults: 1 }))
+      .structuredContent as { results: Array<Record<string, unknown>> };
     expect(minimal.results).toHaveLength(1);
-    expect(Object.keys(minimal.results[0] ?? {}).sort()).toEqual(['description', 'relevance', 'serverName', 'toolKey', 'toolName']);
-    const none = (await call(client, 'tool_discovery', { query: 'zzqx unrelated gibberish' })).structuredContent as { results: unknown[] };
+    expect(Object.keys(minimal.results[0] ?? {}).sort()).toEqual([
+      'description',
+      'relevance',
+      'serverName',
+      'toolKey',
+      'toolName',
+    ]);
+    const none = (await call(client, 'tool_discovery', { query: 'zzqx unrelated gibberish' })).structuredContent as {
+      results: unknown[];
+    };
     expect(none.results).toEqual([]);
   });
 
@@ -125,16 +168,25 @@ describe('meta mode', () => {
     const { client } = await connect();
     const result = await call(client, 'tool_discovery', { maxResults: 3 });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/^Invalid tool_discovery arguments: query: .*Pass query as a string or an array of strings\.$/);
+    expect(textOf(result)).toMatch(
+      /^Invalid tool_discovery arguments: query: .*Pass query as a string or an array of strings\.$/,
+    );
   });
 
   it('executes a tool by key and returns its result unchanged', async () => {
     const { client } = await connect();
-    expect(await call(client, 'tool_execute', { toolKey: 'local:echo', arguments: { message: 'hi' } })).toEqual({ content: [{ type: 'text', text: 'Echo: hi' }] });
-    expect(await call(client, 'tool_execute', { toolKey: 'local:echo', arguments: '{"message":"as a string"}' })).toEqual({ content: [{ type: 'text', text: 'Echo: as a string' }] });
+    expect(await call(client, 'tool_execute', { toolKey: 'local:echo', arguments: { message: 'hi' } })).toEqual({
+      content: [{ type: 'text', text: 'Echo: hi' }],
+    });
+    expect(
+      await call(client, 'tool_execute', { toolKey: 'local:echo', arguments: '{"message":"as a string"}' }),
+    ).toEqual({ content: [{ type: 'text', text: 'Echo: as a string' }] });
     const rich = await call(client, 'tool_execute', { toolKey: 'local:rich' });
     expect(rich).toEqual({
-      content: [{ type: 'text', text: 'hi', vendorField: 1 }, { type: 'x-future-block', payload: 42 }],
+      content: [
+        { type: 'text', text: 'hi', vendorField: 1 },
+        { type: 'x-future-block', payload: 42 },
+      ],
       structuredContent: { ok: true },
       _meta: { trace: 'abc' },
     });
@@ -144,9 +196,16 @@ describe('meta mode', () => {
     const { client } = await connect();
     const unknown = await call(client, 'tool_execute', { toolKey: 'local:ecoh', arguments: {} });
     expect(unknown.isError).toBe(true);
-    expect(textOf(unknown)).toBe('Tool not found: local:ecoh. Did you mean: local:echo? Use tool_discovery to find tools.');
-    const invalid = await call(client, 'tool_execute', { toolKey: 'local:echo', arguments: { message: 5, extra: true } });
-    expect(textOf(invalid)).toMatch(/^Invalid arguments for local:echo: arguments.message: must be string\. Fix the arguments/);
+    expect(textOf(unknown)).toBe(
+      'Tool not found: local:ecoh. Did you mean: local:echo? Use tool_discovery to find tools.',
+    );
+    const invalid = await call(client, 'tool_execute', {
+      toolKey: 'local:echo',
+      arguments: { message: 5, extra: true },
+    });
+    expect(textOf(invalid)).toMatch(
+      /^Invalid arguments for local:echo: arguments.message: must be string\. Fix the arguments/,
+    );
     const down = await call(client, 'tool_execute', { toolKey: 'fs:read_file', arguments: { path: '/x' } });
     expect(textOf(down)).toBe("MCP server 'fs' is not running (temporary; try again shortly)");
     const missingKey = await call(client, 'tool_execute', { arguments: {} });
@@ -157,7 +216,9 @@ describe('meta mode', () => {
     const manager = new FakeManager();
     manager.states = [{ id: 'fs', state: 'starting', toolCount: 0, restarts: 0 }];
     const { client } = await connect({ manager, startupWaitMs: 100 });
-    const result = (await call(client, 'tool_discovery', { query: 'read a file' })).structuredContent as { notice?: string };
+    const result = (await call(client, 'tool_discovery', { query: 'read a file' })).structuredContent as {
+      notice?: string;
+    };
     expect(result.notice).toBe('Still connecting: fs. Their tools are not searched yet; search again shortly.');
   });
 
@@ -180,13 +241,16 @@ describe('direct tools/call (both modes)', () => {
   it.each(['meta', 'proxy'] as const)('accepts every key form in %s mode', async (mode) => {
     const { client } = await connect({ mode });
     for (const name of ['local:echo', 'local.echo', 'local__echo']) {
-      expect(await call(client, name, { message: name })).toEqual({ content: [{ type: 'text', text: `Echo: ${name}` }] });
+      expect(await call(client, name, { message: name })).toEqual({
+        content: [{ type: 'text', text: `Echo: ${name}` }],
+      });
     }
   });
 
   it('maps failures to the JSON-RPC errors of the contract', async () => {
     const { client } = await connect();
-    const errorOf = async (name: string, args: Record<string, unknown> = {}) => (await call(client, name, args).catch((error: unknown) => error)) as McpError;
+    const errorOf = async (name: string, args: Record<string, unknown> = {}) =>
+      (await call(client, name, args).catch((error: unknown) => error)) as McpError;
     const unknown = await errorOf('nope:tool');
     expect([unknown.code, unknown.message]).toEqual([-32602, 'MCP error -32602: Tool not found: nope:tool']);
     const notRunning = await errorOf('fs:read_file', { path: '/x' });
@@ -196,29 +260,60 @@ describe('direct tools/call (both modes)', () => {
     const invalid = await errorOf('local:echo', { message: 1 });
     expect(invalid.code).toBe(-32602);
     expect(invalid.data).toEqual({ issues: [{ path: 'arguments.message', message: 'must be string' }] });
-    const malformed = (await client.request({ method: 'tools/call', params: { name: 42 } } as never, Loose).catch((error: unknown) => error)) as McpError;
-    expect([malformed.code, malformed.message]).toEqual([-32602, 'MCP error -32602: Invalid tools/call params: "name" must be a non-empty string']);
+    const malformed = (await client
+      .request({ method: 'tools/call', params: { name: 42 } } as never, Loose)
+      .catch((error: unknown) => error)) as McpError;
+    expect([malformed.code, malformed.message]).toEqual([
+      -32602,
+      'MCP error -32602: Invalid tools/call params: "name" must be a non-empty string',
+    ]);
   });
 });
 
 describe('refused callers', () => {
   const tokens = { auth: { tokens: [{ id: 'ci', token: 'ci-secret', projects: ['web'] }] } };
-  const asCi = { resolveCaller: ({ meta }: { meta: Record<string, unknown> | undefined }) => ({ tokenId: 'ci', ...(typeof meta?.projectId === 'string' ? { projectId: meta.projectId } : {}) }) };
+  const asCi = {
+    resolveCaller: ({ meta }: { meta: Record<string, unknown> | undefined }) => ({
+      tokenId: 'ci',
+      ...(typeof meta?.projectId === 'string' ? { projectId: meta.projectId } : {}),
+    }),
+  };
 
-  it.each(['meta', 'proxy'] as const)('answers tools/list with the error of a refused caller, not -32603 (%s mode)', async (mode) => {
-    const { client } = await connect({ mode, ...asCi }, tokens);
-    const forbidden = (await client.request({ method: 'tools/list', params: { _meta: { projectId: 'other' } } }, Loose).catch((error: unknown) => error)) as McpError;
-    expect([forbidden.code, forbidden.message]).toEqual([-32000, "MCP error -32000: Token 'ci' may not be used for project 'other'; it is limited to: web"]);
-    const tooLong = (await client.request({ method: 'tools/list', params: { _meta: { projectId: 'web'.repeat(100) } } }, Loose).catch((error: unknown) => error)) as McpError;
-    expect([tooLong.code, tooLong.message]).toEqual([-32602, 'MCP error -32602: Invalid projectId: must be at most 256 characters']);
-    expect(tooLong.data).toEqual({ issues: [{ path: 'projectId', message: 'must be at most 256 characters' }] });
-    expect((await client.request({ method: 'tools/list', params: { _meta: { projectId: 'web' } } }, Loose)).tools).toBeDefined();
-  });
+  it.each(['meta', 'proxy'] as const)(
+    'answers tools/list with the error of a refused caller, not -32603 (%s mode)',
+    async (mode) => {
+      const { client } = await connect({ mode, ...asCi }, tokens);
+      const forbidden = (await client
+        .request({ method: 'tools/list', params: { _meta: { projectId: 'other' } } }, Loose)
+        .catch((error: unknown) => error)) as McpError;
+      expect([forbidden.code, forbidden.message]).toEqual([
+        -32000,
+        "MCP error -32000: Token 'ci' may not be used for project 'other'; it is limited to: web",
+      ]);
+      const tooLong = (await client
+        .request({ method: 'tools/list', params: { _meta: { projectId: 'web'.repeat(100) } } }, Loose)
+        .catch((error: unknown) => error)) as McpError;
+      expect([tooLong.code, tooLong.message]).toEqual([
+        -32602,
+        'MCP error -32602: Invalid projectId: must be at most 256 characters',
+      ]);
+      expect(tooLong.data).toEqual({ issues: [{ path: 'projectId', message: 'must be at most 256 characters' }] });
+      expect(
+        (await client.request({ method: 'tools/list', params: { _meta: { projectId: 'web' } } }, Loose)).tools,
+      ).toBeDefined();
+    },
+  );
 
   it('answers a direct tools/call of a refused caller with its error, not -32603', async () => {
     const { client } = await connect({ ...asCi }, tokens);
     const refused = (await client
-      .request({ method: 'tools/call', params: { name: 'local:echo', arguments: { message: 'x' }, _meta: { projectId: 'other' } } }, Loose)
+      .request(
+        {
+          method: 'tools/call',
+          params: { name: 'local:echo', arguments: { message: 'x' }, _meta: { projectId: 'other' } },
+        },
+        Loose,
+      )
       .catch((error: unknown) => error)) as McpError;
     expect(refused.code).toBe(-32000);
     expect(refused.message).toContain("Token 'ci' may not be used for project 'other'");
@@ -228,7 +323,10 @@ describe('refused callers', () => {
 describe('proxy mode', () => {
   it('lists every tool under its exposed name, sorted, definitions passed through', async () => {
     const { client } = await connect({ mode: 'proxy' });
-    const { tools } = await client.request({ method: 'tools/list', params: {} }, z.looseObject({ tools: z.array(z.looseObject({ name: z.string() })) }));
+    const { tools } = await client.request(
+      { method: 'tools/list', params: {} },
+      z.looseObject({ tools: z.array(z.looseObject({ name: z.string() })) }),
+    );
     const names = tools.map((tool) => tool.name);
     expect(names).toEqual([...names].sort());
     expect(names).toContain('local__count-words');
@@ -266,13 +364,17 @@ describe('progress, cancellation and audit', () => {
     const { client } = await connect();
     const progress: number[] = [];
     const controller = new AbortController();
-    const running = client.request({ method: 'tools/call', params: { name: 'tool_execute', arguments: { toolKey: 'local:steps' } } }, Loose, {
-      onprogress: (update) => {
-        progress.push(update.progress);
-        if (update.progress === 3) controller.abort(new Error('enough'));
+    const running = client.request(
+      { method: 'tools/call', params: { name: 'tool_execute', arguments: { toolKey: 'local:steps' } } },
+      Loose,
+      {
+        onprogress: (update) => {
+          progress.push(update.progress);
+          if (update.progress === 3) controller.abort(new Error('enough'));
+        },
+        signal: controller.signal,
       },
-      signal: controller.signal,
-    });
+    );
     await expect(running).rejects.toThrow('enough');
     expect(progress.slice(0, 3)).toEqual([1, 2, 3]);
     // The tool saw its signal: progress stops soon after the cancel.
@@ -288,7 +390,9 @@ describe('progress, cancellation and audit', () => {
     await call(client, 'local:echo', { message: 'argument-value-secret' }).catch(() => {});
     await call(client, 'nope:x').catch(() => {});
     await call(client, 'tool_execute', { arguments: { message: 'argument-value-secret' } });
-    expect(records.map((record) => [record.event, record.outcome, record.toolKey ?? null, record.errorCode ?? null])).toEqual([
+    expect(
+      records.map((record) => [record.event, record.outcome, record.toolKey ?? null, record.errorCode ?? null]),
+    ).toEqual([
       ['tool_discovery', 'ok', null, null],
       ['tool_execute', 'ok', 'local:echo', null],
       ['tools/call', 'ok', 'local:echo', null],
@@ -298,6 +402,11 @@ describe('progress, cancellation and audit', () => {
     expect(records[0]?.queries).toEqual(['echo secret-query-words']);
     expect(records[0]?.resultCount).toBeGreaterThan(0);
     expect(JSON.stringify(records)).not.toContain('argument-value-secret');
-    expect(records.every((record) => typeof record.durationMs === 'number' && record.requestId !== '' && !Number.isNaN(Date.parse(record.ts)))).toBe(true);
+    expect(
+      records.every(
+        (record) =>
+          typeof record.durationMs === 'number' && record.requestId !== '' && !Number.isNaN(Date.parse(record.ts)),
+      ),
+    ).toBe(true);
   });
 });

@@ -83,7 +83,11 @@ const ExecuteArguments = z.object({
 // strips unknown fields of content blocks and rejects content types it does not know; results must pass unchanged.
 const CallToolRequestLooseSchema = z.object({
   method: z.literal('tools/call'),
-  params: z.looseObject({ name: z.unknown().optional(), arguments: z.unknown().optional(), _meta: z.unknown().optional() }),
+  params: z.looseObject({
+    name: z.unknown().optional(),
+    arguments: z.unknown().optional(),
+    _meta: z.unknown().optional(),
+  }),
 });
 
 const defaultServerInfo: Implementation = { name: 'search-mcp', version: '0.1.0' };
@@ -139,7 +143,8 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): Server {
   // What this client was last sent: `tools/list_changed` goes out only when the list differs from it.
   let lastCaller: Caller = options.projectId !== undefined ? { projectId: options.projectId } : {};
   let listedFingerprint: string | undefined;
-  const fingerprintOf = (tools: readonly Tool[]) => tools.map((tool) => `${tool.name}\u0000${tool.description ?? ''}`).join('\u0001');
+  const fingerprintOf = (tools: readonly Tool[]) =>
+    tools.map((tool) => `${tool.name}\u0000${tool.description ?? ''}`).join('\u0001');
   server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
     const caller = callerOf(request.params?._meta as Record<string, unknown> | undefined, extra);
     let tools: Tool[];
@@ -155,7 +160,11 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): Server {
     return { tools };
   });
 
-  const audit = (record: Omit<AuditRecord, 'ts' | 'requestId' | 'durationMs'>, extra: RequestExtra, started: number) => {
+  const audit = (
+    record: Omit<AuditRecord, 'ts' | 'requestId' | 'durationMs'>,
+    extra: RequestExtra,
+    started: number,
+  ) => {
     if (!options.audit) return;
     options.audit.record({
       ts: new Date().toISOString(),
@@ -165,7 +174,11 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): Server {
     });
   };
 
-  const progressForwarder = (meta: Record<string, unknown> | undefined, extra: RequestExtra, state: { lastSentAt: number }) => {
+  const progressForwarder = (
+    meta: Record<string, unknown> | undefined,
+    extra: RequestExtra,
+    state: { lastSentAt: number },
+  ) => {
     // The client's token goes back to the client; the backend gets a token of our own from the client manager.
     const token = meta?.progressToken;
     if (typeof token !== 'string' && typeof token !== 'number') return undefined;
@@ -174,7 +187,12 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): Server {
       extra
         .sendNotification({
           method: 'notifications/progress',
-          params: { progressToken: token, progress: progress.progress, ...(progress.total !== undefined ? { total: progress.total } : {}), ...(progress.message !== undefined ? { message: progress.message } : {}) },
+          params: {
+            progressToken: token,
+            progress: progress.progress,
+            ...(progress.total !== undefined ? { total: progress.total } : {}),
+            ...(progress.message !== undefined ? { message: progress.message } : {}),
+          },
         })
         .catch(() => {
           // The client went away; the call itself reports that.
@@ -186,8 +204,16 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): Server {
     const started = performance.now();
     const parsed = DiscoveryArguments.safeParse(args ?? {});
     if (!parsed.success) {
-      audit({ event: 'tool_discovery', outcome: 'error', errorCode: 'VALIDATION_ERROR', ...callerFields(caller) }, extra, started);
-      return toErrorResult(new Error(`Invalid tool_discovery arguments: ${describeZodIssues(parsed.error)}. Pass query as a string or an array of strings.`));
+      audit(
+        { event: 'tool_discovery', outcome: 'error', errorCode: 'VALIDATION_ERROR', ...callerFields(caller) },
+        extra,
+        started,
+      );
+      return toErrorResult(
+        new Error(
+          `Invalid tool_discovery arguments: ${describeZodIssues(parsed.error)}. Pass query as a string or an array of strings.`,
+        ),
+      );
     }
     const { query, context, maxResults } = parsed.data;
     const detail: DiscoveryDetail = parsed.data.detail ?? 'summary';
@@ -195,22 +221,49 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): Server {
     try {
       if (options.manager) await waitForStartingServers(options.manager, options.startupWaitMs ?? 5000, extra.signal);
       const response = await catalog.search(
-        { query: queries, signal: extra.signal, ...(context !== undefined ? { context } : {}), ...(maxResults !== undefined ? { maxResults } : {}) },
+        {
+          query: queries,
+          signal: extra.signal,
+          ...(context !== undefined ? { context } : {}),
+          ...(maxResults !== undefined ? { maxResults } : {}),
+        },
         caller,
       );
       const { results, shortened } = toDiscoveryResults(response.results, detail);
       const structured: { results: DiscoveryResult[]; notice?: string } = { results };
-      const starting = (options.manager?.status() ?? []).filter((status) => status.state === 'starting').map((status) => status.id);
+      const starting = (options.manager?.status() ?? [])
+        .filter((status) => status.state === 'starting')
+        .map((status) => status.id);
       const notices: string[] = [];
       if (response.strategy === 'off') notices.push('Tool search is turned off for this project.');
-      else if (starting.length > 0) notices.push(`Still connecting: ${starting.join(', ')}. Their tools are not searched yet; search again shortly.`);
-      if (shortened) notices.push('Lower results show only parameter names and types; search for one of them with detail "full" to see its whole input schema.');
+      else if (starting.length > 0)
+        notices.push(
+          `Still connecting: ${starting.join(', ')}. Their tools are not searched yet; search again shortly.`,
+        );
+      if (shortened)
+        notices.push(
+          'Lower results show only parameter names and types; search for one of them with detail "full" to see its whole input schema.',
+        );
       if (notices.length > 0) structured.notice = notices.join(' ');
-      audit({ event: 'tool_discovery', outcome: 'ok', queries, resultCount: structured.results.length, ...callerFields(caller) }, extra, started);
+      audit(
+        {
+          event: 'tool_discovery',
+          outcome: 'ok',
+          queries,
+          resultCount: structured.results.length,
+          ...callerFields(caller),
+        },
+        extra,
+        started,
+      );
       return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
     } catch (error) {
       if (extra.signal.aborted) throw error;
-      audit({ event: 'tool_discovery', outcome: 'error', queries, ...errorFields(error), ...callerFields(caller) }, extra, started);
+      audit(
+        { event: 'tool_discovery', outcome: 'error', queries, ...errorFields(error), ...callerFields(caller) },
+        extra,
+        started,
+      );
       logger.warn('tool_discovery failed', { error: error instanceof Error ? error.message : String(error) });
       return toErrorResult(error);
     }
@@ -229,23 +282,49 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): Server {
     const onProgress = progressForwarder(meta, extra, progressState);
     const serverId = parseToolKey(toolKey)?.serverId;
     try {
-      const result = await catalog.execute(toolKey, args, caller, { signal: extra.signal, ...(onProgress ? { onProgress } : {}) });
+      const result = await catalog.execute(toolKey, args, caller, {
+        signal: extra.signal,
+        ...(onProgress ? { onProgress } : {}),
+      });
       await progressGap(progressState.lastSentAt);
-      audit({ event, toolKey, ...(serverId ? { serverId } : {}), outcome: result.isError ? 'tool_error' : 'ok', ...callerFields(caller) }, extra, started);
+      audit(
+        {
+          event,
+          toolKey,
+          ...(serverId ? { serverId } : {}),
+          outcome: result.isError ? 'tool_error' : 'ok',
+          ...callerFields(caller),
+        },
+        extra,
+        started,
+      );
       return result;
     } catch (error) {
       const outcome = extra.signal.aborted ? 'cancelled' : 'error';
-      audit({ event, toolKey, ...(serverId ? { serverId } : {}), outcome, ...errorFields(error), ...callerFields(caller) }, extra, started);
+      audit(
+        { event, toolKey, ...(serverId ? { serverId } : {}), outcome, ...errorFields(error), ...callerFields(caller) },
+        extra,
+        started,
+      );
       throw error;
     }
   };
 
-  const handleCall = async (request: z.infer<typeof CallToolRequestLooseSchema>, extra: RequestExtra): Promise<ToolCallResult> => {
+  const handleCall = async (
+    request: z.infer<typeof CallToolRequestLooseSchema>,
+    extra: RequestExtra,
+  ): Promise<ToolCallResult> => {
     const { name, arguments: rawArguments, _meta } = request.params;
     if (typeof name !== 'string' || name === '') {
-      throw new JsonRpcWireError(ErrorCode.InvalidParams, 'Invalid tools/call params: "name" must be a non-empty string');
+      throw new JsonRpcWireError(
+        ErrorCode.InvalidParams,
+        'Invalid tools/call params: "name" must be a non-empty string',
+      );
     }
-    if (rawArguments !== undefined && (typeof rawArguments !== 'object' || rawArguments === null || Array.isArray(rawArguments))) {
+    if (
+      rawArguments !== undefined &&
+      (typeof rawArguments !== 'object' || rawArguments === null || Array.isArray(rawArguments))
+    ) {
       throw new JsonRpcWireError(ErrorCode.InvalidParams, 'Invalid tools/call params: "arguments" must be an object');
     }
     const meta = typeof _meta === 'object' && _meta !== null ? (_meta as Record<string, unknown>) : undefined;
@@ -256,15 +335,31 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): Server {
     if (mode === 'meta' && name === TOOL_EXECUTE) {
       const started = performance.now();
       const refuse = (message: string, toolKey?: string) => {
-        audit({ event: 'tool_execute', outcome: 'error', errorCode: 'VALIDATION_ERROR', ...(toolKey ? { toolKey } : {}), ...callerFields(caller) }, extra, started);
+        audit(
+          {
+            event: 'tool_execute',
+            outcome: 'error',
+            errorCode: 'VALIDATION_ERROR',
+            ...(toolKey ? { toolKey } : {}),
+            ...callerFields(caller),
+          },
+          extra,
+          started,
+        );
         return toErrorResult(new Error(message));
       };
       const parsed = ExecuteArguments.safeParse(args);
       if (!parsed.success) {
-        return refuse(`Invalid tool_execute arguments: ${describeZodIssues(parsed.error)}. Pass toolKey (a string) and arguments (an object).`);
+        return refuse(
+          `Invalid tool_execute arguments: ${describeZodIssues(parsed.error)}. Pass toolKey (a string) and arguments (an object).`,
+        );
       }
       const toolArguments = parseArguments(parsed.data.arguments);
-      if (toolArguments === undefined) return refuse('Invalid tool_execute arguments: "arguments" must be an object (or a JSON object string).', parsed.data.toolKey);
+      if (toolArguments === undefined)
+        return refuse(
+          'Invalid tool_execute arguments: "arguments" must be an object (or a JSON object string).',
+          parsed.data.toolKey,
+        );
       try {
         return await run('tool_execute', parsed.data.toolKey.trim(), toolArguments, caller, meta, extra);
       } catch (error) {
@@ -299,7 +394,9 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): Server {
           await server.sendToolListChanged();
         }
       } catch (error) {
-        logger.debug('could not check the tool list for changes', { error: error instanceof Error ? error.message : String(error) });
+        logger.debug('could not check the tool list for changes', {
+          error: error instanceof Error ? error.message : String(error),
+        });
       }
     };
     const onToolsChanged = () => {
@@ -372,7 +469,9 @@ function parseArguments(value: Record<string, unknown> | string | undefined): Re
   // Some models send the arguments as a JSON string.
   try {
     const parsed: unknown = JSON.parse(value);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -383,7 +482,10 @@ function describeZodIssues(error: z.ZodError): string {
 }
 
 function callerFields(caller: Caller): Pick<AuditRecord, 'projectId' | 'tokenId'> {
-  return { ...(caller.projectId !== undefined ? { projectId: caller.projectId } : {}), ...(caller.tokenId !== undefined ? { tokenId: caller.tokenId } : {}) };
+  return {
+    ...(caller.projectId !== undefined ? { projectId: caller.projectId } : {}),
+    ...(caller.tokenId !== undefined ? { tokenId: caller.tokenId } : {}),
+  };
 }
 
 function errorFields(error: unknown): Pick<AuditRecord, 'errorCode'> {

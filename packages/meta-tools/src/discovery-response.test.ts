@@ -5,12 +5,19 @@ import { describe, expect, it } from 'vitest';
 import { toDiscoveryResults } from './discovery-response.js';
 
 // The five largest input schemas among the 22 recorded real servers (Notion, kubectl, firecrawl).
-const fixtures = new URL('../../../../shared/fixtures/real-servers/', import.meta.url);
+const fixtures = new URL('../../../../fixtures/real-servers/', import.meta.url);
 function tool(server: string, name: string): ToolInfo {
   const definitions = JSON.parse(readFileSync(new URL(`${server}.tools.json`, fixtures), 'utf8')) as ToolDefinition[];
   const definition = definitions.find((entry) => entry.name === name);
   if (!definition) throw new Error(`${server}:${name} is not in the fixtures`);
-  return { toolKey: `${server}:${name}`, toolName: name, serverName: server, description: definition.description ?? '', inputSchema: definition.inputSchema, definition };
+  return {
+    toolKey: `${server}:${name}`,
+    toolName: name,
+    serverName: server,
+    description: definition.description ?? '',
+    inputSchema: definition.inputSchema,
+    definition,
+  };
 }
 const largest = [
   tool('notion', 'API-update-page-markdown'),
@@ -32,7 +39,10 @@ const hits: CatalogSearchHit[] = largest.map((entry, index) => ({
 function isNamesOnly(schema: Record<string, unknown> | undefined): boolean {
   if (!schema) return false;
   const properties = Object.values((schema.properties ?? {}) as Record<string, Record<string, unknown>>);
-  return Object.keys(schema).every((key) => ['type', 'properties', 'required'].includes(key)) && properties.every((property) => Object.keys(property).every((key) => key === 'type'));
+  return (
+    Object.keys(schema).every((key) => ['type', 'properties', 'required'].includes(key)) &&
+    properties.every((property) => Object.keys(property).every((key) => key === 'type'))
+  );
 }
 
 describe('toDiscoveryResults', () => {
@@ -42,10 +52,15 @@ describe('toDiscoveryResults', () => {
     // Within the budget, or every lower hit is already down to parameter names and types (it goes no further).
     const lowerHitsNamesOnly = results.slice(1).every((result) => isNamesOnly(result.inputSchema));
     expect(JSON.stringify(results).length <= 7500 || lowerHitsNamesOnly).toBe(true);
-    expect(JSON.stringify(results).length).toBeLessThan(JSON.stringify(toDiscoveryResults(hits, 'full').results).length / 3);
+    expect(JSON.stringify(results).length).toBeLessThan(
+      JSON.stringify(toDiscoveryResults(hits, 'full').results).length / 3,
+    );
     expect(JSON.stringify(hits.map((hit) => hit.tool.inputSchema)).length).toBeGreaterThan(20_000);
     // The best hit keeps every parameter with its description and requirements.
-    const top = results[0]?.inputSchema as { properties: Record<string, { description?: string }>; required?: string[] };
+    const top = results[0]?.inputSchema as {
+      properties: Record<string, { description?: string }>;
+      required?: string[];
+    };
     expect(Object.keys(top.properties)).toEqual(Object.keys((largest[0]?.inputSchema.properties ?? {}) as object));
     expect(top.required).toEqual(largest[0]?.inputSchema.required);
     expect(results.map((result) => result.toolKey)).toEqual(hits.map((hit) => hit.toolKey));
@@ -53,7 +68,11 @@ describe('toDiscoveryResults', () => {
 
   it('never drops the inputSchema at summary detail, however large the answer', () => {
     // Ten of the largest schemas: far over the budget even with every lower hit cut to names and types.
-    const many = [...hits, ...hits].map((hit, index) => ({ ...hit, toolKey: `${hit.toolKey}-${index}`, relevance: 1 - index / 20 }));
+    const many = [...hits, ...hits].map((hit, index) => ({
+      ...hit,
+      toolKey: `${hit.toolKey}-${index}`,
+      relevance: 1 - index / 20,
+    }));
     const { results, shortened } = toDiscoveryResults(many, 'summary');
     expect(shortened).toBe(true);
     expect(JSON.stringify(results).length).toBeGreaterThan(7500);
@@ -68,11 +87,24 @@ describe('toDiscoveryResults', () => {
   it('leaves small answers whole and drops only what validators need', () => {
     const small: CatalogSearchHit = {
       ...hits[0]!,
-      tool: { ...hits[0]!.tool, inputSchema: { $schema: 'x', type: 'object', additionalProperties: false, properties: { path: { type: 'string', title: 'Path', description: 'Where' } }, required: ['path'] } },
+      tool: {
+        ...hits[0]!.tool,
+        inputSchema: {
+          $schema: 'x',
+          type: 'object',
+          additionalProperties: false,
+          properties: { path: { type: 'string', title: 'Path', description: 'Where' } },
+          required: ['path'],
+        },
+      },
     };
     const { results, shortened } = toDiscoveryResults([small], 'summary');
     expect(shortened).toBe(false);
-    expect(results[0]?.inputSchema).toEqual({ type: 'object', properties: { path: { type: 'string', description: 'Where' } }, required: ['path'] });
+    expect(results[0]?.inputSchema).toEqual({
+      type: 'object',
+      properties: { path: { type: 'string', description: 'Where' } },
+      required: ['path'],
+    });
   });
 
   it('passes full detail unchanged and keeps minimal to names', () => {

@@ -63,7 +63,11 @@ export function toDiscoveryResults(hits: readonly CatalogSearchHit[], detail: Di
   if (detail !== 'summary') return { results, shortened: false };
 
   let shortened = false;
-  for (let index = results.length - 1; index >= 1 && JSON.stringify(results).length > summaryBudgetCharacters; index -= 1) {
+  for (
+    let index = results.length - 1;
+    index >= 1 && JSON.stringify(results).length > summaryBudgetCharacters;
+    index -= 1
+  ) {
     const result = results[index] as DiscoveryResult;
     result.inputSchema = parameterNamesOnly(result.inputSchema);
     delete result.explanation;
@@ -95,11 +99,15 @@ function compactSchema(value: unknown, depth: number): unknown {
   const compact: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(schema)) {
     if (droppedKeywords.has(key)) continue;
-    if (key === 'description' && typeof child === 'string') compact[key] = shorten(child, summaryPropertyDescriptionLength);
+    if (key === 'description' && typeof child === 'string')
+      compact[key] = shorten(child, summaryPropertyDescriptionLength);
     // `properties` holds names, not keywords: keep every one.
     else if (key === 'properties' && typeof child === 'object' && child !== null) {
-      compact[key] = Object.fromEntries(Object.entries(child).map(([name, property]) => [name, compactSchema(property, depth + 1)]));
-    } else if (key === 'items' || key === 'anyOf' || key === 'oneOf' || key === 'allOf') compact[key] = compactSchema(child, depth + 1);
+      compact[key] = Object.fromEntries(
+        Object.entries(child).map(([name, property]) => [name, compactSchema(property, depth + 1)]),
+      );
+    } else if (key === 'items' || key === 'anyOf' || key === 'oneOf' || key === 'allOf')
+      compact[key] = compactSchema(child, depth + 1);
     else compact[key] = compactSchema(child, depth);
   }
   return compact;
@@ -111,7 +119,12 @@ function parameterNamesOnly(schema: Record<string, unknown> | undefined): Record
   const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown> | undefined>;
   return {
     type: 'object',
-    properties: Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, property?.type !== undefined ? { type: property.type } : {}])),
+    properties: Object.fromEntries(
+      Object.entries(properties).map(([name, property]) => [
+        name,
+        property?.type !== undefined ? { type: property.type } : {},
+      ]),
+    ),
     ...(Array.isArray(schema.required) ? { required: schema.required } : {}),
   };
 }

@@ -27,7 +27,8 @@ export class ExposedToolNames {
     for (const tool of tools) {
       let name = exposedToolName(tool.serverName, tool.toolName);
       // Two keys that sanitize alike (`a.b` and `a_b`): the second gets the hashed form.
-      if (this.toKey.has(name) && this.toKey.get(name) !== tool.toolKey) name = exposedToolName(tool.serverName, `${tool.toolName}\u0000`);
+      if (this.toKey.has(name) && this.toKey.get(name) !== tool.toolKey)
+        name = exposedToolName(tool.serverName, `${tool.toolName}\u0000`);
       this.toKey.set(name, tool.toolKey);
       this.toName.set(tool.toolKey, name);
     }

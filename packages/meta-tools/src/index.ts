@@ -1,6 +1,11 @@
 export { createSearchMcpServer } from './create-search-mcp-server.js';
 export type { RequestExtra, SearchMcpServerOptions, ServerStatusSource } from './create-search-mcp-server.js';
-export { TOOL_DISCOVERY, TOOL_EXECUTE, toolDiscoveryDefinition, toolExecuteDefinition } from './meta-tool-definitions.js';
+export {
+  TOOL_DISCOVERY,
+  TOOL_EXECUTE,
+  toolDiscoveryDefinition,
+  toolExecuteDefinition,
+} from './meta-tool-definitions.js';
 export type { DiscoveryDetail } from './meta-tool-definitions.js';
 export { toDiscoveryResults } from './discovery-response.js';
 export type { DiscoveryResult, DiscoveryResults } from './discovery-response.js';

@@ -45,7 +45,7 @@ export const toolExecuteDefinition = {
     type: 'object',
     properties: {
       toolKey: { type: 'string', description: 'e.g. "filesystem:read_text_file"' },
-      arguments: { type: 'object', description: 'The tool\'s arguments. Default {}.' },
+      arguments: { type: 'object', description: "The tool's arguments. Default {}." },
     },
     required: ['toolKey'],
   },

@@ -45,7 +45,10 @@ export interface SearchMcpRuntime {
 export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): SearchMcpRuntime {
   const { config } = options;
   const logger = options.logger ?? silentLogger;
-  const manager = new McpClientManager(config, { ...options.manager, logger: logger.child({ component: 'client-manager' }) });
+  const manager = new McpClientManager(config, {
+    ...options.manager,
+    logger: logger.child({ component: 'client-manager' }),
+  });
   const catalog = new ToolCatalog({
     sources: [manager, ...(options.registries ?? [])],
     config,
@@ -57,7 +60,11 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
     options.audit ??
     (config.audit
       ? createJsonlAuditSink(config.audit.file, {
-          onError: (error) => logger.error('cannot write the audit log; audit records are being lost', { file: config.audit?.file, error: error.message }),
+          onError: (error) =>
+            logger.error('cannot write the audit log; audit records are being lost', {
+              file: config.audit?.file,
+              error: error.message,
+            }),
         })
       : undefined);
   const mode = options.mode ?? config.exposure.mode;

@@ -10,7 +10,9 @@ const maxDescriptionLength = 80;
  */
 export function buildServerInstructions(config: ResolvedConfig, mode: 'meta' | 'proxy', projectId?: string): string {
   const servers = Object.values(config.mcpServers).filter(
-    (server) => server.enabled && (projectId === undefined ? server.projects === undefined : server.projects?.includes(projectId)),
+    (server) =>
+      server.enabled &&
+      (projectId === undefined ? server.projects === undefined : server.projects?.includes(projectId)),
   );
   const lines = servers.slice(0, maxServersListed).map((server) => {
     const description = server.description ? `: ${truncate(server.description, maxDescriptionLength)}` : '';

@@ -26,7 +26,10 @@ async function run(lines: string[]) {
 
 describe('StdioJsonRpcServerTransport', () => {
   it('delivers messages, split across chunks or packed into one', async () => {
-    const { input, received } = await run(['{"jsonrpc":"2.0","id":1,"method":"ping"}', '{"jsonrpc":"2.0","method":"notifications/initialized"}']);
+    const { input, received } = await run([
+      '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+      '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+    ]);
     input.write('{"jsonrpc":"2.0","id":2,');
     input.write('"method":"tools/list"}\r\n');
     await new Promise((resolve) => setImmediate(resolve));
@@ -50,7 +53,12 @@ describe('StdioJsonRpcServerTransport', () => {
   });
 
   it('answers a line that is not JSON with -32700 and one that is not JSON-RPC with -32600, and goes on', async () => {
-    const { written, received, errors } = await run(['this is not json', '{"jsonrpc":"2.0","id":7,"method":42}', '[1,2]', '{"jsonrpc":"2.0","id":8,"method":"ping"}']);
+    const { written, received, errors } = await run([
+      'this is not json',
+      '{"jsonrpc":"2.0","id":7,"method":42}',
+      '[1,2]',
+      '{"jsonrpc":"2.0","id":8,"method":"ping"}',
+    ]);
     expect(written).toEqual([
       { jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error: /) } },
       { jsonrpc: '2.0', id: 7, error: { code: -32600, message: expect.stringMatching(/^Invalid Request/) } },

@@ -76,13 +76,21 @@ export class StdioJsonRpcServerTransport implements Transport {
     try {
       value = JSON.parse(line);
     } catch (error) {
-      this.reject(JsonRpcErrorCode.ParseError, `Parse error: ${error instanceof Error ? error.message : 'not JSON'}`, null);
+      this.reject(
+        JsonRpcErrorCode.ParseError,
+        `Parse error: ${error instanceof Error ? error.message : 'not JSON'}`,
+        null,
+      );
       return;
     }
     if (!isJsonRpcMessage(value)) {
       const id = (value as { id?: unknown } | null)?.id;
       const usableId = typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
-      this.reject(JsonRpcErrorCode.InvalidRequest, 'Invalid Request: expected a JSON-RPC 2.0 message (jsonrpc "2.0" with a string method, or a result/error with an id)', usableId);
+      this.reject(
+        JsonRpcErrorCode.InvalidRequest,
+        'Invalid Request: expected a JSON-RPC 2.0 message (jsonrpc "2.0" with a string method, or a result/error with an id)',
+        usableId,
+      );
       return;
     }
     this.onmessage?.(value as JSONRPCMessage);

@@ -1,5 +1,11 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { JsonRpcErrorCode, SearchMcpError, ToolNotFoundError, ValidationError, type ToolCallResult } from '@search-mcp/shared';
+import {
+  JsonRpcErrorCode,
+  SearchMcpError,
+  ToolNotFoundError,
+  ValidationError,
+  type ToolCallResult,
+} from '@search-mcp/shared';
 
 /**
  * An error the SDK's Protocol sends as `{ code, message, data }` with the message exactly as given. (An `McpError`
@@ -25,13 +31,18 @@ export class JsonRpcWireError extends Error {
 export function toJsonRpcError(error: unknown, requestedName: string): JsonRpcWireError {
   if (ToolNotFoundError.isInstance(error)) {
     const hint = error.suggestions.length > 0 ? `. Did you mean: ${error.suggestions.join(', ')}?` : '';
-    return new JsonRpcWireError(JsonRpcErrorCode.InvalidParams, `Tool not found: ${requestedName}${hint}`, suggestionData(error));
+    return new JsonRpcWireError(
+      JsonRpcErrorCode.InvalidParams,
+      `Tool not found: ${requestedName}${hint}`,
+      suggestionData(error),
+    );
   }
   if (ValidationError.isInstance(error)) {
     return new JsonRpcWireError(error.jsonRpcCode, error.message, { issues: error.issues });
   }
   if (SearchMcpError.isInstance(error)) return new JsonRpcWireError(error.jsonRpcCode, error.message);
-  if (error instanceof McpError) return new JsonRpcWireError(error.code, error.message.replace(/^(?:MCP error -?\d+:\s*)+/, ''), error.data);
+  if (error instanceof McpError)
+    return new JsonRpcWireError(error.code, error.message.replace(/^(?:MCP error -?\d+:\s*)+/, ''), error.data);
   return new JsonRpcWireError(JsonRpcErrorCode.InternalError, error instanceof Error ? error.message : String(error));
 }
 

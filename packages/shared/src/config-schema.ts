@@ -20,7 +20,14 @@ export const configDefaults = {
 } as const;
 
 /** `type` values of a server entry; the `streamable…` spellings are aliases of `http` used by other clients. */
-export const serverTypeValues = ['stdio', 'http', 'sse', 'streamable-http', 'streamableHttp', 'streamable_http'] as const;
+export const serverTypeValues = [
+  'stdio',
+  'http',
+  'sse',
+  'streamable-http',
+  'streamableHttp',
+  'streamable_http',
+] as const;
 
 const positiveIntegerMessage = { error: 'expected a positive integer' };
 const positiveInteger = z.number(positiveIntegerMessage).int(positiveIntegerMessage).positive(positiveIntegerMessage);

@@ -112,7 +112,9 @@ export class ConfigError extends SearchMcpError {
 
   constructor(options: { issues: readonly Issue[]; file?: string; message?: string; cause?: unknown }) {
     const where = options.file ? ` in ${options.file}` : '';
-    const listed = options.issues.map((issue) => `\n  - ${issue.path ? `${issue.path}: ` : ''}${issue.message}`).join('');
+    const listed = options.issues
+      .map((issue) => `\n  - ${issue.path ? `${issue.path}: ` : ''}${issue.message}`)
+      .join('');
     super({
       name: 'ConfigError',
       code: 'CONFIG_ERROR',

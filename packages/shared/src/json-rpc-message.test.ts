@@ -9,7 +9,17 @@ describe('isJsonRpcMessage', () => {
       { jsonrpc: '2.0', id: 'a', result: {} },
       { jsonrpc: '2.0', id: 2, error: { code: -32602, message: 'bad' } },
     ];
-    const invalid = [null, [], 'text', { id: 1, method: 'x' }, { jsonrpc: '1.0', id: 1, method: 'x' }, { jsonrpc: '2.0', id: 1 }, { jsonrpc: '2.0', id: 1, result: 5 }, { jsonrpc: '2.0', id: 1, error: { message: 'no code' } }, { jsonrpc: '2.0', id: {}, method: 'x' }];
+    const invalid = [
+      null,
+      [],
+      'text',
+      { id: 1, method: 'x' },
+      { jsonrpc: '1.0', id: 1, method: 'x' },
+      { jsonrpc: '2.0', id: 1 },
+      { jsonrpc: '2.0', id: 1, result: 5 },
+      { jsonrpc: '2.0', id: 1, error: { message: 'no code' } },
+      { jsonrpc: '2.0', id: {}, method: 'x' },
+    ];
     expect(valid.map(isJsonRpcMessage)).toEqual(valid.map(() => true));
     expect(invalid.map(isJsonRpcMessage)).toEqual(invalid.map(() => false));
   });

@@ -15,7 +15,10 @@ export function isJsonRpcMessage(value: unknown): value is JsonRpcMessageShape {
   const hasId = typeof message.id === 'string' || (typeof message.id === 'number' && Number.isFinite(message.id));
   if (typeof message.method === 'string') return message.id === undefined || hasId;
   if (!hasId) return false;
-  if ('result' in message) return typeof message.result === 'object' && message.result !== null && !Array.isArray(message.result);
+  if ('result' in message)
+    return typeof message.result === 'object' && message.result !== null && !Array.isArray(message.result);
   const error = message.error as Record<string, unknown> | undefined;
-  return typeof error === 'object' && error !== null && typeof error.code === 'number' && typeof error.message === 'string';
+  return (
+    typeof error === 'object' && error !== null && typeof error.code === 'number' && typeof error.message === 'string'
+  );
 }

@@ -3,13 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from './errors.js';
-import {
-  findAndLoadConfig,
-  JsonSyntaxError,
-  loadConfig,
-  parseJsonWithComments,
-  resolveConfigPath,
-} from './node.js';
+import { findAndLoadConfig, JsonSyntaxError, loadConfig, parseJsonWithComments, resolveConfigPath } from './node.js';
 
 let directory: string;
 
@@ -120,15 +114,24 @@ describe('loadConfig', () => {
       }`,
     );
     const config = await loadConfig(file, { env: { ROOT: '/data' } });
-    expect(config.mcpServers['files']).toMatchObject({ command: 'npx', args: ['/data'], cwd: join(directory, 'conf', 'work') });
+    expect(config.mcpServers['files']).toMatchObject({
+      command: 'npx',
+      args: ['/data'],
+      cwd: join(directory, 'conf', 'work'),
+    });
     expect(config.audit?.file).toBe(`${join(directory, 'conf')}/./audit.jsonl`);
   });
 
   it('names the file in validation errors', async () => {
-    const file = await writeText(join(directory, 'config.json'), '{ "mcpServers": { "x": { "command": "${UNSET_VARIABLE}" } } }');
+    const file = await writeText(
+      join(directory, 'config.json'),
+      '{ "mcpServers": { "x": { "command": "${UNSET_VARIABLE}" } } }',
+    );
     const error = await rejection(loadConfig(file, { env: {} }));
     expect(error.file).toBe(file);
-    expect(error.issues).toEqual([{ path: 'mcpServers.x.command', message: 'environment variable UNSET_VARIABLE is not set' }]);
+    expect(error.issues).toEqual([
+      { path: 'mcpServers.x.command', message: 'environment variable UNSET_VARIABLE is not set' },
+    ]);
     expect(error.message).toContain(file);
   });
 
@@ -199,7 +202,10 @@ describe('resolveConfigPath', () => {
     expect(resolveConfigPath({ env: {}, cwd, homeDir })).toEqual({ path: cwdConfig, source: 'cwd' });
 
     const envFile = join(directory, 'env.json');
-    expect(resolveConfigPath({ env: { SEARCH_MCP_CONFIG: envFile }, cwd, homeDir })).toEqual({ path: envFile, source: 'env' });
+    expect(resolveConfigPath({ env: { SEARCH_MCP_CONFIG: envFile }, cwd, homeDir })).toEqual({
+      path: envFile,
+      source: 'env',
+    });
 
     const cliFile = join(directory, 'cli.json');
     expect(resolveConfigPath({ cliPath: cliFile, env: { SEARCH_MCP_CONFIG: envFile }, cwd, homeDir })).toEqual({
@@ -236,7 +242,10 @@ describe('resolveConfigPath', () => {
 describe('findAndLoadConfig', () => {
   it('loads the file it finds and says where it came from', async () => {
     const cwd = join(directory, 'project');
-    const file = await writeText(join(cwd, 'config', 'mcp-servers.json'), '{ "mcpServers": { "A": { "url": "https://h/mcp" } } }');
+    const file = await writeText(
+      join(cwd, 'config', 'mcp-servers.json'),
+      '{ "mcpServers": { "A": { "url": "https://h/mcp" } } }',
+    );
     const loaded = await findAndLoadConfig({ env: {}, cwd, homeDir: join(directory, 'home') });
     expect(loaded.source).toBe('cwd');
     expect(loaded.path).toBe(file);
@@ -245,7 +254,11 @@ describe('findAndLoadConfig', () => {
 
   it('uses env for both the path and variable expansion', async () => {
     const file = await writeText(join(directory, 'by-env.json'), '{ "mcpServers": { "s": { "command": "${TOOL}" } } }');
-    const loaded = await findAndLoadConfig({ env: { SEARCH_MCP_CONFIG: file, TOOL: 'run' }, cwd: directory, homeDir: directory });
+    const loaded = await findAndLoadConfig({
+      env: { SEARCH_MCP_CONFIG: file, TOOL: 'run' },
+      cwd: directory,
+      homeDir: directory,
+    });
     expect(loaded.source).toBe('env');
     expect(loaded.config.mcpServers['s']).toMatchObject({ command: 'run' });
   });

@@ -209,7 +209,12 @@ class JsoncParser {
       if (!this.consume(':')) this.fail('expected ":" after a property name');
       this.skipTrivia();
       // defineProperty keeps "__proto__" an ordinary key, as JSON.parse does.
-      Object.defineProperty(result, key, { value: this.parseValue(), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(result, key, {
+        value: this.parseValue(),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
       this.skipTrivia();
       if (this.consume('}')) return result;
       if (!this.consume(',')) this.fail('expected "," or "}"');

@@ -170,7 +170,10 @@ describe('parseConfig: the contract example', () => {
 
 describe('parseConfig: defaults', () => {
   it('fills every default', () => {
-    const config = parseConfig({ mcpServers: { a: { command: 'run-a' }, b: { url: 'http://localhost:1/mcp' } } }, { env: {} });
+    const config = parseConfig(
+      { mcpServers: { a: { command: 'run-a' }, b: { url: 'http://localhost:1/mcp' } } },
+      { env: {} },
+    );
     expect(config).toEqual({
       mcpServers: {
         a: {
@@ -283,7 +286,10 @@ describe('parseConfig: transports', () => {
 
 describe('parseConfig: server ids', () => {
   it('normalizes keys and keeps the original as name', () => {
-    const config = parseConfig({ mcpServers: { 'My Server': { command: 'x' }, GitHub_MCP: { command: 'y' } } }, { env: {} });
+    const config = parseConfig(
+      { mcpServers: { 'My Server': { command: 'x' }, GitHub_MCP: { command: 'y' } } },
+      { env: {} },
+    );
     expect(Object.keys(config.mcpServers)).toEqual(['my-server', 'github-mcp']);
     expect(config.mcpServers['my-server']).toMatchObject({ id: 'my-server', name: 'My Server' });
     expect(config.mcpServers['github-mcp']).toMatchObject({ id: 'github-mcp', name: 'GitHub_MCP' });
@@ -298,9 +304,7 @@ describe('parseConfig: server ids', () => {
   it('reports two keys that normalize alike, naming both', () => {
     expect(
       issuesOf({ mcpServers: { 'My Server': { command: 'x' }, 'my-server': { command: 'y' } } }, { env: {} }),
-    ).toEqual([
-      { path: 'mcpServers', message: '"My Server" and "my-server" both normalize to server id "my-server"' },
-    ]);
+    ).toEqual([{ path: 'mcpServers', message: '"My Server" and "my-server" both normalize to server id "my-server"' }]);
   });
 
   it('reports a key that cannot become an id', () => {
@@ -368,15 +372,24 @@ describe('parseConfig: variable expansion', () => {
 
   it('uses defaults, and treats an empty value as set for ${VAR} but unset for ${VAR:-default}', () => {
     const config = parseConfig(
-      { mcpServers: { s: { command: 'x', env: { A: '${NOPE:-dflt}', B: '${EMPTY}', C: '${EMPTY:-dflt}', D: '${KEY:-dflt}' } } } },
+      {
+        mcpServers: {
+          s: { command: 'x', env: { A: '${NOPE:-dflt}', B: '${EMPTY}', C: '${EMPTY:-dflt}', D: '${KEY:-dflt}' } },
+        },
+      },
       { env },
     );
     expect(stdio(config, 's').env).toEqual({ A: 'dflt', B: '', C: 'dflt', D: 'k' });
   });
 
   it('reports an unset variable with its name and the path of the field', () => {
-    const issues = issuesOf({ mcpServers: { github: { command: 'x', env: { TOKEN: '${GITHUB_TOKEN}' } } } }, { env: {} });
-    expect(issues).toEqual([{ path: 'mcpServers.github.env.TOKEN', message: 'environment variable GITHUB_TOKEN is not set' }]);
+    const issues = issuesOf(
+      { mcpServers: { github: { command: 'x', env: { TOKEN: '${GITHUB_TOKEN}' } } } },
+      { env: {} },
+    );
+    expect(issues).toEqual([
+      { path: 'mcpServers.github.env.TOKEN', message: 'environment variable GITHUB_TOKEN is not set' },
+    ]);
   });
 
   it('reports every unset variable at the path of every field', () => {
@@ -410,7 +423,10 @@ describe('parseConfig: variable expansion', () => {
   });
 
   it('puts the variable name and path in the error message', () => {
-    const error = configError({ mcpServers: { github: { command: 'x', env: { TOKEN: '${GITHUB_TOKEN}' } } } }, { env: {} });
+    const error = configError(
+      { mcpServers: { github: { command: 'x', env: { TOKEN: '${GITHUB_TOKEN}' } } } },
+      { env: {} },
+    );
     expect(error.message).toContain('mcpServers.github.env.TOKEN: environment variable GITHUB_TOKEN is not set');
   });
 
@@ -431,13 +447,17 @@ describe('parseConfig: variable expansion', () => {
       env: { T: '${MISSING}' },
       cwd: '${MISSING}',
     });
-    expect(remote(config, 'offremote')).toMatchObject({ enabled: false, url: '${MISSING}/mcp', headers: { A: '${MISSING}' } });
+    expect(remote(config, 'offremote')).toMatchObject({
+      enabled: false,
+      url: '${MISSING}/mcp',
+      headers: { A: '${MISSING}' },
+    });
   });
 
   it('still validates disabled servers structurally', () => {
-    expect(issuesOf({ mcpServers: { off: { enabled: false, command: 'x', timeoutMs: 'soon' } } }, { env: {} })).toEqual([
-      { path: 'mcpServers.off.timeoutMs', message: 'expected a positive integer' },
-    ]);
+    expect(issuesOf({ mcpServers: { off: { enabled: false, command: 'x', timeoutMs: 'soon' } } }, { env: {} })).toEqual(
+      [{ path: 'mcpServers.off.timeoutMs', message: 'expected a positive integer' }],
+    );
     expect(issuesOf({ mcpServers: { off: { enabled: false, url: 'not a url' } } }, { env: {} })).toEqual([
       { path: 'mcpServers.off.url', message: 'expected an http or https URL' },
     ]);
@@ -470,12 +490,18 @@ describe('parseConfig: paths', () => {
   });
 
   it('resolves a cwd that came from a variable when it is relative', () => {
-    const config = parseConfig({ mcpServers: { s: { command: 'x', cwd: '${SUB}' } } }, { env: { SUB: 'sub' }, baseDir: '/b' });
+    const config = parseConfig(
+      { mcpServers: { s: { command: 'x', cwd: '${SUB}' } } },
+      { env: { SUB: 'sub' }, baseDir: '/b' },
+    );
     expect(stdio(config, 's').cwd).toBe('/b/sub');
   });
 
   it('leaves relative paths alone without baseDir', () => {
-    const config = parseConfig({ mcpServers: { s: { command: 'x', cwd: 'work' } }, audit: { file: 'a.jsonl' } }, { env: {} });
+    const config = parseConfig(
+      { mcpServers: { s: { command: 'x', cwd: 'work' } }, audit: { file: 'a.jsonl' } },
+      { env: {} },
+    );
     expect(stdio(config, 's').cwd).toBe('work');
     expect(config.audit?.file).toBe('a.jsonl');
   });
@@ -495,7 +521,9 @@ describe('parseConfig: sections', () => {
       { env: {} },
     );
     expect(config.exposure.pinned).toEqual(['fs:read_file', 'fs:write_file', 'gh:create_issue']);
-    expect(issuesOf({ mcpServers: {}, exposure: { pinned: ['ok:tool', 'no_separator', 'Bad:tool', 'x:'] } }, { env: {} })).toEqual([
+    expect(
+      issuesOf({ mcpServers: {}, exposure: { pinned: ['ok:tool', 'no_separator', 'Bad:tool', 'x:'] } }, { env: {} }),
+    ).toEqual([
       { path: 'exposure.pinned[1]', message: expect.stringContaining('expected a tool key') },
       { path: 'exposure.pinned[2]', message: expect.stringContaining('expected a tool key') },
       { path: 'exposure.pinned[3]', message: expect.stringContaining('expected a tool key') },
@@ -535,7 +563,12 @@ describe('parseConfig: sections', () => {
       {
         mcpServers: {},
         search: { strategy: 'off' },
-        projects: { web: { optimization: 'cloud' }, cli: { optimization: null }, docs: { optimization: 'bm25' }, misc: {} },
+        projects: {
+          web: { optimization: 'cloud' },
+          cli: { optimization: null },
+          docs: { optimization: 'bm25' },
+          misc: {},
+        },
       },
       { env: {} },
     );
@@ -564,16 +597,25 @@ describe('parseConfig: sections', () => {
       issuesOf(
         {
           mcpServers: {},
-          auth: { tokens: [{ id: 'a', token: 't' }, { id: 'a', token: 'u' }, { id: 'b', token: '${EMPTY}' }, { token: 'x' }] },
+          auth: {
+            tokens: [{ id: 'a', token: 't' }, { id: 'a', token: 'u' }, { id: 'b', token: '${EMPTY}' }, { token: 'x' }],
+          },
         },
         { env: { EMPTY: '' } },
       ),
-    ).toEqual([
-      { path: 'auth.tokens[3].id', message: 'required' },
-    ]);
+    ).toEqual([{ path: 'auth.tokens[3].id', message: 'required' }]);
     expect(
       issuesOf(
-        { mcpServers: {}, auth: { tokens: [{ id: 'a', token: 't' }, { id: 'a', token: 'u' }, { id: 'b', token: '${EMPTY}' }] } },
+        {
+          mcpServers: {},
+          auth: {
+            tokens: [
+              { id: 'a', token: 't' },
+              { id: 'a', token: 'u' },
+              { id: 'b', token: '${EMPTY}' },
+            ],
+          },
+        },
         { env: { EMPTY: '' } },
       ),
     ).toEqual([
@@ -584,7 +626,10 @@ describe('parseConfig: sections', () => {
 
   it('validates toolPermissions, projects and tags of a server', () => {
     expect(
-      issuesOf({ mcpServers: { s: { command: 'x', toolPermissions: { write: 'no' }, projects: 'web', tags: [1] } } }, { env: {} }),
+      issuesOf(
+        { mcpServers: { s: { command: 'x', toolPermissions: { write: 'no' }, projects: 'web', tags: [1] } } },
+        { env: {} },
+      ),
     ).toEqual([
       { path: 'mcpServers.s.toolPermissions.write', message: 'expected boolean, got string' },
       { path: 'mcpServers.s.projects', message: 'expected array, got string' },
@@ -598,8 +643,12 @@ describe('parseConfig: errors', () => {
     expect(issuesOf('nope')).toEqual([{ path: '', message: 'expected an object, got string' }]);
     expect(issuesOf(null)).toEqual([{ path: '', message: 'expected an object, got null' }]);
     expect(issuesOf({}, { env: {} })).toEqual([{ path: 'mcpServers', message: 'required' }]);
-    expect(issuesOf({ mcpServers: [] }, { env: {} })).toEqual([{ path: 'mcpServers', message: 'expected an object, got array' }]);
-    expect(issuesOf({ mcpServers: { s: 'npx' } }, { env: {} })).toEqual([{ path: 'mcpServers.s', message: 'expected object, got string' }]);
+    expect(issuesOf({ mcpServers: [] }, { env: {} })).toEqual([
+      { path: 'mcpServers', message: 'expected an object, got array' },
+    ]);
+    expect(issuesOf({ mcpServers: { s: 'npx' } }, { env: {} })).toEqual([
+      { path: 'mcpServers.s', message: 'expected object, got string' },
+    ]);
   });
 
   it('reports every problem at once', () => {
@@ -662,7 +711,10 @@ describe('parseConfig: errors', () => {
   });
 
   it('never echoes the value of an expanded variable', () => {
-    const error = configError({ mcpServers: { r: { url: '${URL_WITH_SECRET}' } } }, { env: { URL_WITH_SECRET: 'not-a-url-SECRET' } });
+    const error = configError(
+      { mcpServers: { r: { url: '${URL_WITH_SECRET}' } } },
+      { env: { URL_WITH_SECRET: 'not-a-url-SECRET' } },
+    );
     expect(error.issues).toEqual([{ path: 'mcpServers.r.url', message: 'expected an http or https URL' }]);
     expect(error.message).not.toContain('SECRET');
   });

@@ -282,7 +282,8 @@ function resolveSearch(value: unknown, context: ParseContext): SearchSection | u
   let cloud: CloudSearchConfig | undefined;
   if (search.cloud !== undefined) {
     const url = context.expand(search.cloud.url, ['search', 'cloud', 'url']);
-    if (url.complete && !isHttpUrl(url.value)) context.report(['search', 'cloud', 'url'], 'expected an http or https URL');
+    if (url.complete && !isHttpUrl(url.value))
+      context.report(['search', 'cloud', 'url'], 'expected an http or https URL');
     cloud = { url: url.value, timeoutMs: search.cloud.timeoutMs };
     if (search.cloud.apiKey !== undefined) {
       cloud.apiKey = context.expand(search.cloud.apiKey, ['search', 'cloud', 'apiKey']).value;

@@ -53,4 +53,3 @@ export interface ToolSource {
    */
   serverState?(serverId: string): ServerState | undefined;
 }
-

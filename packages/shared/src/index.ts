@@ -74,3 +74,9 @@ export type {
 
 export { formatConfigPath, isResolvedConfig, parseConfig } from './parse-config.js';
 export type { ParseConfigOptions } from './parse-config.js';
+
+export { errorMessage } from './text/error-message.js';
+export { isRecord } from './text/is-record.js';
+export { truncateText } from './text/truncate-text.js';
+export { LineSplitter } from './text/line-splitter.js';
+export type { LineSplitterOptions } from './text/line-splitter.js';

@@ -17,11 +17,9 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { SearchResult, ToolInfo } from '@search-mcp/shared';
-import {
-  Bm25SearchProvider,
-  type Bm25IndexStats,
-  type Bm25SearchProviderOptions,
-} from '../packages/catalog/src/bm25-search-provider.js';
+import type { Bm25SearchProviderOptions } from '../packages/catalog/src/providers/bm25-search-options.js';
+import { Bm25SearchProvider } from '../packages/catalog/src/providers/bm25-search-provider.js';
+import type { Bm25IndexStats } from '../packages/catalog/src/search/bm25/tool-index.js';
 import { findGarbageCollector, percentile, progressLog, writeResults } from './bench-support.js';
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,5 +1,11 @@
+/**
+ * `@search-mcp/catalog`: the tool catalog (visibility, search, execution), the `SearchProvider` extension point
+ * with the BM25, cloud and fallback providers, the cloud search wire contract, and an in-process tool registry.
+ */
 export type { SearchProvider, SearchProviderRequest, SearchResult } from './search-provider.js';
-export { ToolCatalog } from './tool-catalog.js';
+
+export { ToolCatalog } from './catalog/tool-catalog.js';
+export type { ToolCatalogOptions } from './catalog/tool-catalog.js';
 export type {
   Caller,
   CatalogExecuteOptions,
@@ -8,14 +14,24 @@ export type {
   CatalogSearchRequest,
   CatalogSearchResponse,
   CatalogSearchStrategy,
-  ToolCatalogOptions,
-} from './tool-catalog.js';
-export type { CatalogSearchFilter } from './search-filter.js';
-export { CloudSearchProvider } from './cloud-search-provider.js';
-export type { CloudSearchFetch, CloudSearchProviderOptions } from './cloud-search-provider.js';
-export { FallbackSearchProvider } from './fallback-search-provider.js';
-export type { FallbackAnswer, FallbackSearchProviderOptions } from './fallback-search-provider.js';
-export { ToolRegistry } from './tool-registry.js';
+} from './catalog/catalog-types.js';
+export type { CatalogSearchFilter } from './catalog/search-filter.js';
+export type { CatalogToken } from './catalog/caller-authorization.js';
+export type { CatalogToolSource, DisabledTool } from './catalog/catalog-tool-source.js';
+export { isServerVisibleToProject } from './catalog/project-visibility.js';
+export type { ToolExecutorOptions } from './execution/tool-executor.js';
+
+export { Bm25SearchProvider } from './providers/bm25-search-provider.js';
+export type { Bm25FieldWeights, Bm25SearchProviderOptions } from './providers/bm25-search-options.js';
+export type { Bm25IndexStats } from './search/bm25/tool-index.js';
+export { CloudSearchProvider } from './providers/cloud-search-provider.js';
+export type { CloudSearchFetch, CloudSearchProviderOptions } from './providers/cloud-search-provider.js';
+export { cloudSearchRequestSchema, cloudSearchResponseSchema } from './providers/cloud-search-contract.js';
+export type { CloudSearchRequest, CloudSearchResponse } from './providers/cloud-search-contract.js';
+export { FallbackSearchProvider } from './providers/fallback-search-provider.js';
+export type { FallbackAnswer, FallbackSearchProviderOptions } from './providers/fallback-search-provider.js';
+
+export { ToolRegistry } from './registry/tool-registry.js';
 export type {
   RegisterOptions,
   ToolExecutionContext,
@@ -25,10 +41,4 @@ export type {
   ToolRegistryEntry,
   ToolRegistryListFilter,
   ToolRegistryOptions,
-} from './tool-registry.js';
-export { ArgumentValidator } from './argument-validator.js';
-export { ToolExecutor } from './tool-executor.js';
-export type { ExecutionOptions, ToolExecutorOptions } from './tool-executor.js';
-export { closestToolKeys } from './tool-key-suggestions.js';
-export { Bm25SearchProvider } from './bm25-search-provider.js';
-export type { Bm25FieldWeights, Bm25IndexStats, Bm25SearchProviderOptions } from './bm25-search-provider.js';
+} from './registry/tool-registry-types.js';

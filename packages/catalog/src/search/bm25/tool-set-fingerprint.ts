@@ -1,4 +1,4 @@
-import type { ToolInfo } from '@search-mcp/shared';
+import { isRecord, type ToolInfo } from '@search-mcp/shared';
 
 /** How deep parameter schemas are hashed: as deep as `tool-search-fields.ts` indexes them. */
 const MAX_SCHEMA_DEPTH = 2;
@@ -82,8 +82,4 @@ class TextHash {
   value(): string {
     return `${this.first.toString(36)}:${this.second.toString(36)}`;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,7 +1,14 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { ValidationError, silentLogger, type Issue, type JsonSchemaObject, type Logger } from '@search-mcp/shared';
+import {
+  errorMessage,
+  silentLogger,
+  ValidationError,
+  type Issue,
+  type JsonSchemaObject,
+  type Logger,
+} from '@search-mcp/shared';
 
 // ajv-formats is CommonJS; under ESM its default export may arrive wrapped.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
@@ -61,7 +68,7 @@ export class ArgumentValidator {
     } catch (error) {
       this.logger.warn('inputSchema does not compile; arguments are not checked here', {
         toolKey,
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
       });
       compiled = null;
     }

@@ -12,10 +12,10 @@
  *
  * Defensive throughout: tools come from arbitrary backends, so any field may be missing or of the wrong type.
  */
-import type { ToolInfo } from '@search-mcp/shared';
-import { containsCjk } from './cjk-segmenter.js';
-import { findVocabularyMatches } from './japanese-query-expansion.js';
-import { tokenize } from './text-tokenizer.js';
+import { isRecord, type ToolInfo } from '@search-mcp/shared';
+import { containsCjk } from '../text/cjk-segmenter.js';
+import { findVocabularyMatches } from '../text/japanese-query-expansion.js';
+import { tokenize } from '../text/text-tokenizer.js';
 
 export const SEARCH_FIELDS = ['name', 'title', 'description', 'parameters', 'server', 'translated'] as const;
 export type SearchField = (typeof SEARCH_FIELDS)[number];
@@ -26,10 +26,6 @@ const MAX_ENUM_VALUE_LENGTH = 40;
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value : '';
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function addSchemaTerms(schema: unknown, depth: number, out: string[], budget: { left: number }): void {

@@ -1,10 +1,12 @@
+import { EventEmitter, once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SearchProviderError, type ToolInfo } from '@search-mcp/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cloudSearchRequestSchema } from './cloud-search-contract.js';
 import { CloudSearchProvider } from './cloud-search-provider.js';
 import { FallbackSearchProvider } from './fallback-search-provider.js';
-import type { SearchProvider } from './search-provider.js';
+import type { SearchProvider } from '../search-provider.js';
 
 const tools: ToolInfo[] = ['read_file', 'write_file', 'list_directory'].map((name) => ({
   toolKey: `fs:${name}`,
@@ -20,6 +22,8 @@ type Behaviour = 'good' | 'slow' | 'error' | 'unauthorized' | 'garbage' | 'wrong
 let server: Server;
 let base: string;
 const received: Array<{ path: string; authorization?: string; body: unknown }> = [];
+/** Emits each request's behaviour once its body has arrived. */
+const arrivals = new EventEmitter();
 
 beforeAll(async () => {
   server = createServer((request, response) => {
@@ -53,6 +57,7 @@ beforeAll(async () => {
           return;
         case 'slow':
           setTimeout(() => json(200, { results: [] }), 2000);
+          arrivals.emit('slow');
           return;
         case 'error':
           json(500, { error: 'boom' });
@@ -109,6 +114,8 @@ describe('CloudSearchProvider', () => {
     ]);
     const last = received.at(-1);
     expect(last?.path).toBe('/good/catalog/search');
+    // What the provider sends is what the shared wire contract accepts.
+    expect(cloudSearchRequestSchema.safeParse(last?.body).success).toBe(true);
     expect(last?.authorization).toBe('Bearer secret-key');
     expect(last?.body).toEqual({
       query: ['save a file', 'write to disk'],
@@ -219,8 +226,10 @@ describe('FallbackSearchProvider', () => {
   it("passes the caller's cancellation on instead of falling back", async () => {
     const controller = new AbortController();
     const provider = new FallbackSearchProvider(new CloudSearchProvider({ url: `${base}/slow` }), local);
+    const arrived = once(arrivals, 'slow');
     const search = provider.search({ ...request, signal: controller.signal });
-    setTimeout(() => controller.abort(new Error('user gave up')), 50);
+    await arrived;
+    controller.abort(new Error('user gave up'));
     await expect(search).rejects.toThrow('user gave up');
   });
 });

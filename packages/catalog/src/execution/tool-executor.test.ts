@@ -1,5 +1,5 @@
 import { BackendError, RateLimitError, ServerNotRunningError, TimeoutError } from '@search-mcp/shared';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ToolExecutor } from './tool-executor.js';
 
 const ok = { content: [{ type: 'text', text: 'ok' }] };
@@ -58,14 +58,25 @@ describe('ToolExecutor', () => {
   });
 
   it("rejects with the caller's reason on cancel, also while waiting to retry", async () => {
-    const controller = new AbortController();
-    const run = new ToolExecutor({ retries: 5, retryDelayMs: 10_000 }).execute(
-      async () => {
-        throw new ServerNotRunningError({ serverId: 'fs' });
-      },
-      { signal: controller.signal },
-    );
-    setTimeout(() => controller.abort(new Error('stop')), 20);
-    await expect(run).rejects.toThrow('stop');
+    vi.useFakeTimers();
+    try {
+      const controller = new AbortController();
+      let attempts = 0;
+      const run = new ToolExecutor({ retries: 5, retryDelayMs: 10_000 }).execute(
+        async () => {
+          attempts += 1;
+          throw new ServerNotRunningError({ serverId: 'fs' });
+        },
+        { signal: controller.signal },
+      );
+      const outcome = run.catch((error: unknown) => error);
+      // The first attempt failed and the 10 s wait before the retry is pending: cancel inside it.
+      await vi.waitFor(() => expect(vi.getTimerCount()).toBe(1));
+      controller.abort(new Error('stop'));
+      expect(await outcome).toEqual(new Error('stop'));
+      expect(attempts).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

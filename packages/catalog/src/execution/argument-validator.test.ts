@@ -1,5 +1,6 @@
+import { Ajv } from 'ajv';
 import { ValidationError, type JsonSchemaObject } from '@search-mcp/shared';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ArgumentValidator } from './argument-validator.js';
 
 const schema = {
@@ -81,25 +82,36 @@ describe('ArgumentValidator', () => {
   });
 
   it('does not keep every compiled schema inside Ajv, and validators work after that', () => {
-    const validator = new ArgumentValidator();
-    // Fresh schema objects, as each reconnect or tools/list_changed brings.
-    const schemas = Array.from({ length: 2000 }, (_, index) => ({
-      ...schema,
-      properties: { ...schema.properties, [`field${index}`]: { type: 'integer' } },
-    }));
-    for (const [index, fresh] of schemas.entries()) {
-      expect(issuesOf(validator, { path: '/a', mode: 'read', [`field${index}`]: 'x' }, fresh)).toEqual([
-        `arguments.field${index}: must be integer`,
+    // Watched through Ajv's public API on the class both its dialects extend: every schema given to `compile` must
+    // be given back to `removeSchema`, Ajv's documented way to drop a schema from its cache.
+    const ajvBase = Object.getPrototypeOf(Ajv.prototype) as Ajv;
+    const compile = vi.spyOn(ajvBase, 'compile');
+    const removeSchema = vi.spyOn(ajvBase, 'removeSchema');
+    try {
+      const validator = new ArgumentValidator();
+      // Fresh schema objects, as each reconnect or tools/list_changed brings.
+      const schemas = Array.from({ length: 2000 }, (_, index) => ({
+        ...schema,
+        properties: { ...schema.properties, [`field${index}`]: { type: 'integer' } },
+      }));
+      for (const [index, fresh] of schemas.entries()) {
+        expect(issuesOf(validator, { path: '/a', mode: 'read', [`field${index}`]: 'x' }, fresh)).toEqual([
+          `arguments.field${index}: must be integer`,
+        ]);
+      }
+      const compiled = compile.mock.calls.map(([body]) => body);
+      const removed = new Set(removeSchema.mock.calls.map(([body]) => body));
+      expect(compiled).toHaveLength(2000);
+      expect(compiled.filter((body) => !removed.has(body))).toEqual([]);
+      // The cached validators still work once Ajv has let go of their schemas.
+      expect(issuesOf(validator, { path: '/a', mode: 'write', field7: 1.5 }, schemas[7])).toEqual([
+        'arguments.field7: must be integer',
       ]);
+      expect(issuesOf(validator, { path: '/a', mode: 'write', field7: 3 }, schemas[7])).toEqual([]);
+      expect(compile).toHaveBeenCalledTimes(2000);
+    } finally {
+      compile.mockRestore();
+      removeSchema.mockRestore();
     }
-    // Ajv's internal schema cache, reached through a narrow cast in this test only.
-    const internals = validator as unknown as Record<'draft07' | 'draft2020', { _cache: Map<unknown, unknown> }>;
-    expect(internals.draft07._cache.size).toBeLessThan(20);
-    expect(internals.draft2020._cache.size).toBeLessThan(20);
-    // The cached validators still work once Ajv has let go of their schemas.
-    expect(issuesOf(validator, { path: '/a', mode: 'write', field7: 1.5 }, schemas[7])).toEqual([
-      'arguments.field7: must be integer',
-    ]);
-    expect(issuesOf(validator, { path: '/a', mode: 'write', field7: 3 }, schemas[7])).toEqual([]);
   });
 });

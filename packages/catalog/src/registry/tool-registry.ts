@@ -1,103 +1,28 @@
 import {
+  errorMessage,
+  formatToolKey,
+  isValidServerId,
   SearchMcpError,
   TimeoutError,
   ToolDisabledError,
   ToolNotFoundError,
   ValidationError,
-  formatToolKey,
-  isValidServerId,
-  type JsonSchemaObject,
+  type Issue,
   type ServerState,
-  type ToolAnnotations,
   type ToolCallOptions,
   type ToolCallResult,
   type ToolInfo,
-  type ToolProgress,
-  type ToolSource,
 } from '@search-mcp/shared';
-
-/** A parameter in seed 001's format; converted to a JSON Schema property. */
-export interface ToolParameter {
-  name: string;
-  type: 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array';
-  description: string;
-  required?: boolean;
-  default?: unknown;
-  enum?: unknown[];
-  pattern?: string;
-  minimum?: number;
-  maximum?: number;
-}
-
-/** What a host registers: seed 001's metadata, or an MCP-style `inputSchema` instead of `parameters`. */
-export interface ToolMetadata {
-  /** Lower-case letters, digits and hyphens, starting with a letter (seed 001). */
-  name: string;
-  description: string;
-  title?: string;
-  parameters?: ToolParameter[];
-  inputSchema?: JsonSchemaObject;
-  outputSchema?: JsonSchemaObject;
-  annotations?: ToolAnnotations;
-}
-
-export interface ToolExecutionContext {
-  /** Aborted when the caller cancels or the call times out. */
-  signal: AbortSignal;
-  /** Sends a progress notification to the caller (no-op when it asked for none). */
-  reportProgress: (progress: ToolProgress) => void;
-  toolKey: string;
-}
-
-/**
- * The code of a registered tool. Return a `CallToolResult`-shaped object (`{ content: [...] }`) to control the
- * result; any other value becomes text content (and `structuredContent` when it is a plain object). Throwing a
- * Search MCP error (e.g. `ValidationError`) fails the call with it; any other throw becomes an `isError` result, as
- * MCP servers report tool failures, so a model can read it.
- */
-export type ToolImplementation = (
-  args: Record<string, unknown>,
-  context: ToolExecutionContext,
-) => unknown | Promise<unknown>;
-
-export interface RegisterOptions {
-  version?: string;
-  category?: string;
-  tags?: string[];
-  /** Replace a tool of the same name instead of failing. */
-  overwrite?: boolean;
-  /** Start disabled. Default false. */
-  disabled?: boolean;
-}
-
-export interface ToolRegistryEntry {
-  metadata: ToolMetadata;
-  implementation: ToolImplementation;
-  inputSchema: JsonSchemaObject;
-  registeredAt: Date;
-  version: string;
-  enabled: boolean;
-  category?: string;
-  tags: string[];
-}
-
-export interface ToolRegistryListFilter {
-  category?: string;
-  /** Tools having every one of these tags. */
-  tags?: string[];
-  enabled?: boolean;
-}
-
-export interface ToolRegistryOptions {
-  /** The server id the tools join the catalog under (`local:my-tool`). Default `local`. */
-  serverId?: string;
-  /** Shown with the tools and searched with them. */
-  description?: string;
-  /** Projects that see these tools (CONTRACT §5); absent: callers without a project. */
-  projects?: string[];
-  /** Per-call timeout of registered tools unless the call gives one; progress restarts it. Default 60,000 ms. */
-  timeoutMs?: number;
-}
+import type { CatalogToolSource, DisabledTool } from '../catalog/catalog-tool-source.js';
+import { toCallToolResult, toInputSchema } from './registered-tool-conversion.js';
+import type {
+  RegisterOptions,
+  ToolImplementation,
+  ToolMetadata,
+  ToolRegistryEntry,
+  ToolRegistryListFilter,
+  ToolRegistryOptions,
+} from './tool-registry-types.js';
 
 const toolNamePattern = /^[a-z][a-z0-9-]*$/;
 
@@ -105,7 +30,7 @@ const toolNamePattern = /^[a-z][a-z0-9-]*$/;
  * In-process tools for embedding hosts (seed 001's Tool Registry). Registered tools join the catalog under one
  * server id and are searched and executed like backend tools: it is a `ToolSource`, like `McpClientManager`.
  */
-export class ToolRegistry implements ToolSource {
+export class ToolRegistry implements CatalogToolSource {
   readonly serverId: string;
   private readonly entries = new Map<string, ToolRegistryEntry>();
   private readonly options: ToolRegistryOptions;
@@ -138,9 +63,16 @@ export class ToolRegistry implements ToolSource {
     return serverId === this.serverId ? 'running' : undefined;
   }
 
+  /** A registered tool that is disabled (not listed), for the catalog's "disabled" answer. */
+  disabledTool(serverId: string, toolName: string): DisabledTool | undefined {
+    if (serverId !== this.serverId || this.entries.get(toolName)?.enabled !== false) return undefined;
+    const projects = this.options.projects;
+    return { reason: 'disabled in the registry', ...(projects !== undefined ? { serverProjects: projects } : {}) };
+  }
+
   /** @throws ValidationError on a bad name, a missing description, a duplicate (unless `overwrite`). */
   register(metadata: ToolMetadata, implementation: ToolImplementation, options: RegisterOptions = {}): void {
-    const issues: { path: string; message: string }[] = [];
+    const issues: Issue[] = [];
     const name = typeof metadata?.name === 'string' ? metadata.name : '';
     if (name.trim() === '') issues.push({ path: 'name', message: 'Tool name is required' });
     else if (!toolNamePattern.test(name) || name.length > 64) {
@@ -268,7 +200,7 @@ export class ToolRegistry implements ToolSource {
       if (controller.signal.aborted || SearchMcpError.isInstance(error)) throw error;
       return {
         isError: true,
-        content: [{ type: 'text', text: error instanceof Error ? error.message : String(error) }],
+        content: [{ type: 'text', text: errorMessage(error) }],
       };
     } finally {
       if (timer) clearTimeout(timer);
@@ -302,46 +234,4 @@ export class ToolRegistry implements ToolSource {
     if (entry.tags.length > 0) info.tags = entry.tags;
     return info;
   }
-}
-
-function toInputSchema(
-  metadata: ToolMetadata,
-  issues: { path: string; message: string }[],
-): JsonSchemaObject | undefined {
-  if (metadata.inputSchema !== undefined) {
-    if (
-      typeof metadata.inputSchema !== 'object' ||
-      metadata.inputSchema === null ||
-      metadata.inputSchema.type !== 'object'
-    ) {
-      issues.push({ path: 'inputSchema', message: 'must be a JSON Schema with type "object"' });
-      return undefined;
-    }
-    return metadata.inputSchema;
-  }
-  const properties: Record<string, unknown> = {};
-  const required: string[] = [];
-  (metadata.parameters ?? []).forEach((parameter, index) => {
-    if (!parameter || typeof parameter.name !== 'string' || parameter.name === '') {
-      issues.push({ path: `parameters[${index}].name`, message: 'is required' });
-      return;
-    }
-    if (parameter.name in properties)
-      issues.push({ path: `parameters[${index}].name`, message: `"${parameter.name}" appears twice` });
-    const { name, required: isRequired, ...schema } = parameter;
-    properties[name] = Object.fromEntries(Object.entries(schema).filter(([, value]) => value !== undefined));
-    if (isRequired) required.push(name);
-  });
-  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
-}
-
-function toCallToolResult(value: unknown): ToolCallResult {
-  if (typeof value === 'object' && value !== null && Array.isArray((value as { content?: unknown }).content)) {
-    return value as ToolCallResult;
-  }
-  if (value === undefined) return { content: [] };
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  const result: ToolCallResult = { content: [{ type: 'text', text }] };
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) result.structuredContent = value;
-  return result;
 }

@@ -1,13 +1,19 @@
 import {
+  configDefaults,
+  errorMessage,
   SearchProviderError,
   silentLogger,
   type Logger,
   type SearchResult,
-  type SearchToolInfo,
   type ToolInfo,
 } from '@search-mcp/shared';
-import { z } from 'zod';
-import type { SearchProvider, SearchProviderRequest } from './search-provider.js';
+import type { SearchProvider, SearchProviderRequest } from '../search-provider.js';
+import {
+  cloudSearchResponseSchema,
+  type CloudSearchRequest,
+  type CloudSearchResult,
+  type CloudSearchTool,
+} from './cloud-search-contract.js';
 
 /** The fetch the provider uses; undici's by default. Inject one for proxies or tests. */
 export type CloudSearchFetch = (
@@ -33,16 +39,6 @@ export interface CloudSearchProviderOptions {
   logger?: Logger;
 }
 
-const ResponseSchema = z.object({
-  results: z.array(
-    z.looseObject({
-      toolKey: z.string(),
-      relevance: z.number().refine(Number.isFinite, 'not a finite number'),
-      explanation: z.string().optional(),
-    }),
-  ),
-});
-
 /**
  * Asks a remote search service (seed 004 `POST /catalog/search`; another Search MCP's HTTP app serves it) to rank
  * the tools. The answer is validated: keys that are not among the request's tools are dropped (a service must not
@@ -64,15 +60,16 @@ export class CloudSearchProvider implements SearchProvider {
   async search(request: SearchProviderRequest): Promise<SearchResult[]> {
     const queries = request.queries.filter((query) => query.trim() !== '');
     if (queries.length === 0 || request.tools.length === 0) return [];
-    const timeoutMs = this.options.timeoutMs ?? 5000;
+    const timeoutMs = this.options.timeoutMs ?? configDefaults.cloudTimeoutMs;
     const timeout = AbortSignal.timeout(timeoutMs);
     const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
-    const body = JSON.stringify({
+    const wireRequest: CloudSearchRequest = {
       query: queries,
       ...(request.context ? { context: request.context } : {}),
       tools: request.tools.map((tool) => this.toRequestTool(tool)),
       maxResults: request.maxResults,
-    });
+    };
+    const body = JSON.stringify(wireRequest);
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
 
@@ -116,9 +113,9 @@ export class CloudSearchProvider implements SearchProvider {
         message: `cloud search answered HTTP ${status}${hint}`,
       });
     }
-    let parsed: z.infer<typeof ResponseSchema>;
+    let results: CloudSearchResult[];
     try {
-      parsed = ResponseSchema.parse(JSON.parse(text));
+      results = cloudSearchResponseSchema.parse(JSON.parse(text)).results;
     } catch (error) {
       throw new SearchProviderError({
         providerId: this.id,
@@ -127,21 +124,22 @@ export class CloudSearchProvider implements SearchProvider {
         cause: error,
       });
     }
-    return this.toResults(parsed.results, request);
+    return this.toResults(results, request);
   }
 
-  private toRequestTool(tool: ToolInfo): SearchToolInfo {
-    const requestTool: SearchToolInfo = { toolKey: tool.toolKey, toolName: tool.toolName, serverName: tool.serverName };
+  private toRequestTool(tool: ToolInfo): CloudSearchTool {
+    const requestTool: CloudSearchTool = {
+      toolKey: tool.toolKey,
+      toolName: tool.toolName,
+      serverName: tool.serverName,
+    };
     if (tool.title) requestTool.title = tool.title;
     if (tool.description) requestTool.description = tool.description;
     if (this.options.includeInputSchema) requestTool.inputSchema = tool.inputSchema;
     return requestTool;
   }
 
-  private toResults(
-    results: z.infer<typeof ResponseSchema>['results'],
-    request: SearchProviderRequest,
-  ): SearchResult[] {
+  private toResults(results: readonly CloudSearchResult[], request: SearchProviderRequest): SearchResult[] {
     const byKey = new Map(request.tools.map((tool) => [tool.toolKey, tool]));
     const seen = new Set<string>();
     const accepted: SearchResult[] = [];
@@ -176,11 +174,9 @@ function loadUndiciFetch(): Promise<CloudSearchFetch> {
   return undiciFetch;
 }
 
+/** The error's message with the system error code of its cause (`fetch failed (ECONNREFUSED)`). */
 function describe(error: unknown): string {
-  if (error instanceof Error) {
-    const cause = (error as { cause?: unknown }).cause;
-    const code = cause && typeof cause === 'object' ? (cause as { code?: unknown }).code : undefined;
-    return typeof code === 'string' ? `${error.message} (${code})` : error.message;
-  }
-  return String(error);
+  const cause = error instanceof Error ? (error as { cause?: unknown }).cause : undefined;
+  const code = cause && typeof cause === 'object' ? (cause as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? `${errorMessage(error)} (${code})` : errorMessage(error);
 }

@@ -1,5 +1,5 @@
-import { silentLogger, type Logger, type SearchResult } from '@search-mcp/shared';
-import type { SearchProvider, SearchProviderRequest } from './search-provider.js';
+import { errorMessage, silentLogger, type Logger, type SearchResult } from '@search-mcp/shared';
+import type { SearchProvider, SearchProviderRequest } from '../search-provider.js';
 
 export interface FallbackSearchProviderOptions {
   logger?: Logger;
@@ -48,7 +48,7 @@ export class FallbackSearchProvider implements SearchProvider {
       reason = 'the primary returned something that is not a list of results';
     } catch (error) {
       if (request.signal?.aborted) throw request.signal.reason ?? error;
-      reason = error instanceof Error ? error.message : String(error);
+      reason = errorMessage(error);
     }
     this.logger.warn('search fell back', { primary: this.primary.id, fallback: this.fallback.id, reason });
     const results = await this.fallback.search(request);

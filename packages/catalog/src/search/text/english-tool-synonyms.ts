@@ -106,7 +106,10 @@ function buildSynonymMap(): Map<string, readonly Synonym[]> {
       if (member.length !== 1) continue;
       const term = (member[0] as AnalyzedToken).term;
       let related = map.get(term);
-      if (related === undefined) map.set(term, (related = new Map()));
+      if (related === undefined) {
+        related = new Map();
+        map.set(term, related);
+      }
       for (const other of members) {
         for (const token of other)
           if (token.term !== term && !related.has(token.term)) related.set(token.term, token.surface);

@@ -1,5 +1,5 @@
 import { TimeoutError, ToolDisabledError, ToolNotFoundError, ValidationError } from '@search-mcp/shared';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ToolRegistry } from './tool-registry.js';
 
 const echo = {
@@ -157,11 +157,27 @@ describe('ToolRegistry as a tool source', () => {
     });
     registry.register({ name: 'forever', description: 'x' }, () => new Promise(() => {}));
     const progress: number[] = [];
-    expect(
-      await registry.callTool('local', 'steps', {}, { onProgress: (update) => progress.push(update.progress) }),
-    ).toEqual({ content: [{ type: 'text', text: 'done' }] });
-    expect(progress).toEqual([1, 2, 3, 4]);
-    await expect(registry.callTool('local', 'forever', {})).rejects.toThrow(TimeoutError);
+    // Simulated time: 400 ms of work in 100 ms steps outlives a 150 ms timeout only because progress restarts it.
+    vi.useFakeTimers();
+    try {
+      const steps = registry.callTool('local', 'steps', {}, { onProgress: (update) => progress.push(update.progress) });
+      await vi.advanceTimersByTimeAsync(400);
+      expect(await steps).toEqual({ content: [{ type: 'text', text: 'done' }] });
+      expect(progress).toEqual([1, 2, 3, 4]);
+      let settled = false;
+      const forever = registry
+        .callTool('local', 'forever', {})
+        .catch((error: unknown) => error)
+        .finally(() => {
+          settled = true;
+        });
+      await vi.advanceTimersByTimeAsync(149);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await forever).toBeInstanceOf(TimeoutError);
+    } finally {
+      vi.useRealTimers();
+    }
     const controller = new AbortController();
     const call = registry.callTool('local', 'forever', {}, { signal: controller.signal, timeoutMs: 10_000 });
     controller.abort(new Error('cancelled'));

@@ -17,59 +17,7 @@
  * lunr is still used for what it does well: the Porter stemmer (see text-tokenizer.ts).
  */
 
-/** Growable typed array of 32-bit ints (build-time scratch). */
-class IntList {
-  data: Int32Array;
-  length = 0;
-  constructor(capacity = 1024) {
-    this.data = new Int32Array(capacity);
-  }
-  push(value: number): void {
-    if (this.length === this.data.length) {
-      const next = new Int32Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[this.length++] = value;
-  }
-}
-
-/** Growable Uint8Array with a fixed stride (per-field term frequencies of each posting). */
-class ByteRows {
-  data: Uint8Array;
-  rows = 0;
-  constructor(
-    readonly stride: number,
-    capacity = 1024,
-  ) {
-    this.data = new Uint8Array(capacity * stride);
-  }
-  addRow(): number {
-    if ((this.rows + 1) * this.stride > this.data.length) {
-      const next = new Uint8Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    return this.rows++;
-  }
-}
-
-/** Growable Float32Array. */
-class FloatList {
-  data: Float32Array;
-  length = 0;
-  constructor(capacity = 1024) {
-    this.data = new Float32Array(capacity);
-  }
-  push(value: number): void {
-    if (this.length === this.data.length) {
-      const next = new Float32Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[this.length++] = value;
-  }
-}
+import { ByteRows, FloatList, IntList } from './growable-arrays.js';
 
 export interface Bm25fParameters {
   k1: number;

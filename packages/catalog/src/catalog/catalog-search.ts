@@ -1,0 +1,154 @@
+/**
+ * One catalog search: the request's queries and limit checked, the provider of the caller's strategy asked (cloud
+ * falls back to the local ranker), and its answer made safe: only keys of the tools searched over, each once, in
+ * the provider's order, relevance clamped to 0..1, at most `maxResults`.
+ */
+import {
+  configDefaults,
+  errorMessage,
+  SearchProviderError,
+  silentLogger,
+  type Logger,
+  type SearchResult,
+  type ToolInfo,
+} from '@search-mcp/shared';
+import { FallbackSearchProvider, type FallbackAnswer } from '../providers/fallback-search-provider.js';
+import type { SearchProvider } from '../search-provider.js';
+import type {
+  CatalogSearchHit,
+  CatalogSearchRequest,
+  CatalogSearchResponse,
+  CatalogSearchStrategy,
+} from './catalog-types.js';
+
+export interface CatalogSearchSettings {
+  /** The ranker of strategy `bm25`, and the fallback of `cloud`. */
+  localProvider: SearchProvider;
+  /** The ranker of strategy `cloud`, when one is configured. */
+  cloudProvider?: SearchProvider;
+  /** `maxResults` when a request gives none (`search.maxResults`). */
+  defaultMaxResults: number;
+  logger?: Logger;
+}
+
+export class CatalogSearch {
+  private readonly logger: Logger;
+  /** Each searched tool array's tools by key, for as long as the array lives. */
+  private readonly byKey = new WeakMap<readonly ToolInfo[], Map<string, ToolInfo>>();
+
+  constructor(private readonly settings: CatalogSearchSettings) {
+    this.logger = settings.logger ?? silentLogger;
+  }
+
+  /**
+   * Ranks `tools` (the caller's visible tools, filtered) with the provider of `strategy`.
+   * @throws SearchProviderError when the provider fails (a cloud failure falls back first); the caller's abort
+   * reason when `request.signal` aborts.
+   */
+  async search(
+    request: CatalogSearchRequest,
+    strategy: CatalogSearchStrategy,
+    tools: readonly ToolInfo[],
+  ): Promise<CatalogSearchResponse> {
+    const { localProvider, cloudProvider } = this.settings;
+    if (strategy === 'off') return { results: [], strategy, toolCount: tools.length };
+    const queries = (typeof request.query === 'string' ? [request.query] : [...request.query]).filter(
+      (query): query is string => typeof query === 'string' && query.trim() !== '',
+    );
+    if (queries.length === 0 || tools.length === 0) {
+      return { results: [], strategy, providerId: localProvider.id, toolCount: tools.length };
+    }
+    const maxResults = clamp(
+      Math.trunc(request.maxResults ?? this.settings.defaultMaxResults),
+      1,
+      configDefaults.maxResultsLimit,
+    );
+    let answer: FallbackAnswer = { providerId: localProvider.id };
+    let provider = localProvider;
+    if (strategy === 'cloud') {
+      if (cloudProvider) {
+        provider = new FallbackSearchProvider(cloudProvider, localProvider, {
+          logger: this.logger,
+          onAnswer: (received) => {
+            answer = received;
+          },
+        });
+      } else {
+        answer = { providerId: localProvider.id, fallbackReason: 'no search.cloud is configured' };
+      }
+    }
+    let results: SearchResult[];
+    try {
+      results = await provider.search({
+        queries,
+        tools,
+        maxResults,
+        ...(request.context ? { context: request.context } : {}),
+        ...(request.signal ? { signal: request.signal } : {}),
+      });
+    } catch (error) {
+      if (request.signal?.aborted) throw request.signal.reason ?? error;
+      if (SearchProviderError.isInstance(error)) throw error;
+      throw new SearchProviderError({
+        providerId: provider.id,
+        failure: 'provider',
+        message: `search provider '${provider.id}' failed: ${errorMessage(error)}`,
+        cause: error,
+      });
+    }
+    const hits = this.toHits(results, tools, maxResults);
+    this.logger.debug('search', {
+      strategy,
+      provider: answer.providerId,
+      queries: queries.length,
+      results: hits.length,
+    });
+    return {
+      results: hits,
+      strategy,
+      providerId: answer.providerId,
+      toolCount: tools.length,
+      ...(answer.fallbackReason !== undefined ? { fallbackReason: answer.fallbackReason } : {}),
+    };
+  }
+
+  private toHits(results: readonly SearchResult[], tools: readonly ToolInfo[], maxResults: number): CatalogSearchHit[] {
+    const byKey = this.toolsByKey(tools);
+    const hits: CatalogSearchHit[] = [];
+    const seen = new Set<string>();
+    for (const result of results) {
+      // A custom ranker must not widen what the caller sees.
+      const tool = byKey.get(result.toolKey);
+      if (!tool || seen.has(tool.toolKey)) continue;
+      seen.add(tool.toolKey);
+      const hit: CatalogSearchHit = {
+        toolKey: tool.toolKey,
+        toolName: tool.toolName,
+        serverName: tool.serverName,
+        description: tool.description,
+        relevance: clamp(Number.isFinite(result.relevance) ? result.relevance : 0, 0, 1),
+        tool,
+      };
+      if (tool.title !== undefined) hit.title = tool.title;
+      if (result.explanation !== undefined) hit.explanation = result.explanation;
+      hits.push(hit);
+      if (hits.length >= maxResults) break;
+    }
+    return hits;
+  }
+
+  private toolsByKey(tools: readonly ToolInfo[]): Map<string, ToolInfo> {
+    let byKey = this.byKey.get(tools);
+    if (byKey === undefined) {
+      byKey = new Map();
+      // The first tool of a key wins, as in the catalog's own collection.
+      for (const tool of tools) if (!byKey.has(tool.toolKey)) byKey.set(tool.toolKey, tool);
+      this.byKey.set(tools, byKey);
+    }
+    return byKey;
+  }
+}
+
+function clamp(value: number, minimum: number, maximum: number): number {
+  return Math.min(maximum, Math.max(minimum, Number.isNaN(value) ? minimum : value));
+}

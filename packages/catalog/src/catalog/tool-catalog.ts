@@ -1,0 +1,198 @@
+import {
+  isResolvedConfig,
+  parseConfig,
+  silentLogger,
+  ToolDisabledError,
+  type Logger,
+  type ResolvedConfig,
+  type SearchMcpConfigInput,
+  type ToolCallResult,
+  type ToolInfo,
+} from '@search-mcp/shared';
+import { ArgumentValidator } from '../execution/argument-validator.js';
+import { ToolExecutor, type ToolExecutorOptions } from '../execution/tool-executor.js';
+import { Bm25SearchProvider } from '../providers/bm25-search-provider.js';
+import { CloudSearchProvider } from '../providers/cloud-search-provider.js';
+import type { SearchProvider } from '../search-provider.js';
+import { authorizeCaller, type CatalogToken } from './caller-authorization.js';
+import { CatalogSearch } from './catalog-search.js';
+import type { CatalogToolSource } from './catalog-tool-source.js';
+import type {
+  Caller,
+  CatalogExecuteOptions,
+  CatalogListFilter,
+  CatalogSearchRequest,
+  CatalogSearchResponse,
+  CatalogSearchStrategy,
+} from './catalog-types.js';
+import { configuredProject } from './config-lookup.js';
+import { resolveToolKey, sourceFor, toolNotFound, type Resolution } from './tool-resolution.js';
+import { VisibleToolsCache } from './visible-tools-cache.js';
+
+export interface ToolCatalogOptions {
+  /** Where tools come from: an `McpClientManager`, `ToolRegistry`s, or anything implementing `ToolSource`. */
+  sources: readonly CatalogToolSource[];
+  /** Search settings, projects, tokens, server permissions. Default: BM25, 10 results, no projects or tokens. */
+  config?: ResolvedConfig | SearchMcpConfigInput;
+  /** The local ranker (strategy `bm25`, and the fallback of `cloud`). Default `new Bm25SearchProvider()`. */
+  searchProvider?: SearchProvider;
+  /** The ranker of strategy `cloud`. Default: a `CloudSearchProvider` from `search.cloud`, when configured. */
+  cloudProvider?: SearchProvider;
+  executor?: ToolExecutorOptions;
+  logger?: Logger;
+  /**
+   * The tokens a caller's `tokenId` may name, with the projects each may use. Default `auth.tokens` of the config;
+   * an HTTP app that generated its own token passes the list it authenticates against. No secrets are needed here.
+   */
+  tokens?: readonly CatalogToken[];
+}
+
+/**
+ * The tool catalog (seed 004's ToolCatalogService): collects the tools a caller may see from its sources at request
+ * time, searches them with the strategy of the caller's project, and executes them with visibility enforced again,
+ * arguments validated, and retries of retryable failures.
+ *
+ * Visibility (CONTRACT §4–5): the server is enabled, the tool is not `false` in `toolPermissions`, the server is
+ * connected, and the caller's project (and token) allow it (`isServerVisibleToProject`).
+ */
+export class ToolCatalog {
+  readonly config: ResolvedConfig;
+  private readonly sources: readonly CatalogToolSource[];
+  private readonly tools: VisibleToolsCache;
+  private readonly searcher: CatalogSearch;
+  private readonly validator: ArgumentValidator;
+  private readonly executor: ToolExecutor;
+  private readonly tokens: readonly CatalogToken[];
+
+  constructor(options: ToolCatalogOptions) {
+    this.sources = options.sources;
+    this.config = options.config
+      ? isResolvedConfig(options.config)
+        ? options.config
+        : parseConfig(options.config)
+      : parseConfig({ mcpServers: {} });
+    const logger = options.logger ?? silentLogger;
+    this.tokens = options.tokens ?? this.config.auth.tokens;
+    this.tools = new VisibleToolsCache(this.sources, logger);
+    const cloud = this.config.search.cloud;
+    const cloudProvider =
+      options.cloudProvider ??
+      (cloud
+        ? new CloudSearchProvider({
+            url: cloud.url,
+            timeoutMs: cloud.timeoutMs,
+            logger,
+            ...(cloud.apiKey !== undefined ? { apiKey: cloud.apiKey } : {}),
+          })
+        : undefined);
+    this.searcher = new CatalogSearch({
+      localProvider: options.searchProvider ?? new Bm25SearchProvider(),
+      defaultMaxResults: this.config.search.maxResults,
+      logger,
+      ...(cloudProvider ? { cloudProvider } : {}),
+    });
+    this.validator = new ArgumentValidator({ logger });
+    this.executor = new ToolExecutor(options.executor);
+  }
+
+  /** The strategy for the caller: its project's `optimization` when the project is configured, else `search.strategy`. */
+  strategyFor(caller: Caller = {}): CatalogSearchStrategy {
+    const project = configuredProject(this.config, caller.projectId);
+    if (project) return project.optimization ?? 'off';
+    return this.config.search.strategy;
+  }
+
+  /** The tools the caller may see, sorted as the sources list them. The same array is returned until tools change. */
+  async visibleTools(caller: Caller = {}): Promise<readonly ToolInfo[]> {
+    authorizeCaller(caller, this.tokens);
+    return this.tools.forProject(caller.projectId);
+  }
+
+  /** Ranks the caller's visible tools (narrowed by `filter`) with its project's strategy. */
+  async search(request: CatalogSearchRequest, caller: Caller = {}): Promise<CatalogSearchResponse> {
+    authorizeCaller(caller, this.tokens);
+    const tools = await this.tools.forFilter(caller.projectId, request.filter);
+    return this.searcher.search(request, this.strategyFor(caller), tools);
+  }
+
+  /**
+   * One visible tool by key (`server:tool`, `server.tool` or `server__tool`). A tool the caller cannot see, blocked
+   * ones included, is not found (CONTRACT §6: 404); only `execute` says a tool is disabled.
+   * @throws ToolNotFoundError (with the closest keys), AuthorizationError
+   */
+  async get(toolKey: string, caller: Caller = {}): Promise<ToolInfo> {
+    const { resolved, visible } = await this.resolve(toolKey, caller);
+    if (resolved.kind === 'tool') return resolved.tool;
+    const detail = resolved.kind === 'not-connected' ? ` (MCP server '${resolved.serverId}' is not connected)` : '';
+    throw toolNotFound(toolKey, visible, detail);
+  }
+
+  /** The visible tools matching a filter, sorted by key. */
+  async list(filter: CatalogListFilter = {}, caller: Caller = {}): Promise<ToolInfo[]> {
+    const tools = await this.visibleTools(caller);
+    return tools
+      .filter(
+        (tool) =>
+          (filter.server === undefined || tool.serverName === filter.server) &&
+          (filter.category === undefined || tool.category === filter.category) &&
+          (filter.tag === undefined || (tool.tags ?? []).includes(filter.tag)),
+      )
+      .sort((a, b) => a.toolKey.localeCompare(b.toolKey));
+  }
+
+  /**
+   * Runs a tool: visibility is enforced again, arguments are validated against its `inputSchema` (every problem at
+   * once), and retryable failures (a server reconnecting) are retried. The result is the backend's, unchanged.
+   * @throws ToolNotFoundError, ToolDisabledError, AuthorizationError, ValidationError, ServerNotRunningError,
+   * BackendError, TimeoutError
+   */
+  async execute(
+    toolKey: string,
+    args: Record<string, unknown> | undefined,
+    caller: Caller = {},
+    options: CatalogExecuteOptions = {},
+  ): Promise<ToolCallResult> {
+    const { resolved, visible } = await this.resolve(toolKey, caller);
+    const argumentsObject = args ?? {};
+    let serverId: string;
+    let toolName: string;
+    if (resolved.kind === 'tool') {
+      this.validator.validate(resolved.tool.toolKey, resolved.tool.inputSchema, argumentsObject);
+      serverId = resolved.tool.serverName;
+      toolName = resolved.tool.toolName;
+    } else if (resolved.kind === 'not-connected') {
+      // A configured server the caller may use, not connected now: the source says so (and reconnects it).
+      serverId = resolved.serverId;
+      toolName = resolved.toolName;
+    } else if (resolved.kind === 'disabled') {
+      throw new ToolDisabledError({ toolName: resolved.toolKey, reason: resolved.reason });
+    } else {
+      throw toolNotFound(toolKey, visible, '');
+    }
+    const source = sourceFor(this.sources, serverId);
+    if (!source) throw toolNotFound(toolKey, visible, '');
+    return this.executor.execute(
+      (signal) =>
+        source.callTool(serverId, toolName, argumentsObject, {
+          signal,
+          ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+          ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+          ...(options.meta ? { meta: options.meta } : {}),
+        }),
+      options.signal ? { signal: options.signal } : {},
+    );
+  }
+
+  private async resolve(
+    toolKey: unknown,
+    caller: Caller,
+  ): Promise<{ resolved: Resolution; visible: readonly ToolInfo[] }> {
+    const visible = await this.visibleTools(caller);
+    const resolved = await resolveToolKey(toolKey, caller, visible, {
+      config: this.config,
+      sources: this.sources,
+      tools: this.tools,
+    });
+    return { resolved, visible };
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * What a tool key names for a caller, applying every visibility rule (CONTRACT §4–5): the tool when it is listed
+ * and visible, the server and tool name when the server is configured and allowed but not running, why it is
+ * blocked when the caller could otherwise see it, or nothing. A tool of a server the caller may not see is
+ * indistinguishable from one that does not exist.
+ */
+import { parseToolKey, ToolNotFoundError, type ResolvedConfig, type ToolInfo } from '@search-mcp/shared';
+import { closestToolKeys } from '../execution/tool-key-suggestions.js';
+import type { Caller } from './catalog-types.js';
+import type { CatalogToolSource } from './catalog-tool-source.js';
+import { configuredServer } from './config-lookup.js';
+import { isServerVisibleToProject } from './project-visibility.js';
+import type { VisibleToolsCache } from './visible-tools-cache.js';
+
+export type Resolution =
+  | { kind: 'tool'; tool: ToolInfo }
+  | { kind: 'not-connected'; serverId: string; toolName: string }
+  | { kind: 'disabled'; toolKey: string; reason: string }
+  | { kind: 'not-found' };
+
+export interface ResolutionScope {
+  config: ResolvedConfig;
+  sources: readonly CatalogToolSource[];
+  tools: VisibleToolsCache;
+}
+
+/** The source that answers for a server id. */
+export function sourceFor(sources: readonly CatalogToolSource[], serverId: string): CatalogToolSource | undefined {
+  return sources.find((source) => source.serverIds.includes(serverId));
+}
+
+/** `visible`: the caller's tools (already authorized). */
+export async function resolveToolKey(
+  toolKey: unknown,
+  caller: Caller,
+  visible: readonly ToolInfo[],
+  scope: ResolutionScope,
+): Promise<Resolution> {
+  const parsed = typeof toolKey === 'string' ? parseToolKey(toolKey.trim()) : undefined;
+  if (!parsed) return { kind: 'not-found' };
+  const { serverId, toolName } = parsed;
+  const key = `${serverId}:${toolName}`;
+  const server = configuredServer(scope.config, serverId);
+  // Not the caller's server: indistinguishable from one that does not exist.
+  if (server && !isServerVisibleToProject(server.projects, caller.projectId)) return { kind: 'not-found' };
+  if (server && !server.enabled)
+    return { kind: 'disabled', toolKey: key, reason: `MCP server '${serverId}' is disabled in the config` };
+  if (server && Object.hasOwn(server.toolPermissions, toolName) && server.toolPermissions[toolName] === false) {
+    return { kind: 'disabled', toolKey: key, reason: 'toolPermissions' };
+  }
+  const candidate = await scope.tools.tool(key);
+  if (candidate && isServerVisibleToProject(candidate.serverProjects, caller.projectId))
+    return { kind: 'tool', tool: candidate };
+  const source = sourceFor(scope.sources, serverId);
+  const disabled = source?.disabledTool?.(serverId, toolName);
+  if (disabled && isServerVisibleToProject(disabled.serverProjects, caller.projectId)) {
+    return { kind: 'disabled', toolKey: key, reason: disabled.reason };
+  }
+  // Only a configured backend (its project was checked above) can be "not connected"; anything else the caller
+  // cannot see is simply not found.
+  if (!server || !source) return { kind: 'not-found' };
+  // A running server answers only for the tools it lists: one whose tools are all hidden or malformed gets nothing.
+  const state = source.serverState?.(serverId);
+  const running = state !== undefined ? state === 'running' : visible.some((entry) => entry.serverName === serverId);
+  return running ? { kind: 'not-found' } : { kind: 'not-connected', serverId, toolName };
+}
+
+/** `Tool not found: <key><detail>. Did you mean: …?`, with the closest visible keys. */
+export function toolNotFound(requestedKey: unknown, visible: readonly ToolInfo[], detail: string): ToolNotFoundError {
+  // Callers from JavaScript or JSON may pass anything as a key.
+  const toolKey = String(requestedKey);
+  const suggestions = closestToolKeys(
+    toolKey,
+    visible.map((tool) => tool.toolKey),
+  );
+  const hint = suggestions.length > 0 ? `. Did you mean: ${suggestions.join(', ')}?` : '';
+  return new ToolNotFoundError({
+    toolName: toolKey,
+    suggestions,
+    message: `Tool not found: ${toolKey}${detail}${hint}`,
+  });
+}

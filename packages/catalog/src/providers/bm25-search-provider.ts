@@ -1,0 +1,127 @@
+/**
+ * Local tool search: our own BM25F index (with lunr's English stemmer) over tool name, title, description,
+ * parameters and server text, with Japanese/Chinese support and fusion of several queries (CONTRACT §7, seed 004).
+ *
+ * Pipeline of one search (each step is a module under `../search/`):
+ * 1. The index for the tool set (`bm25/tool-index.ts`): built once, cached by array identity and, for a new array
+ *    with the same tools, by a hash of their searchable text (`bm25/tool-index-cache.ts`). See
+ *    `bm25/bm25f-index.ts` for why it is our own BM25F index and not lunr's Index.
+ * 2. What gets ranked (`text/query-units.ts`): each query, the clauses of a long query (a whole task), and the
+ *    context as a weak extra query.
+ * 3. Each becomes weighted terms (`text/query-terms.ts`): its own words (stemmed; CJK bigrams), English for its
+ *    Japanese/Chinese words from the tool vocabulary, tool-verb synonyms at a lower weight; then the index's
+ *    terms among them (`bm25/prepared-query.ts`).
+ * 4. Each ranks the tools (`bm25/query-scoring.ts`): BM25F × coverage factor × name factor × server mention.
+ * 5. The rankings are fused (`rank/rank-fusion.ts`): the best normalized score a tool gets in any ranking, plus a
+ *    little of the sum.
+ * 6. relevance = score / best score (`rank/relevance-scaling.ts`); explanation = the matched words and the
+ *    fields they matched in (`bm25/match-explanation.ts`).
+ */
+import type { SearchResult, ToolInfo } from '@search-mcp/shared';
+import { explainMatch } from '../search/bm25/match-explanation.js';
+import { prepareQuery, type PreparedQuery } from '../search/bm25/prepared-query.js';
+import { rankQuery } from '../search/bm25/query-scoring.js';
+import { buildToolIndex, type Bm25IndexStats, type ToolIndex } from '../search/bm25/tool-index.js';
+import { ToolIndexCache } from '../search/bm25/tool-index-cache.js';
+import { fuseRankings, type RankedList } from '../search/rank/rank-fusion.js';
+import { relativeRelevance } from '../search/rank/relevance-scaling.js';
+import { topK } from '../search/rank/top-k.js';
+import { queryTerms } from '../search/text/query-terms.js';
+import { rankingUnits, usableContext, usableQueries } from '../search/text/query-units.js';
+import type { SearchProvider, SearchProviderRequest } from '../search-provider.js';
+import {
+  finiteOr,
+  resolveBm25Options,
+  type Bm25SearchProviderOptions,
+  type ResolvedBm25Options,
+} from './bm25-search-options.js';
+
+/** How deep each query's ranking goes into the fusion. */
+const FUSION_DEPTH = 100;
+
+export class Bm25SearchProvider implements SearchProvider {
+  readonly id = 'bm25';
+  private readonly options: ResolvedBm25Options;
+  private readonly onIndexBuilt: ((stats: Bm25IndexStats) => void) | undefined;
+  private readonly indexes: ToolIndexCache<ToolIndex>;
+
+  constructor(options: Bm25SearchProviderOptions = {}) {
+    this.options = resolveBm25Options(options);
+    this.onIndexBuilt = options.onIndexBuilt;
+    this.indexes = new ToolIndexCache(this.options.cacheSize, (tools) => {
+      const { toolIndex, stats } = buildToolIndex(tools, this.options);
+      this.onIndexBuilt?.(stats);
+      return toolIndex;
+    });
+  }
+
+  /** How many indexes this provider has built (a tool set is indexed once until it changes). */
+  get indexBuilds(): number {
+    return this.indexes.buildCount;
+  }
+
+  async search(request: SearchProviderRequest): Promise<SearchResult[]> {
+    return this.searchSync(request);
+  }
+
+  /** The same as `search`, synchronously (benchmarks, callers without an event loop turn to spare). */
+  searchSync(request: SearchProviderRequest): SearchResult[] {
+    if (request === null || typeof request !== 'object' || request.signal?.aborted) return [];
+    const tools: readonly ToolInfo[] = Array.isArray(request.tools) ? request.tools : [];
+    const maxResults = Math.min(tools.length, Math.floor(finiteOr(request.maxResults, 10, 0)));
+    const queries = usableQueries(request.queries);
+    if (queries.length === 0 || maxResults === 0) return [];
+
+    const toolIndex = this.indexes.get(tools);
+    const { index } = toolIndex;
+    const options = this.options;
+    const context = usableContext(request.context);
+    const units = rankingUnits(queries, context, options);
+
+    const depth = units.length === 1 ? maxResults : Math.max(maxResults, FUSION_DEPTH);
+    const lists: Array<RankedList<number>> = [];
+    const explained: PreparedQuery[] = [];
+    let contextQuery: PreparedQuery | undefined;
+    for (const unit of units) {
+      const prepared = prepareQuery(queryTerms(unit.text, options), index);
+      const isContext = unit.kind !== 'query' && unit.text === context;
+      if (unit.kind === 'query') explained.push(prepared);
+      else if (isContext) contextQuery = prepared;
+      // A one-word clause says less than the whole query it came from.
+      if (unit.kind !== 'query' && !isContext && prepared.terms.length < 2) continue;
+      lists.push({ items: rankQuery(prepared, toolIndex, depth, options), weight: unit.weight });
+    }
+
+    let ranked: ReadonlyArray<{ key: number; score: number }>;
+    if (lists.length === 1) {
+      ranked = (lists[0] as RankedList<number>).items.slice(0, maxResults);
+    } else {
+      const fused = fuseRankings(lists, options.fusion, options.rrfK);
+      ranked = topK(
+        Array.from(fused, ([key, score]) => ({ key, score })),
+        maxResults,
+        (item) => item.score,
+      );
+    }
+    const best = ranked[0]?.score ?? 0;
+    if (!(best > 0)) return [];
+
+    const results: SearchResult[] = [];
+    const seen = new Set<string>();
+    for (const { key: doc, score } of ranked) {
+      const tool: unknown = tools[doc];
+      if (tool === null || typeof tool !== 'object' || !(score > 0)) continue;
+      const { toolKey, toolName, serverName, description } = tool as ToolInfo;
+      if (seen.has(toolKey)) continue;
+      seen.add(toolKey);
+      const result: SearchResult = { toolKey, toolName, serverName, relevance: relativeRelevance(score, best) };
+      if (typeof description === 'string' && description.length > 0) result.description = description;
+      const explanation =
+        explainMatch(doc, explained, index) ??
+        (contextQuery === undefined ? undefined : explainMatch(doc, [contextQuery], index, 'matched context'));
+      if (explanation !== undefined) result.explanation = explanation;
+      results.push(result);
+    }
+    return results;
+  }
+}

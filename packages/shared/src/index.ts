@@ -21,6 +21,9 @@ export {
 export type { Issue, SearchMcpErrorCode, SearchMcpErrorOptions, SearchProviderFailure } from './errors.js';
 
 export { createJsonLineLogger, logLevels, silentLogger } from './logger.js';
+export { createSecretRedactor, noSecrets } from './secrets/secret-redactor.js';
+export type { SecretRedactor } from './secrets/secret-redactor.js';
+export { collectConfigSecrets } from './secrets/config-secrets.js';
 export type { JsonLineLoggerOptions, LogFields, Logger, LogLevel } from './logger.js';
 
 export type {

@@ -1,3 +1,5 @@
+import { noSecrets, type SecretRedactor } from './secrets/secret-redactor.js';
+
 /**
  * The logger every package accepts. Libraries never write on their own: hosts inject one (stdout belongs to the
  * MCP protocol in stdio mode, so the apps log JSON lines to stderr).
@@ -28,6 +30,11 @@ export interface JsonLineLoggerOptions {
   fields?: LogFields;
   /** Clock, for tests. */
   now?: () => Date;
+  /**
+   * Masks secrets in the message and in every string of every field, at every depth (bound `fields` of children
+   * included), before the line is written. Build it with `createSecretRedactor(collectConfigSecrets(config))`.
+   */
+  redactor?: SecretRedactor;
 }
 
 /** A logger that writes one JSON object per line: `{ time, level, msg, ...fields }`. */
@@ -35,6 +42,8 @@ export function createJsonLineLogger(options: JsonLineLoggerOptions): Logger {
   const minimum = levelRank[options.level ?? 'info'];
   const now = options.now ?? (() => new Date());
   const base = options.fields ?? {};
+  const redactor = options.redactor ?? noSecrets;
+  const replacer = redactor === noSecrets ? errorReplacer : redactingReplacer(redactor);
 
   const make = (bound: LogFields): Logger => {
     const emit = (level: Exclude<LogLevel, 'silent'>, message: string, fields?: LogFields) => {
@@ -42,9 +51,10 @@ export function createJsonLineLogger(options: JsonLineLoggerOptions): Logger {
       const record = { time: now().toISOString(), level, msg: message, ...bound, ...fields };
       let line: string;
       try {
-        line = JSON.stringify(record, errorReplacer);
+        line = JSON.stringify(record, replacer);
       } catch {
-        line = JSON.stringify({ time: record.time, level, msg: message, note: 'fields not serializable' });
+        const msg = redactor.redact(message);
+        line = JSON.stringify({ time: record.time, level, msg, note: 'fields not serializable' });
       }
       options.write(`${line}\n`);
     };
@@ -66,6 +76,17 @@ function errorReplacer(_key: string, value: unknown): unknown {
     return { name: value.name, message: value.message, ...(code !== undefined ? { code } : {}) };
   }
   return value;
+}
+
+/**
+ * Redacts every string JSON.stringify meets (it calls the replacer again for the members of what the replacer
+ * returns, so an error's message is masked too).
+ */
+function redactingReplacer(redactor: SecretRedactor) {
+  return (key: string, value: unknown): unknown => {
+    const replaced = errorReplacer(key, value);
+    return typeof replaced === 'string' ? redactor.redact(replaced) : replaced;
+  };
 }
 
 /** A logger that drops everything. */

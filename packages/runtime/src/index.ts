@@ -1,1 +1,18 @@
-export {};
+/**
+ * `@search-mcp/runtime`: the composition root of Search MCP. One client manager, one catalog and one audit log for
+ * any number of MCP sessions, and the one shutdown path both apps use.
+ */
+export { createSearchMcpRuntime } from './search-mcp-runtime.js';
+export type { SearchMcpRuntime, SearchMcpRuntimeOptions } from './search-mcp-runtime.js';
+
+export { createJsonlAuditSink } from './audit/jsonl-audit-sink.js';
+export type { JsonlAuditSinkOptions } from './audit/jsonl-audit-sink.js';
+export type { AuditRecord, AuditSink } from '@search-mcp/meta-tools';
+
+export { handleShutdownSignals, shutdownSignals, signalExitCode } from './shutdown/handle-shutdown-signals.js';
+export type {
+  ShutdownHandle,
+  ShutdownOptions,
+  ShutdownProcess,
+  ShutdownSignal,
+} from './shutdown/handle-shutdown-signals.js';

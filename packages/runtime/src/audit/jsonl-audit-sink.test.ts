@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createJsonlAuditSink } from './audit-log.js';
+import { createJsonlAuditSink } from './jsonl-audit-sink.js';
 
 const record = {
   ts: '2026-01-01T00:00:00.000Z',
@@ -31,11 +31,22 @@ describe('createJsonlAuditSink', () => {
   it('reports the first write failure once and keeps going', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'search-mcp-audit-'));
     const errors: string[] = [];
+    let failed: () => void = () => {};
+    const firstFailure = new Promise<void>((resolve) => {
+      failed = resolve;
+    });
     // A folder where the file should be: the stream cannot open it.
-    const sink = createJsonlAuditSink(directory, { onError: (error) => errors.push(error.message) });
+    const sink = createJsonlAuditSink(directory, {
+      onError: (error) => {
+        errors.push(error.message);
+        failed();
+      },
+    });
+    sink.record(record);
+    await firstFailure;
     sink.record(record);
     sink.record(record);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sink.close?.();
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(/EISDIR/);
     await rm(directory, { recursive: true, force: true });

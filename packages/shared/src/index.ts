@@ -1,6 +1,6 @@
 /**
- * `@search-mcp/shared`: types, config schema, tool keys and errors. No I/O here (CONTRACT §1);
- * reading config files is in `@search-mcp/shared/node`.
+ * `@search-mcp/shared`: types, config schema and parser, tool keys, errors, logger and the secret redactor. No I/O
+ * here (CONTRACT §1); reading config files is in `@search-mcp/shared/node`.
  */
 export {
   AuthenticationError,
@@ -17,14 +17,37 @@ export {
   ToolDisabledError,
   ToolNotFoundError,
   ValidationError,
-} from './errors.js';
-export type { Issue, SearchMcpErrorCode, SearchMcpErrorOptions, SearchProviderFailure } from './errors.js';
+} from './errors/index.js';
+export type { Issue, SearchMcpErrorCode, SearchMcpErrorOptions, SearchProviderFailure } from './errors/index.js';
 
-export { createJsonLineLogger, logLevels, silentLogger } from './logger.js';
+export { configDefaults, configFileSchema } from './config/config-schema.js';
+export type { SearchMcpConfigInput } from './config/config-schema.js';
+export type {
+  CloudSearchConfig,
+  RemoteServerConfig,
+  ResolvedConfig,
+  ServerConfig,
+  ServerTransportConfig,
+  StdioServerConfig,
+} from './config/resolved-config.js';
+export { isResolvedConfig, parseConfig } from './config/parse-config.js';
+export type { ParseConfigOptions } from './config/parse-config.js';
+export { formatConfigPath } from './config/config-path.js';
+export type { VariableEnvironment } from './config/env-expansion.js';
+
+export { collectConfigSecrets } from './secrets/config-secrets.js';
 export { createSecretRedactor, noSecrets } from './secrets/secret-redactor.js';
 export type { SecretRedactor } from './secrets/secret-redactor.js';
-export { collectConfigSecrets } from './secrets/config-secrets.js';
-export type { JsonLineLoggerOptions, LogFields, Logger, LogLevel } from './logger.js';
+
+export { createJsonLineLogger, logLevels, silentLogger } from './logging/logger.js';
+export type { JsonLineLoggerOptions, LogFields, Logger, LogLevel } from './logging/logger.js';
+
+export { isValidServerId, normalizeServerId, SERVER_ID_PATTERN } from './keys/server-id.js';
+export { formatToolKey, parseToolKey, TOOL_KEY_SEPARATOR } from './keys/tool-key.js';
+export type { ParsedToolKey } from './keys/tool-key.js';
+
+export { isJsonRpcMessage } from './json-rpc/json-rpc-message.js';
+export type { JsonRpcMessageShape } from './json-rpc/json-rpc-message.js';
 
 export type {
   ProjectOptimization,
@@ -33,50 +56,10 @@ export type {
   SearchResult,
   SearchStrategy,
   SearchToolInfo,
-} from './search-types.js';
-
-export type { ServerHealth, ServerState, ServerStatus, ServerTransportKind } from './server-status.js';
-
-export type { JsonSchemaObject, ToolAnnotations, ToolDefinition, ToolInfo } from './tool-info.js';
-export type { ToolCallOptions, ToolCallResult, ToolProgress, ToolSource } from './tool-call.js';
-
-export { isValidServerId, normalizeServerId, SERVER_ID_PATTERN } from './server-id.js';
-
-export { formatToolKey, parseToolKey, TOOL_KEY_SEPARATOR } from './tool-key.js';
-
-export { isJsonRpcMessage } from './json-rpc-message.js';
-export type { JsonRpcMessageShape } from './json-rpc-message.js';
-export type { ParsedToolKey } from './tool-key.js';
-
-export { containsVariableReference, expandVariables } from './env-expansion.js';
-export type { VariableEnvironment, VariableExpansion } from './env-expansion.js';
-
-export {
-  auditSchema,
-  authSchema,
-  authTokenSchema,
-  cloudSearchSchema,
-  configDefaults,
-  configFileSchema,
-  describeSchemaIssue,
-  exposureSchema,
-  projectSchema,
-  searchSchema,
-  serverEntrySchema,
-  serverTypeValues,
-} from './config-schema.js';
-export type {
-  CloudSearchConfig,
-  RemoteServerConfig,
-  ResolvedConfig,
-  SearchMcpConfigInput,
-  ServerConfig,
-  ServerTransportConfig,
-  StdioServerConfig,
-} from './config-schema.js';
-
-export { formatConfigPath, isResolvedConfig, parseConfig } from './parse-config.js';
-export type { ParseConfigOptions } from './parse-config.js';
+} from './types/search-types.js';
+export type { ServerHealth, ServerState, ServerStatus, ServerTransportKind } from './types/server-status.js';
+export type { JsonSchemaObject, ToolAnnotations, ToolDefinition, ToolInfo } from './types/tool-info.js';
+export type { ToolCallOptions, ToolCallResult, ToolProgress, ToolSource } from './types/tool-call.js';
 
 export { errorMessage } from './text/error-message.js';
 export { isRecord } from './text/is-record.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createJsonLineLogger } from '../logger.js';
-import { parseConfig } from '../parse-config.js';
+import { createJsonLineLogger } from '../logging/logger.js';
+import { parseConfig } from '../config/parse-config.js';
 import { collectConfigSecrets } from './config-secrets.js';
 import { createSecretRedactor } from './secret-redactor.js';
 

@@ -6,7 +6,7 @@
  * When in doubt a value is collected: masking a harmless value (a path in `env`) costs a little readability, a
  * missed secret costs a leak.
  */
-import type { ResolvedConfig } from '../config-schema.js';
+import type { ResolvedConfig } from '../config/resolved-config.js';
 
 /** Shorter values are not masked: a one- to three-character value would mask parts of every word printed. */
 const MINIMUM_SECRET_LENGTH = 4;

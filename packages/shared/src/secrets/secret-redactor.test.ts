@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, SearchMcpError } from '../errors.js';
+import { ConfigError, SearchMcpError } from '../errors/index.js';
 import { createSecretRedactor, noSecrets } from './secret-redactor.js';
 
 describe('createSecretRedactor: redact', () => {

@@ -19,8 +19,18 @@ describe('isJsonRpcMessage', () => {
       { jsonrpc: '2.0', id: 1, result: 5 },
       { jsonrpc: '2.0', id: 1, error: { message: 'no code' } },
       { jsonrpc: '2.0', id: {}, method: 'x' },
+      { jsonrpc: '2.0', id: null, result: {} },
+      { jsonrpc: '2.0', id: null, method: 'x' },
+      { jsonrpc: '2.0', error: { code: -32700, message: 'no id at all' } },
+      { jsonrpc: '2.0', id: null, error: { code: -32700 } },
     ];
     expect(valid.map(isJsonRpcMessage)).toEqual(valid.map(() => true));
     expect(invalid.map(isJsonRpcMessage)).toEqual(invalid.map(() => false));
+  });
+
+  it('accepts an error reply with id null, as sent for a request whose id could not be read', () => {
+    const parseErrorReply = { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } };
+    expect(isJsonRpcMessage(parseErrorReply)).toBe(true);
+    expect(isJsonRpcMessage(JSON.parse(JSON.stringify(parseErrorReply)))).toBe(true);
   });
 });

@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { RemoteServerConfig, StdioServerConfig } from './config-schema.js';
+import { ConfigError } from '../errors/config-error.js';
+import type { Issue } from '../errors/issue.js';
+import { formatConfigPath } from './config-path.js';
 import { configFileSchema } from './config-schema.js';
-import { ConfigError, type Issue } from './errors.js';
-import { formatConfigPath, isResolvedConfig, parseConfig, type ParseConfigOptions } from './parse-config.js';
+import { isResolvedConfig, parseConfig, type ParseConfigOptions } from './parse-config.js';
+import type { RemoteServerConfig, StdioServerConfig } from './resolved-config.js';
 
 function configError(input: unknown, options?: ParseConfigOptions): ConfigError {
   try {
@@ -317,7 +319,36 @@ describe('parseConfig: server ids', () => {
     const input = JSON.parse('{"mcpServers": {"__proto__": {"command": "x"}}}') as unknown;
     const config = parseConfig(input, { env: {} });
     expect(Object.keys(config.mcpServers)).toEqual(['proto--']);
-    expect(Object.getPrototypeOf(config.mcpServers)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>)['command']).toBeUndefined();
+  });
+
+  it('makes servers called like Object.prototype members ordinary servers', () => {
+    const input = JSON.parse(
+      '{"mcpServers": {"constructor": {"command": "a"}, "toString": {"command": "b", "toolPermissions": {"constructor": false}},' +
+        ' "__proto__": {"command": "c", "env": {"hasOwnProperty": "y"}}, "valueOf": {"url": "https://h/mcp",' +
+        ' "headers": {"constructor": "z"}}}, "projects": {"constructor": {"optimization": null}}}',
+    ) as unknown;
+    const config = parseConfig(input, { env: {} });
+    expect(Object.keys(config.mcpServers)).toEqual(['constructor', 'tostring', 'proto--', 'valueof']);
+    expect(stdio(config, 'constructor')).toMatchObject({ id: 'constructor', name: 'constructor', command: 'a' });
+    expect(stdio(config, 'tostring').toolPermissions).toEqual({ constructor: false });
+    expect(stdio(config, 'proto--').env).toEqual({ hasOwnProperty: 'y' });
+    expect(remote(config, 'valueof').headers).toEqual({ constructor: 'z' });
+    expect(config.projects['constructor']).toEqual({ optimization: null });
+    // Ids that are not configured are absent, not inherited members.
+    for (const id of ['hasOwnProperty', 'isPrototypeOf', '__proto__']) expect(config.mcpServers[id]).toBeUndefined();
+    expect(config.projects['toString']).toBeUndefined();
+    expect(stdio(config, 'constructor').toolPermissions['constructor']).toBeUndefined();
+    expect(stdio(config, 'constructor').env['toString']).toBeUndefined();
+  });
+
+  it('reports a "__proto__" name inside an entry instead of losing it', () => {
+    const input = JSON.parse(
+      '{"mcpServers": {"s": {"command": "x", "env": {"__proto__": "v", "OK": "w"}}}}',
+    ) as unknown;
+    expect(issuesOf(input, { env: {} })).toEqual([
+      { path: 'mcpServers.s.env.__proto__', message: '"__proto__" cannot be used as a name here' },
+    ]);
   });
 });
 

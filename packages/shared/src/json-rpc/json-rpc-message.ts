@@ -14,9 +14,12 @@ export function isJsonRpcMessage(value: unknown): value is JsonRpcMessageShape {
   if (message.jsonrpc !== '2.0') return false;
   const hasId = typeof message.id === 'string' || (typeof message.id === 'number' && Number.isFinite(message.id));
   if (typeof message.method === 'string') return message.id === undefined || hasId;
-  if (!hasId) return false;
-  if ('result' in message)
-    return typeof message.result === 'object' && message.result !== null && !Array.isArray(message.result);
+  if ('result' in message) {
+    return hasId && typeof message.result === 'object' && message.result !== null && !Array.isArray(message.result);
+  }
+  // JSON-RPC 2.0 §5: an error reply to a request whose id could not be read (parse error, invalid request) has
+  // `id: null`.
+  if (!hasId && message.id !== null) return false;
   const error = message.error as Record<string, unknown> | undefined;
   return (
     typeof error === 'object' && error !== null && typeof error.code === 'number' && typeof error.message === 'string'

@@ -1,4 +1,4 @@
-import { noSecrets, type SecretRedactor } from './secrets/secret-redactor.js';
+import { noSecrets, type SecretRedactor } from '../secrets/secret-redactor.js';
 
 /**
  * The logger every package accepts. Libraries never write on their own: hosts inject one (stdout belongs to the

@@ -1,0 +1,34 @@
+/** Small value rules of the config parser: records copied safely, absolute paths, http(s) URLs. */
+
+/**
+ * A record without a prototype: keys from a config file (server ids, project names, variable and header names, tool
+ * names) may be any string, and `constructor`, `toString` or `__proto__` must be ordinary keys, not inherited
+ * members (CONTRACT §2: a server called `constructor` works like any other).
+ */
+export function createRecord<Value>(): Record<string, Value> {
+  return Object.create(null) as Record<string, Value>;
+}
+
+/** A prototype-free copy of `record` with each value transformed. */
+export function mapRecord<Value, Result>(
+  record: Record<string, Value>,
+  transform: (key: string, value: Value) => Result,
+): Record<string, Result> {
+  const result = createRecord<Result>();
+  // With no prototype there is no `__proto__` setter either: every key is assigned as an own property.
+  for (const [key, value] of Object.entries(record)) result[key] = transform(key, value);
+  return result;
+}
+
+export function isAbsolutePath(filePath: string): boolean {
+  return filePath.startsWith('/') || filePath.startsWith('\\') || /^[A-Za-z]:[\\/]/.test(filePath);
+}
+
+export function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,17 @@
+export { AuthenticationError } from './authentication-error.js';
+export { AuthorizationError } from './authorization-error.js';
+export { BackendError } from './backend-error.js';
+export { ConfigError } from './config-error.js';
+export { formatIssues } from './issue.js';
+export type { Issue } from './issue.js';
+export { JsonRpcErrorCode } from './json-rpc-error-code.js';
+export { RateLimitError } from './rate-limit-error.js';
+export { SearchMcpError } from './search-mcp-error.js';
+export type { SearchMcpErrorCode, SearchMcpErrorOptions } from './search-mcp-error.js';
+export { SearchProviderError } from './search-provider-error.js';
+export type { SearchProviderFailure } from './search-provider-error.js';
+export { ServerNotRunningError } from './server-not-running-error.js';
+export { TimeoutError } from './timeout-error.js';
+export { ToolDisabledError } from './tool-disabled-error.js';
+export { ToolNotFoundError } from './tool-not-found-error.js';
+export { ValidationError } from './validation-error.js';

@@ -1,0 +1,50 @@
+/** Reading one config file: JSONC text → `parseConfig`, relative paths resolved against the file's directory. */
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { ResolvedConfig } from '../config/resolved-config.js';
+import type { VariableEnvironment } from '../config/env-expansion.js';
+import { parseConfig } from '../config/parse-config.js';
+import { ConfigError } from '../errors/config-error.js';
+import { JsonSyntaxError, parseJsonWithComments } from './parse-json-with-comments.js';
+
+export interface LoadConfigOptions {
+  /** Variables for `${VAR}`; default `process.env`. */
+  env?: VariableEnvironment;
+}
+
+/** Reads a JSON (comments and trailing commas allowed) config file and resolves it against its directory. */
+export async function loadConfig(path: string, options: LoadConfigOptions = {}): Promise<ResolvedConfig> {
+  const file = resolve(path);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const message = describeReadError(error, file);
+    throw new ConfigError({ issues: [{ path: '', message }], file, message, cause: error });
+  }
+
+  let value: unknown;
+  try {
+    value = parseJsonWithComments(text);
+  } catch (error) {
+    if (!(error instanceof JsonSyntaxError)) throw error;
+    throw new ConfigError({ issues: [{ path: '', message: error.message }], file });
+  }
+
+  return parseConfig(value, { env: options.env, file, baseDir: dirname(file) });
+}
+
+function describeReadError(error: unknown, file: string): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  switch (code) {
+    case 'ENOENT':
+      return `Config file not found: ${file}`;
+    case 'EISDIR':
+      return `Config path is a directory, not a file: ${file}`;
+    case 'EACCES':
+    case 'EPERM':
+      return `Config file is not readable (permission denied): ${file}`;
+    default:
+      return `Cannot read config file ${file}${typeof code === 'string' ? ` (${code})` : ''}`;
+  }
+}

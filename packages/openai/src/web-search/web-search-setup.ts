@@ -1,0 +1,35 @@
+/**
+ * The messages of a server that cannot search yet (no key, a key that cannot be one, a wrong setting). The server
+ * still starts and lists its tool (a client would otherwise show only "server disconnected"); every call answers
+ * with these steps instead.
+ */
+import { apiKeyProblem } from '../client/api-key.js';
+import { WebSearchError } from './web-search-error.js';
+
+const claudeDesktopEntry =
+  '"web-search": { "command": "npx", "args": ["-y", "@search-mcp/web-search-server"], ' +
+  '"env": { "OPENAI_API_KEY": "sk-…" } }';
+
+/** The error every search returns while the key is missing or unusable; undefined when the key is usable. */
+export function apiKeySetupError(apiKey: string | undefined): WebSearchError | undefined {
+  const problem = apiKeyProblem(apiKey);
+  if (!problem) return undefined;
+  const missing = apiKey === undefined || apiKey === '';
+  return new WebSearchError({
+    kind: missing ? 'missing-api-key' : 'invalid-api-key',
+    message:
+      `OPENAI_API_KEY ${problem}, so this server cannot search yet. To set it up:\n` +
+      '1. Create an API key at https://platform.openai.com/api-keys (the project needs access to the model, o3 by default).\n' +
+      "2. Put it in the env of this server's entry in your MCP client's config. For Claude Desktop " +
+      `(claude_desktop_config.json, under "mcpServers"): ${claudeDesktopEntry}\n` +
+      '3. Restart the MCP client.',
+  });
+}
+
+/** The error every search returns while settings are wrong (each names the variable, never its value). */
+export function settingsSetupError(problems: readonly string[]): WebSearchError {
+  return new WebSearchError({
+    kind: 'invalid-setting',
+    message: `This server's settings are wrong, so it cannot search: ${problems.join('; ')}. Fix them in the env of this server's entry in your MCP client's config and restart the client.`,
+  });
+}

@@ -1,0 +1,575 @@
+/**
+ * An OpenAI-compatible HTTP server of ours on 127.0.0.1, for tests and benchmarks (there is no internet here). It
+ * speaks the subset of the API that `@search-mcp/openai` uses, with bodies shaped like OpenAI's documented ones:
+ *
+ * - `POST /v1/responses` (background or not), `GET /v1/responses/{id}`, `POST /v1/responses/{id}/cancel`: response
+ *   objects that go `queued → in_progress → completed | failed | incomplete | cancelled`, one step per poll, with a
+ *   `web_search_call` item and a message whose `output_text` carries `url_citation` annotations
+ *   (`start_index`/`end_index`/`title`/`url`, the indices covering the `([host](url))` citation in the text);
+ * - `POST /v1/chat/completions` with `response_format: json_schema`: a `chat.completion` whose message content is
+ *   what the test's handler returns;
+ * - faults on demand: any status with OpenAI's error body (`{ error: { message, type, param, code } }`) and headers
+ *   (`retry-after`), slow answers, malformed JSON, hang-ups, and a 401 for a wrong key.
+ *
+ * Node built-ins only, so that a benchmark can load it without loading anything else. Every request is recorded;
+ * tests await `waitFor(...)` instead of sleeping.
+ */
+import { EventEmitter } from 'node:events';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type FakeRoute = 'create-response' | 'retrieve-response' | 'cancel-response' | 'chat-completion' | 'unknown';
+
+export interface RecordedRequest {
+  route: FakeRoute;
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  /** The parsed JSON body (undefined for GET or a body that is not JSON). */
+  body: unknown;
+  /** `performance.now()` when the request arrived. */
+  at: number;
+  /** The SDK's `x-stainless-retry-count`: 0 for a first attempt. */
+  retryCount: number;
+  /** For response routes: the response id in the path. */
+  responseId?: string;
+  /** Settles when the exchange ends: `answered`, or `aborted` when the client closed the connection first. */
+  ended: Promise<'answered' | 'aborted'>;
+}
+
+/** A planned answer that replaces the normal one for the next request of a route. */
+export interface FakeFault {
+  status?: number;
+  headers?: Record<string, string>;
+  /** JSON body; default OpenAI's error body for `status`. */
+  body?: unknown;
+  /** Sent as it is (malformed JSON, an HTML page). */
+  rawBody?: string;
+  /** Wait this long before answering. */
+  delayMs?: number;
+  /** Destroy the connection without an answer (a network error). */
+  hangUp?: boolean;
+}
+
+export interface FakeCitation {
+  url: string;
+  title: string;
+  /** What the model wrote about the source. */
+  text: string;
+  /** Written as `(published YYYY-MM-DD)` before the citation. */
+  publishedDate?: string;
+}
+
+export interface FakeOutputText {
+  text: string;
+  annotations: Array<{ type: 'url_citation'; start_index: number; end_index: number; title: string; url: string }>;
+}
+
+export type FakeStatus = 'queued' | 'in_progress' | 'completed' | 'failed' | 'incomplete' | 'cancelled';
+
+/** How one web search goes. */
+export interface WebSearchScenario {
+  /**
+   * The statuses of the response: the creation answers the first, each poll the next. It stays at the last one, so
+   * a list ending in `in_progress` never finishes. Default `['queued', 'in_progress', 'completed']`.
+   */
+  statuses?: FakeStatus[];
+  /** The sources the model cites (one line each), when the text is not given whole by `output`. */
+  citations?: FakeCitation[];
+  /** The message's parts as they are (for odd texts); default built from `citations`. */
+  output?: FakeOutputText[];
+  /** The message is a refusal instead. */
+  refusal?: string;
+  /** `error` of a `failed` response. */
+  error?: { code: string; message: string };
+  /** `incomplete_details.reason` of an `incomplete` response. */
+  incompleteReason?: 'max_output_tokens' | 'content_filter';
+  /** The model name the API reports. Default `<requested model>-2025-04-16`. */
+  reportedModel?: string;
+}
+
+/** What the chat handler returns: the message content, or a refusal, or a fault. */
+export type FakeChatAnswer = { content: string; finishReason?: 'stop' | 'length' } | { refusal: string } | FakeFault;
+
+export interface FakeOpenAiServerOptions {
+  /** The key requests must carry (`Authorization: Bearer …`); any key when absent. */
+  apiKey?: string;
+  /** How each web search goes (a function gets the request body). */
+  webSearch?: WebSearchScenario | ((body: Record<string, unknown>) => WebSearchScenario);
+  /** How each chat completion answers. Default: `{ "tools": [] }`. */
+  chat?: (body: Record<string, unknown>) => FakeChatAnswer;
+  /** Delay of every answer, in ms. Default 0. */
+  latencyMs?: number;
+}
+
+export interface FakeOpenAiServer {
+  /** The base URL to give the client: `http://127.0.0.1:<port>/v1`. */
+  readonly baseUrl: string;
+  readonly requests: RecordedRequest[];
+  /** Ids of the responses cancelled through `POST /responses/{id}/cancel`. */
+  readonly cancelledIds: string[];
+  options: FakeOpenAiServerOptions;
+  /** The next requests of `route` get these answers, one each, in order. */
+  failNext(route: FakeRoute, ...faults: FakeFault[]): void;
+  /** Resolves with the first recorded request (past or future) that matches. */
+  waitFor(predicate: (request: RecordedRequest) => boolean): Promise<RecordedRequest>;
+  /** Requests of one route. */
+  requestsOf(route: FakeRoute): RecordedRequest[];
+  close(): Promise<void>;
+}
+
+const statusTexts: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  408: 'Request Timeout',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+};
+
+/** OpenAI's error body for a status (messages and codes as the API sends them). */
+export function openAiErrorBody(status: number, model = 'o3'): { error: Record<string, unknown> } {
+  switch (status) {
+    case 400:
+      return {
+        error: {
+          message: "Unsupported parameter: 'reasoning.effort' is not supported with this model.",
+          type: 'invalid_request_error',
+          param: 'reasoning.effort',
+          code: 'unsupported_parameter',
+        },
+      };
+    case 403:
+      return {
+        error: {
+          message: `Your organization must be verified to use the model \`${model}\`. Please go to: https://platform.openai.com/settings/organization/general and click on Verify Organization.`,
+          type: 'invalid_request_error',
+          param: null,
+          code: null,
+        },
+      };
+    case 404:
+      return {
+        error: {
+          message: `The model \`${model}\` does not exist or you do not have access to it.`,
+          type: 'invalid_request_error',
+          param: null,
+          code: 'model_not_found',
+        },
+      };
+    case 429:
+      return {
+        error: {
+          message: `Rate limit reached for ${model} in organization org-test on tokens per min (TPM): Limit 30000, Used 29950, Requested 800. Please try again in 1.5s.`,
+          type: 'tokens',
+          param: null,
+          code: 'rate_limit_exceeded',
+        },
+      };
+    default:
+      return {
+        error: {
+          message: 'The server had an error while processing your request. Sorry about that!',
+          type: 'server_error',
+          param: null,
+          code: null,
+        },
+      };
+  }
+}
+
+/** The model's text for `citations` and its annotations, as OpenAI lays them out (`… ([host](url))`). */
+export function citedOutput(citations: readonly FakeCitation[]): FakeOutputText {
+  let text = '';
+  const annotations: FakeOutputText['annotations'] = [];
+  for (const citation of citations) {
+    const url = `${citation.url}${citation.url.includes('?') ? '&' : '?'}utm_source=openai`;
+    const host = new URL(citation.url).hostname.replace(/^www\./, '');
+    text += `- ${citation.text}${citation.publishedDate ? ` (published ${citation.publishedDate})` : ''} `;
+    const marker = `([${host}](${url}))`;
+    annotations.push({
+      type: 'url_citation',
+      start_index: text.length,
+      end_index: text.length + marker.length,
+      title: citation.title,
+      url,
+    });
+    text += `${marker}\n`;
+  }
+  return { text: text.trimEnd(), annotations };
+}
+
+export const defaultCitations: FakeCitation[] = [
+  {
+    url: 'https://nodejs.org/en/blog/release/v22.12.0',
+    title: 'Node.js 22.12.0 (LTS)',
+    text: 'Node.js 22.12.0 is the current LTS release and enables require(esm) by default.',
+    publishedDate: '2024-12-03',
+  },
+  {
+    url: 'https://github.com/nodejs/release',
+    title: 'nodejs/release: Node.js release schedule',
+    text: 'The release schedule lists the LTS and maintenance dates of every Node.js line.',
+  },
+];
+
+interface StoredResponse {
+  id: string;
+  body: Record<string, unknown>;
+  scenario: WebSearchScenario;
+  statuses: FakeStatus[];
+  step: number;
+  cancelled: boolean;
+  createdAt: number;
+}
+
+export async function startFakeOpenAiServer(options: FakeOpenAiServerOptions = {}): Promise<FakeOpenAiServer> {
+  const requests: RecordedRequest[] = [];
+  const cancelledIds: string[] = [];
+  const faults = new Map<FakeRoute, FakeFault[]>();
+  const responses = new Map<string, StoredResponse>();
+  const events = new EventEmitter();
+  events.setMaxListeners(0);
+  let nextId = 1;
+  const state = { options };
+
+  const server = createServer((request, reply) => {
+    void handle(request, reply).catch((error: unknown) => {
+      if (!reply.headersSent) send(reply, 500, { error: { message: String(error), type: 'server_error' } });
+    });
+  });
+
+  async function handle(request: IncomingMessage, reply: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = undefined;
+    }
+    const path = (request.url ?? '/').split('?')[0] ?? '/';
+    const { route, responseId } = routeOf(request.method ?? 'GET', path);
+    const ended = new Promise<'answered' | 'aborted'>((resolve) => {
+      reply.once('close', () => resolve(reply.writableFinished ? 'answered' : 'aborted'));
+    });
+    const recorded: RecordedRequest = {
+      route,
+      method: request.method ?? 'GET',
+      path,
+      headers: request.headers,
+      body,
+      at: performance.now(),
+      retryCount: Number(request.headers['x-stainless-retry-count'] ?? 0),
+      ...(responseId ? { responseId } : {}),
+      ended,
+    };
+    requests.push(recorded);
+    events.emit('request', recorded);
+
+    const latency = state.options.latencyMs ?? 0;
+    if (latency > 0) await wait(latency);
+
+    const fault = faults.get(route)?.shift();
+    if (fault) return answerFault(reply, fault, body);
+
+    const expectedKey = state.options.apiKey;
+    if (expectedKey !== undefined && request.headers.authorization !== `Bearer ${expectedKey}`) {
+      // Hostile on purpose: OpenAI masks the key it quotes; this server repeats it whole, so tests can prove that
+      // nothing of ours passes it on.
+      const given = String(request.headers.authorization ?? '').replace(/^Bearer /, '');
+      return send(reply, 401, {
+        error: {
+          message: `Incorrect API key provided: ${given}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+          type: 'invalid_request_error',
+          param: null,
+          code: 'invalid_api_key',
+        },
+      });
+    }
+
+    switch (route) {
+      case 'create-response':
+        return createResponse(reply, (body ?? {}) as Record<string, unknown>);
+      case 'retrieve-response':
+        return retrieveResponse(reply, responseId ?? '');
+      case 'cancel-response':
+        return cancelResponse(reply, responseId ?? '');
+      case 'chat-completion':
+        return chatCompletion(reply, (body ?? {}) as Record<string, unknown>);
+      default:
+        return send(reply, 404, {
+          error: {
+            message: `Invalid URL (${recorded.method} ${path})`,
+            type: 'invalid_request_error',
+            param: null,
+            code: null,
+          },
+        });
+    }
+  }
+
+  async function answerFault(reply: ServerResponse, fault: FakeFault, body: unknown): Promise<void> {
+    if (fault.delayMs) await wait(fault.delayMs);
+    if (reply.destroyed) return;
+    if (fault.hangUp) {
+      reply.socket?.destroy();
+      return;
+    }
+    const status = fault.status ?? 500;
+    if (fault.rawBody !== undefined) {
+      reply.writeHead(status, { 'content-type': 'application/json', ...fault.headers });
+      reply.end(fault.rawBody);
+      return;
+    }
+    const model = typeof (body as { model?: unknown })?.model === 'string' ? (body as { model: string }).model : 'o3';
+    send(reply, status, fault.body ?? openAiErrorBody(status, model), fault.headers);
+  }
+
+  function scenarioFor(body: Record<string, unknown>): WebSearchScenario {
+    const configured = state.options.webSearch;
+    return (typeof configured === 'function' ? configured(body) : configured) ?? {};
+  }
+
+  function createResponse(reply: ServerResponse, body: Record<string, unknown>): void {
+    if (typeof body.model !== 'string' || body.input === undefined) {
+      send(reply, 400, {
+        error: {
+          message: "Missing required parameter: 'model'.",
+          type: 'invalid_request_error',
+          param: 'model',
+          code: 'missing_required_parameter',
+        },
+      });
+      return;
+    }
+    const scenario = scenarioFor(body);
+    const background = body.background === true;
+    const stored: StoredResponse = {
+      id: `resp_${(nextId++).toString(16).padStart(8, '0')}${'0'.repeat(40)}`,
+      body,
+      scenario,
+      // Not in the background, the answer is the finished response.
+      statuses: scenario.statuses ?? (background ? ['queued', 'in_progress', 'completed'] : ['completed']),
+      step: 0,
+      cancelled: false,
+      createdAt: Math.floor(Date.now() / 1000),
+    };
+    if (background) responses.set(stored.id, stored);
+    else stored.step = stored.statuses.length - 1;
+    send(reply, 200, responseObject(stored));
+  }
+
+  function retrieveResponse(reply: ServerResponse, id: string): void {
+    const stored = responses.get(id);
+    if (!stored) {
+      send(reply, 404, notFound(id));
+      return;
+    }
+    if (!stored.cancelled) stored.step = Math.min(stored.step + 1, stored.statuses.length - 1);
+    send(reply, 200, responseObject(stored));
+  }
+
+  function cancelResponse(reply: ServerResponse, id: string): void {
+    const stored = responses.get(id);
+    if (!stored) {
+      send(reply, 404, notFound(id));
+      return;
+    }
+    if (!isTerminal(statusOf(stored))) stored.cancelled = true;
+    cancelledIds.push(id);
+    events.emit('cancel', id);
+    send(reply, 200, responseObject(stored));
+  }
+
+  function chatCompletion(reply: ServerResponse, body: Record<string, unknown>): void {
+    const answer = state.options.chat?.(body) ?? { content: '{"tools":[]}' };
+    if (!('content' in answer) && !('refusal' in answer)) {
+      void answerFault(reply, answer, body);
+      return;
+    }
+    const content = 'content' in answer ? answer.content : null;
+    const refusal = 'refusal' in answer ? answer.refusal : null;
+    send(reply, 200, {
+      id: `chatcmpl-${(nextId++).toString(36)}`,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model: `${String(body.model)}-2025-04-14`,
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content, refusal, annotations: [] },
+          logprobs: null,
+          finish_reason: 'content' in answer ? (answer.finishReason ?? 'stop') : 'stop',
+        },
+      ],
+      usage: {
+        prompt_tokens: Math.ceil(JSON.stringify(body.messages ?? '').length / 4),
+        completion_tokens: Math.ceil((content ?? refusal ?? '').length / 4),
+        total_tokens: 0,
+        prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+        completion_tokens_details: {
+          reasoning_tokens: 0,
+          audio_tokens: 0,
+          accepted_prediction_tokens: 0,
+          rejected_prediction_tokens: 0,
+        },
+      },
+      service_tier: 'default',
+      system_fingerprint: 'fp_fake',
+    });
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    cancelledIds,
+    get options() {
+      return state.options;
+    },
+    set options(value: FakeOpenAiServerOptions) {
+      state.options = value;
+    },
+    failNext(route, ...planned) {
+      faults.set(route, [...(faults.get(route) ?? []), ...planned]);
+    },
+    waitFor(predicate) {
+      const seen = requests.find(predicate);
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve) => {
+        const listener = (request: RecordedRequest) => {
+          if (!predicate(request)) return;
+          events.off('request', listener);
+          resolve(request);
+        };
+        events.on('request', listener);
+      });
+    },
+    requestsOf(route) {
+      return requests.filter((request) => request.route === route);
+    },
+    close() {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function routeOf(method: string, path: string): { route: FakeRoute; responseId?: string } {
+  if (method === 'POST' && path === '/v1/responses') return { route: 'create-response' };
+  if (method === 'POST' && path === '/v1/chat/completions') return { route: 'chat-completion' };
+  const cancel = /^\/v1\/responses\/([^/]+)\/cancel$/.exec(path);
+  if (method === 'POST' && cancel?.[1]) return { route: 'cancel-response', responseId: cancel[1] };
+  const retrieve = /^\/v1\/responses\/([^/]+)$/.exec(path);
+  if (method === 'GET' && retrieve?.[1]) return { route: 'retrieve-response', responseId: retrieve[1] };
+  return { route: 'unknown' };
+}
+
+function statusOf(stored: StoredResponse): FakeStatus {
+  if (stored.cancelled) return 'cancelled';
+  return stored.statuses[Math.min(stored.step, stored.statuses.length - 1)] ?? 'completed';
+}
+
+function isTerminal(status: FakeStatus): boolean {
+  return status === 'completed' || status === 'failed' || status === 'incomplete' || status === 'cancelled';
+}
+
+function notFound(id: string) {
+  return {
+    error: { message: `Response with id '${id}' not found.`, type: 'invalid_request_error', param: null, code: null },
+  };
+}
+
+/** A response object as `GET /v1/responses/{id}` returns it. */
+function responseObject(stored: StoredResponse): Record<string, unknown> {
+  const status = statusOf(stored);
+  const { body, scenario } = stored;
+  const model = String(body.model);
+  const finished = status === 'completed' || status === 'incomplete';
+  const output: unknown[] = [];
+  if (finished || status === 'failed') {
+    output.push({ id: `rs_${stored.id.slice(5, 13)}`, type: 'reasoning', summary: [] });
+    output.push({
+      id: `ws_${stored.id.slice(5, 13)}`,
+      type: 'web_search_call',
+      status: 'completed',
+      action: { type: 'search', query: String(body.input).split('\n')[0] ?? '', sources: [] },
+    });
+  }
+  if (finished) {
+    const parts = scenario.refusal
+      ? [{ type: 'refusal', refusal: scenario.refusal }]
+      : (scenario.output ?? [citedOutput(scenario.citations ?? defaultCitations)]).map((part) => ({
+          type: 'output_text',
+          text: part.text,
+          annotations: part.annotations,
+          logprobs: [],
+        }));
+    output.push({
+      id: `msg_${stored.id.slice(5, 13)}`,
+      type: 'message',
+      status: status === 'completed' ? 'completed' : 'incomplete',
+      role: 'assistant',
+      content: parts,
+    });
+  }
+  return {
+    id: stored.id,
+    object: 'response',
+    created_at: stored.createdAt,
+    status,
+    background: body.background === true,
+    completed_at: status === 'completed' ? Math.floor(Date.now() / 1000) : null,
+    error: status === 'failed' ? (scenario.error ?? { code: 'server_error', message: 'The model failed.' }) : null,
+    incomplete_details: status === 'incomplete' ? { reason: scenario.incompleteReason ?? 'max_output_tokens' } : null,
+    instructions: body.instructions ?? null,
+    max_output_tokens: null,
+    max_tool_calls: null,
+    model: scenario.reportedModel ?? `${model}-2025-04-16`,
+    output,
+    parallel_tool_calls: true,
+    previous_response_id: null,
+    reasoning: { effort: (body.reasoning as { effort?: string } | undefined)?.effort ?? 'medium', summary: null },
+    service_tier: 'default',
+    store: true,
+    temperature: 1,
+    text: { format: { type: 'text' }, verbosity: 'medium' },
+    tool_choice: 'auto',
+    tools: body.tools ?? [],
+    top_p: 1,
+    truncation: 'disabled',
+    usage: finished
+      ? {
+          input_tokens: 1200,
+          input_tokens_details: { cached_tokens: 0 },
+          output_tokens: 900,
+          output_tokens_details: { reasoning_tokens: 640 },
+          total_tokens: 2100,
+        }
+      : null,
+    user: null,
+    metadata: {},
+  };
+}
+
+function send(reply: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  reply.writeHead(status, statusTexts[status] ?? '', {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    'x-request-id': `req_${Math.random().toString(16).slice(2, 18)}`,
+    ...headers,
+  });
+  reply.end(text);
+}
+
+function wait(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

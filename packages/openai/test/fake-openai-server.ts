@@ -106,6 +106,8 @@ export interface FakeOpenAiServer {
   /** The base URL to give the client: `http://127.0.0.1:<port>/v1`. */
   readonly baseUrl: string;
   readonly requests: RecordedRequest[];
+  /** Ids of the responses created, in order. */
+  readonly createdIds: string[];
   /** Ids of the responses cancelled through `POST /responses/{id}/cancel`. */
   readonly cancelledIds: string[];
   options: FakeOpenAiServerOptions;
@@ -228,6 +230,7 @@ interface StoredResponse {
 
 export async function startFakeOpenAiServer(options: FakeOpenAiServerOptions = {}): Promise<FakeOpenAiServer> {
   const requests: RecordedRequest[] = [];
+  const createdIds: string[] = [];
   const cancelledIds: string[] = [];
   const faults = new Map<FakeRoute, FakeFault[]>();
   const responses = new Map<string, StoredResponse>();
@@ -359,6 +362,7 @@ export async function startFakeOpenAiServer(options: FakeOpenAiServerOptions = {
       cancelled: false,
       createdAt: Math.floor(Date.now() / 1000),
     };
+    createdIds.push(stored.id);
     if (background) responses.set(stored.id, stored);
     else stored.step = stored.statuses.length - 1;
     send(reply, 200, responseObject(stored));
@@ -430,6 +434,7 @@ export async function startFakeOpenAiServer(options: FakeOpenAiServerOptions = {
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    createdIds,
     cancelledIds,
     get options() {
       return state.options;

@@ -186,7 +186,7 @@ describe('web search: cancellation and time limits', () => {
     const error = await failure(running);
     expect(error.kind).toBe('cancelled');
     const cancel = await fake.waitFor((request) => request.route === 'cancel-response');
-    expect(cancel.responseId).toBe(fake.requestsOf('retrieve-response')[0]?.responseId);
+    expect(cancel.responseId).toBe(fake.createdIds.at(-1));
     expect(error.message).toContain(cancel.responseId);
   });
 

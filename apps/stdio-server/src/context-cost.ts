@@ -2,7 +2,7 @@ import { countTokens } from '@anthropic-ai/tokenizer';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Caller } from '@search-mcp/catalog';
-import type { SearchMcpRuntime } from '@search-mcp/meta-tools';
+import type { SearchMcpRuntime } from '@search-mcp/runtime';
 import { z } from 'zod';
 
 export interface ContextCost {

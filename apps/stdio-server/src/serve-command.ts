@@ -1,4 +1,4 @@
-import { StdioJsonRpcServerTransport } from '@search-mcp/meta-tools';
+import { StdioJsonRpcServerTransport } from './transport/stdio-json-rpc-server-transport.js';
 import type { CliArguments } from './cli-arguments.js';
 import { loadRuntime } from './startup.js';
 

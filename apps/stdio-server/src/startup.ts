@@ -1,4 +1,4 @@
-import { createSearchMcpRuntime, type SearchMcpRuntime } from '@search-mcp/meta-tools';
+import { createSearchMcpRuntime, type SearchMcpRuntime } from '@search-mcp/runtime';
 import { ConfigError, createJsonLineLogger, type Logger, type LogLevel, type ResolvedConfig } from '@search-mcp/shared';
 import { findAndLoadConfig } from '@search-mcp/shared/node';
 import type { CliArguments } from './cli-arguments.js';

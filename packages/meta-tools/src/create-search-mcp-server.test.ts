@@ -12,8 +12,9 @@ import {
 } from '@search-mcp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { AuditRecord } from './audit-log.js';
-import { createSearchMcpServer, type SearchMcpServerOptions } from './create-search-mcp-server.js';
+import type { AuditRecord } from './audit/audit-record.js';
+import { createSearchMcpServer } from './create-search-mcp-server.js';
+import type { SearchMcpServerOptions } from './search-mcp-server-options.js';
 import { EXPOSED_NAME_PATTERN } from './exposed-tool-names.js';
 
 const Loose = z.looseObject({});
@@ -37,7 +38,12 @@ class FakeManager extends EventEmitter {
   }
 }
 
-function createRegistry(): ToolRegistry {
+interface RegistryHooks {
+  /** The `steps` tool saw its signal aborted before this step. */
+  onStepsCancelled?: (step: number) => void;
+}
+
+function createRegistry(hooks: RegistryHooks = {}): ToolRegistry {
   const registry = new ToolRegistry({ description: 'Host tools', timeoutMs: 300 });
   registry.register(
     {
@@ -67,10 +73,12 @@ function createRegistry(): ToolRegistry {
     { name: 'steps', description: 'Works in steps, reporting progress, until cancelled or done' },
     async (_args, context) => {
       for (let step = 1; step <= 50; step += 1) {
-        if (context.signal.aborted) return 'cancelled';
+        if (context.signal.aborted) {
+          hooks.onStepsCancelled?.(step);
+          return 'cancelled';
+        }
         await new Promise((resolve) => setTimeout(resolve, 20));
         context.reportProgress({ progress: step, total: 50, message: `step ${step}` });
-        if (step === 3 && !context.signal.aborted) cancelledSeen.push('running');
       }
       return 'done';
     },
@@ -80,11 +88,14 @@ function createRegistry(): ToolRegistry {
   return registry;
 }
 
-const cancelledSeen: string[] = [];
 const clients: Client[] = [];
 
-async function connect(overrides: Partial<SearchMcpServerOptions> = {}, config: Record<string, unknown> = {}) {
-  const registry = createRegistry();
+async function connect(
+  overrides: Partial<SearchMcpServerOptions> = {},
+  config: Record<string, unknown> = {},
+  hooks: RegistryHooks = {},
+) {
+  const registry = createRegistry(hooks);
   const catalog = new ToolCatalog({
     sources: [registry, new DisconnectedSource()],
     config: {
@@ -101,7 +112,32 @@ async function connect(overrides: Partial<SearchMcpServerOptions> = {}, config: 
   await server.connect(serverTransport);
   await client.connect(clientTransport);
   clients.push(client);
-  return { client, registry, records, server };
+  return { client, registry, records, server, catalog };
+}
+
+/** Resolves when `emitter` gets a listener for `event`. */
+function listenerAdded(emitter: EventEmitter, event: string): Promise<void> {
+  return new Promise((resolve) => {
+    const onNewListener = (name: string | symbol) => {
+      if (name !== event) return;
+      emitter.off('newListener', onNewListener);
+      resolve();
+    };
+    emitter.on('newListener', onNewListener);
+  });
+}
+
+/** Resolves with the result of the next call of `object[method]` (the method keeps working as before). */
+function nextCall<T extends object, K extends keyof T>(object: T, method: K): Promise<unknown> {
+  const original = object[method] as (...args: unknown[]) => unknown;
+  return new Promise((resolve) => {
+    object[method] = ((...args: unknown[]) => {
+      object[method] = original as T[K];
+      const result = original.apply(object, args);
+      resolve(result);
+      return result;
+    }) as T[K];
+  });
 }
 
 async function call(client: Client, name: string, args: Record<string, unknown> = {}) {
@@ -109,7 +145,7 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
 }
 
 function textOf(result: ToolCallResult): string {
-  return (result.content?.[0] as { text: string }).text;
+  return (result.content?.[0] as { text?: string } | undefined)?.text ?? '';
 }
 
 afterEach(async () => {
@@ -226,11 +262,12 @@ describe('meta mode', () => {
     const manager = new FakeManager();
     manager.states = [{ id: 'fs', state: 'starting', toolCount: 0, restarts: 0 }];
     const { client } = await connect({ manager, startupWaitMs: 60_000 });
+    const waiting = listenerAdded(manager, 'status-change');
     const discovery = call(client, 'tool_discovery', { query: 'echo a message' });
-    setTimeout(() => {
-      manager.states = [{ id: 'fs', state: 'running', toolCount: 0, restarts: 0 }];
-      manager.emit('status-change');
-    }, 50);
+    // The discovery is waiting for the server: let it finish connecting.
+    await waiting;
+    manager.states = [{ id: 'fs', state: 'running', toolCount: 0, restarts: 0 }];
+    manager.emit('status-change');
     const result = (await discovery).structuredContent as { notice?: string; results: Array<{ toolKey: string }> };
     expect(result.notice).toBeUndefined();
     expect(result.results[0]?.toolKey).toBe('local:echo');
@@ -338,49 +375,67 @@ describe('proxy mode', () => {
     expect(await call(client, hashed ?? '', {})).toEqual({ content: [{ type: 'text', text: 'long' }] });
   });
 
-  it('sends tools/list_changed (debounced) when the listed tools change', async () => {
+  it('sends tools/list_changed (debounced) when the listed tools change, and not when they do not', async () => {
     const manager = new FakeManager();
-    const { client, registry } = await connect({ mode: 'proxy', manager, listChangedDebounceMs: 20 });
+    const { client, registry, catalog } = await connect({ mode: 'proxy', manager, listChangedDebounceMs: 20 });
     await client.listTools();
-    let notifications = 0;
+    const received: number[] = [];
+    let notified: () => void = () => {};
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      notifications += 1;
+      received.push(received.length + 1);
+      notified();
     });
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    const nextNotification = () =>
+      new Promise<void>((resolve) => {
+        notified = resolve;
+      });
+
+    let notification = nextNotification();
     registry.register({ name: 'fresh', description: 'Just added' }, () => 'new');
     manager.emit('tools-changed');
     manager.emit('tools-changed');
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(notifications).toBe(1);
+    await notification;
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('local__fresh');
+
+    // A change event that changes nothing: the check runs (it lists the tools) but sends nothing. The check runs
+    // without I/O, so it is over before the next timer; a notification of it would arrive before the next one.
+    const checked = nextCall(catalog, 'visibleTools');
     manager.emit('tools-changed');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(notifications).toBe(1);
+    await checked;
+    notification = nextNotification();
+    registry.register({ name: 'fresher', description: 'Added later' }, () => 'newer');
+    manager.emit('tools-changed');
+    await notification;
+    expect(received).toEqual([1, 2]);
   });
 });
 
 describe('progress, cancellation and audit', () => {
   it('forwards progress under the client token and cancels the tool when the client cancels', async () => {
-    const { client } = await connect();
-    const progress: number[] = [];
+    let toolSawCancel: (step: number) => void = () => {};
+    const cancelledSeen = new Promise<number>((resolve) => {
+      toolSawCancel = resolve;
+    });
+    const { client } = await connect({}, {}, { onStepsCancelled: toolSawCancel });
+    const progress: Array<{ progress: number; total?: number; message?: string }> = [];
     const controller = new AbortController();
     const running = client.request(
       { method: 'tools/call', params: { name: 'tool_execute', arguments: { toolKey: 'local:steps' } } },
       Loose,
       {
         onprogress: (update) => {
-          progress.push(update.progress);
+          progress.push(update);
           if (update.progress === 3) controller.abort(new Error('enough'));
         },
         signal: controller.signal,
       },
     );
     await expect(running).rejects.toThrow('enough');
-    expect(progress.slice(0, 3)).toEqual([1, 2, 3]);
-    // The tool saw its signal: progress stops soon after the cancel.
-    const count = progress.length;
-    await new Promise((resolve) => setTimeout(resolve, 120));
-    expect(progress.length).toBe(count);
+    expect(progress).toEqual([1, 2, 3].map((step) => ({ progress: step, total: 50, message: `step ${step}` })));
+    // The cancellation reached the tool: it stopped within a step or two of the cancel instead of running all 50.
+    const stoppedAt = await cancelledSeen;
+    expect(stoppedAt).toBeGreaterThan(3);
+    expect(stoppedAt).toBeLessThanOrEqual(5);
   });
 
   it('audits discovery, execute and direct calls without argument values', async () => {

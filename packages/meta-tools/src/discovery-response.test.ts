@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { toDiscoveryResults } from './discovery-response.js';
 
 // The five largest input schemas among the 22 recorded real servers (Notion, kubectl, firecrawl).
-const fixtures = new URL('../../../../fixtures/real-servers/', import.meta.url);
+const fixtures = new URL('../../../fixtures/real-servers/', import.meta.url);
 function tool(server: string, name: string): ToolInfo {
   const definitions = JSON.parse(readFileSync(new URL(`${server}.tools.json`, fixtures), 'utf8')) as ToolDefinition[];
   const definition = definitions.find((entry) => entry.name === name);

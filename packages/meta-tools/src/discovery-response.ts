@@ -1,5 +1,5 @@
 import type { CatalogSearchHit } from '@search-mcp/catalog';
-import type { DiscoveryDetail } from './meta-tool-definitions.js';
+import type { DiscoveryDetail } from './meta-tool-arguments.js';
 
 export interface DiscoveryResult {
   toolKey: string;

@@ -1,3 +1,8 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { configDefaults, isRecord } from '@search-mcp/shared';
+import { z } from 'zod';
+import { toolDiscoveryArguments, toolExecuteArguments } from './meta-tool-arguments.js';
+
 /**
  * The two tools a model sees in meta mode. Their names, descriptions and schemas are all it knows before it
  * searches, and they are loaded into every conversation: they say when to search, that several phrasings help, and
@@ -6,47 +11,58 @@
 export const TOOL_DISCOVERY = 'tool_discovery';
 export const TOOL_EXECUTE = 'tool_execute';
 
-export type DiscoveryDetail = 'minimal' | 'summary' | 'full';
+/**
+ * `tool_discovery` as listed. `defaultMaxResults` is the configured `search.maxResults`, so the description says the
+ * default that really applies.
+ */
+export function toolDiscoveryDefinition(defaultMaxResults: number = configDefaults.maxResults): Tool {
+  const inputSchema = toToolInputSchema(toolDiscoveryArguments) as Tool['inputSchema'] & {
+    properties: Record<string, Record<string, unknown>>;
+  };
+  const maxResults = inputSchema.properties.maxResults;
+  if (maxResults) maxResults.description = `Default ${defaultMaxResults}.`;
+  return {
+    name: TOOL_DISCOVERY,
+    title: 'Find tools',
+    description:
+      'Search the tools of all connected MCP servers. Use it whenever a task needs a capability you do not have ' +
+      'as a tool. Give several short phrasings or sub-steps in `query` (any language). Returns toolKeys with their ' +
+      'input schemas; run one with tool_execute.',
+    inputSchema,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  };
+}
 
-export const toolDiscoveryDefinition = {
-  name: TOOL_DISCOVERY,
-  title: 'Find tools',
-  description:
-    'Search the tools of all connected MCP servers. Use it whenever a task needs a capability you do not have ' +
-    'as a tool. Give several short phrasings or sub-steps in `query` (any language). Returns toolKeys with their ' +
-    'input schemas; run one with tool_execute.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      query: {
-        anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
-        description: 'What you want to do, e.g. ["read a file", "show file contents"].',
-      },
-      context: { type: 'string', description: 'The overall task, to rank better.' },
-      maxResults: { type: 'integer', minimum: 1, maximum: 50, description: 'Default 10.' },
-      detail: {
-        type: 'string',
-        enum: ['minimal', 'summary', 'full'],
-        description: 'minimal: names only; summary (default): + input schema; full: + output schema and annotations.',
-      },
-    },
-    required: ['query'],
-  },
-  annotations: { readOnlyHint: true, openWorldHint: false },
-} as const;
+export function toolExecuteDefinition(): Tool {
+  return {
+    name: TOOL_EXECUTE,
+    title: 'Run a tool',
+    description:
+      'Run a tool found with tool_discovery. Pass its toolKey exactly as returned and arguments that match its ' +
+      'input schema.',
+    inputSchema: toToolInputSchema(toolExecuteArguments) as Tool['inputSchema'],
+  };
+}
 
-export const toolExecuteDefinition = {
-  name: TOOL_EXECUTE,
-  title: 'Run a tool',
-  description:
-    'Run a tool found with tool_discovery. Pass its toolKey exactly as returned and arguments that match its ' +
-    'input schema.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      toolKey: { type: 'string', description: 'e.g. "filesystem:read_text_file"' },
-      arguments: { type: 'object', description: "The tool's arguments. Default {}." },
-    },
-    required: ['toolKey'],
-  },
-} as const;
+/**
+ * The JSON Schema clients see for a zod schema of arguments (what it accepts, `io: 'input'`), without keywords that
+ * constrain nothing and cost tokens in every conversation: `$schema` (2020-12 is MCP's default), `propertyNames:
+ * { type: 'string' }` and `additionalProperties: {}`.
+ */
+function toToolInputSchema(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
+  return withoutNoOpKeywords(json) as Record<string, unknown>;
+}
+
+function withoutNoOpKeywords(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNoOpKeywords);
+  if (!isRecord(value)) return value;
+  const result: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    if (key === 'additionalProperties' && isRecord(child) && Object.keys(child).length === 0) continue;
+    if (key === 'propertyNames' && isRecord(child) && child.type === 'string' && Object.keys(child).length === 1)
+      continue;
+    result[key] = withoutNoOpKeywords(child);
+  }
+  return result;
+}

@@ -1,4 +1,5 @@
-import type { ResolvedConfig } from '@search-mcp/shared';
+import { isServerVisibleToProject } from '@search-mcp/catalog';
+import { type ResolvedConfig, truncateText } from '@search-mcp/shared';
 
 const maxServersListed = 40;
 const maxDescriptionLength = 80;
@@ -9,13 +10,12 @@ const maxDescriptionLength = 80;
  * many servers there are.
  */
 export function buildServerInstructions(config: ResolvedConfig, mode: 'meta' | 'proxy', projectId?: string): string {
+  // The catalog's visibility rule, so the instructions name exactly the servers whose tools the caller can reach.
   const servers = Object.values(config.mcpServers).filter(
-    (server) =>
-      server.enabled &&
-      (projectId === undefined ? server.projects === undefined : server.projects?.includes(projectId)),
+    (server) => server.enabled && isServerVisibleToProject(server.projects, projectId),
   );
   const lines = servers.slice(0, maxServersListed).map((server) => {
-    const description = server.description ? `: ${truncate(server.description, maxDescriptionLength)}` : '';
+    const description = server.description ? `: ${truncateText(server.description, maxDescriptionLength)}` : '';
     return `- ${server.id}${description}`;
   });
   if (servers.length > maxServersListed) lines.push(`- … and ${servers.length - maxServersListed} more`);
@@ -26,9 +26,4 @@ export function buildServerInstructions(config: ResolvedConfig, mode: 'meta' | '
         'returns and matching arguments.'
       : 'Search MCP lists the tools of the MCP servers below as <server>__<tool>.';
   return lines.length > 0 ? `${usage}\nServers:\n${lines.join('\n')}` : usage;
-}
-
-function truncate(text: string, limit: number): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length <= limit ? line : `${line.slice(0, limit - 1)}…`;
 }

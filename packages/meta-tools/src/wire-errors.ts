@@ -1,5 +1,6 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import {
+  errorMessage,
   JsonRpcErrorCode,
   SearchMcpError,
   ToolNotFoundError,
@@ -43,7 +44,7 @@ export function toJsonRpcError(error: unknown, requestedName: string): JsonRpcWi
   if (SearchMcpError.isInstance(error)) return new JsonRpcWireError(error.jsonRpcCode, error.message);
   if (error instanceof McpError)
     return new JsonRpcWireError(error.code, error.message.replace(/^(?:MCP error -?\d+:\s*)+/, ''), error.data);
-  return new JsonRpcWireError(JsonRpcErrorCode.InternalError, error instanceof Error ? error.message : String(error));
+  return new JsonRpcWireError(JsonRpcErrorCode.InternalError, errorMessage(error));
 }
 
 /**
@@ -61,7 +62,7 @@ export function toErrorResult(error: unknown): ToolCallResult {
   } else if (SearchMcpError.isInstance(error)) {
     text = error.isRetryable ? `${error.message} (temporary; try again shortly)` : error.message;
   } else {
-    text = error instanceof Error ? error.message : String(error);
+    text = errorMessage(error);
   }
   return { isError: true, content: [{ type: 'text', text: text.replace(/\s*\n\s*/g, ' ') }] };
 }

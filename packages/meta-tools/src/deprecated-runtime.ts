@@ -1,47 +1,63 @@
+/**
+ * @deprecated The composition root moved to `@search-mcp/runtime`. This copy stays only until both apps import
+ * `createSearchMcpRuntime` and `createJsonlAuditSink` from there; then it is deleted (and `meta-tools` stops
+ * needing `@search-mcp/client-manager`).
+ */
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
-import { ToolCatalog, type SearchProvider, type ToolRegistry } from '@search-mcp/catalog';
+import { type SearchProvider, ToolCatalog, type ToolRegistry } from '@search-mcp/catalog';
 import { McpClientManager, type McpClientManagerOptions } from '@search-mcp/client-manager';
-import { silentLogger, type Logger, type ResolvedConfig } from '@search-mcp/shared';
-import { createJsonlAuditSink, type AuditSink } from './audit-log.js';
-import { createSearchMcpServer, type SearchMcpServerOptions } from './create-search-mcp-server.js';
+import { type Logger, type ResolvedConfig, silentLogger } from '@search-mcp/shared';
+import type { AuditSink } from './audit/audit-record.js';
+import { createSearchMcpServer } from './create-search-mcp-server.js';
+import type { SearchMcpServerOptions } from './search-mcp-server-options.js';
 
+/** @deprecated Use `createJsonlAuditSink` of `@search-mcp/runtime`. */
+export function createJsonlAuditSink(file: string, options: { onError?: (error: Error) => void } = {}): AuditSink {
+  mkdirSync(dirname(file), { recursive: true });
+  const stream = createWriteStream(file, { flags: 'a', mode: 0o600 });
+  let failed = false;
+  stream.on('error', (error) => {
+    if (failed) return;
+    failed = true;
+    options.onError?.(error);
+  });
+  return {
+    record: (record) => {
+      if (!failed) stream.write(`${JSON.stringify(record)}\n`);
+    },
+    close: () => new Promise<void>((resolve) => stream.end(resolve)),
+  };
+}
+
+/** @deprecated Use `SearchMcpRuntimeOptions` of `@search-mcp/runtime`. */
 export interface SearchMcpRuntimeOptions {
   config: ResolvedConfig;
   logger?: Logger;
-  /** Overrides `exposure.mode`. */
   mode?: 'meta' | 'proxy';
-  /** The project of requests that name none (CLI `--project`). */
   projectId?: string;
-  /** In-process tools to offer next to the backends. */
   registries?: readonly ToolRegistry[];
-  /** A custom local ranker instead of BM25. */
   searchProvider?: SearchProvider;
-  /** Default: a JSON-lines file at `audit.file` when configured. */
   audit?: AuditSink;
   serverInfo?: Implementation;
   manager?: Omit<McpClientManagerOptions, 'logger'>;
-  /** The tokens requests may name (ids and projects); default `auth.tokens` of the config. */
   tokens?: ReadonlyArray<{ id: string; projects?: readonly string[] }>;
 }
 
-/** Everything an app runs: one client manager, one catalog, one audit log, and MCP servers made on demand. */
+/** @deprecated Use `SearchMcpRuntime` of `@search-mcp/runtime`. */
 export interface SearchMcpRuntime {
   readonly config: ResolvedConfig;
   readonly mode: 'meta' | 'proxy';
   readonly manager: McpClientManager;
   readonly catalog: ToolCatalog;
   readonly audit?: AuditSink;
-  /** A new MCP server (one per stdio connection or HTTP session) over the shared manager and catalog. */
   createServer(overrides?: Partial<SearchMcpServerOptions>): Server;
-  /** Stops every backend (ending their process trees) and flushes the audit log. */
   close(): Promise<void>;
 }
 
-/**
- * Wires the libraries the way both apps run them: backends are spawned once per runtime and shared by every
- * session, never per session.
- */
+/** @deprecated Use `createSearchMcpRuntime` of `@search-mcp/runtime`. */
 export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): SearchMcpRuntime {
   const { config } = options;
   const logger = options.logger ?? silentLogger;

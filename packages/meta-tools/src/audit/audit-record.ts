@@ -1,0 +1,25 @@
+/** One audit line (one per `tool_discovery`, `tool_execute`, direct `tools/call` and REST call). Types only. */
+export interface AuditRecord {
+  ts: string;
+  requestId: string;
+  event: 'tool_discovery' | 'tool_execute' | 'tools/call' | 'rest';
+  toolKey?: string;
+  serverId?: string;
+  projectId?: string;
+  tokenId?: string;
+  queries?: string[];
+  resultCount?: number;
+  durationMs: number;
+  /** `ok`; `tool_error` (the tool ran and returned isError); `error` (the call failed); `cancelled`. */
+  outcome: 'ok' | 'tool_error' | 'error' | 'cancelled';
+  errorCode?: string;
+}
+
+/**
+ * Where audit records go. Argument values are never recorded. `@search-mcp/runtime` has a JSON-lines file sink;
+ * anything with `record` will do.
+ */
+export interface AuditSink {
+  record(record: AuditRecord): void;
+  close?(): Promise<void>;
+}

@@ -1,0 +1,74 @@
+import type { Caller } from '@search-mcp/catalog';
+import { isRecord, type ToolCallResult } from '@search-mcp/shared';
+import { callerFields } from '../audit/request-audit.js';
+import { describeZodIssues, toolExecuteArguments } from '../meta-tool-arguments.js';
+import type { RequestExtra } from '../search-mcp-server-options.js';
+import { toErrorResult } from '../wire-errors.js';
+import type { HandlerContext } from './handler-context.js';
+import { runToolCall } from './run-tool-call.js';
+
+/**
+ * `tool_execute`: runs the tool at `toolKey` and returns its result unchanged. Failures of Search MCP itself (bad
+ * arguments, unknown key, blocked tool, server down) are `isError` results with one line a model can act on.
+ */
+export async function handleToolExecute(
+  context: HandlerContext,
+  args: Record<string, unknown>,
+  caller: Caller,
+  meta: Record<string, unknown> | undefined,
+  extra: RequestExtra,
+): Promise<ToolCallResult> {
+  const started = performance.now();
+  const refuse = (message: string, toolKey?: string) => {
+    context.audit(
+      {
+        event: 'tool_execute',
+        outcome: 'error',
+        errorCode: 'VALIDATION_ERROR',
+        ...(toolKey ? { toolKey } : {}),
+        ...callerFields(caller),
+      },
+      extra,
+      started,
+    );
+    return toErrorResult(new Error(message));
+  };
+  // Some models send the tool's arguments as a JSON string: the key is checked first, then the string.
+  const rawArguments = args.arguments;
+  const parsed = toolExecuteArguments.safeParse(typeof rawArguments === 'string' ? { ...args, arguments: {} } : args);
+  if (!parsed.success) {
+    return refuse(
+      `Invalid tool_execute arguments: ${describeZodIssues(parsed.error, 'arguments')}. Pass toolKey (a string) and arguments (an object).`,
+    );
+  }
+  const toolArguments =
+    typeof rawArguments === 'string' ? parseJsonObject(rawArguments) : (parsed.data.arguments ?? {});
+  if (toolArguments === undefined) {
+    return refuse(
+      'Invalid tool_execute arguments: "arguments" must be an object (or a JSON object string).',
+      parsed.data.toolKey,
+    );
+  }
+  try {
+    return await runToolCall(context, {
+      event: 'tool_execute',
+      toolKey: parsed.data.toolKey.trim(),
+      args: toolArguments,
+      caller,
+      meta,
+      extra,
+    });
+  } catch (error) {
+    if (extra.signal.aborted) throw error;
+    return toErrorResult(error);
+  }
+}
+
+function parseJsonObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isRecord(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}

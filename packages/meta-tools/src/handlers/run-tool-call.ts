@@ -1,0 +1,44 @@
+import type { Caller } from '@search-mcp/catalog';
+import { parseToolKey, type ToolCallResult } from '@search-mcp/shared';
+import { callerFields, errorFields } from '../audit/request-audit.js';
+import { createProgressForwarder } from '../progress-forwarder.js';
+import type { RequestExtra } from '../search-mcp-server-options.js';
+import type { HandlerContext } from './handler-context.js';
+
+export interface ToolCallRun {
+  event: 'tool_execute' | 'tools/call';
+  toolKey: string;
+  args: Record<string, unknown>;
+  caller: Caller;
+  meta: Record<string, unknown> | undefined;
+  extra: RequestExtra;
+}
+
+/**
+ * Runs one backend tool for `tool_execute` or a direct `tools/call`: visibility, validation and retries are the
+ * catalog's; progress goes back to the client, cancellation on to the backend, and one audit record is written.
+ * Failures are thrown for the caller to shape.
+ */
+export async function runToolCall(context: HandlerContext, run: ToolCallRun): Promise<ToolCallResult> {
+  const { event, toolKey, caller, extra } = run;
+  const started = performance.now();
+  const progress = createProgressForwarder(run.meta, extra);
+  const serverId = parseToolKey(toolKey)?.serverId;
+  const target = { event, toolKey, ...(serverId ? { serverId } : {}), ...callerFields(caller) };
+  try {
+    const result = await context.catalog.execute(toolKey, run.args, caller, {
+      signal: extra.signal,
+      ...(progress.onProgress ? { onProgress: progress.onProgress } : {}),
+    });
+    await progress.settle();
+    context.audit({ ...target, outcome: result.isError ? 'tool_error' : 'ok' }, extra, started);
+    return result;
+  } catch (error) {
+    context.audit(
+      { ...target, outcome: extra.signal.aborted ? 'cancelled' : 'error', ...errorFields(error) },
+      extra,
+      started,
+    );
+    throw error;
+  }
+}

@@ -24,8 +24,12 @@ export { configDefaults, configFileSchema } from './config/config-schema.js';
 export type { SearchMcpConfigInput } from './config/config-schema.js';
 export type {
   CloudSearchConfig,
+  HybridSearchConfig,
+  LlmSearchConfig,
+  ProjectConfig,
   RemoteServerConfig,
   ResolvedConfig,
+  SearchConfig,
   ServerConfig,
   ServerTransportConfig,
   StdioServerConfig,

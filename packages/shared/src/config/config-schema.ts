@@ -16,8 +16,15 @@ export const configDefaults = {
   maxResults: 10,
   maxResultsLimit: 50,
   cloudTimeoutMs: 5_000,
+  llmModel: 'gpt-5-mini',
+  llmTimeoutMs: 15_000,
+  llmCandidates: 20,
+  llmCandidatesLimit: 100,
   allowAnonymous: false,
 } as const;
+
+/** `search.strategy` values: `off` turns catalog search off; `cloud`, `llm` and `hybrid` fall back to BM25. */
+export const searchStrategyValues = ['bm25', 'hybrid', 'llm', 'cloud', 'off'] as const;
 
 /** `type` values of a server entry; the `streamable…` spellings are aliases of `http` used by other clients. */
 export const serverTypeValues = [
@@ -72,15 +79,45 @@ export const cloudSearchSchema = z.object({
   timeoutMs: positiveInteger.default(configDefaults.cloudTimeoutMs),
 });
 
+const candidatesMessage = { error: `expected an integer from 1 to ${configDefaults.llmCandidatesLimit}` };
+
+/** `search.llm`: an OpenAI-compatible model re-ranks the best BM25 candidates. */
+export const llmSearchSchema = z.object({
+  model: nonEmptyString.default(configDefaults.llmModel),
+  /** An OpenAI-compatible endpoint; absent: the provider's default. */
+  baseUrl: nonEmptyString.optional(),
+  apiKey: z.string().optional(),
+  timeoutMs: positiveInteger.default(configDefaults.llmTimeoutMs),
+  /** How many BM25 candidates the model sees. */
+  candidates: z
+    .number(candidatesMessage)
+    .int(candidatesMessage)
+    .min(1, candidatesMessage)
+    .max(configDefaults.llmCandidatesLimit, candidatesMessage)
+    .default(configDefaults.llmCandidates),
+});
+
+const weightMessage = { error: 'expected a number from 0 to 1' };
+
+/** `search.hybrid`: offline sentence embeddings fused with BM25. */
+export const hybridSearchSchema = z.object({
+  /** Where computed vectors are kept between runs; relative to the config file. */
+  cacheDirectory: nonEmptyString.optional(),
+  /** Share of BM25 in the fused score, 0..1; absent: the provider's default. */
+  bm25Weight: z.number(weightMessage).min(0, weightMessage).max(1, weightMessage).optional(),
+});
+
 export const searchSchema = z.object({
-  strategy: z.enum(['bm25', 'cloud', 'off']).default(configDefaults.searchStrategy),
+  strategy: z.enum(searchStrategyValues).default(configDefaults.searchStrategy),
   maxResults: maxResults.default(configDefaults.maxResults),
   cloud: cloudSearchSchema.optional(),
+  llm: llmSearchSchema.optional(),
+  hybrid: hybridSearchSchema.optional(),
 });
 
 export const projectSchema = z.object({
-  /** Absent: the project uses `search.strategy`. */
-  optimization: z.literal(['bm25', 'cloud', null]).optional(),
+  /** Absent: the project uses `search.strategy`; null: search is off for the project. */
+  optimization: z.literal(['bm25', 'hybrid', 'llm', 'cloud', null]).optional(),
 });
 
 export const authTokenSchema = z.object({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { containsVariableReference, expandVariables } from './env-expansion.js';
+import { containsInputReference, containsVariableReference, expandVariables } from './env-expansion.js';
 
 describe('expandVariables', () => {
   it('expands ${VAR}', () => {
@@ -39,6 +39,20 @@ describe('expandVariables', () => {
 
   it('does not read inherited properties of the environment object', () => {
     expect(expandVariables('${toString}', {})).toEqual({ value: '', missing: ['toString'] });
+  });
+});
+
+describe('VS Code spellings', () => {
+  it('reads ${env:VAR} as ${VAR}, with or without default', () => {
+    expect(expandVariables('${env:HOME}/x ${env:NOPE:-d}', { HOME: '/h' })).toEqual({ value: '/h/x d', missing: [] });
+    expect(expandVariables('${env:NOPE}', {})).toEqual({ value: '', missing: ['NOPE'] });
+    expect(containsVariableReference('${env:A}')).toBe(true);
+  });
+
+  it('leaves ${input:name} as written and tells it apart', () => {
+    expect(expandVariables('${input:token}', { token: 'x' })).toEqual({ value: '${input:token}', missing: [] });
+    expect(containsInputReference('Bearer ${input:token}')).toBe(true);
+    expect(containsInputReference('${env:token}')).toBe(false);
   });
 });
 

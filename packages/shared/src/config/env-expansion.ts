@@ -2,6 +2,7 @@
  * `${VAR}` and `${VAR:-default}` in config strings (CONTRACT §2), with the shell's meaning of "set":
  * `${VAR}` accepts an empty value, `${VAR:-default}` treats an empty value as unset. The default is taken
  * literally (no nested expansion). Text that is not a well-formed reference (`$VAR`, `${1X}`) is left as is.
+ * `${env:VAR}` (the spelling of VS Code and Cursor configs) means `${VAR}`.
  */
 
 export type VariableEnvironment = Readonly<Record<string, string | undefined>>;
@@ -13,7 +14,7 @@ export interface VariableExpansion {
   missing: string[];
 }
 
-const VARIABLE_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}/g;
+const VARIABLE_REFERENCE = /\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}/g;
 
 export function expandVariables(text: string, env: VariableEnvironment): VariableExpansion {
   const missing: string[] = [];
@@ -32,4 +33,11 @@ export function expandVariables(text: string, env: VariableEnvironment): Variabl
 
 export function containsVariableReference(text: string): boolean {
   return new RegExp(VARIABLE_REFERENCE.source).test(text);
+}
+
+/** `${input:name}`: VS Code's prompt-for-a-value variables, which only VS Code can answer. */
+const INPUT_REFERENCE = /\$\{input:[^}]*\}/;
+
+export function containsInputReference(text: string): boolean {
+  return INPUT_REFERENCE.test(text);
 }

@@ -20,6 +20,13 @@ function issuesOf(input: unknown, options?: ParseConfigOptions): Issue[] {
   return [...configError(input, options).issues];
 }
 
+/** The `configError` of server `id` (the input must parse: only that server is broken). */
+function serverErrorOf(input: unknown, id = 's', options: ParseConfigOptions = { env: {} }): string | undefined {
+  const server = parseConfig(input, options).mcpServers[id];
+  if (server === undefined) throw new Error(`server ${id} is missing from the result`);
+  return server.configError;
+}
+
 function stdio(config: ReturnType<typeof parseConfig>, id: string): StdioServerConfig {
   const server = config.mcpServers[id];
   if (server?.transport !== 'stdio') throw new Error(`${id} is not a stdio server`);
@@ -60,7 +67,9 @@ describe('parseConfig: Claude Desktop / Cursor configs', () => {
 
   it('parses unchanged, ignoring unknown keys and dropping them from the result', () => {
     const config = parseConfig(claudeDesktopConfig, { env: {} });
-    expect(Object.keys(config)).toEqual(['mcpServers', 'exposure', 'search', 'projects', 'auth']);
+    expect(Object.keys(config)).toEqual(['mcpServers', 'exposure', 'search', 'projects', 'auth', 'warnings']);
+    // Claude Desktop's own settings and approval lists are silent; a key nobody knows is a warning.
+    expect(config.warnings).toEqual(['mcpServers.linear.note: unknown key, ignored']);
     expect(Object.keys(config.mcpServers)).toEqual(['filesystem', 'github', 'linear', 'context7']);
     expect(config.mcpServers['filesystem']).toEqual({
       id: 'filesystem',
@@ -166,6 +175,7 @@ describe('parseConfig: the contract example', () => {
       projects: { web: { optimization: 'cloud' } },
       auth: { tokens: [{ id: 'ci', token: 'ci-token', projects: ['web'] }], allowAnonymous: false },
       audit: { file: '/etc/search-mcp/./logs/audit.jsonl' },
+      warnings: [],
     });
   });
 });
@@ -208,8 +218,10 @@ describe('parseConfig: defaults', () => {
       search: { strategy: 'bm25', maxResults: 10 },
       projects: {},
       auth: { tokens: [], allowAnonymous: false },
+      warnings: [],
     });
     expect(config).not.toHaveProperty('audit');
+    expect(config.mcpServers['a']).not.toHaveProperty('configError');
     expect(config.mcpServers['a']).not.toHaveProperty('projects');
     expect(config.mcpServers['a']).not.toHaveProperty('cwd');
   });
@@ -252,37 +264,50 @@ describe('parseConfig: transports', () => {
     expect(parseServer({ url: 'https://h/mcp' })?.transport).toBe('auto');
   });
 
-  it('rejects both command and url, or neither, at the server path', () => {
-    expect(issuesOf({ mcpServers: { s: { command: 'x', url: 'https://h' } } }, { env: {} })).toEqual([
-      { path: 'mcpServers.s', message: expect.stringContaining('both "command" and "url"') },
-    ]);
-    expect(issuesOf({ mcpServers: { s: { args: ['x'] } } }, { env: {} })).toEqual([
-      { path: 'mcpServers.s', message: expect.stringContaining('needs "command"') },
-    ]);
+  it('marks a server with both command and url, or neither, at the server path', () => {
+    expect(serverErrorOf({ mcpServers: { s: { command: 'x', url: 'https://h' } } })).toBe(
+      'mcpServers.s: has both "command" and "url": a server is either local ("command") or remote ("url")',
+    );
+    expect(serverErrorOf({ mcpServers: { s: { args: ['x'] } } })).toBe(
+      'mcpServers.s: needs "command" (a local stdio server) or "url" (a remote server)',
+    );
   });
 
-  it('rejects a type that does not fit', () => {
-    expect(issuesOf({ mcpServers: { s: { type: 'sse', command: 'x' } } }, { env: {} })).toEqual([
-      { path: 'mcpServers.s.type', message: expect.stringContaining('needs "url"') },
-    ]);
-    expect(issuesOf({ mcpServers: { s: { type: 'stdio', url: 'https://h' } } }, { env: {} })).toEqual([
-      { path: 'mcpServers.s.type', message: expect.stringContaining('"stdio" needs "command"') },
-    ]);
-    expect(issuesOf({ mcpServers: { s: { type: 'websocket', url: 'wss://h' } } }, { env: {} })).toEqual([
-      {
-        path: 'mcpServers.s.type',
-        message: 'expected one of "stdio", "http", "sse", "streamable-http", "streamableHttp", "streamable_http"',
-      },
-    ]);
+  it('marks a command that is not a string, keeping the server and the others', () => {
+    const config = parseConfig(
+      { mcpServers: { s: { command: 42, args: ['a'] }, t: { command: ['npx'] }, ok: { command: 'x' } } },
+      { env: {} },
+    );
+    expect(Object.keys(config.mcpServers)).toEqual(['s', 't', 'ok']);
+    expect(stdio(config, 's')).toMatchObject({
+      command: '',
+      args: ['a'],
+      configError: 'mcpServers.s.command: expected string, got number',
+    });
+    expect(config.mcpServers['t']?.configError).toBe('mcpServers.t.command: expected string, got array');
+    expect(config.mcpServers['ok']).not.toHaveProperty('configError');
+  });
+
+  it('marks a type that does not fit', () => {
+    expect(serverErrorOf({ mcpServers: { s: { type: 'sse', command: 'x' } } })).toBe(
+      'mcpServers.s.type: a remote type needs "url"; with "command" use "stdio" or leave "type" out',
+    );
+    expect(serverErrorOf({ mcpServers: { s: { type: 'stdio', url: 'https://h' } } })).toBe(
+      'mcpServers.s.type: "stdio" needs "command"; with "url" use "http", "sse" or leave "type" out',
+    );
+    expect(serverErrorOf({ mcpServers: { s: { type: 'websocket', url: 'wss://h' } } })).toBe(
+      'mcpServers.s.type: expected one of "stdio", "http", "sse", "streamable-http", "streamableHttp", ' +
+        '"streamable_http"; mcpServers.s.url: expected an http or https URL',
+    );
   });
 
   it('requires an http(s) url', () => {
-    expect(issuesOf({ mcpServers: { s: { url: 'ftp://h/x' } } }, { env: {} })).toEqual([
-      { path: 'mcpServers.s.url', message: 'expected an http or https URL' },
-    ]);
-    expect(issuesOf({ mcpServers: { s: { url: '${HOST}/mcp' } } }, { env: { HOST: 'not a url' } })).toEqual([
-      { path: 'mcpServers.s.url', message: 'expected an http or https URL' },
-    ]);
+    expect(serverErrorOf({ mcpServers: { s: { url: 'ftp://h/x' } } })).toBe(
+      'mcpServers.s.url: expected an http or https URL',
+    );
+    expect(serverErrorOf({ mcpServers: { s: { url: '${HOST}/mcp' } } }, 's', { env: { HOST: 'not a url' } })).toBe(
+      'mcpServers.s.url: expected an http or https URL',
+    );
   });
 });
 
@@ -303,15 +328,27 @@ describe('parseConfig: server ids', () => {
     expect(Object.keys(parseConfig({ mcpServers }, { env: {} }).mcpServers)).toEqual(keys);
   });
 
-  it('reports two keys that normalize alike, naming both', () => {
-    expect(
-      issuesOf({ mcpServers: { 'My Server': { command: 'x' }, 'my-server': { command: 'y' } } }, { env: {} }),
-    ).toEqual([{ path: 'mcpServers', message: '"My Server" and "my-server" both normalize to server id "my-server"' }]);
+  it('marks the first of two keys that normalize alike, naming both, and skips the second with a warning', () => {
+    const config = parseConfig(
+      { mcpServers: { 'My Server': { command: 'x' }, 'my-server': { command: 'y' }, other: { command: 'z' } } },
+      { env: {} },
+    );
+    expect(Object.keys(config.mcpServers)).toEqual(['my-server', 'other']);
+    expect(config.mcpServers['my-server']).toMatchObject({
+      name: 'My Server',
+      configError: 'mcpServers: "My Server" and "my-server" both normalize to server id "my-server"; rename one',
+    });
+    expect(config.mcpServers['other']).not.toHaveProperty('configError');
+    expect(config.warnings).toEqual([
+      'mcpServers["my-server"]: skipped: "My Server" and "my-server" both normalize to server id "my-server"',
+    ]);
   });
 
-  it('reports a key that cannot become an id', () => {
-    expect(issuesOf({ mcpServers: { '...': { command: 'x' } } }, { env: {} })).toEqual([
-      { path: 'mcpServers["..."]', message: expect.stringContaining('cannot be made into a server id') },
+  it('skips a key that cannot become an id, with a warning', () => {
+    const config = parseConfig({ mcpServers: { '...': { command: 'x' }, ok: { command: 'y' } } }, { env: {} });
+    expect(Object.keys(config.mcpServers)).toEqual(['ok']);
+    expect(config.warnings).toEqual([
+      'mcpServers["..."]: skipped: the key cannot be made into a server id (it needs at least one letter or digit)',
     ]);
   });
 
@@ -346,9 +383,8 @@ describe('parseConfig: server ids', () => {
     const input = JSON.parse(
       '{"mcpServers": {"s": {"command": "x", "env": {"__proto__": "v", "OK": "w"}}}}',
     ) as unknown;
-    expect(issuesOf(input, { env: {} })).toEqual([
-      { path: 'mcpServers.s.env.__proto__', message: '"__proto__" cannot be used as a name here' },
-    ]);
+    expect(serverErrorOf(input)).toBe('mcpServers.s.env.__proto__: "__proto__" cannot be used as a name here');
+    expect(stdio(parseConfig(input, { env: {} }), 's').env).toEqual({});
   });
 });
 
@@ -413,18 +449,21 @@ describe('parseConfig: variable expansion', () => {
     expect(stdio(config, 's').env).toEqual({ A: 'dflt', B: '', C: 'dflt', D: 'k' });
   });
 
-  it('reports an unset variable with its name and the path of the field', () => {
-    const issues = issuesOf(
-      { mcpServers: { github: { command: 'x', env: { TOKEN: '${GITHUB_TOKEN}' } } } },
+  it('marks a server with an unset variable, naming the variable and the path of the field', () => {
+    const config = parseConfig(
+      {
+        mcpServers: { github: { command: 'x', env: { TOKEN: '${GITHUB_TOKEN}' } }, fine: { command: 'y' } },
+      },
       { env: {} },
     );
-    expect(issues).toEqual([
-      { path: 'mcpServers.github.env.TOKEN', message: 'environment variable GITHUB_TOKEN is not set' },
-    ]);
+    expect(config.mcpServers['github']?.configError).toBe(
+      'mcpServers.github.env.TOKEN: environment variable GITHUB_TOKEN is not set',
+    );
+    expect(config.mcpServers['fine']).not.toHaveProperty('configError');
   });
 
-  it('reports every unset variable at the path of every field', () => {
-    const issues = issuesOf(
+  it('reports every unset variable at the path of every field, per server and per section', () => {
+    const config = parseConfig(
       {
         mcpServers: {
           'My Server': {
@@ -435,30 +474,39 @@ describe('parseConfig: variable expansion', () => {
           },
           r: { url: '${U}', headers: { 'X-Api-Key': '${H}' } },
         },
-        search: { cloud: { url: '${CU}', apiKey: '${CK}' } },
+      },
+      { env: {} },
+    );
+    expect(config.mcpServers['my-server']?.configError).toBe(
+      'mcpServers["My Server"].command: environment variable C is not set; ' +
+        'mcpServers["My Server"].args[2]: environment variable ARGV is not set; ' +
+        'mcpServers["My Server"].env["X-Y"]: environment variable E is not set; ' +
+        'mcpServers["My Server"].cwd: environment variable W is not set',
+    );
+    expect(config.mcpServers['r']?.configError).toBe(
+      'mcpServers.r.url: environment variable U is not set; ' +
+        'mcpServers.r.headers["X-Api-Key"]: environment variable H is not set',
+    );
+    const issues = issuesOf(
+      {
+        mcpServers: {},
+        search: { cloud: { url: '${CU}', apiKey: '${CK}' }, llm: { baseUrl: '${LU}', apiKey: '${LK}' } },
         auth: { tokens: [{ id: 'a', token: '${T}' }] },
       },
       { env: {} },
     );
     expect(issues).toEqual([
-      { path: 'mcpServers["My Server"].command', message: 'environment variable C is not set' },
-      { path: 'mcpServers["My Server"].args[2]', message: 'environment variable ARGV is not set' },
-      { path: 'mcpServers["My Server"].env["X-Y"]', message: 'environment variable E is not set' },
-      { path: 'mcpServers["My Server"].cwd', message: 'environment variable W is not set' },
-      { path: 'mcpServers.r.url', message: 'environment variable U is not set' },
-      { path: 'mcpServers.r.headers["X-Api-Key"]', message: 'environment variable H is not set' },
       { path: 'search.cloud.url', message: 'environment variable CU is not set' },
       { path: 'search.cloud.apiKey', message: 'environment variable CK is not set' },
+      { path: 'search.llm.baseUrl', message: 'environment variable LU is not set' },
+      { path: 'search.llm.apiKey', message: 'environment variable LK is not set' },
       { path: 'auth.tokens[0].token', message: 'environment variable T is not set' },
     ]);
   });
 
-  it('puts the variable name and path in the error message', () => {
-    const error = configError(
-      { mcpServers: { github: { command: 'x', env: { TOKEN: '${GITHUB_TOKEN}' } } } },
-      { env: {} },
-    );
-    expect(error.message).toContain('mcpServers.github.env.TOKEN: environment variable GITHUB_TOKEN is not set');
+  it('puts the variable name and path in the error message of a section', () => {
+    const error = configError({ mcpServers: {}, auth: { tokens: [{ id: 'ci', token: '${CI_TOKEN}' }] } }, { env: {} });
+    expect(error.message).toContain('auth.tokens[0].token: environment variable CI_TOKEN is not set');
   });
 
   it('does not expand disabled servers, so their unset variables are no error', () => {
@@ -486,12 +534,12 @@ describe('parseConfig: variable expansion', () => {
   });
 
   it('still validates disabled servers structurally', () => {
-    expect(issuesOf({ mcpServers: { off: { enabled: false, command: 'x', timeoutMs: 'soon' } } }, { env: {} })).toEqual(
-      [{ path: 'mcpServers.off.timeoutMs', message: 'expected a positive integer' }],
+    expect(serverErrorOf({ mcpServers: { off: { enabled: false, command: 'x', timeoutMs: 'soon' } } }, 'off')).toBe(
+      'mcpServers.off.timeoutMs: expected a positive integer',
     );
-    expect(issuesOf({ mcpServers: { off: { enabled: false, url: 'not a url' } } }, { env: {} })).toEqual([
-      { path: 'mcpServers.off.url', message: 'expected an http or https URL' },
-    ]);
+    expect(serverErrorOf({ mcpServers: { off: { enabled: false, url: 'not a url' } } }, 'off')).toBe(
+      'mcpServers.off.url: expected an http or https URL',
+    );
   });
 
   it('reads process.env when no env is given', () => {
@@ -567,7 +615,7 @@ describe('parseConfig: sections', () => {
       maxResults: 50,
     });
     expect(issuesOf({ mcpServers: {}, search: { strategy: 'fuzzy', maxResults: 0 } }, { env: {} })).toEqual([
-      { path: 'search.strategy', message: 'expected one of "bm25", "cloud", "off"' },
+      { path: 'search.strategy', message: 'expected one of "bm25", "hybrid", "llm", "cloud", "off"' },
       { path: 'search.maxResults', message: 'expected an integer from 1 to 50' },
     ]);
     for (const maxResults of [51, 2.5, '10']) {
@@ -613,7 +661,7 @@ describe('parseConfig: sections', () => {
       misc: { optimization: 'bm25' },
     });
     expect(issuesOf({ mcpServers: {}, projects: { web: { optimization: 'fast' } } }, { env: {} })).toEqual([
-      { path: 'projects.web.optimization', message: 'expected one of "bm25", "cloud", null' },
+      { path: 'projects.web.optimization', message: 'expected one of "bm25", "hybrid", "llm", "cloud", null' },
     ]);
   });
 
@@ -655,17 +703,26 @@ describe('parseConfig: sections', () => {
     ]);
   });
 
-  it('validates toolPermissions, projects and tags of a server', () => {
-    expect(
-      issuesOf(
-        { mcpServers: { s: { command: 'x', toolPermissions: { write: 'no' }, projects: 'web', tags: [1] } } },
-        { env: {} },
-      ),
-    ).toEqual([
-      { path: 'mcpServers.s.toolPermissions.write', message: 'expected boolean, got string' },
-      { path: 'mcpServers.s.projects', message: 'expected array, got string' },
-      { path: 'mcpServers.s.tags[0]', message: 'expected string, got number' },
-    ]);
+  it('validates toolPermissions, projects and tags of a server, keeping what is valid', () => {
+    const config = parseConfig(
+      {
+        mcpServers: {
+          s: { command: 'x', args: ['a'], toolPermissions: { write: 'no' }, projects: 'web', tags: [1], timeoutMs: 5 },
+        },
+      },
+      { env: {} },
+    );
+    expect(stdio(config, 's')).toMatchObject({
+      command: 'x',
+      args: ['a'],
+      toolPermissions: {},
+      tags: [],
+      timeoutMs: 5,
+      configError:
+        'mcpServers.s.toolPermissions.write: expected boolean, got string; ' +
+        'mcpServers.s.projects: expected array, got string; mcpServers.s.tags[0]: expected string, got number',
+    });
+    expect(stdio(config, 's')).not.toHaveProperty('projects');
   });
 });
 
@@ -677,20 +734,43 @@ describe('parseConfig: errors', () => {
     expect(issuesOf({ mcpServers: [] }, { env: {} })).toEqual([
       { path: 'mcpServers', message: 'expected an object, got array' },
     ]);
-    expect(issuesOf({ mcpServers: { s: 'npx' } }, { env: {} })).toEqual([
-      { path: 'mcpServers.s', message: 'expected object, got string' },
-    ]);
+    expect(serverErrorOf({ mcpServers: { s: 'npx' } })).toBe('mcpServers.s: expected object, got string');
   });
 
-  it('reports every problem at once', () => {
-    const error = configError(
+  it('keeps every server, each with all of its own problems, when the sections are fine', () => {
+    const config = parseConfig(
       {
         mcpServers: {
-          a: { command: 'x', timeoutMs: -5 },
+          a: { command: 'x', timeoutMs: -5, startupTimeoutMs: 'soon', enviroment: {} },
           b: {},
           c: { command: 'y', env: { K: '${UNSET_ONE}' } },
           C: { command: 'z' },
+          fine: { command: 'ok' },
         },
+      },
+      { env: {} },
+    );
+    expect(Object.keys(config.mcpServers)).toEqual(['a', 'b', 'c', 'fine']);
+    expect(config.mcpServers['a']?.configError).toBe(
+      'mcpServers.a.timeoutMs: expected a positive integer; mcpServers.a.startupTimeoutMs: expected a positive integer',
+    );
+    expect(config.mcpServers['a']).toMatchObject({ timeoutMs: 60000, startupTimeoutMs: 30000 });
+    expect(config.mcpServers['b']?.configError).toContain('needs "command"');
+    expect(config.mcpServers['c']?.configError).toBe(
+      'mcpServers.c.env.K: environment variable UNSET_ONE is not set; ' +
+        'mcpServers: "c" and "C" both normalize to server id "c"; rename one',
+    );
+    expect(config.mcpServers['fine']).not.toHaveProperty('configError');
+    expect(config.warnings).toEqual([
+      'mcpServers.a.enviroment: unknown key, ignored; did you mean "env"?',
+      'mcpServers.C: skipped: "c" and "C" both normalize to server id "c"',
+    ]);
+  });
+
+  it('reports every problem of the sections at once', () => {
+    const error = configError(
+      {
+        mcpServers: { a: { command: 'x', timeoutMs: -5 } },
         exposure: { mode: 'everything', pinned: ['bad'] },
         search: { maxResults: 100 },
         auth: { allowAnonymous: 'yes' },
@@ -699,10 +779,6 @@ describe('parseConfig: errors', () => {
       { env: {}, file: '/etc/search-mcp/config.json' },
     );
     expect(error.issues).toEqual([
-      { path: 'mcpServers.a.timeoutMs', message: 'expected a positive integer' },
-      { path: 'mcpServers.b', message: expect.stringContaining('needs "command"') },
-      { path: 'mcpServers.c.env.K', message: 'environment variable UNSET_ONE is not set' },
-      { path: 'mcpServers', message: '"c" and "C" both normalize to server id "c"' },
       { path: 'exposure.mode', message: 'expected one of "meta", "proxy"' },
       { path: 'search.maxResults', message: 'expected an integer from 1 to 50' },
       { path: 'auth.allowAnonymous', message: 'expected boolean, got string' },
@@ -714,9 +790,9 @@ describe('parseConfig: errors', () => {
     for (const issue of error.issues) expect(error.message).toContain(`${issue.path}: ${issue.message}`);
   });
 
-  it('never puts a config value in an error message', () => {
+  it('never puts a config value in a server configError or a warning', () => {
     const secret = 'sk-live-SECRET-0123456789';
-    const error = configError(
+    const config = parseConfig(
       {
         mcpServers: {
           a: { type: secret, url: 'https://h' },
@@ -725,7 +801,25 @@ describe('parseConfig: errors', () => {
           d: secret,
           e: { command: 'x', args: [{ secret }] },
           f: { command: secret, url: secret },
+          g: { command: 'x', disabled: secret, serverUrl: secret, transportType: secret, disabledTools: secret },
+          h: { command: 'x', arg: [secret], timeout: secret },
         },
+        mcpServer: secret,
+      },
+      { env: {} },
+    );
+    const errors = Object.values(config.mcpServers).map((server) => server.configError);
+    expect(errors.filter((error) => error !== undefined)).toHaveLength(7);
+    expect(JSON.stringify(errors)).not.toContain('SECRET');
+    expect(config.warnings.length).toBeGreaterThanOrEqual(3);
+    expect(JSON.stringify(config.warnings)).not.toContain('SECRET');
+  });
+
+  it('never puts a config value in an error message', () => {
+    const secret = 'sk-live-SECRET-0123456789';
+    const error = configError(
+      {
+        mcpServers: { ok: { command: 'x' } },
         exposure: { mode: secret, pinned: [secret, `Upper${secret}:x`] },
         search: { strategy: secret, maxResults: secret, cloud: { url: secret, apiKey: 7 } },
         projects: { web: { optimization: secret } },
@@ -734,7 +828,7 @@ describe('parseConfig: errors', () => {
       },
       { env: {}, file: '/config.json' },
     );
-    expect(error.issues.length).toBeGreaterThanOrEqual(15);
+    expect(error.issues).toHaveLength(8);
     expect(error.message).not.toContain('SECRET');
     expect(JSON.stringify(error.issues)).not.toContain('SECRET');
     expect(JSON.stringify(error)).not.toContain('SECRET');
@@ -742,11 +836,16 @@ describe('parseConfig: errors', () => {
   });
 
   it('never echoes the value of an expanded variable', () => {
+    expect(
+      serverErrorOf({ mcpServers: { r: { url: '${URL_WITH_SECRET}' } } }, 'r', {
+        env: { URL_WITH_SECRET: 'not-a-url-SECRET' },
+      }),
+    ).toBe('mcpServers.r.url: expected an http or https URL');
     const error = configError(
-      { mcpServers: { r: { url: '${URL_WITH_SECRET}' } } },
+      { mcpServers: {}, search: { cloud: { url: '${URL_WITH_SECRET}' } } },
       { env: { URL_WITH_SECRET: 'not-a-url-SECRET' } },
     );
-    expect(error.issues).toEqual([{ path: 'mcpServers.r.url', message: 'expected an http or https URL' }]);
+    expect(error.issues).toEqual([{ path: 'search.cloud.url', message: 'expected an http or https URL' }]);
     expect(error.message).not.toContain('SECRET');
   });
 });

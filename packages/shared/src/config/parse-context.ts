@@ -1,32 +1,61 @@
-/** What every part of `parseConfig` shares: the options, the issues found so far, validation and expansion. */
+/**
+ * What every part of `parseConfig` shares: the options, the issues and warnings found so far, validation and
+ * expansion. A server gets its own child context, so its issues become its `configError` instead of stopping the
+ * whole file.
+ */
 import type * as z from 'zod';
-import type { Issue } from '../errors/issue.js';
 import { ConfigError } from '../errors/config-error.js';
+import type { Issue } from '../errors/issue.js';
+import { isRecord } from '../text/is-record.js';
 import { type ConfigPath, formatConfigPath, toPathSegment } from './config-path.js';
 import { isAbsolutePath } from './config-values.js';
-import { expandVariables, type VariableEnvironment } from './env-expansion.js';
-import { describeSchemaIssue } from './schema-issue-message.js';
+import { containsInputReference, expandVariables, type VariableEnvironment } from './env-expansion.js';
+import { describeSchemaIssue, describeValueType } from './schema-issue-message.js';
 
 export interface ParseConfigOptions {
   /** Variables for `${VAR}`; default `process.env` where there is one. */
   env?: VariableEnvironment;
   /** The file the config came from, named in the error. */
   file?: string;
-  /** Directory that relative `cwd` and `audit.file` are resolved against (the config file's directory). */
+  /** Directory that relative `cwd`, `audit.file` and `search.hybrid.cacheDirectory` are resolved against. */
   baseDir?: string;
+  /**
+   * The project directory whose servers a Claude Code `~/.claude.json` adds to its user-scope servers
+   * (`projects[<directory>].mcpServers`). Without it only the user scope is read.
+   */
+  projectDirectory?: string;
 }
 
-/** Collects issues and holds what every section needs: variables and the base directory. */
+/** The result of an expansion: the text, and whether every variable in it was set. */
+export interface Expansion {
+  value: string;
+  complete: boolean;
+}
+
 export class ParseContext {
   readonly issues: Issue[] = [];
-  private readonly env: VariableEnvironment;
+  readonly env: VariableEnvironment;
 
-  constructor(private readonly options: ParseConfigOptions) {
+  constructor(
+    readonly options: ParseConfigOptions,
+    /** Shared by a context and its children: warnings never stop anything. */
+    readonly warnings: string[] = [],
+  ) {
     this.env = options.env ?? globalThis.process?.env ?? {};
+  }
+
+  /** A context with its own issues and the same options and warnings (for one server entry). */
+  child(): ParseContext {
+    return new ParseContext(this.options, this.warnings);
   }
 
   report(path: ConfigPath, message: string): void {
     this.issues.push({ path: formatConfigPath(path), message });
+  }
+
+  warn(path: ConfigPath, message: string): void {
+    const where = formatConfigPath(path);
+    this.warnings.push(where === '' ? message : `${where}: ${message}`);
   }
 
   /** Validates `value` with `schema`, reporting each issue under `path`; undefined when invalid. */
@@ -41,10 +70,42 @@ export class ParseContext {
     return undefined;
   }
 
+  /**
+   * Like `validate`, but always returns a value: every issue is reported, then the fields that had one are left
+   * out so their defaults apply. For an entry that is kept (marked broken) with whatever could be read.
+   */
+  validateLeniently<Schema extends z.ZodObject>(schema: Schema, value: unknown, path: ConfigPath): z.output<Schema> {
+    let record: Record<string, unknown> = {};
+    if (isRecord(value)) record = value;
+    else this.report(path, `expected object, got ${describeValueType(value)}`);
+
+    const before = this.issues.length;
+    const strict = this.validate(schema, record, path);
+    if (strict !== undefined) return strict;
+    const invalidFields = this.issues.slice(before).map((issue) => issue.path);
+    const valid = Object.fromEntries(
+      Object.entries(record).filter(([key]) => {
+        const fieldPath = formatConfigPath([...path, key]);
+        for (const invalid of invalidFields) {
+          if (invalid === fieldPath || invalid.startsWith(`${fieldPath}.`) || invalid.startsWith(`${fieldPath}[`)) {
+            return false;
+          }
+        }
+        return true;
+      }),
+    );
+    const retried = schema.safeParse(valid);
+    return retried.success ? retried.data : schema.parse({});
+  }
+
   /** Expands `${VAR}` references; an unset variable without default is reported under `path`. */
-  expand(text: string, path: ConfigPath): { value: string; complete: boolean } {
+  expand(text: string, path: ConfigPath): Expansion {
     const { value, missing } = expandVariables(text, this.env);
     for (const name of missing) this.report(path, `environment variable ${name} is not set`);
+    if (containsInputReference(text)) {
+      this.report(path, 'VS Code input variables (${input:…}) are not supported: write the value or use ${VAR}');
+      return { value, complete: false };
+    }
     return { value, complete: missing.length === 0 };
   }
 
@@ -56,7 +117,7 @@ export class ParseContext {
   }
 
   toError(): ConfigError {
-    return new ConfigError({ issues: this.issues, file: this.options.file });
+    return new ConfigError({ issues: this.issues, file: this.options.file, warnings: this.warnings });
   }
 }
 

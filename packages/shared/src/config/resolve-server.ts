@@ -1,49 +1,75 @@
 /**
- * One `mcpServers` entry → a `ServerConfig`: validated, stdio or remote decided, `${VAR}` expanded in the fields
- * that may hold them (a disabled server's not at all), relative `cwd` resolved.
+ * One server entry → a `ServerConfig`: dialects mapped, validated, stdio or remote decided, `${VAR}` expanded in
+ * the fields that may hold them (a disabled server's not at all), relative `cwd` resolved.
+ *
+ * A broken entry never takes the file down: every problem of the entry is collected in its own context and becomes
+ * the server's `configError`, and the server is kept with whatever could be read. An entry that runs Search MCP
+ * itself is skipped with a warning.
  */
 import type * as z from 'zod';
-import { serverEntrySchema } from './config-schema.js';
+import { formatIssues } from '../errors/issue.js';
+import { isRecord } from '../text/is-record.js';
 import type { ConfigPath } from './config-path.js';
+import { serverEntrySchema } from './config-schema.js';
 import { isHttpUrl, mapRecord } from './config-values.js';
+import { dialectServerKeys, normalizeServerEntry, type ServerSource } from './dialects.js';
 import { containsVariableReference } from './env-expansion.js';
-import type { ParseContext } from './parse-context.js';
+import type { Expansion, ParseContext } from './parse-context.js';
 import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from './resolved-config.js';
+import { searchMcpInvocation } from './self-reference.js';
+import { warnUnknownKeys } from './unknown-keys.js';
 
 type ServerEntry = z.output<typeof serverEntrySchema>;
 
-export function resolveServer(
-  value: unknown,
-  key: string,
-  id: string,
-  context: ParseContext,
-): ServerConfig | undefined {
-  const path = ['mcpServers', key];
-  const entry = context.validate(serverEntrySchema, value, path);
-  if (entry === undefined) return undefined;
+const knownServerKeys = [...Object.keys(serverEntrySchema.shape), ...dialectServerKeys];
 
-  const hasCommand = entry.command !== undefined;
-  const hasUrl = entry.url !== undefined;
+/** Other clients' keys that mean nothing here (approval lists, editor settings): ignored without a word. */
+const foreignServerKeys = new Set(['autoApprove', 'alwaysAllow', 'watchPaths', 'dev', 'gallery', 'version', 'oauth']);
+
+/** Other clients' keys that look like they do something here but do not. */
+const foreignServerKeyNotes: Readonly<Record<string, string>> = {
+  timeout: 'not read by Search MCP (other clients count it in seconds)',
+  envFile: 'not read by Search MCP: put the variables in "env"',
+};
+
+/** The server of `source` under `id`; undefined when the entry runs Search MCP itself (skipped, with a warning). */
+export function resolveServer(source: ServerSource, id: string, parent: ParseContext): ServerConfig | undefined {
+  const { path } = source;
+  const context = parent.child();
+  warnUnknownKeys(source.value, knownServerKeys, path, context, {
+    ignored: foreignServerKeys,
+    notes: foreignServerKeyNotes,
+  });
+  const normalized = normalizeServerEntry(source.value, path, context);
+  const entry = context.validateLeniently(serverEntrySchema, normalized, path);
+
+  const written = isRecord(normalized) ? normalized : {};
+  const hasCommand = Object.hasOwn(written, 'command');
+  const hasUrl = Object.hasOwn(written, 'url');
   if (hasCommand && hasUrl) {
     context.report(path, 'has both "command" and "url": a server is either local ("command") or remote ("url")');
-    return undefined;
+  } else if (hasCommand && entry.type !== undefined && entry.type !== 'stdio') {
+    context.report([...path, 'type'], 'a remote type needs "url"; with "command" use "stdio" or leave "type" out');
+  } else if (hasUrl && entry.type === 'stdio') {
+    context.report([...path, 'type'], '"stdio" needs "command"; with "url" use "http", "sse" or leave "type" out');
+  } else if (!hasCommand && !hasUrl && isRecord(normalized)) {
+    context.report(path, 'needs "command" (a local stdio server) or "url" (a remote server)');
   }
-  if (entry.command !== undefined) {
-    if (entry.type !== undefined && entry.type !== 'stdio') {
-      context.report([...path, 'type'], `a remote type needs "url"; with "command" use "stdio" or leave "type" out`);
+
+  const server =
+    hasUrl && !hasCommand
+      ? resolveRemoteServer(entry, source, id, context)
+      : resolveStdioServer(entry, source, id, context);
+
+  if (server.transport === 'stdio') {
+    const invocation = searchMcpInvocation(server.command, server.args);
+    if (invocation !== undefined) {
+      parent.warn(path, `skipped: it runs Search MCP itself (${JSON.stringify(invocation)}), which would start itself`);
       return undefined;
     }
-    return resolveStdioServer(entry, entry.command, key, id, context);
   }
-  if (entry.url !== undefined) {
-    if (entry.type === 'stdio') {
-      context.report([...path, 'type'], '"stdio" needs "command"; with "url" use "http", "sse" or leave "type" out');
-      return undefined;
-    }
-    return resolveRemoteServer(entry, entry.url, key, id, context);
-  }
-  context.report(path, 'needs "command" (a local stdio server) or "url" (a remote server)');
-  return undefined;
+  if (context.issues.length > 0) server.configError = formatIssues(context.issues);
+  return server;
 }
 
 function resolveServerBase(entry: ServerEntry, key: string, id: string) {
@@ -65,23 +91,22 @@ function resolveServerBase(entry: ServerEntry, key: string, id: string) {
  * Expands a disabled server's fields not at all: its variables may be unset on purpose, and a disabled server
  * must not block start-up.
  */
-function serverExpander(entry: ServerEntry, key: string, context: ParseContext) {
-  return (text: string, subpath: ConfigPath): { value: string; complete: boolean } =>
-    entry.enabled ? context.expand(text, ['mcpServers', key, ...subpath]) : { value: text, complete: false };
+function serverExpander(entry: ServerEntry, path: ConfigPath, context: ParseContext) {
+  return (text: string, subpath: ConfigPath): Expansion =>
+    entry.enabled ? context.expand(text, [...path, ...subpath]) : { value: text, complete: false };
 }
 
 function resolveStdioServer(
   entry: ServerEntry,
-  command: string,
-  key: string,
+  source: ServerSource,
   id: string,
   context: ParseContext,
 ): StdioServerConfig {
-  const expand = serverExpander(entry, key, context);
+  const expand = serverExpander(entry, source.path, context);
   const server: StdioServerConfig = {
-    ...resolveServerBase(entry, key, id),
+    ...resolveServerBase(entry, source.key, id),
     transport: 'stdio',
-    command: expand(command, ['command']).value,
+    command: entry.command === undefined ? '' : expand(entry.command, ['command']).value,
     args: entry.args.map((argument, index) => expand(argument, ['args', index]).value),
     env: mapRecord(entry.env, (variable, text) => expand(text, ['env', variable]).value),
   };
@@ -95,21 +120,24 @@ function resolveStdioServer(
 
 function resolveRemoteServer(
   entry: ServerEntry,
-  url: string,
-  key: string,
+  source: ServerSource,
   id: string,
   context: ParseContext,
 ): RemoteServerConfig {
-  const expand = serverExpander(entry, key, context);
-  const expandedUrl = expand(url, ['url']);
-  // A disabled server's URL is still checked when it holds no variables: that much is known to be wrong.
-  if ((expandedUrl.complete || !containsVariableReference(url)) && !isHttpUrl(expandedUrl.value)) {
-    context.report(['mcpServers', key, 'url'], 'expected an http or https URL');
+  const expand = serverExpander(entry, source.path, context);
+  let url = '';
+  if (entry.url !== undefined) {
+    const expanded = expand(entry.url, ['url']);
+    url = expanded.value;
+    // A disabled server's URL is still checked when it holds no variables: that much is known to be wrong.
+    if ((expanded.complete || !containsVariableReference(entry.url)) && !isHttpUrl(url)) {
+      context.report([...source.path, 'url'], 'expected an http or https URL');
+    }
   }
   return {
-    ...resolveServerBase(entry, key, id),
+    ...resolveServerBase(entry, source.key, id),
     transport: entry.type === undefined ? 'auto' : entry.type === 'sse' ? 'sse' : 'http',
-    url: expandedUrl.value,
+    url,
     headers: mapRecord(entry.headers, (header, text) => expand(text, ['headers', header]).value),
   };
 }

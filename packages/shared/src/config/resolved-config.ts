@@ -1,4 +1,5 @@
 /** What `parseConfig` returns: validated, defaults filled, ids normalized, variables expanded. */
+import type { ProjectOptimization, SearchStrategy } from '../types/search-types.js';
 
 export type ServerTransportConfig = 'stdio' | 'http' | 'sse' | 'auto';
 
@@ -17,6 +18,14 @@ interface ServerConfigBase {
   description?: string;
   category?: string;
   tags: string[];
+  /**
+   * Set when this server's entry is wrong: an unset `${VAR}` without default, a field of the wrong type, both
+   * `command` and `url`, a `type` that does not fit, an id another key already has. One line: every problem as
+   * `json.path: what is wrong`, joined with `; `; never a config value. Such a server is kept so it can be shown as
+   * `failed` with this reason, and is never started; the other servers are not affected. The fields beside it are
+   * what could be read (defaults where a field was wrong).
+   */
+  configError?: string;
 }
 
 export interface StdioServerConfig extends ServerConfigBase {
@@ -43,13 +52,55 @@ export interface CloudSearchConfig {
   timeoutMs: number;
 }
 
+/** `search.llm`: an OpenAI-compatible model re-ranks the best BM25 candidates. */
+export interface LlmSearchConfig {
+  /** Default `gpt-5-mini`. */
+  model: string;
+  /** An OpenAI-compatible endpoint; absent: the client library's default. */
+  baseUrl?: string;
+  /** Expanded like every secret; absent: the client library's own lookup (e.g. `OPENAI_API_KEY`). */
+  apiKey?: string;
+  /** Default 15000; after it, BM25 answers. */
+  timeoutMs: number;
+  /** BM25 candidates shown to the model, 1–100; default 20. */
+  candidates: number;
+}
+
+/** `search.hybrid`: offline sentence embeddings fused with BM25. */
+export interface HybridSearchConfig {
+  /** Absolute when the config was read from a file; absent: the provider's default. */
+  cacheDirectory?: string;
+  /** Share of BM25 in the fused score, 0..1; absent: the provider's default. */
+  bm25Weight?: number;
+}
+
+export interface SearchConfig {
+  strategy: SearchStrategy;
+  maxResults: number;
+  cloud?: CloudSearchConfig;
+  /** Present when `search.llm` is written or any strategy (global or per project) is `llm`; defaults filled. */
+  llm?: LlmSearchConfig;
+  /** Present when `search.hybrid` is written or any strategy (global or per project) is `hybrid`. */
+  hybrid?: HybridSearchConfig;
+}
+
+export interface ProjectConfig {
+  optimization: ProjectOptimization;
+}
+
 export interface ResolvedConfig {
-  /** Keyed by normalized server id, in file order. */
+  /** Keyed by normalized server id, in file order. A record without prototype (any id is an ordinary key). */
   mcpServers: Record<string, ServerConfig>;
   /** `pinned` holds tool keys formatted as `server:tool`. */
   exposure: { mode: 'meta' | 'proxy'; pinned: string[] };
-  search: { strategy: 'bm25' | 'cloud' | 'off'; maxResults: number; cloud?: CloudSearchConfig };
-  projects: Record<string, { optimization: 'bm25' | 'cloud' | null }>;
+  search: SearchConfig;
+  projects: Record<string, ProjectConfig>;
   auth: { tokens: Array<{ id: string; token: string; projects?: string[] }>; allowAnonymous: boolean };
   audit?: { file: string };
+  /**
+   * What was accepted but deserves a look, each starting with its JSON path: unknown keys (with "did you mean"),
+   * entries skipped (Search MCP itself, a key that cannot be an id), dialect conflicts. Servers with errors carry
+   * `configError` instead.
+   */
+  warnings: string[];
 }

@@ -1,34 +1,45 @@
 /**
- * From `mcpServers` keys to server ids (CONTRACT §2): each key normalized with `normalizeServerId`; a key that
- * leaves nothing usable, or two keys that normalize alike, are issues naming the keys.
+ * From server keys to server ids (CONTRACT §2): each key normalized with `normalizeServerId`. A key that leaves
+ * nothing usable cannot be kept (a warning says so); two keys that normalize alike keep the first under the id,
+ * marked broken with a reason naming both, and skip the second (a warning says so).
  */
 import { normalizeServerId } from '../keys/server-id.js';
-import type { ParseContext } from './parse-context.js';
+import { type ConfigPath, formatConfigPath } from './config-path.js';
+
+export type IdAssignment =
+  | { kind: 'assigned'; id: string }
+  /** `reason` goes into the first entry's `configError`; `warning` says why this entry was skipped. */
+  | { kind: 'collision'; id: string; reason: string; warning: string }
+  | { kind: 'unusable'; warning: string };
 
 export class ServerIdAssigner {
-  private readonly keyById = new Map<string, string>();
+  private readonly firstById = new Map<string, { key: string; path: ConfigPath }>();
 
-  constructor(private readonly context: ParseContext) {}
-
-  /** The id of `key`; undefined (and an issue) when it cannot have one or an earlier key already has it. */
-  assign(key: string): string | undefined {
+  assign(key: string, path: ConfigPath): IdAssignment {
     const id = normalizeServerId(key);
     if (id === undefined) {
-      this.context.report(
-        ['mcpServers', key],
-        'cannot be made into a server id: it needs at least one letter or digit',
-      );
-      return undefined;
+      return {
+        kind: 'unusable',
+        warning: `${formatConfigPath(path)}: skipped: the key cannot be made into a server id (it needs at least one letter or digit)`,
+      };
     }
-    const firstKey = this.keyById.get(id);
-    if (firstKey !== undefined) {
-      this.context.report(
-        ['mcpServers'],
-        `${JSON.stringify(firstKey)} and ${JSON.stringify(key)} both normalize to server id ${JSON.stringify(id)}`,
-      );
-      return undefined;
+    const first = this.firstById.get(id);
+    if (first === undefined) {
+      this.firstById.set(id, { key, path });
+      return { kind: 'assigned', id };
     }
-    this.keyById.set(id, key);
-    return id;
+    const firstList = formatConfigPath(first.path.slice(0, -1));
+    const sameList = firstList === formatConfigPath(path.slice(0, -1));
+    // Keys of one list are named as written; keys of two lists (mcpServers and servers) by their paths.
+    const [firstName, secondName] = sameList
+      ? [first.key, key]
+      : [formatConfigPath(first.path), formatConfigPath(path)];
+    const both = `${JSON.stringify(firstName)} and ${JSON.stringify(secondName)} both normalize to server id ${JSON.stringify(id)}`;
+    return {
+      kind: 'collision',
+      id,
+      reason: `${firstList}: ${both}; rename one`,
+      warning: `${formatConfigPath(path)}: skipped: ${both}`,
+    };
   }
 }

@@ -16,12 +16,21 @@ export class ConfigError extends SearchMcpError {
   readonly issues: readonly Issue[];
   /** The config file the problems were found in, when read from a file. */
   readonly file?: string;
+  /** Warnings found beside the problems (an unknown key often explains a missing one). */
+  readonly warnings: readonly string[];
 
-  constructor(options: { issues: readonly Issue[]; file?: string; message?: string; cause?: unknown }) {
+  constructor(options: {
+    issues: readonly Issue[];
+    file?: string;
+    warnings?: readonly string[];
+    message?: string;
+    cause?: unknown;
+  }) {
     const where = options.file ? ` in ${options.file}` : '';
-    const listed = options.issues
-      .map((issue) => `\n  - ${issue.path ? `${issue.path}: ` : ''}${issue.message}`)
-      .join('');
+    const warnings = options.warnings ?? [];
+    const listed =
+      options.issues.map((issue) => `\n  - ${issue.path ? `${issue.path}: ` : ''}${issue.message}`).join('') +
+      (warnings.length > 0 ? `\nWarnings:${warnings.map((warning) => `\n  - ${warning}`).join('')}` : '');
     super({
       name,
       code: 'CONFIG_ERROR',
@@ -32,6 +41,7 @@ export class ConfigError extends SearchMcpError {
       cause: options.cause,
     });
     this.issues = options.issues;
+    this.warnings = warnings;
     if (options.file !== undefined) this.file = options.file;
   }
 

@@ -59,7 +59,10 @@ export async function findAndLoadConfig(options: ResolveConfigPathOptions = {}):
       `${places.cwdPath}, ${places.homePath}. Pass --config PATH or set ${CONFIG_PATH_ENV_VARIABLE}.`;
     throw new ConfigError({ issues: [{ path: '', message }], message });
   }
-  const config = await loadConfig(found.path, { env: options.env });
+  const config = await loadConfig(found.path, {
+    env: options.env,
+    projectDirectory: resolve(options.cwd ?? process.cwd()),
+  });
   return { ...found, config };
 }
 

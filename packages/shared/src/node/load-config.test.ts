@@ -52,17 +52,53 @@ describe('loadConfig', () => {
     expect(config.audit?.file).toBe(`${join(directory, 'conf')}/./audit.jsonl`);
   });
 
-  it('names the file in validation errors', async () => {
+  it('names the file in validation errors, and marks a broken server without refusing the file', async () => {
     const file = await writeText(
       join(directory, 'config.json'),
-      '{ "mcpServers": { "x": { "command": "${UNSET_VARIABLE}" } } }',
+      '{ "mcpServers": { "x": { "command": "${UNSET_VARIABLE}" } }, "exposure": { "mode": "all" } }',
     );
     const error = await rejection(loadConfig(file, { env: {} }));
     expect(error.file).toBe(file);
-    expect(error.issues).toEqual([
-      { path: 'mcpServers.x.command', message: 'environment variable UNSET_VARIABLE is not set' },
-    ]);
+    expect(error.issues).toEqual([{ path: 'exposure.mode', message: 'expected one of "meta", "proxy"' }]);
     expect(error.message).toContain(file);
+
+    const serversOnly = await writeText(
+      join(directory, 'servers-only.json'),
+      '{ "mcpServers": { "x": { "command": "${UNSET_VARIABLE}" }, "y": { "command": "run-y", "arg": [] } } }',
+    );
+    const config = await loadConfig(serversOnly, { env: {} });
+    expect(config.mcpServers['x']?.configError).toBe(
+      'mcpServers.x.command: environment variable UNSET_VARIABLE is not set',
+    );
+    expect(config.mcpServers['y']).not.toHaveProperty('configError');
+    expect(config.warnings).toEqual(['mcpServers.y.arg: unknown key, ignored; did you mean "args"?']);
+  });
+
+  it('reads a Claude Code ~/.claude.json: user scope plus the project scope of the given directory', async () => {
+    const file = await writeText(
+      join(directory, '.claude.json'),
+      JSON.stringify({
+        numStartups: 12,
+        mcpServers: { shared: { command: 'user-shared' }, user: { type: 'stdio', command: 'user-only' } },
+        projects: {
+          '/work/app': {
+            allowedTools: [],
+            mcpServers: { shared: { command: 'project-shared' }, local: { type: 'http', url: 'https://h/mcp' } },
+          },
+          '/work/other': { mcpServers: { elsewhere: { command: 'x' } } },
+        },
+      }),
+    );
+    const config = await loadConfig(file, { env: {}, projectDirectory: '/work/app' });
+    expect(Object.keys(config.mcpServers)).toEqual(['shared', 'user', 'local']);
+    expect(config.mcpServers['shared']).toMatchObject({ command: 'project-shared' });
+    expect(config.mcpServers['local']).toMatchObject({ transport: 'http', url: 'https://h/mcp' });
+    expect(config.projects).toEqual({});
+    expect(config.warnings).toEqual([]);
+
+    const userOnly = await loadConfig(file, { env: {}, projectDirectory: '/somewhere/else' });
+    expect(Object.keys(userOnly.mcpServers)).toEqual(['shared', 'user']);
+    expect(userOnly.mcpServers['shared']).toMatchObject({ command: 'user-shared' });
   });
 
   it('reports a missing file, naming the path', async () => {

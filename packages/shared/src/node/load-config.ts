@@ -10,9 +10,18 @@ import { JsonSyntaxError, parseJsonWithComments } from './parse-json-with-commen
 export interface LoadConfigOptions {
   /** Variables for `${VAR}`; default `process.env`. */
   env?: VariableEnvironment;
+  /**
+   * The directory whose project-scope servers a Claude Code `~/.claude.json` adds (`projects[<dir>].mcpServers`);
+   * default `process.cwd()`.
+   */
+  projectDirectory?: string;
 }
 
-/** Reads a JSON (comments and trailing commas allowed) config file and resolves it against its directory. */
+/**
+ * Reads a JSON (comments and trailing commas allowed) config file and resolves it against its directory. The result
+ * carries `warnings` and marks broken servers with `configError`; a file that cannot be read or parsed, or an
+ * invalid top-level section, is a `ConfigError`.
+ */
 export async function loadConfig(path: string, options: LoadConfigOptions = {}): Promise<ResolvedConfig> {
   const file = resolve(path);
   let text: string;
@@ -31,7 +40,8 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
     throw new ConfigError({ issues: [{ path: '', message: error.message }], file });
   }
 
-  return parseConfig(value, { env: options.env, file, baseDir: dirname(file) });
+  const projectDirectory = options.projectDirectory ?? process.cwd();
+  return parseConfig(value, { env: options.env, file, baseDir: dirname(file), projectDirectory });
 }
 
 function describeReadError(error: unknown, file: string): string {

@@ -23,6 +23,9 @@ const canary = {
   cloudKey: 'CANARY-cloud-key-0015',
   cloudUrlKey: 'CANARY-cloud-url-key-0016',
   disabledEnv: 'CANARY-disabled-env-0017',
+  llmKey: 'CANARY-llm-key-0018',
+  llmUrlPassword: 'CANARY-llm-url-password-0019',
+  brokenServerEnv: 'CANARY-broken-server-env-0020',
 };
 
 function canaryConfig() {
@@ -58,20 +61,25 @@ function canaryConfig() {
           headers: { Authorization: `Basic ${btoa(`user:${canary.basicPassword}`)}` },
         },
         off: { enabled: false, command: 'x', env: { KEY: canary.disabledEnv } },
+        // A server with a configError still holds its secrets.
+        broken: { command: 'x', timeoutMs: 'soon', env: { KEY: canary.brokenServerEnv } },
       },
       search: {
         strategy: 'cloud',
         cloud: { url: `https://search.example/?token=${canary.cloudUrlKey}`, apiKey: '${CLOUD_KEY}' },
+        llm: { apiKey: '${LLM_KEY}', baseUrl: `https://proxy:${canary.llmUrlPassword}@llm.example/v1` },
       },
       auth: { tokens: [{ id: 'ci', token: canary.authToken }] },
     },
-    { env: { SECRET_FROM_ENV: canary.envVariable, CLOUD_KEY: canary.cloudKey } },
+    { env: { SECRET_FROM_ENV: canary.envVariable, CLOUD_KEY: canary.cloudKey, LLM_KEY: canary.llmKey } },
   );
 }
 
 describe('collectConfigSecrets', () => {
   it('collects a canary from every secret-bearing field', () => {
-    const secrets = collectConfigSecrets(canaryConfig());
+    const config = canaryConfig();
+    expect(config.mcpServers['broken']?.configError).toBe('mcpServers.broken.timeoutMs: expected a positive integer');
+    const secrets = collectConfigSecrets(config);
     for (const [field, value] of Object.entries(canary)) {
       expect(secrets, field).toContain(value);
     }

@@ -36,6 +36,10 @@ export interface SearchResponse {
   results: SearchResult[];
 }
 
-/** `search.strategy` and per-project `optimization` (null = catalog search off for that project). */
-export type SearchStrategy = 'bm25' | 'cloud' | 'off';
-export type ProjectOptimization = 'bm25' | 'cloud' | null;
+/**
+ * `search.strategy`: `bm25` (local, default), `hybrid` (offline embeddings fused with BM25), `llm` (a model re-ranks
+ * BM25 candidates), `cloud` (a remote search service), `off`. `hybrid`, `llm` and `cloud` fall back to BM25.
+ */
+export type SearchStrategy = 'bm25' | 'hybrid' | 'llm' | 'cloud' | 'off';
+/** Per-project `optimization`: a strategy, or null for catalog search off in that project. */
+export type ProjectOptimization = Exclude<SearchStrategy, 'off'> | null;

@@ -1,61 +1,41 @@
 import { EventEmitter } from 'node:events';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Implementation } from '@modelcontextprotocol/sdk/types.js';
 import {
   ConfigError,
-  ToolDisabledError,
-  ToolNotFoundError,
+  collectConfigSecrets,
   createJsonLineLogger,
+  createSecretRedactor,
   formatConfigPath,
   formatToolKey,
   isResolvedConfig,
-  parseConfig,
   type Logger,
+  parseConfig,
   type ResolvedConfig,
   type SearchMcpConfigInput,
+  type SecretRedactor,
   type ServerHealth,
   type ServerState,
   type ServerStatus,
+  ToolDisabledError,
   type ToolInfo,
+  ToolNotFoundError,
   type ToolSource,
 } from '@search-mcp/shared';
 import { loadConfig } from '@search-mcp/shared/node';
-import { defaultRestartPolicy, type RestartPolicy } from './restart-policy.js';
-import { ServerConnection, type CallToolOptions } from './server-connection.js';
+import type { CallToolOptions } from './connection/forward-tool-call.js';
+import { createConnectionFactory } from './connection/open-connection.js';
+import { defaultRestartPolicy } from './connection/restart-policy.js';
+import { ServerConnection } from './connection/server-connection.js';
+import { createRedactingLogger } from './logging/redacting-logger.js';
+import type {
+  HealthCheckOptions,
+  McpClientManagerEvents,
+  McpClientManagerOptions,
+} from './mcp-client-manager-options.js';
+import { packageVersion } from './package-version.js';
+import { defaultSupervisorScript } from './process/supervisor-script.js';
 
-export interface McpClientManagerOptions {
-  /** Where the manager logs (JSON lines to stderr at `warn` by default). Never stdout: it belongs to stdio MCP. */
-  logger?: Logger;
-  /** Name and version sent to backends in `initialize`. */
-  clientInfo?: Implementation;
-  /** Backoff for crashed servers; missing fields use the defaults (1 s doubling to 30 s, 8 tries, 60 s stable). */
-  restartPolicy?: Partial<RestartPolicy>;
-  /** Stderr lines kept per stdio server for `lastError`. Default 20. */
-  stderrTailLines?: number;
-  /**
-   * How long stopping a stdio server waits after closing its stdin, and again after SIGTERM, before it kills the
-   * process group. Default 2,000 ms.
-   */
-  shutdownGraceMs?: number;
-  /** fetch for Streamable HTTP and SSE servers (e.g. with a proxy agent). */
-  fetch?: FetchLike;
-  /** Variables for `${VAR}` expansion when `config` is not parsed yet. Default `process.env`. */
-  env?: Record<string, string | undefined>;
-}
-
-export interface McpClientManagerEvents {
-  /** A server changed state. */
-  'status-change': [status: ServerStatus, previous: ServerState];
-  /** A server's tool list changed: connected, refreshed after `tools/list_changed`, or emptied (stop, crash). */
-  'tools-changed': [serverId: string, tools: readonly ToolInfo[]];
-}
-
-export interface HealthCheckOptions {
-  /** How long each ping may take. Default 5,000 ms. */
-  timeoutMs?: number;
-}
-
-const packageInfo: Implementation = { name: 'search-mcp', version: '0.1.0' };
+const packageInfo: Implementation = { name: 'search-mcp', version: packageVersion };
 
 /**
  * Connects Search MCP to its backend MCP servers and keeps them alive.
@@ -73,6 +53,7 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
   readonly config: ResolvedConfig;
   private readonly connections = new Map<string, ServerConnection>();
   private readonly logger: Logger;
+  private readonly redactor: SecretRedactor;
   private revision = 0;
   private closed = false;
   private readonly killOnExit = () => {
@@ -85,8 +66,19 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
     // Every MCP session of an HTTP app listens for tool changes on this one manager: hundreds are normal, not a leak.
     this.setMaxListeners(0);
     this.config = isResolvedConfig(config) ? config : parseConfig(config, options.env ? { env: options.env } : {});
-    this.logger =
-      options.logger ?? createJsonLineLogger({ level: 'warn', write: (line) => process.stderr.write(line) });
+    this.redactor = options.redactor ?? createSecretRedactor(collectConfigSecrets(this.config));
+    this.logger = createRedactingLogger(
+      options.logger ?? createJsonLineLogger({ level: 'warn', write: (line) => process.stderr.write(line) }),
+      this.redactor,
+    );
+    const openConnection = createConnectionFactory({
+      stderrTailLines: options.stderrTailLines ?? 20,
+      shutdownGraceMs: options.shutdownGraceMs ?? 2000,
+      supervisorScript: this.supervisorScript(options.supervisorScript),
+      maxMessageSize: options.maxMessageSize ?? 64 * 1024 * 1024,
+      redactor: this.redactor,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
     const restartPolicy = { ...defaultRestartPolicy, ...options.restartPolicy };
     for (const serverConfig of Object.values(this.config.mcpServers)) {
       const connection = new ServerConnection({
@@ -94,9 +86,9 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
         logger: this.logger,
         clientInfo: options.clientInfo ?? packageInfo,
         restartPolicy,
-        stderrTailLines: options.stderrTailLines ?? 20,
-        shutdownGraceMs: options.shutdownGraceMs ?? 2000,
-        ...(options.fetch ? { fetch: options.fetch } : {}),
+        openConnection,
+        redactor: this.redactor,
+        ...(options.maxTotalTimeoutMs !== undefined ? { maxTotalTimeoutMs: options.maxTotalTimeoutMs } : {}),
         onStatusChange: (status, previous) => this.emit('status-change', status, previous),
         onToolsChanged: (serverId, tools) => {
           this.revision += 1;
@@ -215,7 +207,7 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
         message: `Tool not found: ${formatToolKey(id, toolName)} (no MCP server '${id}' is configured)`,
       });
     }
-    if (connection.config.toolPermissions[toolName] === false) {
+    if (Object.hasOwn(connection.config.toolPermissions, toolName) && !connection.config.toolPermissions[toolName]) {
       throw new ToolDisabledError({ toolName: formatToolKey(id, toolName), reason: 'toolPermissions' });
     }
     return connection.callTool(toolName, args, options);
@@ -230,6 +222,19 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
   /** The state of every configured server, in config order. */
   status(): ServerStatus[] {
     return [...this.connections.values()].map((connection) => connection.status());
+  }
+
+  /** The supervisor script to use, or undefined to spawn servers directly (see the `supervisorScript` option). */
+  private supervisorScript(option: string | false | undefined): string | undefined {
+    if (option === false) return undefined;
+    if (option !== undefined) return option;
+    const found = defaultSupervisorScript();
+    if (found === undefined && Object.values(this.config.mcpServers).some((server) => server.transport === 'stdio')) {
+      this.logger.warn(
+        'supervisor.js is missing beside @search-mcp/client-manager (bundled?): stdio servers are spawned directly and outlive this process if it is killed with SIGKILL',
+      );
+    }
+    return found;
   }
 
   private connection(id: string): ServerConnection {

@@ -1,6 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { waitFor } from '../test/test-support.js';
+import { waitFor } from '../../test/test-support.js';
 import { StdioProcessTransport } from './stdio-process-transport.js';
 
 // Writes one JSON-RPC response in two writes, 100 ms apart, cut inside the three bytes of 検 (e6 a4 9c).

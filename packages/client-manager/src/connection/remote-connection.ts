@@ -3,7 +3,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Logger, RemoteServerConfig } from '@search-mcp/shared';
-import { ProgressOrderingTransport } from './progress-ordering-transport.js';
+import { ProgressOrderingTransport } from '../transport/progress-ordering-transport.js';
 
 export interface RemoteConnectOptions {
   /** Makes a fresh SDK client; the fallback needs a second one. */

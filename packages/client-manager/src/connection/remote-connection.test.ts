@@ -5,9 +5,9 @@ import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { BackendError, ServerNotRunningError } from '@search-mcp/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createFixtureServer } from '../test/fixtures/fixture-server.mjs';
-import { createRecordingLogger } from '../test/test-support.js';
-import { McpClientManager } from './index.js';
+import { createFixtureServer } from '../../test/fixtures/fixture-server.mjs';
+import { createRecordingLogger } from '../../test/test-support.js';
+import { McpClientManager } from '../index.js';
 
 const token = 'remote-secret-token';
 

@@ -1,0 +1,99 @@
+import { BackendError, TimeoutError, ToolNotFoundError } from '@search-mcp/shared';
+import { describe, expect, it } from 'vitest';
+import { stateOf, useManagers } from '../test/manager-harness.js';
+import { fixtureServer, waitFor } from '../test/test-support.js';
+
+const { createManager } = useManagers();
+
+describe('calls', () => {
+  it('returns results unchanged, including error results with structuredContent and _meta', async () => {
+    const { manager } = createManager({ fixture: fixtureServer('stdio-fixture-server.mjs') });
+    await manager.startAll();
+    const result = await manager.callTool('fixture', 'error-result');
+    expect(result).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: 'it went wrong' }],
+      structuredContent: { reason: 'on purpose' },
+      _meta: { 'fixture/trace': 'abc' },
+    });
+  });
+
+  it("maps a backend's JSON-RPC error without doubled prefixes", async () => {
+    const { manager } = createManager({ fixture: fixtureServer('stdio-fixture-server.mjs') });
+    await manager.startAll();
+    const failure = await manager.callTool('fixture', 'fail').catch((error: unknown) => error);
+    expect(BackendError.isInstance(failure)).toBe(true);
+    expect((failure as BackendError).message).toBe('the fixture refused');
+    expect((failure as BackendError).backendCode).toBe(-32602);
+    expect((failure as BackendError).jsonRpcCode).toBe(-32000);
+  });
+
+  it('rejects unknown server ids with ToolNotFoundError', async () => {
+    const { manager } = createManager({ fixture: fixtureServer('stdio-fixture-server.mjs') });
+    await expect(manager.callTool('ghost', 'echo')).rejects.toThrow(ToolNotFoundError);
+    await expect(manager.callTool('ghost', 'echo')).rejects.toThrow('Tool not found: ghost:echo');
+  });
+
+  it('times out a call, and lets progress reset the timeout', async () => {
+    const { manager } = createManager({ fixture: fixtureServer('stdio-fixture-server.mjs', [], { timeoutMs: 400 }) });
+    await manager.startAll();
+    const timedOut = await manager.callTool('fixture', 'sleep', { ms: 1500 }).catch((error: unknown) => error);
+    expect(TimeoutError.isInstance(timedOut)).toBe(true);
+    expect((timedOut as TimeoutError).jsonRpcCode).toBe(-32001);
+    expect((timedOut as TimeoutError).message).toMatch(/did not answer tools\/call sleep within 400 ms/);
+    const progress: number[] = [];
+    const result = await manager.callTool(
+      'fixture',
+      'sleep',
+      { ms: 1200 },
+      { onProgress: (update) => progress.push(update.progress) },
+    );
+    expect(result.content).toEqual([{ type: 'text', text: 'slept 1200' }]);
+    expect(progress.length).toBeGreaterThanOrEqual(5);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+  });
+
+  it('cancels a call by AbortSignal and keeps the server usable', async () => {
+    const { manager } = createManager({ fixture: fixtureServer('stdio-fixture-server.mjs') });
+    await manager.startAll();
+    const controller = new AbortController();
+    const progress: number[] = [];
+    const call = manager.callTool(
+      'fixture',
+      'sleep',
+      { ms: 10_000 },
+      { signal: controller.signal, onProgress: (update) => progress.push(update.progress) },
+    );
+    await waitFor(() => progress.length >= 2, 'progress before cancelling');
+    controller.abort(new Error('user cancelled'));
+    await expect(call).rejects.toThrow('user cancelled');
+    expect(stateOf(manager, 'fixture')).toBe('running');
+    expect((await manager.callTool('fixture', 'echo', { message: 'after' })).content).toEqual([
+      { type: 'text', text: 'Echo: after' },
+    ]);
+  });
+
+  it('health-checks running and failed servers', async () => {
+    const { manager } = createManager({
+      good: fixtureServer('stdio-fixture-server.mjs'),
+      bad: fixtureServer('exit-immediately-server.mjs'),
+    });
+    await manager.startAll();
+    const health = await manager.healthCheck();
+    const good = health.find((entry) => entry.id === 'good');
+    expect(good?.ok).toBe(true);
+    expect(good?.latencyMs).toBeGreaterThanOrEqual(0);
+    expect(health.find((entry) => entry.id === 'bad')).toEqual({ id: 'bad', ok: false, error: 'not running (failed)' });
+  });
+
+  it('drains stderr into the log with the server id', async () => {
+    const { manager, records } = createManager({ talker: fixtureServer('stdio-fixture-server.mjs') });
+    await manager.startAll();
+    await waitFor(
+      () => records.some((record) => record.fields.line === 'fixture: ready'),
+      'the stderr line in the log',
+    );
+    const line = records.find((record) => record.fields.line === 'fixture: ready');
+    expect(line).toMatchObject({ level: 'debug', message: 'stderr', fields: { server: 'talker' } });
+  });
+});

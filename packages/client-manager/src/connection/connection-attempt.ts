@@ -1,0 +1,76 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  type Logger,
+  type ServerConfig,
+  type ServerTransportKind,
+  TimeoutError,
+  type ToolInfo,
+} from '@search-mcp/shared';
+import type { ProcessTransport } from '../process/process-transport.js';
+import { closeConnection } from './close-connection.js';
+import type { ConnectionFactory } from './connection-factory.js';
+import { describeStartFailure } from './failure-messages.js';
+import { listAllToolPages } from './tool-paging.js';
+
+export interface ConnectionAttempt {
+  config: ServerConfig;
+  openConnection: ConnectionFactory;
+  logger: Logger;
+  createClient: () => Client;
+  /** Called as soon as a local process exists (see `ConnectionRequest.onProcess`). */
+  onProcess: (process: ProcessTransport) => void;
+}
+
+export interface ConnectedServer {
+  client: Client;
+  process?: ProcessTransport;
+  kind: ServerTransportKind;
+  tools: ToolInfo[];
+  /** Spawn, initialize and every tools/list page, in milliseconds. */
+  connectMs: number;
+}
+
+/**
+ * One attempt to bring a server up within its `startupTimeoutMs`: open the connection, then list every page of
+ * tools. On failure it closes what it opened and throws one error saying why, with how the process ended and the
+ * last lines of its stderr (`TimeoutError` when the time ran out, else `ServerNotRunningError`).
+ */
+export async function connectAndListTools(attempt: ConnectionAttempt): Promise<ConnectedServer> {
+  const { config, logger } = attempt;
+  const timeoutMs = config.startupTimeoutMs;
+  const started = performance.now();
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new TimeoutError({ timeoutMs })), timeoutMs);
+  let client: Client | undefined;
+  let serverProcess: ProcessTransport | undefined;
+  try {
+    const opened = await attempt.openConnection({
+      config,
+      createClient: attempt.createClient,
+      timeoutMs,
+      signal: deadline.signal,
+      logger,
+      onProcess: (spawned) => {
+        serverProcess = spawned;
+        attempt.onProcess(spawned);
+      },
+    });
+    client = opened.client;
+    serverProcess = opened.process ?? serverProcess;
+    const remaining = Math.max(1, timeoutMs - (performance.now() - started));
+    const tools = await listAllToolPages(client, { config, logger, timeoutMs: remaining, signal: deadline.signal });
+    const connectMs = Math.round((performance.now() - started) * 10) / 10;
+    return { client, kind: opened.kind, tools, connectMs, ...(serverProcess ? { process: serverProcess } : {}) };
+  } catch (error) {
+    await closeConnection(client, serverProcess);
+    throw describeStartFailure({
+      serverId: config.id,
+      error,
+      timeoutMs,
+      deadline: deadline.signal,
+      process: serverProcess,
+    });
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,35 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Logger, ServerConfig, ServerTransportKind } from '@search-mcp/shared';
+import type { ProcessTransport } from '../process/process-transport.js';
+
+/** What the connection state machine asks of a factory for one connection attempt. */
+export interface ConnectionRequest {
+  config: ServerConfig;
+  /** A fresh SDK client whose handlers (close, list_changed) belong to this attempt. */
+  createClient: () => Client;
+  /** Budget of the whole attempt (spawn, initialize); `signal` aborts at its end. */
+  timeoutMs: number;
+  signal: AbortSignal;
+  /** The server's logger (already tagged with its id, secrets masked). */
+  logger: Logger;
+  /**
+   * Called as soon as a local process exists, before `initialize`: its pid shows in `status()` while starting,
+   * `stop()` can end it at once, and a failed start is explained with its exit and stderr.
+   */
+  onProcess: (process: ProcessTransport) => void;
+}
+
+/** A connected client. */
+export interface OpenedConnection {
+  client: Client;
+  kind: ServerTransportKind;
+  /** The server's process, for a local server. */
+  process?: ProcessTransport;
+}
+
+/**
+ * Opens one connection to a server: spawns and connects a stdio server, or connects a remote one. Injected into the
+ * state machine, so the state machine is tested over the SDK's `InMemoryTransport` with a real `McpServer`.
+ * On failure the factory closes what it opened and throws.
+ */
+export type ConnectionFactory = (request: ConnectionRequest) => Promise<OpenedConnection>;

@@ -1,0 +1,69 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ServerNotRunningError, TimeoutError } from '@search-mcp/shared';
+import type { ProcessExit, ProcessTransport } from '../process/process-transport.js';
+import { toBackendFailure } from './backend-error-mapping.js';
+
+/** The words for how a server process ended: `exit code 3`, `killed by SIGKILL`, … */
+export function describeExit(exit: ProcessExit | undefined): string | undefined {
+  if (!exit) return undefined;
+  if (exit.servingPid !== undefined) {
+    return `its server process ${exit.servingPid} ended while the command that started it kept running`;
+  }
+  if (exit.supervisorLost) return `its process supervisor was killed${exit.signal ? ` by ${exit.signal}` : ''}`;
+  return exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.code}`;
+}
+
+/** `; stderr: last | lines` from the server's stderr tail, or nothing. */
+export function stderrSummary(process: ProcessTransport | undefined): string {
+  const lines = process?.recentStderr().filter((line) => line.trim() !== '') ?? [];
+  if (lines.length === 0) return '';
+  return `; stderr: ${lines.slice(-5).join(' | ')}`;
+}
+
+/** `lastError` of a server whose connection ended while it was running. */
+export function connectionLostMessage(process: ProcessTransport | undefined): string {
+  const detail = describeExit(process?.exit);
+  return `connection closed unexpectedly${detail ? ` (${detail})` : ''}${stderrSummary(process)}`;
+}
+
+/** `lastError` after the last allowed restart failed. */
+export function gaveUpMessage(lastError: string | undefined, maxAttempts: number): string {
+  return `${lastError ?? 'crashed'}; gave up after ${maxAttempts} restarts`;
+}
+
+/** The error of a server whose config entry is broken (e.g. an unset variable): it is never started. */
+export function configErrorFailure(serverId: string, reason: string): ServerNotRunningError {
+  return new ServerNotRunningError({
+    serverId,
+    state: 'failed',
+    message: `MCP server '${serverId}' is not started: its configuration is invalid: ${reason}`,
+  });
+}
+
+export interface StartFailureContext {
+  serverId: string;
+  error: unknown;
+  timeoutMs: number;
+  /** Aborted when `startupTimeoutMs` ran out. */
+  deadline: AbortSignal;
+  process: ProcessTransport | undefined;
+}
+
+/** Why a start failed, as one error: the reason, how the process ended and the last lines of its stderr. */
+export function describeStartFailure(context: StartFailureContext): Error {
+  const { serverId, error, timeoutMs, deadline, process } = context;
+  const detail = describeExit(process?.exit);
+  let reason: string;
+  if (deadline.aborted || (error instanceof McpError && error.code === ErrorCode.RequestTimeout)) {
+    reason = `did not finish starting within ${timeoutMs} ms (startupTimeoutMs)`;
+  } else if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+    reason = `exited during start-up${detail ? ` (${detail})` : ''}`;
+  } else {
+    const failure = toBackendFailure(error, { serverId, operation: 'start-up', timeoutMs });
+    reason = failure instanceof Error ? failure.message.replace(`MCP server '${serverId}': `, '') : String(failure);
+  }
+  const message = `MCP server '${serverId}' ${reason}${stderrSummary(process)}`;
+  return deadline.aborted
+    ? new TimeoutError({ timeoutMs, message, cause: error })
+    : new ServerNotRunningError({ serverId, state: 'failed', message, cause: error });
+}

@@ -1,0 +1,70 @@
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { SecretRedactor } from '@search-mcp/shared';
+import { StdioProcessTransport } from '../process/stdio-process-transport.js';
+import { ProgressOrderingTransport } from '../transport/progress-ordering-transport.js';
+import type { ConnectionFactory, ConnectionRequest, OpenedConnection } from './connection-factory.js';
+import { connectRemote } from './remote-connection.js';
+
+export interface ConnectionFactorySettings {
+  stderrTailLines: number;
+  shutdownGraceMs: number;
+  /** Path of `supervisor.js`; undefined spawns servers directly. */
+  supervisorScript: string | undefined;
+  /** Longest stdio message in characters. */
+  maxMessageSize: number;
+  redactor: SecretRedactor;
+  fetch?: FetchLike;
+}
+
+/** The factory the manager uses: stdio servers as supervised processes, remote ones over HTTP or SSE. */
+export function createConnectionFactory(settings: ConnectionFactorySettings): ConnectionFactory {
+  return (request) =>
+    request.config.transport === 'stdio' ? openStdio(request, settings) : openRemote(request, settings);
+}
+
+async function openStdio(request: ConnectionRequest, settings: ConnectionFactorySettings): Promise<OpenedConnection> {
+  const { config, logger } = request;
+  if (config.transport !== 'stdio') throw new Error('not a stdio server');
+  const transport = new StdioProcessTransport({
+    command: config.command,
+    args: config.args,
+    env: { ...getDefaultEnvironment(), ...config.env },
+    ...(config.cwd !== undefined ? { cwd: config.cwd } : {}),
+    ...(settings.supervisorScript !== undefined ? { supervisorScript: settings.supervisorScript } : {}),
+    stderrTailLines: settings.stderrTailLines,
+    closeGraceMs: settings.shutdownGraceMs,
+    maxMessageSize: settings.maxMessageSize,
+    redact: settings.redactor.redact,
+    onStderrLine: (line) => logger.debug('stderr', { line }),
+    onGarbageLine: (line) => logger.warn('ignored a stdout line that is not JSON-RPC', { line }),
+    onBadResponse: (problem) => logger.warn('answered a request with an error: bad response', { problem }),
+  });
+  request.onProcess(transport);
+  const client = request.createClient();
+  try {
+    await client.connect(new ProgressOrderingTransport(transport), {
+      timeout: request.timeoutMs,
+      signal: request.signal,
+    });
+  } catch (error) {
+    // The process first and at once: a server that failed to start has no work to lose.
+    await transport.close({ immediate: true }).catch(() => {});
+    await client.close().catch(() => {});
+    throw error;
+  }
+  return { client, kind: 'stdio', process: transport };
+}
+
+async function openRemote(request: ConnectionRequest, settings: ConnectionFactorySettings): Promise<OpenedConnection> {
+  const { config } = request;
+  if (config.transport === 'stdio') throw new Error('not a remote server');
+  const remote = await connectRemote(config, {
+    createClient: request.createClient,
+    timeoutMs: request.timeoutMs,
+    signal: request.signal,
+    logger: request.logger,
+    ...(settings.fetch ? { fetch: settings.fetch } : {}),
+  });
+  return { client: remote.client, kind: remote.kind };
+}

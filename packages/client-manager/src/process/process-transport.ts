@@ -1,0 +1,36 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+
+/** How a server process ended. */
+export interface ProcessExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /**
+   * The pid of the process that served MCP, when it ended while the process started for it (a wrapper such as
+   * `sh -c "node server.js; sleep 600"`) still ran. Its exit code cannot be known: it was not our child.
+   */
+  servingPid?: number;
+  /** The supervisor was killed from outside before the server ended; the server's group was ended then. */
+  supervisorLost?: boolean;
+}
+
+/**
+ * A transport that runs its server as a local process. The connection state machine asks these questions of any
+ * transport that has a process, instead of checking for one implementation.
+ */
+export interface ProcessTransport extends Transport {
+  /** Process id of the server (the command of the config), once spawned. */
+  readonly pid: number | undefined;
+  /** How the server ended, once it has. */
+  readonly exit: ProcessExit | undefined;
+  /** Called once when the server ends (before `onclose`, which waits for its output to be read). */
+  onexit?: (exit: ProcessExit) => void;
+  /** The last lines the server wrote to stderr (secrets already masked). */
+  recentStderr(): string[];
+  /**
+   * Ends the server: stdin EOF, then SIGTERM to its process group, then SIGKILL. `{ immediate: true }` skips the
+   * polite steps' waiting, for a server that is still starting and has no work to lose.
+   */
+  close(options?: { immediate?: boolean }): Promise<void>;
+  /** Ends the whole process group at once, synchronously (for a host's `exit` handler). */
+  killNow(): void;
+}

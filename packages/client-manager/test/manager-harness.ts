@@ -1,0 +1,52 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ServerState, ServerStatus } from '@search-mcp/shared';
+import { afterEach } from 'vitest';
+import { McpClientManager, type McpClientManagerOptions } from '../src/index.js';
+import { createRecordingLogger } from './test-support.js';
+
+/**
+ * Managers for one test file, with fast test settings (short grace, short backoff) and a recording logger; every
+ * manager and temporary directory is closed and removed after each test.
+ */
+export function useManagers() {
+  const managers: McpClientManager[] = [];
+  const directories: string[] = [];
+  afterEach(async () => {
+    await Promise.all(managers.splice(0).map((manager) => manager.close()));
+    await Promise.all(directories.splice(0).map((directory) => rm(directory, { recursive: true, force: true })));
+  });
+  return {
+    createManager(mcpServers: Record<string, unknown>, options: McpClientManagerOptions = {}) {
+      const recording = createRecordingLogger();
+      const manager = new McpClientManager({ mcpServers } as never, {
+        logger: recording.logger,
+        shutdownGraceMs: 300,
+        restartPolicy: { initialDelayMs: 50, maxDelayMs: 200 },
+        ...options,
+      });
+      managers.push(manager);
+      return { manager, records: recording.records };
+    },
+    async temporaryDirectory(prefix: string): Promise<string> {
+      const directory = await mkdtemp(join(tmpdir(), prefix));
+      directories.push(directory);
+      return directory;
+    },
+  };
+}
+
+export function statusOf(manager: McpClientManager, id: string): ServerStatus | undefined {
+  return manager.status().find((status) => status.id === id);
+}
+
+export function stateOf(manager: McpClientManager, id: string): ServerState | undefined {
+  return statusOf(manager, id)?.state;
+}
+
+export function pidOf(manager: McpClientManager, id: string): number {
+  const pid = statusOf(manager, id)?.pid;
+  if (pid === undefined) throw new Error(`${id} has no pid`);
+  return pid;
+}

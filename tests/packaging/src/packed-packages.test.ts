@@ -1,0 +1,163 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join, sep } from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import {
+  bareImportsOfDeclarations,
+  bareImportsOfModule,
+  foreignCodeIn,
+  isNodeBuiltin,
+  listFiles,
+  packageNameOf,
+} from './bundle-contents.js';
+import {
+  binsOf,
+  type PackageManifest,
+  publishedPackages,
+  readManifest,
+  repositoryRoot,
+  workspacePackages,
+} from './workspace.js';
+
+const { packages } = inject('packResult');
+const workspace = workspacePackages();
+const dependencyFields = ['dependencies', 'peerDependencies', 'optionalDependencies', 'devDependencies'] as const;
+
+/** The paths an `exports` map points at (every condition, every subpath). */
+function exportTargets(exports: unknown): string[] {
+  if (typeof exports === 'string') return [exports];
+  if (exports === null || typeof exports !== 'object') return [];
+  return Object.values(exports).flatMap(exportTargets);
+}
+
+const normalise = (path: string) => path.replace(/^\.\//, '');
+
+describe('every published package', () => {
+  it('is packed: the workspace has published packages and pnpm packed each', () => {
+    expect(packages.map((entry) => entry.name)).toEqual(publishedPackages().map((entry) => entry.name));
+    expect(packages.length).toBeGreaterThanOrEqual(7);
+  });
+});
+
+describe.each(packages)('$name as packed', (packed) => {
+  const root = join(packed.unpacked, 'package');
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as PackageManifest;
+  const files = listFiles(root);
+  const isApp = Object.keys(binsOf(manifest)).length > 0;
+
+  it('has the metadata a registry page and an installer need', () => {
+    expect(manifest.private).toBeUndefined();
+    expect(manifest.license).toBe('MIT');
+    expect(manifest.engines?.node).toMatch(/^>=20/);
+    expect(manifest.files).toContain('dist');
+    expect(manifest.publishConfig?.access).toBe('public');
+    expect(manifest.repository).toMatchObject({ type: 'git', directory: packed.relativeDirectory });
+    expect(typeof manifest.repository === 'object' && manifest.repository.url).toMatch(/^git\+https:\/\/.+\.git$/);
+  });
+
+  it('ships LICENSE, README and its build, and no sources or tests', () => {
+    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json']));
+    expect(files.some((file) => file.startsWith('dist/'))).toBe(true);
+    expect(files.filter((file) => file.startsWith('src/') || /\.test\.[cm]?[jt]s$/.test(file))).toEqual([]);
+    expect(readFileSync(join(root, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
+  });
+
+  it('points main, types, exports and bin at files it contains', () => {
+    const targets = [
+      manifest.main,
+      manifest.types,
+      ...exportTargets(manifest.exports),
+      ...Object.values(binsOf(manifest)),
+    ]
+      .filter((target): target is string => target !== undefined)
+      .map(normalise);
+    expect(targets.length).toBeGreaterThan(0);
+    expect(targets.filter((target) => !files.includes(target))).toEqual([]);
+    for (const bin of Object.values(binsOf(manifest))) {
+      expect(readFileSync(join(root, bin), 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
+    }
+  });
+
+  it('depends on other workspace packages by real version ranges, never workspace:', () => {
+    for (const field of dependencyFields) {
+      for (const [name, range] of Object.entries(manifest[field] ?? {})) {
+        expect(range, `${field}.${name}`).not.toMatch(/^workspace:/);
+        const target = workspace.find((entry) => entry.name === name);
+        if (!target || field === 'devDependencies') continue;
+        // A release installs what the range names: it must be this workspace's version of the package …
+        expect([`^${target.manifest.version}`, `~${target.manifest.version}`, target.manifest.version]).toContain(
+          range,
+        );
+        // … and that package must be published too.
+        expect(target.manifest.private, `${name} is private but ${packed.name} depends on it`).not.toBe(true);
+      }
+    }
+  });
+
+  it('contains no code of another package (nothing inlined by the bundler)', () => {
+    const built = files.filter((file) => file.startsWith('dist/') && /\.[cm]?js$/.test(file));
+    expect(built.length).toBeGreaterThan(0);
+    // The source map is one of the two witnesses foreignCodeIn uses: a bundle that names a map must ship it. (A file
+    // copied into dist as it is, like a script spawned at run time, names none and is checked by its markers.)
+    const missingMaps = built.flatMap((file) => {
+      const named = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(readFileSync(join(root, file), 'utf8'))?.[1];
+      const mapFile = named === undefined ? undefined : join(dirname(file), named).split(sep).join('/');
+      return mapFile !== undefined && !files.includes(mapFile) ? [`${file} → ${mapFile}`] : [];
+    });
+    expect(missingMaps).toEqual([]);
+    expect(built.flatMap((file) => foreignCodeIn(root, file))).toEqual([]);
+  });
+
+  it('declares every package its code and its types import', async () => {
+    const declared = new Set([
+      packed.name,
+      ...Object.keys(manifest.dependencies ?? {}),
+      ...Object.keys(manifest.peerDependencies ?? {}),
+      ...Object.keys(manifest.optionalDependencies ?? {}),
+    ]);
+    const undeclared: string[] = [];
+    for (const file of files.filter((entry) => entry.startsWith('dist/'))) {
+      let specifiers: string[] = [];
+      const code = readFileSync(join(root, file), 'utf8');
+      if (/\.d\.[cm]?ts$/.test(file)) specifiers = bareImportsOfDeclarations(code);
+      else if (/\.[cm]?js$/.test(file)) specifiers = await bareImportsOfModule(code);
+      for (const specifier of specifiers) {
+        if (isNodeBuiltin(specifier) || declared.has(packageNameOf(specifier))) continue;
+        undeclared.push(`${file} imports ${specifier}`);
+      }
+    }
+    expect(undeclared).toEqual([]);
+  });
+
+  it.runIf(!isApp)('takes the SDK and zod, whose types it exposes, as peer dependencies', () => {
+    for (const shared of ['@modelcontextprotocol/sdk', 'zod']) {
+      expect(manifest.dependencies?.[shared], `${shared} belongs in peerDependencies`).toBeUndefined();
+    }
+    // A peer is also a devDependency, so the package builds and tests on its own in the workspace.
+    for (const [name, range] of Object.entries(manifest.peerDependencies ?? {})) {
+      expect(manifest.devDependencies?.[name], `devDependencies.${name}`).toBe(range);
+    }
+  });
+});
+
+describe('the repository', () => {
+  it('names one version range for the SDK and for zod in every package.json', () => {
+    const ranges = new Map<string, Set<string>>();
+    const manifests = [{ name: '(root)', manifest: readManifest(repositoryRoot) }, ...workspace];
+    for (const { name, manifest } of manifests) {
+      for (const field of dependencyFields) {
+        for (const shared of ['@modelcontextprotocol/sdk', 'zod']) {
+          const range = manifest[field]?.[shared];
+          if (range === undefined) continue;
+          const seen = ranges.get(shared) ?? new Set();
+          seen.add(`${range} (${name} ${field})`);
+          ranges.set(shared, seen);
+        }
+      }
+    }
+    for (const [shared, seen] of ranges) {
+      const distinct = new Set([...seen].map((entry) => entry.split(' ')[0]));
+      expect(distinct.size, `${shared}: ${[...seen].join(', ')}`).toBe(1);
+    }
+    expect([...ranges.keys()].sort()).toEqual(['@modelcontextprotocol/sdk', 'zod']);
+  });
+});

@@ -13,7 +13,7 @@ import {
   webSearchSettingsFromEnvironment,
   apiKeyProblem,
 } from '@search-mcp/openai';
-import { createJsonLineLogger, errorMessage, logLevels, type LogLevel } from '@search-mcp/shared';
+import { createJsonLineLogger, createSecretRedactor, errorMessage, logLevels, type LogLevel } from '@search-mcp/shared';
 import { createWebSearchMcpServer } from './web-search-mcp-server.js';
 
 const version = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
@@ -66,12 +66,14 @@ function main(): void {
 }
 
 async function serve(level: LogLevel): Promise<void> {
+  const settings = webSearchSettingsFromEnvironment(process.env);
   const logger = createJsonLineLogger({
     level,
     write: (line) => process.stderr.write(line),
     fields: { name: 'search-mcp-web-search' },
+    // The library never logs the key; this masks it in every line all the same (any spelling, any field).
+    redactor: createSecretRedactor(settings.openai?.apiKey ? [settings.openai.apiKey] : []),
   });
-  const settings = webSearchSettingsFromEnvironment(process.env);
   const service = createWebSearchService({ ...settings, logger });
   const server = createWebSearchMcpServer({ service, version, logger });
 

@@ -35,7 +35,7 @@ export {
 } from './web-search/web-search-environment.js';
 export type { Environment } from './web-search/web-search-environment.js';
 
-export { LlmSearchProvider, llmSearchDefaults } from './llm/llm-search-provider.js';
+export { LlmSearchProvider } from './llm/llm-search-provider.js';
 export type { LlmSearchProviderOptions } from './llm/llm-search-provider.js';
 export { createLlmSearchProvider } from './llm/create-llm-search-provider.js';
 export type { CreateLlmSearchProviderOptions, LlmSearchSettings } from './llm/create-llm-search-provider.js';

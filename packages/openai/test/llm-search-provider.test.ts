@@ -149,6 +149,22 @@ describe('LlmSearchProvider', () => {
     expect(results.map((result) => result.relevance)).toEqual([1, 0]);
   });
 
+  it('takes the key and endpoint from OPENAI_API_KEY / OPENAI_BASE_URL when search.llm has none, with the config defaults', async () => {
+    respond(() => ranking([]));
+    const llm = createLlmSearchProvider(
+      { reasoningEffort: 'minimal' },
+      {
+        environment: { OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: fake.baseUrl },
+        onAnswer: (answer) => answers.push(answer),
+      },
+    );
+    await llm.search(request);
+    const body = fake.requestsOf('chat-completion')[0]?.body as Record<string, unknown>;
+    expect(body).toMatchObject({ model: 'gpt-5-mini', reasoning_effort: 'minimal' });
+    expect(offeredKeys(body)).toHaveLength(20);
+    expect(answers).toEqual([{ providerId: 'llm' }]);
+  });
+
   it('no queries or no tools: no request, no results', async () => {
     expect(await provider().search({ ...request, queries: ['  '] })).toEqual([]);
     expect(await provider().search({ ...request, tools: [] })).toEqual([]);
@@ -215,6 +231,15 @@ describe('LlmSearchProvider falls back to BM25', () => {
 
   it('with a key that cannot be a key: no request at all', async () => {
     await expectFallback(provider({ key: '' }).search(request), /search\.llm\.apiKey is not set/);
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('without search.llm.apiKey and OPENAI_API_KEY: says both, no request', async () => {
+    const llm = createLlmSearchProvider(
+      { baseUrl: fake.baseUrl },
+      { environment: {}, onAnswer: (answer) => answers.push(answer) },
+    );
+    await expectFallback(llm.search(request), /search\.llm\.apiKey is not set, and OPENAI_API_KEY is not set/);
     expect(fake.requests).toHaveLength(0);
   });
 

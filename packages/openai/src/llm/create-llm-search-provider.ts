@@ -1,21 +1,27 @@
 import type { FallbackAnswer, SearchProvider } from '@search-mcp/catalog';
-import { ConfigError, formatIssues, silentLogger, type Logger } from '@search-mcp/shared';
+import {
+  ConfigError,
+  configDefaults,
+  formatIssues,
+  silentLogger,
+  type LlmSearchConfig,
+  type Logger,
+} from '@search-mcp/shared';
 import type OpenAI from 'openai';
+import type { ReasoningEffort } from 'openai/resources/shared';
 import { apiKeyProblem } from '../client/api-key.js';
 import { createOpenAiClient } from '../client/openai-client.js';
-import { LlmSearchProvider, llmSearchDefaults } from './llm-search-provider.js';
+import type { Environment } from '../web-search/web-search-environment.js';
+import { LlmSearchProvider } from './llm-search-provider.js';
 
-/** `search.llm` of the config file (CONTRACT §2): what `strategy: "llm"` runs with. */
-export interface LlmSearchSettings {
-  model: string;
-  /** An OpenAI-compatible endpoint. Default `https://api.openai.com/v1`. */
-  baseUrl?: string;
-  apiKey: string;
-  /** Default 5,000 ms. */
-  timeoutMs?: number;
-  /** Default 20. */
-  candidates?: number;
-}
+/**
+ * `search.llm` of the config file (CONTRACT §2, `LlmSearchConfig` as `parseConfig` resolves it): what
+ * `strategy: "llm"` runs with. Absent fields take the config's defaults (`gpt-5-mini`, 15,000 ms, 20 candidates).
+ */
+export type LlmSearchSettings = Partial<LlmSearchConfig> & {
+  /** Sent as `reasoning_effort` when set (reasoning models only). */
+  reasoningEffort?: Exclude<ReasoningEffort, null>;
+};
 
 export interface CreateLlmSearchProviderOptions {
   /** Default `new Bm25SearchProvider()`: the candidates and the fallback. */
@@ -24,29 +30,40 @@ export interface CreateLlmSearchProviderOptions {
   /** The fetch of the OpenAI client (proxies, tests). */
   fetch?: typeof fetch;
   onAnswer?: (answer: FallbackAnswer) => void;
+  /**
+   * Where `OPENAI_API_KEY` and `OPENAI_BASE_URL` are read when `apiKey` / `baseUrl` are absent (as the OpenAI
+   * client library would). Default `process.env`.
+   */
+  environment?: Environment;
 }
 
 /**
- * The provider of `search.strategy: "llm"`, from `search.llm`. It never throws: with a key that cannot be a key or
- * a wrong base URL it is created all the same, logs why once, and every search falls back to the first stage (the
- * rest of Search MCP keeps working; the log says what to fix).
+ * The provider of `search.strategy: "llm"`, from `search.llm`. It never throws: with no usable key or a wrong base
+ * URL it is created all the same, logs why once, and every search falls back to the first stage (the rest of
+ * Search MCP keeps working; the log says what to fix).
  */
 export function createLlmSearchProvider(
   settings: LlmSearchSettings,
   options: CreateLlmSearchProviderOptions = {},
 ): LlmSearchProvider {
   const logger = options.logger ?? silentLogger;
-  const timeoutMs = settings.timeoutMs ?? llmSearchDefaults.timeoutMs;
+  const environment = options.environment ?? process.env;
+  const timeoutMs = settings.timeoutMs ?? configDefaults.llmTimeoutMs;
+  const apiKey = settings.apiKey ?? environment['OPENAI_API_KEY'];
+  const baseUrl = settings.baseUrl ?? (environment['OPENAI_BASE_URL'] || undefined);
   let client: OpenAI | undefined;
   let unavailableReason: string | undefined;
-  const keyProblem = apiKeyProblem(settings.apiKey);
+  const keyProblem = apiKeyProblem(apiKey);
   if (keyProblem) {
-    unavailableReason = `search.llm.apiKey ${keyProblem}`;
+    unavailableReason =
+      settings.apiKey === undefined
+        ? `search.llm.apiKey is not set, and OPENAI_API_KEY ${keyProblem}`
+        : `search.llm.apiKey ${keyProblem}`;
   } else {
     try {
       client = createOpenAiClient({
-        apiKey: settings.apiKey,
-        ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}),
+        apiKey: apiKey as string,
+        ...(baseUrl ? { baseUrl } : {}),
         requestTimeoutMs: timeoutMs,
         // Waiting longer than the whole search may take is pointless: the first stage answers by then.
         maxRetryAfterMs: timeoutMs,
@@ -55,7 +72,8 @@ export function createLlmSearchProvider(
       });
     } catch (error) {
       if (!ConfigError.isInstance(error)) throw error;
-      unavailableReason = `search.llm: ${formatIssues(error.issues.map((issue) => ({ ...issue, path: `search.llm.${issue.path}` })))}`;
+      const issues = error.issues.map((issue) => ({ ...issue, path: `search.llm.${issue.path}` }));
+      unavailableReason = formatIssues(issues);
     }
   }
   if (unavailableReason) {
@@ -64,9 +82,10 @@ export function createLlmSearchProvider(
   return new LlmSearchProvider({
     client,
     ...(unavailableReason ? { unavailableReason } : {}),
-    model: settings.model,
+    model: settings.model ?? configDefaults.llmModel,
+    ...(settings.reasoningEffort ? { reasoningEffort: settings.reasoningEffort } : {}),
     timeoutMs,
-    ...(settings.candidates !== undefined ? { candidates: settings.candidates } : {}),
+    candidates: settings.candidates ?? configDefaults.llmCandidates,
     ...(options.firstStage ? { firstStage: options.firstStage } : {}),
     logger,
     ...(options.onAnswer ? { onAnswer: options.onAnswer } : {}),

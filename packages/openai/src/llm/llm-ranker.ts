@@ -15,6 +15,7 @@ import {
   type ToolInfo,
 } from '@search-mcp/shared';
 import type OpenAI from 'openai';
+import type { ReasoningEffort } from 'openai/resources/shared';
 import * as z from 'zod';
 import { untilAborted } from '../client/abortable.js';
 import { openAiDefaults } from '../client/openai-client.js';
@@ -38,6 +39,7 @@ export interface LlmRankerSettings {
   client: OpenAI | undefined;
   unavailableReason?: string;
   model: string;
+  reasoningEffort?: Exclude<ReasoningEffort, null>;
   candidates: number;
   firstStage: SearchProvider;
   logger?: Logger;
@@ -79,6 +81,7 @@ export class LlmRanker implements SearchProvider {
               maxResults: request.maxResults,
             }),
             response_format: llmRankingResponseFormat(candidates),
+            ...(this.settings.reasoningEffort ? { reasoning_effort: this.settings.reasoningEffort } : {}),
           },
           request.signal ? { signal: request.signal } : {},
         ),

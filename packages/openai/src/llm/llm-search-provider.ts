@@ -11,27 +11,28 @@ import {
   type SearchProvider,
   type SearchProviderRequest,
 } from '@search-mcp/catalog';
-import type { Logger, SearchResult } from '@search-mcp/shared';
+import { configDefaults, type Logger, type SearchResult } from '@search-mcp/shared';
 import type OpenAI from 'openai';
+import type { ReasoningEffort } from 'openai/resources/shared';
 import { LlmRanker } from './llm-ranker.js';
-
-export const llmSearchDefaults = {
-  candidates: 20,
-  timeoutMs: 5_000,
-} as const;
 
 export interface LlmSearchProviderOptions {
   /** A configured client (`createOpenAiClient`). Absent: every search falls back, saying `unavailableReason`. */
   client: OpenAI | undefined;
   /** Why there is no client (`search.llm.apiKey is not set`), for the fallback's log line. */
   unavailableReason?: string;
-  /** A model with structured outputs (JSON schema), e.g. `gpt-4.1-mini`. */
+  /** A model with structured outputs (JSON schema), e.g. `gpt-5-mini` or `gpt-4.1-mini`. */
   model: string;
-  /** How many of the first stage's results the model sees. Default 20. */
+  /**
+   * Sent as `reasoning_effort` when set (reasoning models only: `minimal` makes gpt-5 models rank in a second or
+   * two). Unset: the model's own.
+   */
+  reasoningEffort?: Exclude<ReasoningEffort, null>;
+  /** How many of the first stage's results the model sees. Default 20 (`search.llm.candidates`). */
   candidates?: number;
   /** Default `new Bm25SearchProvider()`. */
   firstStage?: SearchProvider;
-  /** Time limit of the model's answer; the first stage answers after it. Default 5,000 ms. */
+  /** Time limit of the model's answer; the first stage answers after it. Default 15,000 ms (`search.llm.timeoutMs`). */
   timeoutMs?: number;
   logger?: Logger;
   /** Called after each search with the provider that answered and, after a fallback, why. */
@@ -48,12 +49,13 @@ export class LlmSearchProvider implements SearchProvider {
       client: options.client,
       ...(options.unavailableReason !== undefined ? { unavailableReason: options.unavailableReason } : {}),
       model: options.model,
-      candidates: Math.max(1, Math.trunc(options.candidates ?? llmSearchDefaults.candidates)),
+      ...(options.reasoningEffort ? { reasoningEffort: options.reasoningEffort } : {}),
+      candidates: Math.max(1, Math.trunc(options.candidates ?? configDefaults.llmCandidates)),
       firstStage,
       ...(options.logger ? { logger: options.logger } : {}),
     });
     this.withFallback = new FallbackSearchProvider(ranker, firstStage, {
-      primaryTimeoutMs: options.timeoutMs ?? llmSearchDefaults.timeoutMs,
+      primaryTimeoutMs: options.timeoutMs ?? configDefaults.llmTimeoutMs,
       ...(options.logger ? { logger: options.logger } : {}),
       ...(options.onAnswer ? { onAnswer: options.onAnswer } : {}),
     });

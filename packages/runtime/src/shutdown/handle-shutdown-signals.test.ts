@@ -118,6 +118,25 @@ describe('handleShutdownSignals', () => {
     expect(target.exits).toEqual([0]);
   });
 
+  it('closes once when closing itself triggers another shutdown', async () => {
+    const target = new FakeProcess();
+    const reasons: string[] = [];
+    const logs: string[] = [];
+    const handle = handleShutdownSignals({
+      close: async (reason) => {
+        reasons.push(reason);
+        // Closing a transport reports that its input ended, which asks for a shutdown again.
+        void handle.shutdown('stdin closed');
+      },
+      logger: recordingLogger(logs),
+      process: target,
+    });
+    target.signal('SIGTERM');
+    expect(await target.firstExit).toBe(0);
+    expect(reasons).toEqual(['SIGTERM']);
+    expect(logs).toEqual(['info shutting down {"reason":"SIGTERM"}']);
+  });
+
   it('logs a failing close and still exits', async () => {
     const target = new FakeProcess();
     const logs: string[] = [];

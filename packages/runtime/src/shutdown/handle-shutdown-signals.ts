@@ -36,7 +36,8 @@ export interface ShutdownOptions {
 export interface ShutdownHandle {
   /**
    * Shuts down for a reason that is not a signal (stdin closed, stdout closed, the command finished): closes, then
-   * exits with `exitCode` (default 0). Once a shutdown has begun, later calls return the same promise.
+   * exits with `exitCode` (default 0). Once a shutdown has begun, later calls return the same promise (do not await
+   * it inside `close`: it settles after `close`).
    */
   shutdown(reason: string, exitCode?: number): Promise<void>;
   /** True from the first signal or `shutdown` call on. */
@@ -73,7 +74,14 @@ export function handleShutdownSignals(options: ShutdownOptions): ShutdownHandle 
   };
 
   const shutdown = (reason: string, exitCode = 0): Promise<void> => {
-    closing ??= (async () => {
+    if (closing) return closing;
+    // Set before `close` runs: closing often ends what triggers another shutdown (a closed transport reports
+    // "stdin closed" while it closes), and that must find the shutdown already under way.
+    let finished: () => void = () => {};
+    closing = new Promise<void>((resolve) => {
+      finished = resolve;
+    });
+    void (async () => {
       logger.info('shutting down', { reason });
       const force = setTimeout(() => {
         logger.warn('shutdown is taking too long; exiting without waiting further', { afterMs: forceExitAfterMs });
@@ -88,6 +96,7 @@ export function handleShutdownSignals(options: ShutdownOptions): ShutdownHandle 
         clearTimeout(force);
       }
       exit(exitCode);
+      finished();
     })();
     return closing;
   };

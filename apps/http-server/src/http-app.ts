@@ -1,64 +1,42 @@
 import cors from '@fastify/cors';
-import rateLimit from '@fastify/rate-limit';
-import type { Caller } from '@search-mcp/catalog';
-import type { AuditRecord, SearchMcpRuntime } from '@search-mcp/meta-tools';
-import type { Logger } from '@search-mcp/shared';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import { hostNameOf, loopbackHostNames } from './allowed-hosts.js';
-import { FailedAuthenticationLimiter } from './failed-authentication-limiter.js';
+import { errorMessage, noSecrets } from '@search-mcp/shared';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { registerAuthentication } from './access/authentication-hook.js';
+import { FailedAuthenticationLimiter } from './access/failed-authentication-limiter.js';
+import { registerHostOriginGuard } from './access/host-origin-guard.js';
+import { registerRateLimit } from './access/rate-limit.js';
+import { TokenVerifier } from './access/token-verifier.js';
+import { defaultMaxSessionsPerToken, type HttpAppOptions, httpAppDefaults } from './http-app-options.js';
 import { errorBody, toHttpError } from './http-errors.js';
-import { registerMcpEndpoint, type McpEndpoint } from './mcp-endpoint.js';
-import { openApiDocument } from './openapi-document.js';
-import { registerRestRoutes } from './rest-routes.js';
-import { TokenVerifier, type AccessToken, type VerifiedToken } from './token-verifier.js';
+import { ActivityCounter } from './lifecycle/activity-counter.js';
+import { InFlightRequests } from './lifecycle/in-flight-requests.js';
+import { type McpEndpoint, registerMcpEndpoint } from './mcp/mcp-endpoint.js';
+import { registerOpenApiDocument, registerOpenApiRoute } from './openapi/openapi-document.js';
+import { pathOf } from './request-context.js';
+import { registerCatalogSearchRoute } from './rest/catalog-search-route.js';
+import { registerHealthRoute } from './rest/health-route.js';
+import { legacyRedirects, registerLegacyRedirects } from './rest/legacy-redirects.js';
+import { rankToolsWithCatalog } from './rest/rank-tools-with-catalog.js';
+import { registerRestAudit } from './rest/rest-audit.js';
+import { registerToolCallRoute } from './rest/tool-call-route.js';
+import { registerToolListRoutes } from './rest/tool-list-routes.js';
+import { registerToolSearchRoute } from './rest/tool-search-route.js';
+import { packageVersion } from './version.js';
 
-export interface HttpAppOptions {
-  runtime: SearchMcpRuntime;
-  logger: Logger;
-  /** Accepted tokens (from the config, or the generated one). */
-  tokens: readonly AccessToken[];
-  /** Let requests without a token in (as no token, no project limit). */
-  allowAnonymous: boolean;
-  stateless?: boolean;
-  /** Default 30 minutes. */
-  sessionIdleTimeoutMs?: number;
-  /** Default 100. */
-  maxSessions?: number;
-  /** Largest request body. Default 1 MiB. */
-  bodyLimitBytes?: number;
-  /** Requests per minute per token (per address without one). 0 turns it off. Default 6,000. */
-  rateLimitPerMinute?: number;
-  /** Browser origins allowed (CORS and the Origin check). Default none: CORS off. */
-  corsOrigins?: readonly string[];
-  /**
-   * Host names the `Host` header may name (DNS-rebinding protection). Default: this machine's loopback names.
-   * `null` turns the check off (a server bound to every interface whose names are not known).
-   */
-  allowedHosts?: readonly string[] | null;
-  /** Failed authentications per minute per client address before 429. Default 30. */
-  failedAuthenticationLimitPerMinute?: number;
-  version: string;
-}
+export type { HttpAppOptions, HttpRuntime } from './http-app-options.js';
 
 export interface HttpApp {
   app: FastifyInstance;
   mcp: McpEndpoint;
+  /**
+   * Shuts the app down gracefully: new requests get 503, calls in flight get `shutdownGraceMs` to finish, and those
+   * still running are then answered (REST: 503 JSON; MCP: a JSON-RPC error) before the server closes. Idempotent.
+   */
+  close(): Promise<void>;
 }
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    verifiedToken?: VerifiedToken;
-    requestedProject?: string;
-    /** performance.now() when the request arrived, for audit durations. */
-    receivedAt?: number;
-    /** What a REST route knows for its audit line (tool key, queries, result count, outcome, error code). */
-    auditFields?: Partial<
-      Pick<AuditRecord, 'toolKey' | 'serverId' | 'queries' | 'resultCount' | 'outcome' | 'errorCode'>
-    >;
-  }
-}
-
-const startedAt = Date.now();
+const shuttingDownMessage = 'Search MCP is shutting down; retry later';
 
 /**
  * The HTTP app: Streamable HTTP MCP at `/mcp`, REST v1, `/catalog/search`, health and OpenAPI. It only wires the
@@ -66,11 +44,17 @@ const startedAt = Date.now();
  */
 export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const { runtime, logger } = options;
-  const verifier = new TokenVerifier(options.tokens);
-  const failedAuthentications = new FailedAuthenticationLimiter(options.failedAuthenticationLimitPerMinute ?? 30);
-  const corsOrigins = new Set(options.corsOrigins ?? []);
-  const bodyLimit = options.bodyLimitBytes ?? 1024 * 1024;
-  const app = Fastify({ logger: false, bodyLimit, trustProxy: false });
+  const redactor = options.redactor ?? noSecrets;
+  const version = options.version ?? packageVersion;
+  const bodyLimit = options.bodyLimitBytes ?? httpAppDefaults.bodyLimitBytes;
+  const maxSessions = options.maxSessions ?? httpAppDefaults.maxSessions;
+  const activity = new ActivityCounter();
+  const inFlight = new InFlightRequests(activity);
+  let shuttingDown = false;
+
+  const app = Fastify({ logger: false, bodyLimit, trustProxy: false }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   // Fastify refuses an empty body sent as JSON; MCP clients do that on DELETE /mcp (end of session) and GET.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (_request, body, done) => {
@@ -83,31 +67,21 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     }
   });
 
-  // A web page must not drive local tools: the Host header must name this machine (DNS rebinding), and a browser's
-  // Origin must be a configured one or this machine (CSRF). Both are refused before anything else.
-  const allowedHosts =
-    options.allowedHosts === null
-      ? undefined
-      : new Set((options.allowedHosts ?? loopbackHostNames).map((host) => host.toLowerCase()));
   app.addHook('onRequest', async (request, reply) => {
     request.receivedAt = performance.now();
-    if (allowedHosts) {
-      const host = hostNameOf(request.headers.host ?? '', false);
-      if (host === undefined || !allowedHosts.has(host)) {
-        return reply
-          .code(403)
-          .send(errorBody(`Host ${request.headers.host ?? '(none)'} is not allowed`, 'FORBIDDEN_HOST'));
-      }
+    if (shuttingDown) {
+      return reply
+        .code(503)
+        .header('connection', 'close')
+        .header('retry-after', '5')
+        .send(errorBody(shuttingDownMessage, 'SHUTTING_DOWN'));
     }
-    const origin = request.headers.origin;
-    if (origin === undefined || corsOrigins.has(origin)) return;
-    const originHost = hostNameOf(origin, true);
-    const trusted = allowedHosts
-      ? originHost !== undefined && allowedHosts.has(originHost)
-      : sameOrigin(origin, request.headers.host);
-    if (!trusted) return reply.code(403).send(errorBody(`Origin ${origin} is not allowed`, 'FORBIDDEN_ORIGIN'));
   });
-
+  const corsOrigins = new Set(options.corsOrigins ?? []);
+  registerHostOriginGuard(app, {
+    corsOrigins,
+    ...(options.allowedHosts !== undefined ? { allowedHosts: options.allowedHosts } : {}),
+  });
   if (corsOrigins.size > 0) {
     await app.register(cors, {
       origin: [...corsOrigins],
@@ -122,94 +96,16 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       ],
     });
   }
-
-  const publicRoutes = new Set(['/', '/v1/openapi.json', '/tools', '/tools/call', '/tools/search']);
-  app.addHook('preHandler', async (request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
-    if (publicRoutes.has(path) || request.method === 'OPTIONS') return;
-    const projectHeader = request.headers['x-project-id'];
-    const project = Array.isArray(projectHeader) ? projectHeader[0] : projectHeader;
-    if (project !== undefined && project !== '') request.requestedProject = project;
-    const presented = bearerToken(request) ?? metaToken(request.body);
-    if (presented === undefined) {
-      if (options.allowAnonymous) return;
-      return reply
-        .code(401)
-        .header('www-authenticate', 'Bearer')
-        .send(errorBody('Missing token: send Authorization: Bearer <token>', 'AUTHENTICATION_ERROR'));
-    }
-    const retryAfter = failedAuthentications.retryAfterSeconds(request.ip);
-    if (retryAfter > 0) {
-      return reply
-        .code(429)
-        .header('retry-after', String(retryAfter))
-        .send(errorBody(`Too many failed authentications; retry after ${retryAfter} s`, 'RATE_LIMIT_EXCEEDED'));
-    }
-    const token = verifier.verify(presented);
-    if (!token) {
-      failedAuthentications.recordFailure(request.ip);
-      return reply
-        .code(401)
-        .header('www-authenticate', 'Bearer error="invalid_token"')
-        .send(errorBody('Unknown token', 'AUTHENTICATION_ERROR'));
-    }
-    request.verifiedToken = token;
-    if (token.projects) {
-      // Every project the request names (header, and _meta.projectId of each JSON-RPC message) must be the token's.
-      for (const project of [request.requestedProject, ...metaProjects(request.body)]) {
-        if (project !== undefined && !token.projects.includes(project)) {
-          return reply
-            .code(403)
-            .send(errorBody(`This token may not be used for project '${project}'`, 'AUTHORIZATION_ERROR'));
-        }
-      }
-    }
+  registerAuthentication(app, {
+    verifier: new TokenVerifier(options.tokens),
+    failedAuthentications: new FailedAuthenticationLimiter(
+      options.failedAuthenticationLimitPerMinute ?? httpAppDefaults.failedAuthenticationLimitPerMinute,
+    ),
+    allowAnonymous: options.allowAnonymous,
+    publicPaths: new Set(['/', '/v1/openapi.json', ...legacyRedirects.map(([from]) => from)]),
   });
-
-  const limit = options.rateLimitPerMinute ?? 6000;
-  if (limit > 0) {
-    await app.register(rateLimit, {
-      global: true,
-      max: limit,
-      timeWindow: 60_000,
-      hook: 'preHandler',
-      keyGenerator: (request) => (request.verifiedToken ? `token:${request.verifiedToken.id}` : `ip:${request.ip}`),
-      allowList: (request) => request.url === '/',
-      errorResponseBuilder: (_request, context) => ({
-        statusCode: 429,
-        ...errorBody(
-          `Rate limit of ${context.max} requests per minute exceeded; retry after ${Math.ceil(context.ttl / 1000)} s`,
-          'RATE_LIMIT_EXCEEDED',
-        ),
-      }),
-    });
-  }
-
-  const callerOf = (request: FastifyRequest): Caller => ({
-    ...(request.verifiedToken ? { tokenId: request.verifiedToken.id } : {}),
-    ...(request.requestedProject !== undefined ? { projectId: request.requestedProject } : {}),
-  });
-
-  // One audit line per REST call, whatever its outcome (MCP calls are audited by the meta-tools server).
-  const audited = (path: string) =>
-    (path.startsWith('/v1/') && path !== '/v1/openapi.json') || path === '/catalog/search';
-  app.addHook('onResponse', async (request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
-    if (!runtime.audit || !audited(path)) return;
-    const caller = callerOf(request);
-    const fields = request.auditFields ?? {};
-    runtime.audit.record({
-      ts: new Date().toISOString(),
-      requestId: String(request.id),
-      event: 'rest',
-      durationMs: Math.round((performance.now() - (request.receivedAt ?? performance.now())) * 10) / 10,
-      ...(caller.projectId !== undefined ? { projectId: caller.projectId } : {}),
-      ...(caller.tokenId !== undefined ? { tokenId: caller.tokenId } : {}),
-      ...fields,
-      outcome: reply.statusCode >= 400 ? 'error' : (fields.outcome ?? 'ok'),
-      ...(reply.statusCode >= 400 && !fields.errorCode ? { errorCode: `HTTP_${reply.statusCode}` } : {}),
-    });
-  });
+  await registerRateLimit(app, options.rateLimitPerMinute ?? httpAppDefaults.rateLimitPerMinute);
+  const audit = registerRestAudit(app, runtime.audit, redactor);
 
   app.setErrorHandler((error, request, reply) => {
     const { status, body } = toHttpError(error);
@@ -217,79 +113,75 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     if (status >= 500)
       logger.error('request failed', {
         method: request.method,
-        path: request.url.split('?')[0],
+        path: pathOf(request),
         status,
-        error: body.error,
+        error: errorMessage(error),
       });
     if (body.code === 'RATE_LIMIT_EXCEEDED' && !reply.hasHeader('retry-after')) reply.header('retry-after', '60');
     return reply.code(status).send(body);
   });
   app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send(errorBody(`No route ${request.method} ${request.url.split('?')[0]}`, 'NOT_FOUND')),
+    reply.code(404).send(errorBody(`No route ${request.method} ${pathOf(request)}`, 'NOT_FOUND')),
   );
-
+  // The one place every REST body passes: a secret a backend echoed (in an error, a result) is masked here.
+  app.addHook('onSend', async (_request, _reply, payload) =>
+    typeof payload === 'string' ? redactor.redact(payload) : payload,
+  );
   app.addHook('onResponse', async (request, reply) => {
     // Never the query string or headers: they may carry tokens.
     logger.debug('request', {
       method: request.method,
-      path: request.url.split('?')[0],
+      path: pathOf(request),
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime),
     });
   });
 
-  app.get('/', async () => ({
-    status: 'ok',
-    message: 'Search MCP HTTP server',
-    version: options.version,
-    uptime: Math.round((Date.now() - startedAt) / 1000),
-    timestamp: new Date().toISOString(),
-  }));
-  app.get('/v1/openapi.json', async () => openApiDocument(options.version));
-
-  registerRestRoutes(app, { runtime, callerOf });
+  await registerOpenApiDocument(app, version);
+  const context = {
+    catalog: runtime.catalog,
+    rankTools: options.rankTools ?? rankToolsWithCatalog(runtime.catalog),
+    inFlight,
+    audit,
+  };
+  registerHealthRoute(app, version);
+  registerToolListRoutes(app, context);
+  registerToolCallRoute(app, context);
+  registerToolSearchRoute(app, context);
+  registerCatalogSearchRoute(app, context);
+  registerLegacyRedirects(app);
   const mcp = registerMcpEndpoint(app, {
-    runtime,
+    createServer: runtime.createServer,
     logger,
+    redactor,
+    activity,
     stateless: options.stateless ?? false,
-    sessionIdleTimeoutMs: options.sessionIdleTimeoutMs ?? 30 * 60_000,
-    maxSessions: options.maxSessions ?? 100,
-    callerOf,
+    sessionIdleTimeoutMs: options.sessionIdleTimeoutMs ?? httpAppDefaults.sessionIdleTimeoutMs,
+    maxSessions,
+    maxSessionsPerToken:
+      options.maxSessionsPerToken ??
+      defaultMaxSessionsPerToken(maxSessions, options.tokens.length, options.allowAnonymous),
   });
-  app.addHook('onClose', async () => {
-    await mcp.closeAll();
+  registerOpenApiRoute(app);
+
+  // However the server closes, nothing in flight is dropped: REST calls are answered 503, MCP requests get an error.
+  app.addHook('preClose', async () => {
+    shuttingDown = true;
+    inFlight.stopAll('shutting-down');
+    await mcp.closeAll({ code: -32000, message: shuttingDownMessage });
   });
-  return { app, mcp };
-}
 
-function bearerToken(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  if (typeof header !== 'string') return undefined;
-  const match = /^Bearer\s+(.+)$/i.exec(header.trim());
-  return match?.[1];
-}
-
-/** `params._meta.projectId` of every JSON-RPC message of a `/mcp` body. */
-function metaProjects(body: unknown): string[] {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.flatMap((message) => {
-    const project = (message as { params?: { _meta?: { projectId?: unknown } } } | undefined)?.params?._meta?.projectId;
-    return typeof project === 'string' ? [project] : [];
-  });
-}
-
-/** `params._meta.token` of a JSON-RPC message (or the first of a batch) on `/mcp`. */
-function metaToken(body: unknown): string | undefined {
-  const message = Array.isArray(body) ? body[0] : body;
-  const token = (message as { params?: { _meta?: { token?: unknown } } } | undefined)?.params?._meta?.token;
-  return typeof token === 'string' && token !== '' ? token : undefined;
-}
-
-function sameOrigin(origin: string, host: string | undefined): boolean {
-  if (!host) return false;
-  try {
-    return new URL(origin).host === host;
-  } catch {
-    return false;
-  }
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      shuttingDown = true;
+      const graceMs = options.shutdownGraceMs ?? httpAppDefaults.shutdownGraceMs;
+      if (!(await activity.whenIdle(graceMs))) {
+        logger.info('answering the calls still in flight with 503', { calls: activity.active, graceMs });
+      }
+      await app.close();
+    })();
+    return closing;
+  };
+  return { app: app as unknown as FastifyInstance, mcp, close };
 }

@@ -1,9 +1,12 @@
-import { SearchMcpError } from '@search-mcp/shared';
+import { type Issue, SearchMcpError, ValidationError } from '@search-mcp/shared';
+import type { FastifyError } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
 const statusCodes: Record<number, string> = {
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   429: 'RATE_LIMIT_EXCEEDED',
+  503: 'SHUTTING_DOWN',
 };
 
 export interface ErrorBody {
@@ -14,22 +17,40 @@ export interface ErrorBody {
 
 /** The REST error body and status of any failure (CONTRACT §6: `{ success: false, error, code }`). */
 export function toHttpError(error: unknown): { status: number; body: ErrorBody } {
+  const validation = schemaValidationError(error);
+  if (validation) error = validation;
   if (SearchMcpError.isInstance(error)) {
     return { status: error.statusCode, body: { success: false, error: error.message, code: error.code } };
   }
   // Fastify's own errors carry `message`; the rate limiter throws the body it built, which carries `error`.
   const fastify = error as { statusCode?: number; code?: string; message?: string; error?: string };
-  if (typeof fastify?.statusCode === 'number' && fastify.statusCode >= 400 && fastify.statusCode < 500) {
-    const code = statusCodes[fastify.statusCode] ?? 'BAD_REQUEST';
+  const status = fastify?.statusCode;
+  if (typeof status === 'number' && ((status >= 400 && status < 500) || status === 503)) {
+    const code = statusCodes[status] ?? 'BAD_REQUEST';
     const message =
-      typeof fastify.error === 'string' && fastify.error !== '' && fastify.statusCode === 429
-        ? fastify.error
-        : fastify.message;
-    return { status: fastify.statusCode, body: { success: false, error: message ?? 'Bad request', code } };
+      typeof fastify.error === 'string' && fastify.error !== '' && status === 429 ? fastify.error : fastify.message;
+    return { status, body: { success: false, error: message ?? 'Bad request', code } };
   }
   return { status: 500, body: { success: false, error: 'Internal server error', code: 'INTERNAL_ERROR' } };
 }
 
 export function errorBody(error: string, code: string): ErrorBody {
   return { success: false, error, code };
+}
+
+const contextNames: Record<string, string> = { querystring: 'query' };
+
+/**
+ * A request that failed its route's zod schema, as the `ValidationError` the rest of Search MCP throws: every problem
+ * at once, each with its path (`body.name`, `query.limit`). Undefined for any other error.
+ */
+export function schemaValidationError(error: unknown): ValidationError | undefined {
+  if (!hasZodFastifySchemaValidationErrors(error)) return undefined;
+  const context = (error as FastifyError).validationContext ?? 'body';
+  const where = contextNames[context] ?? context;
+  const issues: Issue[] = error.validation.map((issue) => ({
+    path: [where, ...issue.instancePath.split('/').filter((part) => part !== '')].join('.'),
+    message: issue.message ?? 'is invalid',
+  }));
+  return new ValidationError({ issues });
 }

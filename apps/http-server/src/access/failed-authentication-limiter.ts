@@ -1,6 +1,10 @@
 /**
- * Counts failed authentications per client address, so tokens cannot be guessed at full speed: past `limit` failures
- * in a minute, that address gets 429 until the minute is over. Successful requests are limited per token elsewhere.
+ * Counts failed authentications per client address: past `limit` failures in a minute, every further *wrong* token
+ * from that address gets 429 (with `Retry-After`) until the minute is over, so a client stuck on a bad token backs off
+ * and the log stays quiet. It limits failures, never the address: a valid token is checked first and always gets in,
+ * since on loopback one address is every local client (issue 14). What keeps tokens unguessable is their length
+ * (generated tokens carry 256 bits; the CLI warns about short configured ones). Successful requests are limited per
+ * token elsewhere (`--rate-limit`).
  */
 export class FailedAuthenticationLimiter {
   private readonly failures = new Map<string, { count: number; resetAt: number }>();

@@ -1,0 +1,26 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import { errorBody } from '../http-errors.js';
+
+/**
+ * Requests per minute per token (per address for requests without one), answered 429 with `Retry-After` past the
+ * limit. Runs right after authentication, before validation, so every request counts. 0 turns it off.
+ */
+export async function registerRateLimit(app: FastifyInstance, perMinute: number): Promise<void> {
+  if (perMinute <= 0) return;
+  await app.register(rateLimit, {
+    global: true,
+    max: perMinute,
+    timeWindow: 60_000,
+    hook: 'preValidation',
+    keyGenerator: (request) => (request.verifiedToken ? `token:${request.verifiedToken.id}` : `ip:${request.ip}`),
+    allowList: (request) => request.url === '/',
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      ...errorBody(
+        `Rate limit of ${context.max} requests per minute exceeded; retry after ${Math.ceil(context.ttl / 1000)} s`,
+        'RATE_LIMIT_EXCEEDED',
+      ),
+    }),
+  });
+}

@@ -1,0 +1,71 @@
+import type { ToolCatalog } from '@search-mcp/catalog';
+import type { AuditSink } from '@search-mcp/runtime';
+import type { Logger, SecretRedactor } from '@search-mcp/shared';
+import type { AccessToken } from './access/token-verifier.js';
+import type { McpServerFactory } from './mcp/mcp-server-factory.js';
+import type { ToolRanker } from './rest/catalog-search-route.js';
+
+/** What the app takes from the composition root (`createSearchMcpRuntime`): it holds no search or tool logic. */
+export interface HttpRuntime {
+  readonly catalog: ToolCatalog;
+  readonly audit?: AuditSink;
+  createServer: McpServerFactory;
+}
+
+export interface HttpAppOptions {
+  runtime: HttpRuntime;
+  logger: Logger;
+  /** Accepted tokens (from the config, or the generated one). */
+  tokens: readonly AccessToken[];
+  /** Let requests without a token in (as no token, no project limit). */
+  allowAnonymous: boolean;
+  /** Masks configured secrets in every response body, MCP message and audit line. Default: masks nothing. */
+  redactor?: SecretRedactor;
+  stateless?: boolean;
+  /** Default 30 minutes. */
+  sessionIdleTimeoutMs?: number;
+  /** Open MCP sessions at most, all tokens together. Default 100. */
+  maxSessions?: number;
+  /**
+   * Open MCP sessions at most per token. Default: an equal share of `maxSessions` for each accepted token (and one
+   * more share for anonymous callers when allowed), at least 1, so no token can take another's slots.
+   */
+  maxSessionsPerToken?: number;
+  /** Largest request body. Default 1 MiB. */
+  bodyLimitBytes?: number;
+  /** Requests per minute per token (per address without one). 0 turns it off. Default 6,000. */
+  rateLimitPerMinute?: number;
+  /** Browser origins allowed (CORS and the Origin check). Default none: CORS off. */
+  corsOrigins?: readonly string[];
+  /**
+   * Host names the `Host` header may name (DNS-rebinding protection). Default: this machine's loopback names.
+   * `null` turns the check off (a server bound to every interface whose names are not known).
+   */
+  allowedHosts?: readonly string[] | null;
+  /** Wrong tokens per minute per client address before they are answered 429. Default 30. */
+  failedAuthenticationLimitPerMinute?: number;
+  /** How long `close()` lets calls in flight finish before it answers the rest 503. Default 2,000 ms. */
+  shutdownGraceMs?: number;
+  /**
+   * Ranks the tools of a `POST /catalog/search` request. Default: the catalog's search with the caller's configured
+   * strategy (`rankToolsWithCatalog`).
+   */
+  rankTools?: ToolRanker;
+  /** Shown by `GET /` and in the OpenAPI document. Default: this package's version. */
+  version?: string;
+}
+
+export const httpAppDefaults = {
+  sessionIdleTimeoutMs: 30 * 60_000,
+  maxSessions: 100,
+  bodyLimitBytes: 1024 * 1024,
+  rateLimitPerMinute: 6000,
+  failedAuthenticationLimitPerMinute: 30,
+  shutdownGraceMs: 2000,
+} as const;
+
+/** The default per-token session cap: an equal share of the total for each principal that may open sessions. */
+export function defaultMaxSessionsPerToken(maxSessions: number, tokenCount: number, allowAnonymous: boolean): number {
+  const principals = Math.max(1, tokenCount + (allowAnonymous ? 1 : 0));
+  return Math.max(1, Math.floor(maxSessions / principals));
+}

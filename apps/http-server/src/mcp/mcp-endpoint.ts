@@ -1,0 +1,210 @@
+import { randomUUID } from 'node:crypto';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Caller } from '@search-mcp/catalog';
+import type { Logger, SecretRedactor } from '@search-mcp/shared';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { callerOf } from '../request-context.js';
+import type { McpServerFactory } from './mcp-server-factory.js';
+import { type PooledSession, SessionPool } from './session-pool.js';
+import { type PendingRequestListener, TrackedTransport } from './tracked-transport.js';
+
+export interface McpEndpointOptions {
+  createServer: McpServerFactory;
+  logger: Logger;
+  redactor: SecretRedactor;
+  /** Hears of every request received and answered, for the shutdown's drain. */
+  activity: PendingRequestListener;
+  /** A fresh server and transport per request, no sessions: for several instances behind a load balancer. */
+  stateless: boolean;
+  /** A session unused this long is closed. */
+  sessionIdleTimeoutMs: number;
+  /** At most this many open sessions, all tokens together. */
+  maxSessions: number;
+  /** At most this many open sessions per token (anonymous callers share one count). */
+  maxSessionsPerToken: number;
+}
+
+interface Session extends PooledSession {
+  transport: TrackedTransport;
+  server: Server;
+  tokenId: string | undefined;
+}
+
+export interface McpEndpoint {
+  readonly sessionCount: number;
+  /** Answers every request still waiting in any session with `error`, then closes every session. */
+  closeAll(error?: { code: number; message: string }): Promise<void>;
+}
+
+const anonymous = '\u0000anonymous';
+
+/**
+ * `POST|GET|DELETE /mcp`: the Streamable HTTP MCP endpoint with the surface of the stdio app. Every session has its
+ * own SDK `Server`, all of them over the runtime's one client manager: backends are never spawned per session. A
+ * session is bound to the token that opened it; another token cannot use it. Sessions are shared fairly between
+ * tokens (`SessionPool`).
+ */
+export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOptions): McpEndpoint {
+  const { logger } = options;
+  const pool = new SessionPool<Session>({
+    maxSessions: options.maxSessions,
+    maxSessionsPerPrincipal: options.maxSessionsPerToken,
+  });
+  /** Stateless requests being answered, so a shutdown can answer them too. */
+  const statelessTransports = new Set<TrackedTransport>();
+
+  const resolveCaller =
+    (base: Caller) =>
+    ({ meta }: { meta: Record<string, unknown> | undefined }): Caller => {
+      const projectId = typeof meta?.projectId === 'string' ? meta.projectId : base.projectId;
+      return {
+        ...(base.tokenId !== undefined ? { tokenId: base.tokenId } : {}),
+        ...(projectId !== undefined ? { projectId } : {}),
+      };
+    };
+
+  const newServer = (caller: Caller) =>
+    // The session's project is the one named when it opened: its instructions list that project's servers.
+    options.createServer({
+      resolveCaller: resolveCaller(caller),
+      ...(caller.projectId !== undefined ? { projectId: caller.projectId } : {}),
+    });
+
+  const endSession = async (transport: TrackedTransport, server: Server) => {
+    await transport.close().catch(() => {});
+    await server.close().catch(() => {});
+  };
+
+  const closeSession = async (id: string, reason: string) => {
+    const session = pool.get(id);
+    if (!session) return;
+    pool.delete(id);
+    logger.debug('closing MCP session', { session: id, reason });
+    await endSession(session.transport, session.server);
+  };
+
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, session] of pool.entries()) {
+        if (now - session.lastSeen > options.sessionIdleTimeoutMs) void closeSession(id, 'idle');
+      }
+    },
+    Math.max(1000, Math.min(60_000, options.sessionIdleTimeoutMs / 4)),
+  );
+  sweep.unref();
+
+  const jsonRpcError = (reply: FastifyReply, status: number, code: number, message: string) =>
+    reply.code(status).send({ jsonrpc: '2.0', error: { code, message }, id: null });
+
+  const handleStateless = async (request: FastifyRequest, reply: FastifyReply, caller: Caller) => {
+    const server = newServer(caller);
+    const transport = new TrackedTransport(
+      new StreamableHTTPServerTransport({ sessionIdGenerator: undefined }),
+      options.redactor,
+      options.activity,
+    );
+    statelessTransports.add(transport);
+    reply.hijack();
+    reply.raw.on('close', () => {
+      statelessTransports.delete(transport);
+      void endSession(transport, server);
+    });
+    await server.connect(transport);
+    await transport.inner.handleRequest(request.raw, reply.raw, request.body);
+  };
+
+  const handle = async (request: FastifyRequest, reply: FastifyReply) => {
+    const caller = callerOf(request);
+    if (options.stateless) return handleStateless(request, reply, caller);
+
+    const sessionHeader = request.headers['mcp-session-id'];
+    const sessionId = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader;
+    if (sessionId !== undefined) {
+      const session = pool.get(sessionId);
+      if (!session || session.tokenId !== caller.tokenId) return jsonRpcError(reply, 404, -32001, 'Session not found');
+      session.lastSeen = Date.now();
+      reply.hijack();
+      await session.transport.inner.handleRequest(request.raw, reply.raw, request.body);
+      return;
+    }
+
+    if (request.method !== 'POST' || !isInitializeRequest(request.body)) {
+      return jsonRpcError(reply, 400, -32000, 'Bad Request: send an initialize request without Mcp-Session-Id first');
+    }
+    const admission = pool.admit(caller.tokenId ?? anonymous);
+    if (!admission.admitted) {
+      return reply
+        .code(503)
+        .header('retry-after', '30')
+        .send({ jsonrpc: '2.0', error: { code: -32000, message: admission.message }, id: null });
+    }
+    const { slot } = admission;
+    for (const { id, session } of slot.evicted) {
+      logger.info('closing an idle MCP session to make room for a new one', { session: id, token: session.tokenId });
+      void endSession(session.transport, session.server);
+    }
+    const server = newServer(caller);
+    const transport: TrackedTransport = new TrackedTransport(
+      new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => {
+          slot.commit(id, {
+            transport,
+            server,
+            tokenId: caller.tokenId,
+            principal: caller.tokenId ?? anonymous,
+            lastSeen: Date.now(),
+            isIdle: () => transport.pendingRequests === 0,
+          });
+        },
+      }),
+      options.redactor,
+      options.activity,
+    );
+    transport.onclose = () => {
+      if (transport.sessionId) void closeSession(transport.sessionId, 'closed');
+    };
+    await server.connect(transport);
+    reply.hijack();
+    try {
+      await transport.inner.handleRequest(request.raw, reply.raw, request.body);
+    } finally {
+      // An initialize the transport refused (wrong Accept, bad version) opened no session: free its slot and server
+      // now, or they and its listener on the shared manager would stay forever.
+      if (transport.sessionId === undefined) {
+        slot.release();
+        await endSession(transport, server);
+      }
+    }
+  };
+
+  app.route({
+    method: ['GET', 'POST', 'DELETE'],
+    url: '/mcp',
+    schema: {
+      summary: 'Streamable HTTP MCP endpoint (POST messages, GET the event stream, DELETE to end a session)',
+      description: 'The MCP surface of the stdio app (CONTRACT §4), JSON-RPC over Streamable HTTP.',
+    },
+    handler: handle,
+  });
+
+  return {
+    get sessionCount() {
+      return pool.size;
+    },
+    closeAll: async (error) => {
+      clearInterval(sweep);
+      const sessions = pool.ids().flatMap((id) => {
+        const session = pool.get(id);
+        return session ? [session.transport] : [];
+      });
+      if (error) {
+        await Promise.all([...sessions, ...statelessTransports].map((transport) => transport.answerPending(error)));
+      }
+      await Promise.all(pool.ids().map((id) => closeSession(id, 'shutdown')));
+    },
+  };
+}

@@ -1,0 +1,11 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Caller } from '@search-mcp/catalog';
+
+/** What a session's MCP server is made with: who its requests come from, and the project it opened with. */
+export interface McpServerOverrides {
+  resolveCaller: (request: { meta: Record<string, unknown> | undefined }) => Caller;
+  projectId?: string;
+}
+
+/** Makes one MCP server per session (the runtime's `createServer`), over the runtime's shared manager and catalog. */
+export type McpServerFactory = (overrides: McpServerOverrides) => Server;

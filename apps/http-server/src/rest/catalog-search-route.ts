@@ -1,0 +1,35 @@
+import {
+  type Caller,
+  type CloudSearchRequest,
+  type CloudSearchResponse,
+  cloudSearchRequestSchema,
+  cloudSearchResponseSchema,
+} from '@search-mcp/catalog';
+import { errorResponses } from '../openapi/documented-responses.js';
+import { callerOf } from '../request-context.js';
+import type { RestRouteContext, ZodFastifyInstance } from './rest-route-context.js';
+
+/** Ranks the tools of a cloud search request for a caller, with the search this instance is configured with. */
+export type ToolRanker = (request: CloudSearchRequest, caller: Caller) => Promise<CloudSearchResponse>;
+
+/**
+ * `POST /catalog/search`: the cloud search contract of seed 004 (the catalog's `cloudSearchRequestSchema`, the one
+ * definition `CloudSearchProvider` also sends), so one Search MCP can be another's cloud ranker.
+ */
+export function registerCatalogSearchRoute(app: ZodFastifyInstance, { rankTools }: RestRouteContext): void {
+  app.post(
+    '/catalog/search',
+    {
+      schema: {
+        summary: 'Rank the given tools (seed 004 cloud search contract)',
+        body: cloudSearchRequestSchema,
+        response: { 200: cloudSearchResponseSchema, ...errorResponses() },
+      },
+    },
+    async (request) => {
+      const response = await rankTools(request.body, callerOf(request));
+      request.auditFields = { queries: request.body.query, resultCount: response.results.length };
+      return response;
+    },
+  );
+}

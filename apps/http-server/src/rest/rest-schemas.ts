@@ -1,0 +1,129 @@
+/**
+ * The REST API's request and response schemas (CONTRACT §6). Routes validate and serialize with them and the OpenAPI
+ * document is generated from them, so the docs cannot drift from what the code does. The cloud search contract of
+ * `/catalog/search` is the catalog's own (`cloudSearchRequestSchema`), defined once for client and server.
+ */
+import { z } from 'zod';
+import { restLimits } from '../rest-limits.js';
+
+/** Schemas that become named OpenAPI components (`#/components/schemas/<id>`). */
+export const openApiComponents = z.registry<{ id: string }>();
+
+export const errorBodySchema = z
+  .object({
+    success: z.literal(false),
+    error: z.string().describe('One line saying what went wrong and, where it helps, what to do'),
+    code: z.string().describe('Machine-readable: TOOL_NOT_FOUND, VALIDATION_ERROR, AUTHENTICATION_ERROR, …'),
+  })
+  .register(openApiComponents, { id: 'Error' });
+
+export const healthSchema = z.object({
+  status: z.literal('ok'),
+  message: z.string(),
+  version: z.string(),
+  uptime: z.number().describe('Seconds since start'),
+  timestamp: z.string().describe('ISO 8601'),
+});
+
+export const projectHeaderSchema = z.looseObject({
+  'x-project-id': z.string().optional().describe('The project whose servers the request sees'),
+});
+
+export const toolListQuerySchema = z.object({
+  server: z.string().optional().describe('Only tools of this server id'),
+  category: z.string().optional(),
+  tag: z.string().optional(),
+  enabled: z.enum(['true', 'false']).optional().describe('Blocked tools are never listed, so `false` lists nothing'),
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(restLimits.listPageMax).default(restLimits.listPageDefault),
+});
+
+export const toolSummarySchema = z
+  .object({
+    toolKey: z.string().describe('`server:tool`'),
+    name: z.string(),
+    serverName: z.string(),
+    description: z.string(),
+    category: z.string().optional(),
+    tags: z.array(z.string()).optional(),
+    enabled: z.boolean(),
+  })
+  .register(openApiComponents, { id: 'ToolSummary' });
+
+export const toolListSchema = z.object({
+  tools: z.array(toolSummarySchema),
+  pagination: z.object({
+    page: z.number().int(),
+    limit: z.number().int(),
+    total: z.number().int(),
+    totalPages: z.number().int(),
+  }),
+});
+
+export const toolKeyParamsSchema = z.object({
+  toolKey: z.string().describe('`server:tool` (also `server.tool` and `server__tool`)'),
+});
+
+const jsonObjectSchema = z.record(z.string(), z.unknown());
+
+export const toolDetailSchema = toolSummarySchema.extend({
+  title: z.string().optional(),
+  inputSchema: jsonObjectSchema.describe("The tool's JSON Schema"),
+  outputSchema: jsonObjectSchema.optional(),
+  annotations: jsonObjectSchema.optional(),
+  serverDescription: z.string().optional(),
+});
+
+export const toolCallBodySchema = z.object({
+  name: z.string().min(1).describe('The tool key, `server:tool`'),
+  parameters: jsonObjectSchema.default({}).describe("The tool's arguments"),
+});
+
+/** Every answer of `POST /v1/tools/call`, failures included; authentication failures carry no timing. */
+export const toolCallResponseSchema = z
+  .object({
+    success: z.boolean(),
+    result: jsonObjectSchema.optional().describe("The backend's CallToolResult, unchanged"),
+    error: z.string().optional(),
+    code: z.string().optional(),
+    executionTime: z.number().optional().describe('Milliseconds'),
+    timestamp: z.string().optional().describe('ISO 8601'),
+  })
+  .register(openApiComponents, { id: 'ToolCallResponse' });
+
+export const toolSearchBodySchema = z.object({
+  query: z
+    .union([z.string().min(1), z.array(z.string()).min(1)])
+    .describe('One phrasing, or several phrasings / steps of one task'),
+  filters: z
+    .object({ server: z.string().optional(), category: z.string().optional(), tags: z.array(z.string()).optional() })
+    .optional()
+    .describe('Narrows the tools before ranking'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(restLimits.maxResults)
+    .optional()
+    .describe('At most this many results; default `search.maxResults` of the config'),
+});
+
+export const searchHitSchema = z
+  .object({
+    toolKey: z.string(),
+    toolName: z.string(),
+    serverName: z.string(),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    relevance: z.number().min(0).max(1).describe('0..1, best = 1 (below 1 when nothing fits well)'),
+    explanation: z.string().optional(),
+    category: z.string().optional(),
+    tags: z.array(z.string()).optional(),
+  })
+  .register(openApiComponents, { id: 'SearchHit' });
+
+export const toolSearchResponseSchema = z.object({
+  query: toolSearchBodySchema.shape.query,
+  results: z.array(searchHitSchema),
+  total: z.number().int(),
+});

@@ -1,0 +1,45 @@
+import { errorResponses } from '../openapi/documented-responses.js';
+import { callerOf } from '../request-context.js';
+import type { RestRouteContext, ZodFastifyInstance } from './rest-route-context.js';
+import { projectHeaderSchema, toolSearchBodySchema, toolSearchResponseSchema } from './rest-schemas.js';
+
+/** `POST /v1/tools/search { query, filters?, limit? }`: the catalog's search over the caller's visible tools. */
+export function registerToolSearchRoute(app: ZodFastifyInstance, { catalog }: RestRouteContext): void {
+  app.post(
+    '/v1/tools/search',
+    {
+      schema: {
+        summary: 'Search tools',
+        headers: projectHeaderSchema,
+        body: toolSearchBodySchema,
+        response: { 200: toolSearchResponseSchema, ...errorResponses() },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      const queries = typeof body.query === 'string' ? [body.query] : body.query;
+      const { filters } = body;
+      // The catalog narrows to the filter before ranking, so a small server is found even when 50 others rank higher.
+      const filter = {
+        ...(filters?.server !== undefined ? { server: filters.server } : {}),
+        ...(filters?.category !== undefined ? { category: filters.category } : {}),
+        ...(filters?.tags !== undefined ? { tags: filters.tags } : {}),
+      };
+      const response = await catalog.search(
+        {
+          query: queries,
+          ...(body.limit !== undefined ? { maxResults: body.limit } : {}),
+          ...(Object.keys(filter).length > 0 ? { filter } : {}),
+        },
+        callerOf(request),
+      );
+      const results = response.results.map(({ tool, ...hit }) => ({
+        ...hit,
+        ...(tool.category !== undefined ? { category: tool.category } : {}),
+        ...(tool.tags !== undefined ? { tags: [...tool.tags] } : {}),
+      }));
+      request.auditFields = { queries, resultCount: results.length };
+      return { query: body.query, results, total: results.length };
+    },
+  );
+}

@@ -1,0 +1,134 @@
+import {
+  collectConfigSecrets,
+  ConfigError,
+  createJsonLineLogger,
+  createSecretRedactor,
+  errorMessage,
+  type Logger,
+  type ResolvedConfig,
+} from '@search-mcp/shared';
+import { findAndLoadConfig } from '@search-mcp/shared/node';
+import { createSearchMcpRuntime, handleShutdownSignals } from '@search-mcp/runtime';
+import { allowedHostsFor } from './access/allowed-hosts.js';
+import { loadOrCreateToken } from './access/generated-token.js';
+import type { AccessToken } from './access/token-verifier.js';
+import type { CommandLine } from './command-line.js';
+import { buildHttpApp } from './http-app.js';
+import { packageVersion } from './version.js';
+
+/** Shorter configured tokens are easy to guess; the failed-authentication limit only slows guessing down. */
+const shortTokenLength = 24;
+
+/**
+ * `search-mcp-http` (serve): loads the config, starts the runtime and the app, and shuts both down through the
+ * runtime's one shutdown path on SIGINT, SIGTERM and SIGHUP (calls in flight are answered, then backends stop).
+ */
+export async function serve(commandLine: CommandLine, fail: (message: string, code: number) => never): Promise<void> {
+  let loaded: Awaited<ReturnType<typeof findAndLoadConfig>>;
+  try {
+    loaded = await findAndLoadConfig({
+      ...(commandLine.config !== undefined ? { cliPath: commandLine.config } : {}),
+      env: process.env,
+      cwd: process.cwd(),
+    });
+  } catch (error) {
+    return fail(ConfigError.isInstance(error) ? error.message : errorMessage(error), 2);
+  }
+  const { config, path: configPath } = loaded;
+
+  const { tokens, generated } = accessTokens(config, configPath);
+  // One redactor for every printer: the log, response bodies, MCP messages and audit (CONTRACT §2).
+  const redactor = createSecretRedactor([...collectConfigSecrets(config), ...tokens.map((token) => token.token)]);
+  const logger = createJsonLineLogger({
+    level: commandLine.logLevel,
+    write: (line) => process.stderr.write(line),
+    redactor,
+  });
+  if (generated?.created) {
+    process.stderr.write(
+      `\nsearch-mcp-http: the config has no auth.tokens, so an access token was generated and saved to\n` +
+        `  ${generated.file} (readable only by you). It is shown only this once:\n\n  ${generated.token.token}\n\n` +
+        `Send it as "Authorization: Bearer <token>" (MCP clients: a header in their server config).\n\n`,
+    );
+  } else if (generated) {
+    logger.info('using the generated access token', { file: generated.file });
+  }
+  warnAboutAccess(config, commandLine, logger);
+
+  const runtime = createSearchMcpRuntime({
+    config,
+    logger,
+    tokens: tokens.map((token) => ({ id: token.id, ...(token.projects ? { projects: token.projects } : {}) })),
+    serverInfo: { name: 'search-mcp', version: packageVersion },
+    ...(commandLine.mode ? { mode: commandLine.mode } : {}),
+  });
+  const http = await buildHttpApp({
+    runtime,
+    logger,
+    redactor,
+    tokens,
+    allowAnonymous: config.auth.allowAnonymous,
+    stateless: commandLine.stateless,
+    corsOrigins: commandLine.corsOrigins,
+    allowedHosts: allowedHostsFor(commandLine.host, commandLine.allowedHosts) ?? null,
+    ...(commandLine.rateLimitPerMinute !== undefined ? { rateLimitPerMinute: commandLine.rateLimitPerMinute } : {}),
+    ...(commandLine.maxSessions !== undefined ? { maxSessions: commandLine.maxSessions } : {}),
+    ...(commandLine.maxSessionsPerToken !== undefined ? { maxSessionsPerToken: commandLine.maxSessionsPerToken } : {}),
+    ...(commandLine.shutdownGraceMs !== undefined ? { shutdownGraceMs: commandLine.shutdownGraceMs } : {}),
+  });
+  handleShutdownSignals({
+    logger,
+    close: async () => {
+      await http.close();
+      await runtime.close();
+    },
+  });
+
+  try {
+    await http.app.listen({ host: commandLine.host, port: commandLine.port });
+  } catch (error) {
+    await runtime.close();
+    return fail(`cannot listen on ${commandLine.host}:${commandLine.port}: ${errorMessage(error)}`, 1);
+  }
+  const address = http.app.server.address();
+  const url =
+    typeof address === 'object' && address
+      ? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
+      : String(address);
+  logger.info('search-mcp-http listening', {
+    url,
+    mcp: `${url}/mcp`,
+    config: configPath,
+    mode: runtime.mode,
+    stateless: commandLine.stateless,
+  });
+  void runtime.manager.startAll();
+}
+
+/** The tokens the app accepts: the config's, else (without anonymous access) one generated at first start. */
+function accessTokens(config: ResolvedConfig, configPath: string) {
+  const tokens: AccessToken[] = config.auth.tokens.map((token) => ({
+    id: token.id,
+    token: token.token,
+    ...(token.projects ? { projects: token.projects } : {}),
+  }));
+  if (tokens.length > 0 || config.auth.allowAnonymous) return { tokens, generated: undefined };
+  const generated = loadOrCreateToken(configPath);
+  return { tokens: [generated.token], generated };
+}
+
+function warnAboutAccess(config: ResolvedConfig, commandLine: CommandLine, logger: Logger): void {
+  const loopback = ['127.0.0.1', '::1', 'localhost'].includes(commandLine.host);
+  if (!loopback && config.auth.allowAnonymous) {
+    logger.warn('anonymous access on a non-loopback address: anyone who can reach it can run your tools', {
+      host: commandLine.host,
+    });
+  }
+  for (const token of config.auth.tokens) {
+    if (token.token.length < shortTokenLength) {
+      logger.warn(`auth token '${token.id}' is shorter than ${shortTokenLength} characters and easy to guess`, {
+        token: token.id,
+      });
+    }
+  }
+}

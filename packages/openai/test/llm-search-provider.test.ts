@@ -41,6 +41,7 @@ const bm25 = new Bm25SearchProvider();
 
 beforeAll(async () => {
   fake = await startFakeOpenAiServer({ apiKey });
+  await bm25.search({ queries: ['warm up'], tools, maxResults: 1 });
 });
 afterAll(() => fake.close());
 beforeEach(() => {
@@ -61,7 +62,8 @@ function provider(options: { candidates?: number; timeoutMs?: number; key?: stri
       timeoutMs: options.timeoutMs ?? 5_000,
       ...(options.candidates !== undefined ? { candidates: options.candidates } : {}),
     },
-    { onAnswer: (answer) => answers.push(answer) },
+    // One warmed-up BM25 for every provider: its index is built once (a build under load could eat a short timeout).
+    { firstStage: bm25, onAnswer: (answer) => answers.push(answer) },
   );
 }
 
@@ -206,8 +208,8 @@ describe('LlmSearchProvider falls back to BM25', () => {
   });
 
   it('after timeoutMs when the model is slow, and the request is aborted', async () => {
-    fake.failNext('chat-completion', { delayMs: 3_000 });
-    await expectFallback(provider({ timeoutMs: 200 }).search(request), /did not answer within 200 ms/);
+    fake.failNext('chat-completion', { delayMs: 5_000 });
+    await expectFallback(provider({ timeoutMs: 500 }).search(request), /did not answer within 500 ms/);
     expect(await fake.requestsOf('chat-completion')[0]?.ended).toBe('aborted');
   });
 

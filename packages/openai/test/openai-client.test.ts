@@ -80,13 +80,13 @@ describe('createOpenAiClient retries (the SDK’s own policy)', () => {
   });
 
   it('retries a request that timed out, and reports a timeout when every attempt does', async () => {
-    fake.failNext('chat-completion', { delayMs: 1_000 });
-    const client = createOpenAiClient({ apiKey, baseUrl: fake.baseUrl, maxRetries: 1, requestTimeoutMs: 150 });
+    fake.failNext('chat-completion', { delayMs: 3_000 });
+    const client = createOpenAiClient({ apiKey, baseUrl: fake.baseUrl, maxRetries: 1, requestTimeoutMs: 600 });
     await expect(chat(client)).resolves.toMatchObject({ object: 'chat.completion' });
     expect(fake.requestsOf('chat-completion')).toHaveLength(2);
 
     fake.requests.length = 0;
-    fake.failNext('chat-completion', { delayMs: 1_000 }, { delayMs: 1_000 });
+    fake.failNext('chat-completion', { delayMs: 3_000 }, { delayMs: 3_000 });
     await expect(chat(client)).rejects.toBeInstanceOf(APIConnectionTimeoutError);
     expect(fake.requestsOf('chat-completion')).toHaveLength(2);
   });

@@ -46,7 +46,8 @@ export const webSearchTool: {
   name: webSearchToolName,
   title: 'Web search (OpenAI o3)',
   description:
-    "Search the web with OpenAI's o3 and its web search tool. Returns the sources the model found and cited, " +
+    "Search the web (internet) with OpenAI's o3 and its web search tool, to look up current information, news, " +
+    'documentation and facts. Returns the sources the model found and cited, ' +
     'best first: title, URL, a snippet of what the source says, and its publication date when known. A search ' +
     'takes 30 seconds to a few minutes; progress is reported while it runs.',
   inputSchema: {

@@ -75,7 +75,7 @@ export interface ForeignCode {
 /**
  * Code in a built file that is not the package's own source, i.e. inlined from another package. Two independent
  * witnesses, both written by esbuild (tsup): the source map lists every file that went into the bundle (each must
- * lie in the package's own `src/`), and the bundle marks each inlined module with a `// path` comment, which for
+ * lie in the package's own `src/`, or be its own package.json), and the bundle marks each inlined module with a `// path` comment, which for
  * the package's own code is `// src/…` and for anything inlined starts with `../` or `node_modules/`.
  */
 export function foreignCodeIn(packageDirectory: string, builtFile: string): ForeignCode[] {
@@ -86,11 +86,14 @@ export function foreignCodeIn(packageDirectory: string, builtFile: string): Fore
     found.push({ file: builtFile, origin: match[1] ?? '' });
   }
   const ownSource = join(packageDirectory, 'src') + sep;
+  // A package may read its own version from its package.json; esbuild inlines that JSON.
+  const ownManifest = join(packageDirectory, 'package.json');
   const map = sourceMapOf(path, code);
   for (const source of map?.sources ?? []) {
     // Sources are relative to the map's own folder (and its sourceRoot).
     const absolute = resolve(map?.directory ?? '', map?.sourceRoot ?? '', source);
-    if (!absolute.startsWith(ownSource)) found.push({ file: `${builtFile}.map`, origin: source });
+    if (!absolute.startsWith(ownSource) && absolute !== ownManifest)
+      found.push({ file: `${builtFile}.map`, origin: source });
   }
   return found;
 }

@@ -36,6 +36,11 @@ describe('every published package', () => {
     expect(packages.map((entry) => entry.name)).toEqual(publishedPackages().map((entry) => entry.name));
     expect(packages.length).toBeGreaterThanOrEqual(7);
   });
+
+  it('is a workspace devDependency of these tests, so turbo builds it before they pack it', () => {
+    const ours = readManifest(join(repositoryRoot, 'tests', 'packaging')).devDependencies ?? {};
+    expect(packages.filter((entry) => ours[entry.name] !== 'workspace:*').map((entry) => entry.name)).toEqual([]);
+  });
 });
 
 describe.each(packages)('$name as packed', (packed) => {

@@ -3,7 +3,7 @@
  * polled (o3 searches take from 30 s to several minutes; one long HTTP request would be cut by proxies and leaves
  * nothing to cancel), with progress after every poll, cancellation passed on to OpenAI, and an overall time limit.
  */
-import { ConfigError, formatIssues, silentLogger, type Logger } from '@search-mcp/shared';
+import { silentLogger, type Logger } from '@search-mcp/shared';
 import type OpenAI from 'openai';
 import type {
   Response as OpenAiResponse,
@@ -11,13 +11,13 @@ import type {
 } from 'openai/resources/responses/responses';
 import type { ReasoningEffort } from 'openai/resources/shared';
 import { delay, untilAborted } from '../client/abortable.js';
-import { createOpenAiClient, openAiDefaults, type OpenAiClientSettings } from '../client/openai-client.js';
-import { describeOpenAiFailure, type OpenAiFailure } from '../client/openai-failure.js';
-import { redactSecrets } from '../client/secret-redaction.js';
-import { citedResults, refusalOf } from './citation-results.js';
-import { WebSearchError, type WebSearchErrorKind } from './web-search-error.js';
+import { openAiDefaults, type OpenAiClientSettings } from '../client/openai-client.js';
+import { describeOpenAiFailure, type OpenAiFailureContext } from '../client/openai-failure.js';
+import { checkedResponse, isTerminal, outcomeOfResponse } from './finished-response.js';
+import { WebSearchError } from './web-search-error.js';
+import { searchFailure } from './web-search-failure.js';
 import { webSearchInput, webSearchInstructions } from './web-search-prompt.js';
-import { apiKeySetupError, settingsSetupError } from './web-search-setup.js';
+import { resolveWebSearchClient } from './web-search-setup.js';
 import { webSearchLimits } from './web-search-tool.js';
 import type {
   WebSearchCallOptions,
@@ -66,11 +66,6 @@ export interface WebSearchServiceSettings {
   now?: () => Date;
 }
 
-interface ClientState {
-  client?: OpenAI;
-  setupError?: WebSearchError;
-}
-
 interface RunState {
   responseId?: string;
   lastStatus: string;
@@ -84,20 +79,19 @@ export function createWebSearchService(settings: WebSearchServiceSettings = {}):
   const pollIntervalMs = settings.pollIntervalMs ?? webSearchDefaults.pollIntervalMs;
   const background = settings.background ?? webSearchDefaults.background;
   const now = settings.now ?? (() => new Date());
-  const { client, setupError } = resolveClient(settings, logger);
+  const { client, setupError } = resolveWebSearchClient(settings, logger);
   /** Searches in flight: how to stop each, and when it has unwound. */
   const running = new Map<AbortController, Promise<unknown>>();
   const pendingCancels = new Set<Promise<void>>();
 
-  function failure(error: unknown): OpenAiFailure {
-    return describeOpenAiFailure(error, {
-      secrets: client?.apiKey ? [client.apiKey] : [],
-      baseUrl: client?.baseURL ?? openAiDefaults.baseUrl,
-      maxRetries: client?.maxRetries ?? openAiDefaults.maxRetries,
-      requestTimeoutMs: client?.timeout ?? openAiDefaults.requestTimeoutMs,
-      model,
-    });
-  }
+  const secrets = client?.apiKey ? [client.apiKey] : [];
+  const failureContext: OpenAiFailureContext = {
+    secrets,
+    baseUrl: client?.baseURL ?? openAiDefaults.baseUrl,
+    maxRetries: client?.maxRetries ?? openAiDefaults.maxRetries,
+    requestTimeoutMs: client?.timeout ?? openAiDefaults.requestTimeoutMs,
+    model,
+  };
 
   /** Cancels a background response at OpenAI; `close()` waits for it. Never throws. */
   function cancelAtOpenAi(openai: OpenAI, responseId: string, why: string): void {
@@ -109,7 +103,7 @@ export function createWebSearchService(settings: WebSearchServiceSettings = {}):
           logger.warn('could not cancel the web search response at OpenAI', {
             responseId,
             why,
-            error: failure(error).message,
+            error: describeOpenAiFailure(error, failureContext).message,
           }),
       )
       .finally(() => pendingCancels.delete(cancel));
@@ -180,7 +174,7 @@ export function createWebSearchService(settings: WebSearchServiceSettings = {}):
       const response = background
         ? await runInBackground(client, body, signal, state, report)
         : await runInForeground(client, body, signal, state, report, timeoutMs);
-      const outcome = toOutcome(response, query, limit);
+      const outcome = outcomeOfResponse(response, { query, limit, model, secrets });
       logger.info('web search finished', {
         responseId: response.id,
         model: response.model,
@@ -192,10 +186,14 @@ export function createWebSearchService(settings: WebSearchServiceSettings = {}):
       });
       return outcome;
     } catch (error) {
-      const converted = toWebSearchError(error, {
+      const converted = searchFailure(error, {
         cancelled: controller.signal.aborted,
         timedOut: timeout.aborted,
-        state,
+        timeoutMs,
+        ...(state.responseId ? { responseId: state.responseId } : {}),
+        lastStatus: state.lastStatus,
+        background,
+        openai: failureContext,
       });
       if (background && state.responseId && !state.settled) {
         cancelAtOpenAi(client, state.responseId, converted.kind);
@@ -268,129 +266,6 @@ export function createWebSearchService(settings: WebSearchServiceSettings = {}):
     }
   }
 
-  function toOutcome(response: OpenAiResponse, query: string, limit: number): WebSearchOutcome {
-    const base = { query, model: response.model ?? model, responseId: response.id };
-    const refusal = refusalOf(response);
-    if (refusal) {
-      throw new WebSearchError({
-        kind: 'refusal',
-        message: `The model declined this search: ${refusal.trim()} Rephrase the query if it was misread.`,
-        requestId: response.id,
-      });
-    }
-    if (response.status === 'failed') throw failedResponseError(response);
-    if (response.status === 'cancelled') {
-      throw new WebSearchError({
-        kind: 'cancelled',
-        message:
-          'The OpenAI response was cancelled before it finished (not by this call: another client of the same ' +
-          'key, or OpenAI). Try again.',
-        requestId: response.id,
-      });
-    }
-    const { results, total } = citedResults(response, limit);
-    if (response.status === 'incomplete') {
-      const reason = response.incomplete_details?.reason;
-      if (reason === 'content_filter' || results.length === 0) throw incompleteResponseError(response);
-      return {
-        ...base,
-        results,
-        notice: `The answer was cut short (${reason ?? 'incomplete'}); these are the sources cited before that.`,
-      };
-    }
-    if (total === 0) {
-      return {
-        ...base,
-        results,
-        notice: 'The model cited no sources for this query. Try other words, a wider timeframe, or language "auto".',
-      };
-    }
-    return total > limit
-      ? { ...base, results, notice: `${total} sources were cited; the first ${limit} are shown.` }
-      : { ...base, results };
-  }
-
-  function toWebSearchError(
-    error: unknown,
-    context: { cancelled: boolean; timedOut: boolean; state: RunState },
-  ): WebSearchError {
-    if (WebSearchError.isInstance(error)) return error;
-    if (context.cancelled) {
-      return new WebSearchError({
-        kind: 'cancelled',
-        message: context.state.responseId
-          ? `The search was cancelled; the OpenAI response ${context.state.responseId} is being cancelled too.`
-          : 'The search was cancelled before OpenAI started it.',
-        ...(context.state.responseId ? { requestId: context.state.responseId } : {}),
-      });
-    }
-    if (context.timedOut) {
-      return new WebSearchError({
-        kind: 'timeout',
-        message:
-          `The search did not finish within ${duration(timeoutMs)} (last status: ` +
-          `${context.state.lastStatus.replace('_', ' ')}) and was cancelled at OpenAI. Try a narrower query or a ` +
-          'lower REASONING_EFFORT, or allow more time with WEB_SEARCH_TIMEOUT_MS.',
-        ...(context.state.responseId ? { requestId: context.state.responseId } : {}),
-      });
-    }
-    const described = failure(error);
-    const kind: Record<OpenAiFailure['kind'], WebSearchErrorKind> = {
-      authentication: 'authentication',
-      permission: 'permission',
-      'not-found': 'model-not-found',
-      'rate-limit': 'rate-limit',
-      quota: 'quota',
-      'bad-request': 'bad-request',
-      server: 'server',
-      timeout: 'timeout',
-      connection: 'connection',
-      cancelled: 'cancelled',
-      'invalid-response': 'invalid-response',
-      unknown: 'internal',
-    };
-    const hint =
-      described.kind === 'bad-request'
-        ? ` Check OPENAI_MODEL (the model must support the web_search tool in the Responses API${background ? ' and background mode; WEB_SEARCH_BACKGROUND=false turns that off' : ''}), REASONING_EFFORT and SEARCH_CONTEXT_SIZE.`
-        : '';
-    return new WebSearchError({
-      kind: kind[described.kind],
-      message: `${described.message}${hint}`,
-      ...(described.status !== undefined ? { status: described.status } : {}),
-      ...(described.retryAfterSeconds !== undefined ? { retryAfterSeconds: described.retryAfterSeconds } : {}),
-      ...(described.requestId !== undefined ? { requestId: described.requestId } : {}),
-      cause: error,
-    });
-  }
-
-  function failedResponseError(response: OpenAiResponse): WebSearchError {
-    const code = response.error?.code ?? 'unknown';
-    const said = response.error?.message ? `: ${response.error.message}` : '';
-    const message = redactSecrets(`${code}${said}`, client?.apiKey ? [client.apiKey] : []);
-    if (code === 'rate_limit_exceeded') {
-      return new WebSearchError({
-        kind: 'rate-limit',
-        message: `The search failed at OpenAI on a rate limit (${message}). Try again later.`,
-        requestId: response.id,
-      });
-    }
-    return new WebSearchError({
-      kind: 'failed',
-      message: `The search failed at OpenAI (${message}).${code === 'server_error' ? " This is on OpenAI's side: try again." : ''}`,
-      requestId: response.id,
-    });
-  }
-
-  function incompleteResponseError(response: OpenAiResponse): WebSearchError {
-    const reason = response.incomplete_details?.reason;
-    const message =
-      reason === 'content_filter'
-        ? "The answer was stopped by OpenAI's content filter. Rephrase the query."
-        : `The model stopped before citing any source (${reason ?? 'incomplete'}): its output budget went to ` +
-          'reasoning. Try a narrower query, a lower limit, or REASONING_EFFORT=low.';
-    return new WebSearchError({ kind: 'incomplete', message, requestId: response.id });
-  }
-
   return {
     search,
     async close() {
@@ -400,44 +275,4 @@ export function createWebSearchService(settings: WebSearchServiceSettings = {}):
       while (pendingCancels.size > 0) await Promise.allSettled([...pendingCancels]);
     },
   };
-}
-
-function resolveClient(settings: WebSearchServiceSettings, logger: Logger): ClientState {
-  const problems = settings.setupProblems ?? [];
-  const keyError = settings.client ? undefined : apiKeySetupError(settings.openai?.apiKey);
-  if (keyError) {
-    if (problems.length === 0) return { setupError: keyError };
-    const message = `${keyError.message}\nAlso fix: ${problems.join('; ')}.`;
-    return { setupError: new WebSearchError({ kind: keyError.kind, message }) };
-  }
-  if (problems.length > 0) return { setupError: settingsSetupError(problems) };
-  if (settings.client) return { client: settings.client };
-  try {
-    return { client: createOpenAiClient({ ...settings.openai, apiKey: settings.openai?.apiKey ?? '', logger }) };
-  } catch (error) {
-    if (!ConfigError.isInstance(error)) throw error;
-    return { setupError: settingsSetupError([formatIssues(error.issues)]) };
-  }
-}
-
-function duration(ms: number): string {
-  return ms < 10_000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
-}
-
-function isTerminal(status: string | undefined): boolean {
-  return status === 'completed' || status === 'failed' || status === 'incomplete' || status === 'cancelled';
-}
-
-/** A response object, or an error saying the endpoint sent something else (an HTML page, `{}`). */
-function checkedResponse(value: unknown): OpenAiResponse {
-  const candidate = value as Partial<OpenAiResponse> | null;
-  if (candidate && typeof candidate.id === 'string' && typeof candidate.status === 'string') {
-    return candidate as OpenAiResponse;
-  }
-  throw new WebSearchError({
-    kind: 'invalid-response',
-    message:
-      'The endpoint answered without a response object (no id or status). Is OPENAI_BASE_URL an ' +
-      'OpenAI-compatible server with the Responses API?',
-  });
 }

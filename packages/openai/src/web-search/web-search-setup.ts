@@ -1,10 +1,14 @@
 /**
- * The messages of a server that cannot search yet (no key, a key that cannot be one, a wrong setting). The server
- * still starts and lists its tool (a client would otherwise show only "server disconnected"); every call answers
- * with these steps instead.
+ * Whether a service can search: its client, or the message its searches answer with while it cannot (no key, a key
+ * that cannot be one, a wrong setting). The server still starts and lists its tool (a client would otherwise show
+ * only "server disconnected"); every call answers with these steps instead.
  */
+import { ConfigError, formatIssues, type Logger } from '@search-mcp/shared';
+import type OpenAI from 'openai';
 import { apiKeyProblem } from '../client/api-key.js';
+import { createOpenAiClient } from '../client/openai-client.js';
 import { WebSearchError } from './web-search-error.js';
+import type { WebSearchServiceSettings } from './web-search-service.js';
 
 const claudeDesktopEntry =
   '"web-search": { "command": "npx", "args": ["-y", "@search-mcp/web-search-server"], ' +
@@ -32,4 +36,28 @@ export function settingsSetupError(problems: readonly string[]): WebSearchError 
     kind: 'invalid-setting',
     message: `This server's settings are wrong, so it cannot search: ${problems.join('; ')}. Fix them in the env of this server's entry in your MCP client's config and restart the client.`,
   });
+}
+
+export interface WebSearchClientState {
+  client?: OpenAI;
+  setupError?: WebSearchError;
+}
+
+/** The client of a service, or the error its searches answer with while it cannot search. */
+export function resolveWebSearchClient(settings: WebSearchServiceSettings, logger: Logger): WebSearchClientState {
+  const problems = settings.setupProblems ?? [];
+  const keyError = settings.client ? undefined : apiKeySetupError(settings.openai?.apiKey);
+  if (keyError) {
+    if (problems.length === 0) return { setupError: keyError };
+    const message = `${keyError.message}\nAlso fix: ${problems.join('; ')}.`;
+    return { setupError: new WebSearchError({ kind: keyError.kind, message }) };
+  }
+  if (problems.length > 0) return { setupError: settingsSetupError(problems) };
+  if (settings.client) return { client: settings.client };
+  try {
+    return { client: createOpenAiClient({ ...settings.openai, apiKey: settings.openai?.apiKey ?? '', logger }) };
+  } catch (error) {
+    if (!ConfigError.isInstance(error)) throw error;
+    return { setupError: settingsSetupError([formatIssues(error.issues)]) };
+  }
 }

@@ -1,6 +1,6 @@
 import { ConfigError, ServerNotRunningError } from '@search-mcp/shared';
 import { describe, expect, it } from 'vitest';
-import { pidOf, stateOf, useManagers } from '../test/manager-harness.js';
+import { pidOf, stateOf, statusOf, useManagers } from '../test/manager-harness.js';
 import { fixtureServer, isProcessAlive, waitFor } from '../test/test-support.js';
 import { McpClientManager } from './index.js';
 
@@ -53,6 +53,42 @@ describe('configuration', () => {
     await manager.startAll();
     const result = await manager.callTool('envy', 'environment');
     expect(result.structuredContent).toEqual({ fixtureValue: 'from-config', hasPath: true, cwd: directory });
+  });
+
+  it('keeps a server with a broken entry failed with its reason and starts the others', async () => {
+    const { manager } = createManager(
+      {
+        broken: fixtureServer('stdio-fixture-server.mjs', [], { env: { TOKEN: '${SEARCH_MCP_TEST_UNSET}' } }),
+        good: fixtureServer('stdio-fixture-server.mjs'),
+      },
+      { env: {} },
+    );
+    const reason = 'mcpServers.broken.env.TOKEN: environment variable SEARCH_MCP_TEST_UNSET is not set';
+    expect(statusOf(manager, 'broken')).toMatchObject({ state: 'failed', lastError: reason });
+    await manager.startAll();
+    expect(statusOf(manager, 'broken')).toMatchObject({ state: 'failed', lastError: reason });
+    expect(statusOf(manager, 'broken')?.pid).toBeUndefined();
+    expect(stateOf(manager, 'good')).toBe('running');
+    const failure = await manager.callTool('broken', 'echo', { message: 'x' }).catch((error: unknown) => error);
+    expect(ServerNotRunningError.isInstance(failure)).toBe(true);
+    expect((failure as Error).message).toBe(
+      `MCP server 'broken' is not started: its configuration is invalid: ${reason}`,
+    );
+    await expect(manager.start('broken')).rejects.toThrow(reason);
+    expect(stateOf(manager, 'broken')).toBe('failed');
+  });
+
+  it('treats an id that is an Object.prototype name like any other', async () => {
+    const { manager } = createManager({ constructor: fixtureServer('stdio-fixture-server.mjs') });
+    expect(manager.serverIds).toEqual(['constructor']);
+    await manager.startAll();
+    expect(manager.serverState('constructor')).toBe('running');
+    expect((await manager.listTools('constructor')).map((tool) => tool.toolKey)).toContain('constructor:echo');
+    expect((await manager.callTool('constructor', 'echo', { message: 'hi' })).content).toEqual([
+      { type: 'text', text: 'Echo: hi' },
+    ]);
+    expect(manager.serverState('toString')).toBeUndefined();
+    await expect(manager.callTool('toString', 'echo')).rejects.toThrow('Tool not found: toString:echo');
   });
 });
 

@@ -1,7 +1,8 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../../test/test-support.js';
-import { StdioProcessTransport } from './stdio-process-transport.js';
+import { StdioProcessTransport, type StdioProcessTransportOptions } from './stdio-process-transport.js';
+import { defaultSupervisorScript } from './supervisor-script.js';
 
 // Writes one JSON-RPC response in two writes, 100 ms apart, cut inside the three bytes of 検 (e6 a4 9c).
 const splitWriter = `
@@ -24,22 +25,56 @@ function environment(): Record<string, string> {
   );
 }
 
-describe('StdioProcessTransport', () => {
+const supervisorScript = defaultSupervisorScript();
+
+describe.each([
+  ['supervised', { supervisorScript }],
+  ['direct', {}],
+])('StdioProcessTransport (%s)', (_mode, spawnOptions: Partial<StdioProcessTransportOptions>) => {
+  function createTransport(options: Omit<StdioProcessTransportOptions, 'env'>) {
+    const transport = new StdioProcessTransport({ env: environment(), closeGraceMs: 500, ...spawnOptions, ...options });
+    transports.push(transport);
+    return transport;
+  }
+
   it('keeps a multi-byte character that the server wrote in two reads', async () => {
     const garbage: string[] = [];
-    const transport = new StdioProcessTransport({
+    const transport = createTransport({
       command: process.execPath,
       args: ['-e', splitWriter],
-      env: environment(),
-      closeGraceMs: 500,
       onGarbageLine: (line) => garbage.push(line),
     });
-    transports.push(transport);
     const received: JSONRPCMessage[] = [];
     transport.onmessage = (message) => received.push(message);
     await transport.start();
     await waitFor(() => received.length > 0, 'the response');
     expect(received).toEqual([{ jsonrpc: '2.0', id: 1, result: { text: '検索ツール' } }]);
     expect(garbage).toEqual([]);
+  });
+
+  it('reports the pid and exit of the server, and its last stderr line without a newline', async () => {
+    const transport = createTransport({
+      command: process.execPath,
+      args: ['-e', "process.stderr.write('first\\nlast words'); setTimeout(() => process.exit(5), 50)"],
+    });
+    let closed = false;
+    transport.onclose = () => {
+      closed = true;
+    };
+    await transport.start();
+    expect(transport.pid).toBeGreaterThan(0);
+    await waitFor(() => closed, 'the transport to close');
+    expect(transport.exit).toEqual({ code: 5, signal: null });
+    expect(transport.recentStderr()).toEqual(['first', 'last words']);
+  });
+
+  it('names the working directory when it does not exist, not the command', async () => {
+    const transport = createTransport({ command: process.execPath, args: ['-e', '1'], cwd: '/no/such/directory' });
+    await expect(transport.start()).rejects.toThrow('working directory does not exist: /no/such/directory');
+  });
+
+  it('names a command that does not exist', async () => {
+    const transport = createTransport({ command: 'search-mcp-no-such-command-xyz', args: [] });
+    await expect(transport.start()).rejects.toThrow('command not found: search-mcp-no-such-command-xyz');
   });
 });

@@ -155,7 +155,8 @@ export class StdioProcessTransport implements ProcessTransport {
 
   async close(options: { immediate?: boolean } = {}): Promise<void> {
     const server = this.server;
-    if (this.closing || !server) {
+    // Nothing to end: never started, already ending, already gone, or never spawned at all.
+    if (this.closing || !server || this.closed || server.pid === undefined) {
       this.finish();
       return;
     }

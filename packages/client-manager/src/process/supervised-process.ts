@@ -19,6 +19,8 @@ export class SupervisedProcess implements ServerProcess {
   private serverPid?: number;
   private exitInfo?: ProcessExit;
   private watching = false;
+  /** The server could not be spawned: the supervisor's exit that follows says nothing about a server. */
+  private spawnFailed = false;
 
   constructor(options: ServerProcessOptions & { supervisorScript: string }) {
     this.supervisor = spawn(process.execPath, [options.supervisorScript], {
@@ -50,6 +52,7 @@ export class SupervisedProcess implements ServerProcess {
           settle = undefined;
           break;
         case 'spawn-error':
+          this.spawnFailed = true;
           fail(
             describeSpawnError(
               { code: typeof message.code === 'string' ? message.code : undefined, message: String(message.message) },
@@ -74,7 +77,7 @@ export class SupervisedProcess implements ServerProcess {
       if (supervisor.pid === undefined) fail(describeSpawnError(error, process.execPath, undefined));
     });
     supervisor.once('exit', (code, signal) => {
-      if (this.exitInfo) return;
+      if (this.exitInfo || this.spawnFailed) return;
       // Killed from outside before its server ended: nobody watches the server now, so it ends too.
       if (this.serverPid !== undefined) signalProcessGroup(this.serverPid, 'SIGKILL');
       fail(new Error(`the process supervisor ended (${signal ?? `exit code ${code}`}) before the server started`));

@@ -1,0 +1,156 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { BackendError, type ServerStatus } from '@search-mcp/shared';
+import { afterEach, describe, expect, it } from 'vitest';
+import { pidOf, stateOf, useManagers } from './manager-harness.js';
+import { fixtureServer, waitFor } from './test-support.js';
+
+/**
+ * No backend outlives Search MCP, even when Search MCP is killed with SIGKILL and cannot clean up: its supervisors
+ * notice the closed IPC channel and end every backend's process group. Survivors are counted with `ps`.
+ */
+
+const fixture = fileURLToPath(new URL('./fixtures/stdio-fixture-server.mjs', import.meta.url));
+const host = fileURLToPath(new URL('./fixtures/manager-host.ts', import.meta.url));
+const { createManager } = useManagers();
+const hosts: ChildProcess[] = [];
+
+afterEach(() => {
+  for (const child of hosts.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+interface ProcessEntry {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  args: string;
+}
+
+/** Every live (not zombie) process, from `ps`. */
+function livingProcesses(): ProcessEntry[] {
+  const output = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,pgid=,stat=,args='], { encoding: 'utf8' });
+  return output
+    .split('\n')
+    .map((line) => /^\s*(\d+)\s+(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/.exec(line))
+    .filter((match): match is RegExpExecArray => match !== null && !match[4]?.startsWith('Z'))
+    .map((match) => ({ pid: Number(match[1]), ppid: Number(match[2]), pgid: Number(match[3]), args: match[5] ?? '' }));
+}
+
+/** Whether a process carries our marker variable (inherited by everything a backend starts). */
+function hasMarker(pid: number, marker: string): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`HYGIENE_MARKER=${marker}`);
+  } catch {
+    return false;
+  }
+}
+
+async function startHost(
+  mcpServers: Record<string, unknown>,
+): Promise<{ child: ChildProcess; statuses: ServerStatus[] }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', host, JSON.stringify({ mcpServers })], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  hosts.push(child);
+  let output = '';
+  child.stdout?.setEncoding('utf8');
+  const line = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (text: string) => {
+      output += text;
+      if (output.includes('\n')) resolve(output.slice(0, output.indexOf('\n')));
+    });
+    child.once('exit', (code) => reject(new Error(`the host exited (${code}) before starting its servers`)));
+  });
+  return { child, statuses: (JSON.parse(line) as { statuses: ServerStatus[] }).statuses };
+}
+
+describe('process hygiene', () => {
+  it.runIf(process.platform === 'linux')(
+    'leaves no process behind when the host is killed with SIGKILL, whatever the backends do',
+    async () => {
+      const marker = randomUUID();
+      const env = { HYGIENE_MARKER: marker };
+      const { child, statuses } = await startHost({
+        'ignores-eof': fixtureServer('stdio-fixture-server.mjs', ['--ignore-eof'], { env }),
+        'ignores-sigterm': fixtureServer('stdio-fixture-server.mjs', ['--stubborn'], { env }),
+        forks: fixtureServer('stdio-fixture-server.mjs', ['--grandchildren', '2'], { env }),
+        // `;` makes the shell fork the server instead of exec'ing it, and stay as its parent.
+        'behind-sh': { command: 'sh', args: ['-c', `"${process.execPath}" "${fixture}" --stubborn; sleep 600`], env },
+      });
+      expect(statuses.map((status) => status.state)).toEqual(['running', 'running', 'running', 'running']);
+      const groups = new Set(statuses.map((status) => status.pid));
+      const ours = (entry: ProcessEntry) => groups.has(entry.pgid) || hasMarker(entry.pid, marker);
+      const supervisors = livingProcesses().filter(
+        (entry) => entry.ppid === child.pid && entry.args.includes('supervisor.js'),
+      );
+      expect(supervisors).toHaveLength(4);
+      // 4 servers, 2 grandchildren, and the shell in front of the fourth.
+      await waitFor(() => livingProcesses().filter(ours).length === 7, 'the grandchildren to start');
+
+      child.kill('SIGKILL');
+      const supervisorPids = new Set(supervisors.map((entry) => entry.pid));
+      const survivors = () => livingProcesses().filter((entry) => ours(entry) || supervisorPids.has(entry.pid));
+      await waitFor(() => survivors().length === 0, 'every backend and supervisor to end', 10_000);
+      expect(survivors()).toEqual([]);
+    },
+    // A host under tsx and four servers take a while to start on a loaded machine.
+    60_000,
+  );
+
+  it.runIf(process.platform === 'linux')(
+    'notices the death of a server behind a wrapper that lives on, fails its call at once and restarts it',
+    async () => {
+      const { manager } = createManager({
+        wrapped: {
+          command: 'sh',
+          args: ['-c', `"${process.execPath}" "${fixture}"; sleep 600`],
+          timeoutMs: 20_000,
+        },
+      });
+      await manager.startAll();
+      const shellPid = pidOf(manager, 'wrapped');
+      const serverPid = ((await manager.callTool('wrapped', 'pid')).structuredContent as { pid: number }).pid;
+      expect(serverPid).not.toBe(shellPid);
+
+      const started = performance.now();
+      const failure = await manager.callTool('wrapped', 'crash').catch((error: unknown) => error);
+      // Well before the 20 s timeout: the server's own death was seen, not a silence.
+      expect(performance.now() - started).toBeLessThan(5000);
+      expect(BackendError.isInstance(failure)).toBe(true);
+      expect((failure as Error).message).toBe(
+        `MCP server 'wrapped' closed the connection during tools/call crash (its server process ${serverPid} ended while the command that started it kept running)`,
+      );
+      await waitFor(() => stateOf(manager, 'wrapped') === 'running', 'the restart');
+      expect(pidOf(manager, 'wrapped')).not.toBe(shellPid);
+      // The shell and its `sleep 600` were ended with the group.
+      await waitFor(() => !livingProcesses().some((entry) => entry.pgid === shellPid), 'the old group to end');
+      expect((await manager.callTool('wrapped', 'echo', { message: 'back' })).content).toEqual([
+        { type: 'text', text: 'Echo: back' },
+      ]);
+    },
+  );
+  it.runIf(process.platform === 'linux')(
+    'ends and restarts a server whose supervisor is killed from outside',
+    async () => {
+      const { manager } = createManager({ watched: fixtureServer('stdio-fixture-server.mjs', ['--stubborn']) });
+      const crashes: string[] = [];
+      manager.on('status-change', (status) => {
+        if (status.state === 'crashed') crashes.push(status.lastError ?? '');
+      });
+      await manager.startAll();
+      const serverPid = pidOf(manager, 'watched');
+      const supervisor = livingProcesses().find((entry) => entry.pid === serverPid)?.ppid;
+      expect(livingProcesses().find((entry) => entry.pid === supervisor)?.args).toContain('supervisor.js');
+      process.kill(supervisor as number, 'SIGKILL');
+      await waitFor(
+        () => stateOf(manager, 'watched') === 'running' && pidOf(manager, 'watched') !== serverPid,
+        'a restart',
+      );
+      expect(crashes).toHaveLength(1);
+      expect(crashes[0]).toMatch(/^connection closed unexpectedly \(its process supervisor was killed by SIGKILL\)/);
+      await waitFor(() => !livingProcesses().some((entry) => entry.pgid === serverPid), 'the old server to end');
+    },
+  );
+});

@@ -135,7 +135,10 @@ export function createWebSearchService(settings: WebSearchServiceSettings = {}):
       });
     }
     if (setupError || !client) throw setupError ?? new WebSearchError({ kind: 'internal', message: 'no client' });
-    const limit = Math.min(webSearchLimits.maxLimit, Math.max(1, Math.trunc(params.limit ?? 10)));
+    const limit = Math.min(
+      webSearchLimits.maxLimit,
+      Math.max(1, Math.trunc(params.limit ?? webSearchLimits.defaultLimit)),
+    );
 
     const onCallerAbort = () => controller.abort(new Error('cancelled by the caller'));
     if (options.signal?.aborted) onCallerAbort();

@@ -37,6 +37,10 @@ export type {
 export { isResolvedConfig, parseConfig } from './config/parse-config.js';
 export type { ParseConfigOptions } from './config/parse-config.js';
 export { formatConfigPath } from './config/config-path.js';
+export { diffServerConfigs } from './config/diff-server-configs.js';
+export type { ServerConfigDiff } from './config/diff-server-configs.js';
+export { findDuplicateServers, serverIdentityKey } from './config/server-identity.js';
+export type { ServerIdentitySource } from './config/server-identity.js';
 export type { VariableEnvironment } from './config/env-expansion.js';
 
 export { collectConfigSecrets } from './secrets/config-secrets.js';

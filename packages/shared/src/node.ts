@@ -12,3 +12,35 @@ export type {
 export { loadConfig } from './node/load-config.js';
 export type { LoadConfigOptions } from './node/load-config.js';
 export { JsonSyntaxError, parseJsonWithComments } from './node/parse-json-with-comments.js';
+export { watchConfigFile, DEFAULT_CONFIG_WATCH_DEBOUNCE_MS } from './node/watch-config-file.js';
+export type { ConfigFileWatcher, WatchConfigFileOptions } from './node/watch-config-file.js';
+
+export { clientDisplayNames } from './node/clients/client-config-types.js';
+export type {
+  ClientConfigScope,
+  ClientServerEntry,
+  FoundClientConfig,
+  McpClientName,
+} from './node/clients/client-config-types.js';
+export { clientConfigLocations } from './node/clients/client-config-locations.js';
+export type {
+  ClientConfigLayout,
+  ClientConfigLocation,
+  ClientConfigLocationOptions,
+} from './node/clients/client-config-locations.js';
+export { discoverClientConfigs } from './node/clients/discover-client-configs.js';
+export type { DiscoverClientConfigsOptions } from './node/clients/discover-client-configs.js';
+export { mergeClientConfigs } from './node/clients/merge-client-configs.js';
+export type {
+  MergeClientConfigsOptions,
+  MergedClientConfigs,
+  MergedServerOrigin,
+} from './node/clients/merge-client-configs.js';
+export { DEFAULT_CLIENT_SERVER_NAME, renderClientSnippet } from './node/clients/render-client-snippet.js';
+export type { ClientSnippet, ClientSnippetOptions } from './node/clients/render-client-snippet.js';
+export { replaceClientServers, writeMergedConfig } from './node/clients/write-client-configs.js';
+export type {
+  ConfigWriteResult,
+  ReplaceClientServersOptions,
+  WriteMergedConfigOptions,
+} from './node/clients/write-client-configs.js';

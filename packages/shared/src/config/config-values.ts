@@ -32,3 +32,24 @@ export function isHttpUrl(text: string): boolean {
     return false;
   }
 }
+
+/**
+ * Whether two JSON-like values are equal: objects by their own keys in any order (a config's records are compared
+ * by content, and `{ "A": 1, "B": 2 }` is `{ "B": 2, "A": 1 }`), arrays element by element in order.
+ */
+export function sameJsonValue(left: unknown, right: unknown): boolean {
+  if (left === right) return true;
+  if (typeof left !== 'object' || typeof right !== 'object' || left === null || right === null) return false;
+  if (Array.isArray(left) || Array.isArray(right)) {
+    if (!Array.isArray(left) || !Array.isArray(right) || left.length !== right.length) return false;
+    return left.every((item, index) => sameJsonValue(item, right[index]));
+  }
+  const leftKeys = Object.keys(left).filter((key) => (left as Record<string, unknown>)[key] !== undefined);
+  const rightKeys = Object.keys(right).filter((key) => (right as Record<string, unknown>)[key] !== undefined);
+  if (leftKeys.length !== rightKeys.length) return false;
+  return leftKeys.every(
+    (key) =>
+      Object.hasOwn(right, key) &&
+      sameJsonValue((left as Record<string, unknown>)[key], (right as Record<string, unknown>)[key]),
+  );
+}

@@ -16,7 +16,7 @@ import { dialectServerKeys, normalizeServerEntry, type ServerSource } from './di
 import { containsVariableReference } from './env-expansion.js';
 import type { Expansion, ParseContext } from './parse-context.js';
 import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from './resolved-config.js';
-import { searchMcpInvocation } from './self-reference.js';
+import { searchMcpInvocation, selfReferenceWarning } from './self-reference.js';
 import { warnUnknownKeys } from './unknown-keys.js';
 
 type ServerEntry = z.output<typeof serverEntrySchema>;
@@ -64,7 +64,7 @@ export function resolveServer(source: ServerSource, id: string, parent: ParseCon
   if (server.transport === 'stdio') {
     const invocation = searchMcpInvocation(server.command, server.args);
     if (invocation !== undefined) {
-      parent.warn(path, `skipped: it runs Search MCP itself (${JSON.stringify(invocation)}), which would start itself`);
+      parent.warn(path, selfReferenceWarning(invocation));
       return undefined;
     }
   }

@@ -17,6 +17,11 @@ export function searchMcpInvocation(command: string, args: readonly string[]): s
   return undefined;
 }
 
+/** The warning of a skipped entry that runs Search MCP (`invocation` from `searchMcpInvocation`). */
+export function selfReferenceWarning(invocation: string): string {
+  return `skipped: it runs Search MCP itself (${JSON.stringify(invocation)}), which would start itself`;
+}
+
 function namesSearchMcp(word: string): boolean {
   if (BUILT_CLI.test(word)) return true;
   // `npx -y @search-mcp/cli@1.2.0`, `search-mcp@latest`, `/usr/local/bin/search-mcp`, `search-mcp.cmd`.

@@ -24,14 +24,24 @@ export interface LoadConfigOptions {
  */
 export async function loadConfig(path: string, options: LoadConfigOptions = {}): Promise<ResolvedConfig> {
   const file = resolve(path);
-  let text: string;
+  return parseConfigText(await readConfigText(file), file, options);
+}
+
+/** The text of the config file at the absolute path `file`; a `ConfigError` naming it when it cannot be read. */
+export async function readConfigText(file: string): Promise<string> {
   try {
-    text = await readFile(file, 'utf8');
+    return await readFile(file, 'utf8');
   } catch (error) {
     const message = describeReadError(error, file);
     throw new ConfigError({ issues: [{ path: '', message }], file, message, cause: error });
   }
+}
 
+/**
+ * The second half of `loadConfig`: JSONC text read from the absolute path `file` → `parseConfig`, relative paths
+ * against the file's directory. The config watcher reads once and parses the same text it compared.
+ */
+export function parseConfigText(text: string, file: string, options: LoadConfigOptions = {}): ResolvedConfig {
   let value: unknown;
   try {
     value = parseJsonWithComments(text);
@@ -44,7 +54,8 @@ export async function loadConfig(path: string, options: LoadConfigOptions = {}):
   return parseConfig(value, { env: options.env, file, baseDir: dirname(file), projectDirectory });
 }
 
-function describeReadError(error: unknown, file: string): string {
+/** Why `file` could not be read, naming the path (never its content). Shared with client config discovery. */
+export function describeReadError(error: unknown, file: string): string {
   const code = (error as { code?: unknown } | null)?.code;
   switch (code) {
     case 'ENOENT':

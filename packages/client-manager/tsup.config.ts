@@ -1,7 +1,10 @@
+import { copyFile } from 'node:fs/promises';
 import { packageBuildConfig } from '../../tooling/tsup.base.js';
 
-// `supervisor.js` is run as its own process (see src/process/supervisor.js); it must sit beside `index.js`.
+// `watchdog.cjs` runs as its own process (see src/process/watchdog.cjs) and must sit beside `index.js`. It is copied
+// as it is: plain CommonJS with Node built-ins only, nothing to bundle.
 export default packageBuildConfig({
-  entry: { index: 'src/index.ts', supervisor: 'src/process/supervisor.js' },
-  dts: { entry: { index: 'src/index.ts' } },
+  onSuccess: async () => {
+    await copyFile('src/process/watchdog.cjs', 'dist/watchdog.cjs');
+  },
 });

@@ -39,13 +39,12 @@ export interface McpClientManagerOptions {
    */
   maxMessageSize?: number;
   /**
-   * Path of the process supervisor script that runs every stdio server, so that no server outlives the host even
-   * when the host is killed with SIGKILL. Default: `supervisor.js` beside this package's `index.js` (in `dist/`).
-   * `false` spawns servers directly: `close()` and the host's `exit` handler still end them, SIGKILL does not.
-   * When the default script is missing (the package was bundled into one file), servers are spawned directly and
-   * a warning is logged.
+   * Path of the process watchdog script: one small process per host that ends every stdio server's process group
+   * the moment the host dies, SIGKILL included. Default: `watchdog.cjs` beside this package's `index.js` (in
+   * `dist/`). `false` runs without it: `close()` and the host's `exit` handler still end servers, SIGKILL does not.
+   * When the default script is missing (the package was bundled into one file), a warning is logged.
    */
-  supervisorScript?: string | false;
+  watchdogScript?: string | false;
 }
 
 export interface McpClientManagerEvents {

@@ -33,7 +33,8 @@ import type {
   McpClientManagerOptions,
 } from './mcp-client-manager-options.js';
 import { packageVersion } from './package-version.js';
-import { defaultSupervisorScript } from './process/supervisor-script.js';
+import { type ProcessWatchdog, processWatchdog } from './process/process-watchdog.js';
+import { defaultWatchdogScript } from './process/watchdog-script.js';
 
 const packageInfo: Implementation = { name: 'search-mcp', version: packageVersion };
 
@@ -74,7 +75,7 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
     const openConnection = createConnectionFactory({
       stderrTailLines: options.stderrTailLines ?? 20,
       shutdownGraceMs: options.shutdownGraceMs ?? 2000,
-      supervisorScript: this.supervisorScript(options.supervisorScript),
+      watchdog: this.watchdog(options.watchdogScript),
       maxMessageSize: options.maxMessageSize ?? 64 * 1024 * 1024,
       redactor: this.redactor,
       ...(options.fetch ? { fetch: options.fetch } : {}),
@@ -224,17 +225,17 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
     return [...this.connections.values()].map((connection) => connection.status());
   }
 
-  /** The supervisor script to use, or undefined to spawn servers directly (see the `supervisorScript` option). */
-  private supervisorScript(option: string | false | undefined): string | undefined {
+  /** The process watchdog of this host, or undefined without one (see the `watchdogScript` option). */
+  private watchdog(option: string | false | undefined): ProcessWatchdog | undefined {
     if (option === false) return undefined;
-    if (option !== undefined) return option;
-    const found = defaultSupervisorScript();
-    if (found === undefined && Object.values(this.config.mcpServers).some((server) => server.transport === 'stdio')) {
+    const script = option ?? defaultWatchdogScript();
+    if (script !== undefined) return processWatchdog(script);
+    if (Object.values(this.config.mcpServers).some((server) => server.transport === 'stdio')) {
       this.logger.warn(
-        'supervisor.js is missing beside @search-mcp/client-manager (bundled?): stdio servers are spawned directly and outlive this process if it is killed with SIGKILL',
+        'watchdog.cjs is missing beside @search-mcp/client-manager (bundled?): stdio servers will outlive this process if it is killed with SIGKILL',
       );
     }
-    return found;
+    return undefined;
   }
 
   private connection(id: string): ServerConnection {

@@ -9,7 +9,6 @@ export function describeExit(exit: ProcessExit | undefined): string | undefined 
   if (exit.servingPid !== undefined) {
     return `its server process ${exit.servingPid} ended while the command that started it kept running`;
   }
-  if (exit.supervisorLost) return `its process supervisor was killed${exit.signal ? ` by ${exit.signal}` : ''}`;
   return exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.code}`;
 }
 

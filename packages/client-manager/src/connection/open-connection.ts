@@ -1,6 +1,7 @@
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { SecretRedactor } from '@search-mcp/shared';
+import type { ProcessWatchdog } from '../process/process-watchdog.js';
 import { StdioProcessTransport } from '../process/stdio-process-transport.js';
 import { ProgressOrderingTransport } from '../transport/progress-ordering-transport.js';
 import type { ConnectionFactory, ConnectionRequest, OpenedConnection } from './connection-factory.js';
@@ -9,15 +10,15 @@ import { connectRemote } from './remote-connection.js';
 export interface ConnectionFactorySettings {
   stderrTailLines: number;
   shutdownGraceMs: number;
-  /** Path of `supervisor.js`; undefined spawns servers directly. */
-  supervisorScript: string | undefined;
+  /** Ends stdio servers' process groups if the host dies; undefined: no such protection. */
+  watchdog: ProcessWatchdog | undefined;
   /** Longest stdio message in characters. */
   maxMessageSize: number;
   redactor: SecretRedactor;
   fetch?: FetchLike;
 }
 
-/** The factory the manager uses: stdio servers as supervised processes, remote ones over HTTP or SSE. */
+/** The factory the manager uses: stdio servers as watched child processes, remote ones over HTTP or SSE. */
 export function createConnectionFactory(settings: ConnectionFactorySettings): ConnectionFactory {
   return (request) =>
     request.config.transport === 'stdio' ? openStdio(request, settings) : openRemote(request, settings);
@@ -31,7 +32,7 @@ async function openStdio(request: ConnectionRequest, settings: ConnectionFactory
     args: config.args,
     env: { ...getDefaultEnvironment(), ...config.env },
     ...(config.cwd !== undefined ? { cwd: config.cwd } : {}),
-    ...(settings.supervisorScript !== undefined ? { supervisorScript: settings.supervisorScript } : {}),
+    ...(settings.watchdog ? { watchdog: settings.watchdog } : {}),
     stderrTailLines: settings.stderrTailLines,
     closeGraceMs: settings.shutdownGraceMs,
     maxMessageSize: settings.maxMessageSize,

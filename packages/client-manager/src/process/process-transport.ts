@@ -9,8 +9,6 @@ export interface ProcessExit {
    * `sh -c "node server.js; sleep 600"`) still ran. Its exit code cannot be known: it was not our child.
    */
   servingPid?: number;
-  /** The supervisor was killed from outside before the server ended; the server's group was ended then. */
-  supervisorLost?: boolean;
 }
 
 /**

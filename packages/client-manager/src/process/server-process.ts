@@ -1,7 +1,9 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { DirectProcess } from './direct-process.js';
+import { isWindows, signalProcessGroup } from './process-group.js';
 import type { ProcessExit } from './process-transport.js';
-import { SupervisedProcess } from './supervised-process.js';
+import type { ProcessWatchdog, WatchedGroup } from './process-watchdog.js';
+import { describeSpawnError } from './spawn-error.js';
 
 export interface ServerProcessOptions {
   command: string;
@@ -9,37 +11,98 @@ export interface ServerProcessOptions {
   /** The complete environment of the server. */
   env: Record<string, string>;
   cwd?: string;
-  /** Path of `supervisor.js`; without it the server is spawned directly (no protection if the host is SIGKILLed). */
-  supervisorScript?: string;
-  /** How long the supervisor waits after SIGTERM before SIGKILL when the host died. Default 1,000 ms. */
-  orphanGraceMs?: number;
+  /** Ends the server's group if the host dies; without one, a host killed with SIGKILL leaves the server behind. */
+  watchdog?: ProcessWatchdog;
 }
 
 /**
- * A running stdio server: its pipes, its pid and how it ended. Two kinds: supervised (the default; see
- * `supervisor.js`) and direct. The transport above frames messages and never asks which kind it has.
+ * A stdio server running as our child, in its own process group, its pipes straight to us. `close()` of the
+ * transport and the host's `exit` handler end the group; the watchdog ends it when the host is killed; on Linux the
+ * watchdog also reports the death of the process that serves behind a wrapper.
  */
-export interface ServerProcess {
-  readonly stdin: Writable;
-  readonly stdout: Readable;
-  readonly stderr: Readable;
-  /** The server's pid (the config's command, not the supervisor), once spawned. */
-  readonly pid: number | undefined;
-  readonly exit: ProcessExit | undefined;
-  /** Resolves once the server runs; rejects with a readable spawn failure (`command not found: …`). */
-  readonly spawned: Promise<void>;
+export class ServerProcess {
   /** Called once when the server ends. */
   onexit?: (exit: ProcessExit) => void;
   /** Called once when the server is gone and its pipes are closed (all output has been read). */
   onclose?: () => void;
-  /** The server has answered: from now on, watch the process that serves, not only the one started (Linux). */
-  watchServer(): void;
-  /** Signals the server's whole process group. */
-  signalGroup(signal: NodeJS.Signals): void;
-}
+  /** Resolves once the server runs; rejects with a readable spawn failure (`command not found: …`). */
+  readonly spawned: Promise<void>;
+  private readonly child: ChildProcess;
+  private readonly watched?: WatchedGroup;
+  private exitInfo?: ProcessExit;
 
-export function spawnServerProcess(options: ServerProcessOptions): ServerProcess {
-  return options.supervisorScript !== undefined
-    ? new SupervisedProcess({ ...options, supervisorScript: options.supervisorScript })
-    : new DirectProcess(options);
+  constructor(options: ServerProcessOptions) {
+    this.child = spawn(options.command, options.args, {
+      env: options.env,
+      cwd: options.cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      // Its own process group on POSIX, so the whole tree can be signalled at once.
+      detached: !isWindows,
+      // Windows needs a shell to run `npx.cmd` and friends.
+      shell: isWindows,
+      windowsHide: true,
+    });
+    const child = this.child;
+    // Registered before anything can go wrong: from here on, the host's death ends this group.
+    if (child.pid !== undefined && options.watchdog) {
+      this.watched = options.watchdog.watch(child.pid, (pid) =>
+        this.end({ code: null, signal: null, servingPid: pid }),
+      );
+    }
+    this.spawned = new Promise((resolve, reject) => {
+      child.once('spawn', () => resolve());
+      // Spawn failures (ENOENT, EACCES, a missing cwd) arrive here instead of 'spawn'.
+      child.once('error', (error: NodeJS.ErrnoException) => {
+        if (child.pid === undefined) reject(describeSpawnError(error, options.command, options.cwd));
+      });
+    });
+    this.spawned.catch(() => {});
+    child.once('exit', (code, signal) => {
+      this.end({ code, signal });
+      this.watched?.forget();
+    });
+    child.once('close', () => this.onclose?.());
+  }
+
+  get stdin(): Writable {
+    return this.child.stdin as Writable;
+  }
+
+  get stdout(): Readable {
+    return this.child.stdout as Readable;
+  }
+
+  get stderr(): Readable {
+    return this.child.stderr as Readable;
+  }
+
+  /** The server's pid (the command of the config), once spawned. */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get exit(): ProcessExit | undefined {
+    return this.exitInfo;
+  }
+
+  /** The server has answered: from now on its serving process is watched too, not only the one started. */
+  watchServer(): void {
+    this.watched?.findServer();
+  }
+
+  /** Signals the server's whole process group. */
+  signalGroup(signal: NodeJS.Signals): void {
+    if (this.child.pid !== undefined) signalProcessGroup(this.child.pid, signal);
+  }
+
+  /**
+   * The server ended: its direct child exited, or (reported by the watchdog) the process that served behind a
+   * wrapper did. Whatever is left in its group would be an orphan, or a wrapper serving nobody: it is killed.
+   */
+  private end(exit: ProcessExit): void {
+    this.signalGroup('SIGKILL');
+    if (this.exitInfo) return;
+    this.exitInfo = exit;
+    this.onexit?.(exit);
+  }
 }

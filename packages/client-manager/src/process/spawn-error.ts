@@ -1,13 +1,9 @@
 import { existsSync } from 'node:fs';
 
-/** A spawn failure (from `child_process` or reported by the supervisor) as a message a user can act on. */
-export function describeSpawnError(
-  failure: { code?: string | undefined; message: string },
-  command: string,
-  cwd: string | undefined,
-): Error {
+/** A spawn failure of `child_process` as a message a user can act on. */
+export function describeSpawnError(failure: NodeJS.ErrnoException, command: string, cwd: string | undefined): Error {
   const { code } = failure;
-  const cause = failure instanceof Error ? failure : new Error(failure.message);
+  const cause = failure;
   // Node reports a missing working directory as ENOENT of the command; naming the command would mislead.
   if (code === 'ENOENT' && cwd !== undefined && !existsSync(cwd)) {
     return new Error(`working directory does not exist: ${cwd}`, { cause });

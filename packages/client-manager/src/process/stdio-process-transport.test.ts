@@ -2,7 +2,8 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../../test/test-support.js';
 import { StdioProcessTransport, type StdioProcessTransportOptions } from './stdio-process-transport.js';
-import { defaultSupervisorScript } from './supervisor-script.js';
+import { processWatchdog } from './process-watchdog.js';
+import { defaultWatchdogScript } from './watchdog-script.js';
 
 // Writes one JSON-RPC response in two writes, 100 ms apart, cut inside the three bytes of 検 (e6 a4 9c).
 const splitWriter = `
@@ -25,11 +26,13 @@ function environment(): Record<string, string> {
   );
 }
 
-const supervisorScript = defaultSupervisorScript();
+const watchdogScript = defaultWatchdogScript();
+if (watchdogScript === undefined) throw new Error('src/process/watchdog.cjs is missing');
+const watched: Partial<StdioProcessTransportOptions> = { watchdog: processWatchdog(watchdogScript) };
 
 describe.each([
-  ['supervised', { supervisorScript }],
-  ['direct', {}],
+  ['watched', watched],
+  ['without a watchdog', {}],
 ])('StdioProcessTransport (%s)', (_mode, spawnOptions: Partial<StdioProcessTransportOptions>) => {
   function createTransport(options: Omit<StdioProcessTransportOptions, 'env'>) {
     const transport = new StdioProcessTransport({ env: environment(), closeGraceMs: 500, ...spawnOptions, ...options });

@@ -4,7 +4,8 @@ import { normalizeResponse } from './malformed-response.js';
 import { OutputTail } from './output-tail.js';
 import { OversizedLine } from './oversized-line.js';
 import type { ProcessExit, ProcessTransport } from './process-transport.js';
-import { type ServerProcess, spawnServerProcess } from './server-process.js';
+import type { ProcessWatchdog } from './process-watchdog.js';
+import { ServerProcess } from './server-process.js';
 
 export interface StdioProcessTransportOptions {
   command: string;
@@ -12,8 +13,8 @@ export interface StdioProcessTransportOptions {
   /** The complete environment of the child (the manager merges config `env` over the SDK's default one). */
   env: Record<string, string>;
   cwd?: string;
-  /** Path of `supervisor.js`; without it the server is spawned directly (see `DirectProcess`). */
-  supervisorScript?: string;
+  /** Ends the server's process group if the host dies (see `watchdog.cjs`). Without it, SIGKILL of the host orphans it. */
+  watchdog?: ProcessWatchdog;
   /** Called with each line the server writes to stderr (secrets already masked). */
   onStderrLine?: (line: string) => void;
   /** Called with each stdout line that is not a JSON-RPC message (skipped, never fatal; shortened, masked). */
@@ -35,12 +36,12 @@ const defaultMaxMessageSize = 64 * 1024 * 1024;
 const maxStderrLine = 8192;
 
 /**
- * MCP stdio client transport that runs the server in its own process group, under a supervisor.
+ * MCP stdio client transport that runs the server in its own process group, watched by the process watchdog.
  *
  * Why not the SDK's `StdioClientTransport`: it signals only the direct child, so a server started through `npx`,
  * `uvx` or a shell script leaves its real process running as an orphan; it also treats one non-JSON stdout line as
  * an error for the whole stream. Here `close()` ends the whole group (stdin EOF, then SIGTERM, then SIGKILL), the
- * supervisor ends it when the host dies, garbage lines are skipped, and a malformed or over-long reply fails its
+ * watchdog ends it when the host dies, garbage lines are skipped, and a malformed or over-long reply fails its
  * request at once. Lines are framed by `LineSplitter`, in time linear in their size (a 50 MB result is one pass).
  */
 export class StdioProcessTransport implements ProcessTransport {
@@ -97,12 +98,12 @@ export class StdioProcessTransport implements ProcessTransport {
 
   async start(): Promise<void> {
     if (this.server) throw new Error('StdioProcessTransport already started');
-    const server = spawnServerProcess({
+    const server = new ServerProcess({
       command: this.options.command,
       args: this.options.args,
       env: this.options.env,
       ...(this.options.cwd !== undefined ? { cwd: this.options.cwd } : {}),
-      ...(this.options.supervisorScript !== undefined ? { supervisorScript: this.options.supervisorScript } : {}),
+      ...(this.options.watchdog ? { watchdog: this.options.watchdog } : {}),
     });
     this.server = server;
     this.exited = new Promise((resolve) => {
@@ -227,7 +228,7 @@ export class StdioProcessTransport implements ProcessTransport {
     if (response) {
       this.pendingRequests.delete((response.message as { id: RequestId }).id);
       if (response.problem !== undefined) this.options.onBadResponse?.(this.redact(response.problem));
-      // The first reply proves the server is up: from now on its serving process is watched (see supervisor.js).
+      // The first reply proves the server is up: from now on its serving process is watched (see watchdog.cjs).
       this.server?.watchServer();
       this.onmessage?.(response.message);
       return;

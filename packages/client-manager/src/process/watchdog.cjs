@@ -1,0 +1,161 @@
+// @ts-check
+/**
+ * The process watchdog: one small process per Search MCP process that ends every stdio server's process group when
+ * Search MCP dies, for whatever reason, SIGKILL included, when Search MCP cannot clean up after itself.
+ *
+ * How:
+ * - Search MCP spawns its servers itself (each in its own process group, stdin/stdout/stderr straight to Search MCP:
+ *   no byte passes through here) and tells this process the group of each one.
+ * - Search MCP holds the other end of an IPC channel. The kernel closes it the moment Search MCP dies: the watchdog
+ *   then sends SIGTERM to every group it watches, SIGKILL after the grace period (`--grace MS`, default 1000), and
+ *   exits. It also checks every second whether it has been handed to another parent (a second way to notice), and
+ *   does the same on SIGTERM, SIGINT and SIGHUP.
+ * - On Linux it can find the process that actually serves in a group (behind `sh -c "node server.js; sleep 600"`
+ *   that is `node`, while `sh` lives on: the only child holding the server's stdout, followed down from the group
+ *   leader) and report its death, so a crash behind a wrapper is noticed at once instead of after every later call
+ *   has timed out.
+ * One watchdog serves every server: starting a server waits for nothing, and it costs one process, not one each.
+ *
+ * Protocol (JSON messages over the Node IPC channel):
+ *   Search MCP → watchdog  { type: 'watch', group }         end this group if Search MCP dies
+ *                          { type: 'find-server', group }   find the serving process in it and report its death
+ *                          { type: 'forget', group }        the group has ended; stop watching it
+ *   watchdog → Search MCP  { type: 'server-exit', group, pid }   the serving process of `group` has ended
+ *
+ * Plain CommonJS with Node built-ins only, run as it is from `dist/watchdog.cjs` (or `src/process/` in the package's
+ * own tests). CommonJS on purpose: its listeners are attached before the event loop first reads the IPC channel, so
+ * messages sent while it boots, and the channel's closing, are never missed (an ES module loads asynchronously, and
+ * Node drops IPC messages that arrive before a 'message' listener exists).
+ */
+const { spawn } = require('node:child_process');
+const { readdirSync, readFileSync, readlinkSync } = require('node:fs');
+
+const isWindows = process.platform === 'win32';
+const parentPid = process.ppid;
+/** How often a serving process is checked for life. */
+const serverPollMs = 100;
+const graceIndex = process.argv.indexOf('--grace');
+const graceMs = graceIndex === -1 ? 1000 : Number(process.argv[graceIndex + 1] ?? 1000);
+
+/** Watched process groups, each with the serving process found in it (if any). */
+/** @type {Map<number, { pid: number, startTime: string } | undefined>} */
+const groups = new Map();
+let shuttingDown = false;
+
+if (!process.send || !process.connected) {
+  process.stderr.write('search-mcp watchdog: must be started by @search-mcp/client-manager (no IPC channel)\n');
+  process.exit(2);
+}
+
+process.on('message', (/** @type {any} */ message) => {
+  const group = Number(message?.group);
+  if (!Number.isInteger(group) || group <= 0) return;
+  if (message.type === 'watch') groups.set(group, undefined);
+  else if (message.type === 'forget') groups.delete(group);
+  else if (message.type === 'find-server' && groups.has(group)) groups.set(group, findServingProcess(group));
+});
+// Search MCP died (or let go): nothing it started may outlive it.
+process.on('disconnect', () => shutDown());
+for (const signal of /** @type {const} */ (['SIGTERM', 'SIGINT', 'SIGHUP'])) process.on(signal, () => shutDown());
+setInterval(() => {
+  if (process.ppid !== parentPid) shutDown();
+}, 1000).unref();
+setInterval(checkServingProcesses, serverPollMs);
+
+function checkServingProcesses() {
+  for (const [group, serving] of groups) {
+    if (!serving) continue;
+    const stat = readStat(serving.pid);
+    if (stat && stat.state !== 'Z' && stat.state !== 'X' && stat.startTime === serving.startTime) continue;
+    groups.set(group, undefined);
+    send({ type: 'server-exit', group, pid: serving.pid });
+  }
+}
+
+/**
+ * From the group leader, follow the only child process that holds the same stdout, as long as there is exactly one
+ * (a launcher's chain: `npx` → `sh` → `node`). Undefined when the leader itself serves, or off Linux.
+ * @param {number} leader
+ */
+function findServingProcess(leader) {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    const stdout = readlinkSync(`/proc/${leader}/fd/1`);
+    /** @type {Map<number, number[]>} */
+    const childrenOf = new Map();
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      const stat = readStat(Number(entry));
+      if (!stat) continue;
+      const siblings = childrenOf.get(stat.ppid) ?? [];
+      siblings.push(Number(entry));
+      childrenOf.set(stat.ppid, siblings);
+    }
+    let current = leader;
+    for (;;) {
+      const holders = (childrenOf.get(current) ?? []).filter((pid) => linkOf(`/proc/${pid}/fd/1`) === stdout);
+      if (holders.length !== 1 || holders[0] === undefined) break;
+      current = holders[0];
+    }
+    if (current === leader) return undefined;
+    const stat = readStat(current);
+    return stat ? { pid: current, startTime: stat.startTime } : undefined;
+  } catch {
+    return undefined; // /proc unreadable: the leader's own exit still counts.
+  }
+}
+
+/** @param {number} pid */
+function readStat(pid) {
+  let text;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // `pid (comm) state ppid …`: comm may hold spaces and parentheses, so fields are counted after the last `)`.
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return { state: fields[0], ppid: Number(fields[1]), startTime: fields[19] };
+}
+
+/** @param {string} path */
+function linkOf(path) {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function shutDown() {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  if (groups.size === 0) process.exit(0);
+  for (const group of groups.keys()) signalGroup(group, 'SIGTERM');
+  setTimeout(() => {
+    for (const group of groups.keys()) signalGroup(group, 'SIGKILL');
+    process.exit(0);
+  }, graceMs);
+}
+
+/**
+ * @param {number} group
+ * @param {NodeJS.Signals} signal
+ */
+function signalGroup(group, signal) {
+  try {
+    if (!isWindows) process.kill(-group, signal);
+    else if (signal === 'SIGKILL') spawn('taskkill', ['/pid', String(group), '/T', '/F'], { windowsHide: true });
+    else process.kill(group, signal);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+/** @param {unknown} message */
+function send(message) {
+  if (!process.connected || !process.send) return;
+  process.send(message, undefined, {}, () => {
+    // A failed send means Search MCP is gone; 'disconnect' handles that.
+  });
+}

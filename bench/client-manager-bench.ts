@@ -6,16 +6,23 @@
  * Measures, in one run (the numbers are only comparable within a run: compare the ratios):
  *   1. connect time of everything + filesystem + memory: `startAll()` (parallel) vs `start(id)` one after another;
  *   2. `echo` latency through the manager vs a bare SDK Client + StdioClientTransport, interleaved;
- *   3. memory: the benchmark process's RSS growth for a manager with 10 server-memory instances, and the children's RSS.
+ *   3. memory: the benchmark process's RSS growth for a manager with 10 server-memory instances, the servers' RSS, and
+ *      the RSS of the process watchdog (one per host process, whatever the number of servers);
+ *   4. large results: 10/25/50 MB tool results through the manager vs a bare SDK client vs a raw pipe read (no MCP
+ *      client at all) on the same fixture server, and the latency of small calls to another server meanwhile;
+ *   5. memory under load: RSS before, at its peak and after 50 MB results and floods of 20,000 log and 10,000
+ *      progress notifications.
  *
  * Writes bench/results/client-manager.json and bench/results/client-manager.md and prints the markdown to stdout.
  * Everything else (progress) goes to stderr.
  */
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -30,6 +37,7 @@ import {
   formatRatio,
   isEsbuildService,
   isProcessAlive,
+  kbToMb,
   loadAverage,
   machineInfo,
   machineSummary,
@@ -48,6 +56,7 @@ import {
   summarize,
   writeResults,
   type MachineInfo,
+  type ProcessInfo,
 } from './bench-support.js';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -63,6 +72,17 @@ const memoryServerCount = 10;
 const echoMessage = 'hello from the client-manager bench';
 
 const managerOptions: McpClientManagerOptions = { logger: silentLogger, shutdownGraceMs: 500 };
+const largeSizesMb = [10, 25, 50];
+const largeRounds = 3;
+const idleEchoCalls = 300;
+const floodLogs = 20_000;
+/** The SDK's `StdioClientTransport` refuses a message over 10 MiB (`ReadBuffer`), so it is timed below that only. */
+const sdkReadBufferLimit = 10 * 1024 * 1024;
+const floodProgress = 10_000;
+/** The hand-written fixture server that answers `big` (a text of any size) and `flood` (notifications). */
+const rawReplyServer = fileURLToPath(
+  new URL('../packages/client-manager/test/fixtures/raw-reply-server.mjs', import.meta.url),
+);
 
 const require = createRequire(import.meta.url);
 
@@ -89,9 +109,14 @@ const entries = {
 
 const { gc, source: gcSource } = findGarbageCollector();
 
-/** Our children other than tsx's own esbuild service (which lives as long as this process). */
+/** The manager's process watchdog: one per process, living as long as this process by design. */
+function isWatchdog(child: ProcessInfo): boolean {
+  return child.command.includes('watchdog.cjs');
+}
+
+/** Our children other than tsx's own esbuild service and the watchdog (both live as long as this process). */
 function serverLikeChildren() {
-  return childProcessesOf(process.pid).filter((child) => !isEsbuildService(child));
+  return childProcessesOf(process.pid).filter((child) => !isEsbuildService(child) && !isWatchdog(child));
 }
 
 /** Every server pid this run saw, to prove at the end that none is left. */
@@ -105,8 +130,9 @@ function rememberPids(manager: McpClientManager): void {
 
 function createManager(
   mcpServers: Record<string, { command: string; args: string[]; env?: Record<string, string> }>,
+  options: McpClientManagerOptions = {},
 ): McpClientManager {
-  const manager = new McpClientManager({ mcpServers }, managerOptions);
+  const manager = new McpClientManager({ mcpServers }, { ...managerOptions, ...options });
   openManagers.add(manager);
   return manager;
 }
@@ -337,6 +363,9 @@ async function benchMemory(directory: string) {
       const pssKb = proportionalSetSizeKb(pid);
       return { id: status.id, pid, vmRssKb, ...(pssKb !== undefined ? { pssKb } : {}) };
     });
+    // The process watchdog that ends every server if this process dies: one per process, measured apart.
+    const watchdog = childProcessesOf(process.pid).find(isWatchdog);
+    const watchdogPssKb = watchdog ? proportionalSetSizeKb(watchdog.pid) : undefined;
     const childrenRssMb = bytesToMb(children.reduce((total, child) => total + child.vmRssKb * 1024, 0));
     const pssKnown = children.every((child) => child.pssKb !== undefined);
     const childrenPssMb = pssKnown
@@ -364,6 +393,220 @@ async function benchMemory(directory: string) {
           : {}),
         processes: children,
       },
+      watchdog: {
+        pid: watchdog?.pid ?? null,
+        vmRssMb: watchdog ? round3(kbToMb(processStatusFieldKb(watchdog.pid, 'VmRSS') ?? 0)) : null,
+        pssMb: watchdogPssKb === undefined ? null : round3(kbToMb(watchdogPssKb)),
+      },
+    };
+  } finally {
+    await closeManager(manager);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// 4. Large results: manager vs bare SDK client vs raw pipe, and small calls to another server meanwhile
+
+/** The text of a `big` result, checked so that no side is timed on an error path. */
+function checkBigText(result: Record<string, unknown>, bytes: number, who: string): void {
+  const text = (result.content as Array<{ text?: string }> | undefined)?.[0]?.text;
+  if (text?.length !== bytes) throw new Error(`${who}: expected ${bytes} characters, got ${text?.length}`);
+}
+
+/**
+ * The floor: the fixture's bytes read from a plain pipe, split at the newline found in each chunk and parsed once,
+ * with no MCP client at all (what "the backend directly" costs).
+ */
+async function openRawPipe() {
+  const child = spawn(process.execPath, [rawReplyServer], { stdio: ['pipe', 'pipe', 'ignore'] });
+  if (child.pid !== undefined) seenPids.add(child.pid);
+  let chunks: Buffer[] = [];
+  let waiting: ((line: string) => void) | undefined;
+  child.stdout.on('data', (chunk: Buffer) => {
+    const newline = chunk.indexOf(0x0a);
+    if (newline === -1) {
+      chunks.push(chunk);
+      return;
+    }
+    chunks.push(chunk.subarray(0, newline));
+    const line = Buffer.concat(chunks).toString('utf8');
+    chunks = [chunk.subarray(newline + 1)];
+    waiting?.(line);
+  });
+  let id = 0;
+  const request = (method: string, params: Record<string, unknown>) =>
+    new Promise<Record<string, unknown>>((resolve) => {
+      waiting = (line) => resolve((JSON.parse(line) as { result: Record<string, unknown> }).result);
+      id += 1;
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    });
+  await request('initialize', {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'raw', version: '0' },
+  });
+  return {
+    call: (bytes: number) => request('tools/call', { name: 'big', arguments: { bytes } }),
+    close: () => {
+      child.stdin.end();
+      child.kill();
+    },
+  };
+}
+
+async function benchLargeResults() {
+  const raw = { command: process.execPath, args: [rawReplyServer] };
+  const manager = createManager({ big: raw, small: raw });
+  await manager.startAll();
+  assertAllRunning(manager, 'large results');
+  rememberPids(manager);
+  const transport = new StdioClientTransport({ ...raw, stderr: 'ignore' });
+  const client = new Client({ name: 'bench-bare-sdk', version: '0.0.0' }, { capabilities: {} });
+  openClients.add(client);
+  await client.connect(transport);
+  if (transport.pid !== null) seenPids.add(transport.pid);
+  const pipe = await openRawPipe();
+
+  const echoOnce = async () => {
+    const started = performance.now();
+    await manager.callTool('small', 'echo', { message: echoMessage });
+    return performance.now() - started;
+  };
+  try {
+    const sizes = [];
+    for (const megabytes of largeSizesMb) {
+      const bytes = megabytes * 1_000_000;
+      const samples = { managerMs: [] as number[], bareMs: [] as number[], rawMs: [] as number[] };
+      for (let round = 0; round < largeRounds; round += 1) {
+        // Rotate which side goes first, so a warm cache or a GC debt does not always favour one.
+        const sides = [
+          async () => {
+            const started = performance.now();
+            checkBigText(await manager.callTool('big', 'big', { bytes }), bytes, 'manager');
+            samples.managerMs.push(performance.now() - started);
+          },
+          async () => {
+            // The SDK's stdio transport refuses messages over 10 MiB (its ReadBuffer limit) and then closes.
+            if (bytes > sdkReadBufferLimit) return;
+            const started = performance.now();
+            const result = await client.callTool({ name: 'big', arguments: { bytes } }, undefined, {
+              timeout: 120_000,
+            });
+            checkBigText(result, bytes, 'bare SDK');
+            samples.bareMs.push(performance.now() - started);
+          },
+          async () => {
+            const started = performance.now();
+            checkBigText(await pipe.call(bytes), bytes, 'raw pipe');
+            samples.rawMs.push(performance.now() - started);
+          },
+        ];
+        for (let turn = 0; turn < sides.length; turn += 1) await sides[(round + turn) % sides.length]?.();
+        await settleMemory(gc);
+      }
+      const managerMs = median(samples.managerMs);
+      const bareMs = samples.bareMs.length > 0 ? median(samples.bareMs) : undefined;
+      const rawMs = median(samples.rawMs);
+      log(
+        `large ${megabytes} MB: manager ${managerMs.toFixed(0)} ms, bare ${bareMs?.toFixed(0) ?? 'n/a'} ms, raw ${rawMs.toFixed(0)} ms`,
+      );
+      sizes.push({
+        megabytes,
+        managerMedianMs: round3(managerMs),
+        bareSdkMedianMs: bareMs === undefined ? null : round3(bareMs),
+        rawPipeMedianMs: round3(rawMs),
+        managerOverRaw: round3(managerMs / rawMs),
+        managerOverBareSdk: bareMs === undefined ? null : round3(managerMs / bareMs),
+        managerMsPerMb: round3(managerMs / megabytes),
+        samples,
+      });
+    }
+
+    // Small calls to another server: idle, then while the largest result is in flight through the same manager.
+    const idleMs: number[] = [];
+    for (let i = 0; i < idleEchoCalls; i += 1) idleMs.push(await echoOnce());
+    const largestBytes = Math.max(...largeSizesMb) * 1_000_000;
+    const duringMs: number[] = [];
+    let transferring = true;
+    const transferStarted = performance.now();
+    const transfer = manager.callTool('big', 'big', { bytes: largestBytes }).finally(() => {
+      transferring = false;
+    });
+    while (transferring) duringMs.push(await echoOnce());
+    checkBigText(await transfer, largestBytes, 'manager during small calls');
+    const transferMs = performance.now() - transferStarted;
+    const idle = summarize(idleMs);
+    const during = summarize(duringMs);
+    log(
+      `small calls during the ${Math.max(...largeSizesMb)} MB transfer: ${duringMs.length}, p50 ${during.p50.toFixed(3)} ms (idle ${idle.p50.toFixed(3)} ms)`,
+    );
+    return {
+      rounds: largeRounds,
+      sizes,
+      smallCallsDuringTransfer: {
+        transferMb: Math.max(...largeSizesMb),
+        transferMs: round3(transferMs),
+        idle: roundSummary(idle),
+        during: roundSummary(during),
+        calls: duringMs.length,
+      },
+    };
+  } finally {
+    pipe.close();
+    await client.close().catch(() => {});
+    openClients.delete(client);
+    await closeManager(manager);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// 5. Memory under load: RSS before, at the peak and after large results and notification floods
+
+async function benchMemoryUnderLoad() {
+  const raw = { command: process.execPath, args: [rawReplyServer] };
+  const manager = createManager({ load: raw });
+  await manager.startAll();
+  assertAllRunning(manager, 'memory under load');
+  rememberPids(manager);
+  try {
+    await settleMemory(gc);
+    const beforeMb = bytesToMb(process.memoryUsage().rss);
+    let peakMb = beforeMb;
+    const sampler = setInterval(() => {
+      peakMb = Math.max(peakMb, bytesToMb(process.memoryUsage().rss));
+    }, 10);
+    const started = performance.now();
+    let progressSeen = 0;
+    for (const megabytes of largeSizesMb) {
+      const bytes = megabytes * 1_000_000;
+      checkBigText(await manager.callTool('load', 'big', { bytes }), bytes, 'memory under load');
+      peakMb = Math.max(peakMb, bytesToMb(process.memoryUsage().rss));
+    }
+    const flood = await manager.callTool(
+      'load',
+      'flood',
+      { logs: floodLogs, progress: floodProgress },
+      { onProgress: () => (progressSeen += 1) },
+    );
+    if (JSON.stringify(flood.content) !== JSON.stringify([{ type: 'text', text: 'flooded' }])) {
+      throw new Error(`flood: unexpected result ${JSON.stringify(flood)}`);
+    }
+    const loadMs = performance.now() - started;
+    clearInterval(sampler);
+    peakMb = Math.max(peakMb, bytesToMb(process.memoryUsage().rss));
+    // Let the allocator give pages back, as a long-running host would between bursts.
+    await sleep(1000);
+    await settleMemory(gc);
+    const afterMb = bytesToMb(process.memoryUsage().rss);
+    log(`memory under load: RSS ${beforeMb.toFixed(0)} → peak ${peakMb.toFixed(0)} → ${afterMb.toFixed(0)} MB`);
+    return {
+      load: `${largeSizesMb.join(' + ')} MB results, then ${floodLogs} log + ${floodProgress} progress notifications`,
+      loadMs: round3(loadMs),
+      progressSeen,
+      rssBeforeMb: round3(beforeMb),
+      rssPeakMb: round3(peakMb),
+      rssAfterMb: round3(afterMb),
+      rssAfterOverBeforeMb: round3(afterMb - beforeMb),
     };
   } finally {
     await closeManager(manager);
@@ -400,8 +643,17 @@ async function leftoverCheck() {
 type ConnectResult = Awaited<ReturnType<typeof benchConnect>>;
 type EchoResult = Awaited<ReturnType<typeof benchEcho>>;
 type MemoryResult = Awaited<ReturnType<typeof benchMemory>>;
+type LargeResult = Awaited<ReturnType<typeof benchLargeResults>>;
+type LoadResult = Awaited<ReturnType<typeof benchMemoryUnderLoad>>;
 
-function markdown(machine: Machine, connect: ConnectResult, echo: EchoResult, memory: MemoryResult): string {
+function markdown(
+  machine: Machine,
+  connect: ConnectResult,
+  echo: EchoResult,
+  memory: MemoryResult,
+  large: LargeResult,
+  load: LoadResult,
+): string {
   const rows: Array<[string, string, string, string]> = [
     [
       'Connect (everything + filesystem + memory)',
@@ -429,6 +681,32 @@ function markdown(machine: Machine, connect: ConnectResult, echo: EchoResult, me
     rows.push(['', 'children total PSS (shared pages split)', formatMb(memory.children.totalPssMb), '']);
     rows.push(['', 'children PSS per server', formatMb(memory.children.perServerPssMb), '']);
   }
+  if (memory.watchdog.pssMb !== null) {
+    rows.push(['', 'process watchdog PSS (one per host)', formatMb(memory.watchdog.pssMb), '']);
+  }
+  large.sizes.forEach((size, index) => {
+    const section = index === 0 ? `Large results (median of ${large.rounds})` : '';
+    rows.push([section, `${size.megabytes} MB: manager`, formatMs(size.managerMedianMs), '']);
+    const bare = size.bareSdkMedianMs === null ? 'n/a (over its 10 MiB limit)' : formatMs(size.bareSdkMedianMs);
+    rows.push(['', `${size.megabytes} MB: bare SDK client`, bare, '']);
+    rows.push(['', `${size.megabytes} MB: raw pipe, no MCP client`, formatMs(size.rawPipeMedianMs), '']);
+    rows.push([
+      '',
+      `${size.megabytes} MB: manager / raw pipe`,
+      formatRatio(size.managerOverRaw),
+      ratioGoalCell(size.managerOverRaw, 2),
+    ]);
+    rows.push(['', `${size.megabytes} MB: manager ms per MB`, formatMs(size.managerMsPerMb), '']);
+  });
+  const during = large.smallCallsDuringTransfer;
+  rows.push([`Small calls during a ${during.transferMb} MB result`, 'idle p50', formatMs(during.idle.p50), '']);
+  rows.push(['', `during the transfer p50 (${during.calls} calls)`, formatMs(during.during.p50), '']);
+  rows.push(['', 'during the transfer p99', formatMs(during.during.p99), '']);
+  rows.push(['', 'during the transfer max', formatMs(during.during.max), '']);
+  rows.push(['Memory under load', load.load, '', '']);
+  rows.push(['', 'RSS before', formatMb(load.rssBeforeMb), '']);
+  rows.push(['', 'RSS peak', formatMb(load.rssPeakMb), '']);
+  rows.push(['', 'RSS after (1 s idle, GC)', formatMb(load.rssAfterMb), '']);
   const lines = [
     '# McpClientManager benchmark',
     '',
@@ -473,6 +751,10 @@ async function main(): Promise<void> {
     const connect = await benchConnect(directory);
     log('echo: manager vs bare SDK client');
     const echo = await benchEcho();
+    log('large results: manager vs bare SDK client vs raw pipe');
+    const large = await benchLargeResults();
+    log('memory under load: large results and notification floods');
+    const load = await benchMemoryUnderLoad();
     machine.loadAverageAtEnd = loadAverage();
 
     const cleanup = await leftoverCheck();
@@ -485,9 +767,11 @@ async function main(): Promise<void> {
       connect,
       echo,
       memory,
+      large,
+      load,
       cleanup,
     };
-    const md = markdown(machine, connect, echo, memory);
+    const md = markdown(machine, connect, echo, memory, large, load);
     const jsonPath = await writeResults('client-manager', result, md);
     log(`wrote ${jsonPath} and client-manager.md in ${(result.durationMs / 1000).toFixed(1)} s`);
     if (leftovers > 0) {

@@ -38,30 +38,37 @@ export interface ForwardedCall {
  *
  * Two limits: `timeoutMs` restarts with each progress notification (the SDK's own timer), and `maxTotalTimeoutMs`
  * ends the call however much progress it reports. The overall limit aborts the request's signal, so the backend
- * gets `notifications/cancelled` (the SDK's `maxTotalTimeout` would not tell it, and would only be checked when the
- * next progress arrives).
+ * gets `notifications/cancelled` (the SDK's `maxTotalTimeout` would not tell it, and is only checked when the next
+ * progress arrives).
  */
 export async function forwardToolCall(client: Client, call: ForwardedCall): Promise<CallToolResult> {
   const { serverId, toolName, options, timeoutMs, maxTotalTimeoutMs } = call;
   const params: Record<string, unknown> = { name: toolName, arguments: call.args };
   if (options.meta) params._meta = { ...options.meta };
-  const overall = new AbortController();
-  const timer = setTimeout(() => {
-    overall.abort(
-      new TimeoutError({
-        timeoutMs: maxTotalTimeoutMs,
-        message: `MCP server '${serverId}' did not finish tools/call ${toolName} within ${maxTotalTimeoutMs} ms in all (maxTotalTimeoutMs), although it kept reporting progress`,
-      }),
-    );
-  }, maxTotalTimeoutMs);
-  timer.unref();
-  const signal = options.signal ? AbortSignal.any([options.signal, overall.signal]) : overall.signal;
+  // Only a call that asks for progress can outlive `timeoutMs` (each progress restarts it), so only such a call
+  // gets the overall limit, and its timer starts with the first progress: a plain call pays for none of it.
+  let signal = options.signal;
+  let onprogress = options.onProgress;
+  let timer: NodeJS.Timeout | undefined;
+  if (options.onProgress) {
+    const report = options.onProgress;
+    const overall = new AbortController();
+    const started = performance.now();
+    signal = options.signal ? AbortSignal.any([options.signal, overall.signal]) : overall.signal;
+    onprogress = (progress) => {
+      timer ??= setTimeout(
+        () => overall.abort(overallTimeout(serverId, toolName, maxTotalTimeoutMs)),
+        Math.max(0, maxTotalTimeoutMs - (performance.now() - started)),
+      );
+      report(progress);
+    };
+  }
   try {
     const result = await client.request({ method: 'tools/call', params }, PassThroughResultSchema, {
       timeout: timeoutMs,
       resetTimeoutOnProgress: true,
-      signal,
-      ...(options.onProgress ? { onprogress: options.onProgress } : {}),
+      ...(signal ? { signal } : {}),
+      ...(onprogress ? { onprogress } : {}),
     });
     const problem = callToolResultProblem(result);
     if (problem !== undefined) {
@@ -74,17 +81,24 @@ export async function forwardToolCall(client: Client, call: ForwardedCall): Prom
   } catch (error) {
     // MCP errors, our own errors and the caller's cancellation say nothing about the connection.
     const belowMcp = error instanceof Error && !(error instanceof McpError) && !SearchMcpError.isInstance(error);
-    if (call.remote && belowMcp && !signal.aborted) call.onConnectionFailure(error);
+    if (call.remote && belowMcp && !signal?.aborted) call.onConnectionFailure(error);
     throw toBackendFailure(error, {
       serverId,
       operation: `tools/call ${toolName}`,
       timeoutMs,
-      signal,
+      ...(signal ? { signal } : {}),
       connectionDetail: call.connectionDetail,
     });
   } finally {
-    clearTimeout(timer);
+    if (timer) clearTimeout(timer);
   }
+}
+
+function overallTimeout(serverId: string, toolName: string, maxTotalTimeoutMs: number): TimeoutError {
+  return new TimeoutError({
+    timeoutMs: maxTotalTimeoutMs,
+    message: `MCP server '${serverId}' did not finish tools/call ${toolName} within ${maxTotalTimeoutMs} ms in all (maxTotalTimeoutMs), although it kept reporting progress`,
+  });
 }
 
 /**

@@ -41,7 +41,9 @@ export function normalizeResponse(value: unknown): NormalizedResponse | undefine
     if (result._meta !== undefined && !isRecord(result._meta)) {
       return malformed(`\`result._meta\` is ${describeType(result._meta)} (expected an object)`);
     }
-    return { message: { jsonrpc: '2.0', id, result } as JSONRPCMessage };
+    // The common case, a clean reply, is passed on as it is: no copy of a large result.
+    const clean = keyCount(value) === 3;
+    return { message: (clean ? value : { jsonrpc: '2.0', id, result }) as JSONRPCMessage };
   }
   if (!('error' in value)) return malformed('it has neither `result` nor `error`');
   const { error } = value;
@@ -64,6 +66,12 @@ export function normalizeResponse(value: unknown): NormalizedResponse | undefine
     };
   }
   return { message: { jsonrpc: '2.0', id, error: { code, message: error.message, ...data } } };
+}
+
+function keyCount(value: Record<string, unknown>): number {
+  let count = 0;
+  for (const _key in value) count += 1;
+  return count;
 }
 
 function isRequestId(value: unknown): value is RequestId {

@@ -1,4 +1,4 @@
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { isJsonRpcMessage, LineSplitter, truncateText } from '@search-mcp/shared';
 import { normalizeResponse } from './malformed-response.js';
 import { OutputTail } from './output-tail.js';
@@ -60,8 +60,6 @@ export class StdioProcessTransport implements ProcessTransport {
   private readonly maxMessageSize: number;
   private readonly stdoutLines: LineSplitter;
   private readonly stderrLines: LineSplitter;
-  /** Ids of our requests not yet answered: an over-long reply without a readable id fails the only one. */
-  private readonly pendingRequests = new Set<RequestId>();
   private currentChunk?: Buffer;
   private oversized?: OversizedLine;
 
@@ -137,21 +135,10 @@ export class StdioProcessTransport implements ProcessTransport {
         reject(new Error('Not connected'));
         return;
       }
-      this.trackRequests(message);
       const json = `${JSON.stringify(message)}\n`;
       if (stdin.write(json)) resolve();
       else stdin.once('drain', resolve);
     });
-  }
-
-  /** Keeps `pendingRequests` up to date with what we send (requests, and cancellations that end them). */
-  private trackRequests(message: JSONRPCMessage): void {
-    if (!('method' in message)) return;
-    if ('id' in message) this.pendingRequests.add(message.id);
-    else if (message.method === 'notifications/cancelled') {
-      const requestId = (message.params as { requestId?: RequestId } | undefined)?.requestId;
-      if (requestId !== undefined) this.pendingRequests.delete(requestId);
-    }
   }
 
   async close(options: { immediate?: boolean } = {}): Promise<void> {
@@ -226,7 +213,6 @@ export class StdioProcessTransport implements ProcessTransport {
     }
     const response = normalizeResponse(value);
     if (response) {
-      this.pendingRequests.delete((response.message as { id: RequestId }).id);
       if (response.problem !== undefined) this.options.onBadResponse?.(this.redact(response.problem));
       // The first reply proves the server is up: from now on its serving process is watched (see watchdog.cjs).
       this.server?.watchServer();
@@ -241,16 +227,14 @@ export class StdioProcessTransport implements ProcessTransport {
     this.onmessage?.(value as JSONRPCMessage);
   }
 
-  /** An over-long reply fails its request (found by id, or the only one waiting) with a clear error. */
+  /** An over-long reply fails its request (found by its id) with a clear error, instead of leaving it waiting. */
   private answerOversized(line: OversizedLine): void {
-    let id = line.responseId();
-    if (id === undefined && this.pendingRequests.size === 1) id = [...this.pendingRequests][0];
+    const id = line.responseId();
     const size = `${line.length} characters, over the limit of ${this.maxMessageSize} (maxMessageSize)`;
-    if (id === undefined || !this.pendingRequests.has(id)) {
+    if (id === undefined) {
       this.options.onGarbageLine?.(this.redact(`${truncateText(line.head, 200)}… (${size}; dropped)`));
       return;
     }
-    this.pendingRequests.delete(id);
     const problem = `the response was ${size}; it was dropped`;
     this.options.onBadResponse?.(problem);
     this.onmessage?.({

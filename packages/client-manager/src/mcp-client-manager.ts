@@ -61,7 +61,10 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
     for (const connection of this.connections.values()) connection.killNow();
   };
 
-  /** @throws ConfigError when `config` is invalid (every problem listed, each with its JSON path). */
+  /**
+   * @throws ConfigError when `config` cannot be used at all (every problem listed, each with its JSON path). A broken
+   * server entry is no error here: that server is `failed` with its `configError` and never started.
+   */
   constructor(config: SearchMcpConfigInput | ResolvedConfig, options: McpClientManagerOptions = {}) {
     super();
     // Every MCP session of an HTTP app listens for tool changes on this one manager: hundreds are normal, not a leak.

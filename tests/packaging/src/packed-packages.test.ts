@@ -47,7 +47,6 @@ describe.each(packages)('$name as packed', (packed) => {
   const root = join(packed.unpacked, 'package');
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as PackageManifest;
   const files = listFiles(root);
-  const isApp = Object.keys(binsOf(manifest)).length > 0;
 
   it('has the metadata a registry page and an installer need', () => {
     expect(manifest.private).toBeUndefined();
@@ -132,8 +131,17 @@ describe.each(packages)('$name as packed', (packed) => {
     }
     expect(undeclared).toEqual([]);
   });
+});
 
-  it.runIf(!isApp)('takes the SDK and zod, whose types it exposes, as peer dependencies', () => {
+/** A package without bins is a library: hosts import it, so the types it exposes must be the host's own. */
+const libraries = packages.filter(
+  (packed) => Object.keys(binsOf(readManifest(join(packed.unpacked, 'package')))).length === 0,
+);
+
+describe.each(libraries)('$name as a library', (packed) => {
+  const manifest = readManifest(join(packed.unpacked, 'package'));
+
+  it('takes the SDK and zod, whose types it exposes, as peer dependencies', () => {
     for (const shared of ['@modelcontextprotocol/sdk', 'zod']) {
       expect(manifest.dependencies?.[shared], `${shared} belongs in peerDependencies`).toBeUndefined();
     }

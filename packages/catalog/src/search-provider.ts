@@ -27,8 +27,9 @@ export interface SearchProvider {
   /** Short name for logs and `explanation`s, e.g. `bm25`, `cloud`. */
   readonly id: string;
   /**
-   * Ranks `tools` for the request. Each result's `relevance` is in 0..1 with the best result at 1 (or below 1 when
-   * the provider has an absolute notion of a weak match), and `toolKey` is one of `tools`' keys.
+   * Ranks `tools` for the request. Each result's `relevance` is in 0..1 with the best result at 1, or below 1 when
+   * the provider has an absolute notion of a weak match (the catalog then reports `match: 'weak'` or `'none'`), and
+   * `toolKey` is one of `tools`' keys.
    */
   search(request: SearchProviderRequest): Promise<SearchResult[]>;
 }

@@ -14,18 +14,27 @@ import {
 } from '@search-mcp/shared';
 import { FallbackSearchProvider, type FallbackAnswer } from '../providers/fallback-search-provider.js';
 import type { SearchProvider } from '../search-provider.js';
+import { emptySearchMatch, judgeSearchMatch } from './search-match.js';
 import type {
   CatalogSearchHit,
   CatalogSearchRequest,
   CatalogSearchResponse,
   CatalogSearchStrategy,
+  FallbackStrategy,
 } from './catalog-types.js';
 
+/** Why a strategy answered with the local ranker because nothing serves it. */
+const notConfigured: Record<FallbackStrategy, string> = {
+  cloud: 'no search.cloud is configured',
+  hybrid: 'no hybrid search provider is configured',
+  llm: 'no llm search provider is configured',
+};
+
 export interface CatalogSearchSettings {
-  /** The ranker of strategy `bm25`, and the fallback of `cloud`. */
+  /** The ranker of strategy `bm25`, and the fallback of the others. */
   localProvider: SearchProvider;
-  /** The ranker of strategy `cloud`, when one is configured. */
-  cloudProvider?: SearchProvider;
+  /** The rankers of strategies `hybrid`, `llm` and `cloud`, where configured. */
+  providers: Partial<Record<FallbackStrategy, SearchProvider>>;
   /** `maxResults` when a request gives none (`search.maxResults`). */
   defaultMaxResults: number;
   logger?: Logger;
@@ -50,13 +59,20 @@ export class CatalogSearch {
     strategy: CatalogSearchStrategy,
     tools: readonly ToolInfo[],
   ): Promise<CatalogSearchResponse> {
-    const { localProvider, cloudProvider } = this.settings;
-    if (strategy === 'off') return { results: [], strategy, toolCount: tools.length };
+    const { localProvider } = this.settings;
+    if (strategy === 'off') return { results: [], strategy, toolCount: tools.length, ...emptySearchMatch('off') };
     const queries = (typeof request.query === 'string' ? [request.query] : [...request.query]).filter(
       (query): query is string => typeof query === 'string' && query.trim() !== '',
     );
     if (queries.length === 0 || tools.length === 0) {
-      return { results: [], strategy, providerId: localProvider.id, toolCount: tools.length };
+      const reason = queries.length === 0 ? 'empty-query' : 'no-tools';
+      return {
+        results: [],
+        strategy,
+        providerId: localProvider.id,
+        toolCount: tools.length,
+        ...emptySearchMatch(reason),
+      };
     }
     const maxResults = clamp(
       Math.trunc(request.maxResults ?? this.settings.defaultMaxResults),
@@ -65,16 +81,17 @@ export class CatalogSearch {
     );
     let answer: FallbackAnswer = { providerId: localProvider.id };
     let provider = localProvider;
-    if (strategy === 'cloud') {
-      if (cloudProvider) {
-        provider = new FallbackSearchProvider(cloudProvider, localProvider, {
+    if (strategy !== 'bm25') {
+      const primary = this.settings.providers[strategy];
+      if (primary) {
+        provider = new FallbackSearchProvider(primary, localProvider, {
           logger: this.logger,
           onAnswer: (received) => {
             answer = received;
           },
         });
       } else {
-        answer = { providerId: localProvider.id, fallbackReason: 'no search.cloud is configured' };
+        answer = { providerId: localProvider.id, fallbackReason: notConfigured[strategy] };
       }
     }
     let results: SearchResult[];
@@ -97,11 +114,13 @@ export class CatalogSearch {
       });
     }
     const hits = this.toHits(results, tools, maxResults);
+    const judged = judgeSearchMatch(hits, queries);
     this.logger.debug('search', {
       strategy,
       provider: answer.providerId,
       queries: queries.length,
       results: hits.length,
+      match: judged.match,
     });
     return {
       results: hits,
@@ -109,6 +128,7 @@ export class CatalogSearch {
       providerId: answer.providerId,
       toolCount: tools.length,
       ...(answer.fallbackReason !== undefined ? { fallbackReason: answer.fallbackReason } : {}),
+      ...judged,
     };
   }
 

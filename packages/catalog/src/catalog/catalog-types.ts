@@ -1,6 +1,7 @@
 /** The catalog's request and response types (types only). */
-import type { SearchResult, ToolInfo, ToolProgress } from '@search-mcp/shared';
+import type { SearchResult, SearchStrategy, ToolInfo, ToolProgress } from '@search-mcp/shared';
 import type { CatalogSearchFilter } from './search-filter.js';
+import type { CatalogMatch } from './search-match.js';
 
 /** Who is asking: the project and token of the request (CONTRACT §5). Stdio callers usually have neither. */
 export interface Caller {
@@ -9,7 +10,11 @@ export interface Caller {
   tokenId?: string;
 }
 
-export type CatalogSearchStrategy = 'bm25' | 'cloud' | 'off';
+/** `bm25` (local), `hybrid`, `llm`, `cloud` (each falls back to the local ranker) or `off`. */
+export type CatalogSearchStrategy = SearchStrategy;
+
+/** The strategies answered by a provider other than the local ranker, with a fallback to it. */
+export type FallbackStrategy = Exclude<CatalogSearchStrategy, 'bm25' | 'off'>;
 
 export interface CatalogSearchRequest {
   /** One phrasing, or several phrasings / sub-steps of one task. */
@@ -38,6 +43,13 @@ export interface CatalogSearchResponse {
   fallbackReason?: string;
   /** How many tools the caller could see (searched over). */
   toolCount: number;
+  /**
+   * Whether the best hit fits the request: `good`, `weak` (it covers the request only in part: relevance below 1)
+   * or `none` (nothing fits, or search is off, or the query is empty).
+   */
+  match: CatalogMatch;
+  /** For `weak` and `none`: a sentence for the model, e.g. "no tool matches 'send an email' well; the closest are …". */
+  notice?: string;
 }
 
 export interface CatalogListFilter {

@@ -21,19 +21,34 @@ describe('search', () => {
       explanation: expect.stringContaining('echo'),
     });
     expect(response.results[0]?.tool.inputSchema.required).toEqual(['message']);
+    // The custom ranker puts its best at 1: taken as a good match.
+    expect(response.match).toBe('good');
+    expect(response.notice).toBeUndefined();
     expect((await catalog.search({ query: 'a', maxResults: 1 })).results.length).toBeLessThanOrEqual(1);
   });
 
   it('returns nothing for empty queries and for a project whose optimization is null', async () => {
     const { catalog } = setUp();
-    expect((await catalog.search({ query: ['', '   '] })).results).toEqual([]);
+    expect(await catalog.search({ query: ['', '   '] })).toMatchObject({
+      results: [],
+      match: 'none',
+      notice: "the query is empty: say what the tool should do, e.g. 'read a file'",
+    });
     expect(await catalog.search({ query: 'deploy' }, { projectId: 'quiet' })).toEqual({
       results: [],
       strategy: 'off',
       toolCount: 0,
+      match: 'none',
+      notice:
+        'tool search is off here (search.strategy, or the optimization of your project, is off in the configuration)',
     });
     const off = setUp({ strategy: 'off' }).catalog;
-    expect((await off.search({ query: 'echo' })).results).toEqual([]);
+    expect(await off.search({ query: 'echo' })).toMatchObject({ results: [], match: 'none' });
+    expect(await catalog.search({ query: 'deploy' }, { projectId: 'unknown' })).toMatchObject({
+      results: [],
+      match: 'none',
+      notice: 'no tools are available to you: no server is connected, or none is visible to your project',
+    });
   });
 
   it('drops results a custom ranker invents or repeats, and clamps relevance', async () => {
@@ -49,6 +64,57 @@ describe('search', () => {
     const { catalog } = setUp({ searchProvider: rogue });
     const response = await catalog.search({ query: 'anything' });
     expect(response.results.map((hit) => [hit.toolKey, hit.relevance])).toEqual([['local:add', 1]]);
+  });
+
+  it('answers hybrid and llm with their providers, else with the local ranker and why, per project too', async () => {
+    const registry = new ToolRegistry();
+    registry.register({ name: 'add', description: 'Add two numbers' }, () => 0);
+    registry.register({ name: 'echo', description: 'Echo a message back' }, () => '');
+    const semantic: SearchProvider = {
+      id: 'hybrid',
+      search: async ({ tools }) => [{ toolKey: tools[1]?.toolKey ?? '', toolName: '', serverName: '', relevance: 0.7 }],
+    };
+    const config = {
+      mcpServers: {},
+      search: { strategy: 'hybrid' as const },
+      projects: { research: { optimization: 'llm' as const } },
+    };
+    const without = new ToolCatalog({ sources: [registry], config, searchProvider: new KeywordOverlapProvider() });
+    expect(await without.search({ query: 'add numbers' })).toMatchObject({
+      strategy: 'hybrid',
+      providerId: 'keyword-overlap',
+      fallbackReason: 'no hybrid search provider is configured',
+      results: [{ toolKey: 'local:add' }],
+    });
+    const research = new ToolRegistry({ serverId: 'lab', projects: ['research'] });
+    research.register({ name: 'add', description: 'Add two numbers' }, () => 0);
+    const perProject = new ToolCatalog({ sources: [registry, research], config });
+    expect(await perProject.search({ query: 'add numbers' }, { projectId: 'research' })).toMatchObject({
+      strategy: 'llm',
+      providerId: 'bm25',
+      fallbackReason: 'no llm search provider is configured',
+      results: [{ toolKey: 'lab:add' }],
+    });
+    const withHybrid = new ToolCatalog({ sources: [registry], config, hybridProvider: semantic });
+    const answered = await withHybrid.search({ query: 'add numbers' });
+    expect(answered).toMatchObject({ strategy: 'hybrid', providerId: 'hybrid', results: [{ toolKey: 'local:echo' }] });
+    expect(answered.fallbackReason).toBeUndefined();
+  });
+
+  it('says when no tool fits well, with the BM25 ranker (match and notice)', async () => {
+    const registry = new ToolRegistry();
+    registry.register({ name: 'post-message', description: 'Post a message to a chat channel' }, () => '');
+    registry.register({ name: 'read-file', description: 'Read a file from disk' }, () => '');
+    const catalog = new ToolCatalog({ sources: [registry] });
+    const good = await catalog.search({ query: 'post a message to the channel' });
+    expect(good).toMatchObject({ match: 'good', results: [{ toolKey: 'local:post-message', relevance: 1 }] });
+    expect(good.notice).toBeUndefined();
+    const weak = await catalog.search({ query: 'send an email message' });
+    expect(weak.results[0]?.toolKey).toBe('local:post-message');
+    expect(weak.results[0]?.relevance).toBeLessThan(1);
+    expect(weak.match).not.toBe('good');
+    expect(weak.notice).toMatch(/^no tool matches 'send an email message'.*local:post-message \(0\.\d\d\)/);
+    expect(await catalog.search({ query: 'zzqx' })).toMatchObject({ results: [], match: 'none' });
   });
 
   it('falls back from cloud to the local ranker and says why', async () => {

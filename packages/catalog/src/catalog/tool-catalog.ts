@@ -38,6 +38,13 @@ export interface ToolCatalogOptions {
   searchProvider?: SearchProvider;
   /** The ranker of strategy `cloud`. Default: a `CloudSearchProvider` from `search.cloud`, when configured. */
   cloudProvider?: SearchProvider;
+  /**
+   * The ranker of strategy `hybrid` (e.g. `HybridSearchProvider` of `@search-mcp/embeddings`). Without one, `hybrid`
+   * answers with the local ranker and says so in `fallbackReason`.
+   */
+  hybridProvider?: SearchProvider;
+  /** The ranker of strategy `llm` (e.g. `LlmSearchProvider` of `@search-mcp/openai`); the same fallback. */
+  llmProvider?: SearchProvider;
   executor?: ToolExecutorOptions;
   logger?: Logger;
   /**
@@ -89,7 +96,11 @@ export class ToolCatalog {
       localProvider: options.searchProvider ?? new Bm25SearchProvider(),
       defaultMaxResults: this.config.search.maxResults,
       logger,
-      ...(cloudProvider ? { cloudProvider } : {}),
+      providers: {
+        ...(cloudProvider ? { cloud: cloudProvider } : {}),
+        ...(options.hybridProvider ? { hybrid: options.hybridProvider } : {}),
+        ...(options.llmProvider ? { llm: options.llmProvider } : {}),
+      },
     });
     this.validator = new ArgumentValidator({ logger });
     this.executor = new ToolExecutor(options.executor);

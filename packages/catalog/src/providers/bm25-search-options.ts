@@ -57,6 +57,18 @@ export interface Bm25SearchProviderOptions {
    * for a word of the server id, less for a synonym of one. Default 0.5; 0 turns it off.
    */
   serverMentionBoost?: number;
+  /**
+   * Score factor of a tool whose description says it is deprecated ("DEPRECATED: use X instead"); such a tool also
+   * always ranks below the replacement it names when both match. Default 0.5; 1 turns demotion off.
+   */
+  deprecatedFactor?: number;
+  /**
+   * How well the best hit must cover the request (the idf-weighted share of the query's words found in the tool,
+   * synonyms counting in part; see `search/bm25/match-quality.ts`) for its relevance to be 1. Below it, every
+   * relevance is scaled down by quality / goodMatch, so a weak best hit says so. 0 turns it off (best = 1 always);
+   * 1 makes the best hit's relevance the quality itself. Default 0.6 (calibrated in bench/search-bench.ts).
+   */
+  goodMatch?: number;
   /** How many indexes (tool sets) to keep for new arrays with the same content. Default 4. */
   cacheSize?: number;
   /** Called after each index build (tests, metrics). */
@@ -81,6 +93,9 @@ const DEFAULT_FIELD_B: Bm25FieldWeights = {
   translated: 0.75,
 };
 
+/** The default `goodMatch` (calibrated in bench/search-bench.ts). */
+export const defaultGoodMatch = 0.6;
+
 /** Every setting, checked and filled in (field weights as arrays in SEARCH_FIELDS order). */
 export interface ResolvedBm25Options {
   weights: number[];
@@ -98,6 +113,8 @@ export interface ResolvedBm25Options {
   coverageExponent: number;
   nameMatchBoost: number;
   serverMentionBoost: number;
+  deprecatedFactor: number;
+  goodMatch: number;
   cacheSize: number;
 }
 
@@ -125,6 +142,8 @@ export function resolveBm25Options(options: Bm25SearchProviderOptions): Resolved
     coverageExponent: finiteOr(options.coverageExponent, 0.5),
     nameMatchBoost: finiteOr(options.nameMatchBoost, 0.5),
     serverMentionBoost: finiteOr(options.serverMentionBoost, 0.5),
+    deprecatedFactor: finiteOr(options.deprecatedFactor, 0.5, 0, 1),
+    goodMatch: finiteOr(options.goodMatch, defaultGoodMatch, 0, 1),
     cacheSize: Math.floor(finiteOr(options.cacheSize, 4, 0, 1000)),
   };
 }

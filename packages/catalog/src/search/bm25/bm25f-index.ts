@@ -213,18 +213,40 @@ export class Bm25fIndex {
     return this.idfs[termId] ?? 0;
   }
 
+  /** The idf a term that no document contains would have: the most telling a word can be in this index. */
+  get unknownIdf(): number {
+    return Math.log(1 + (this.docCount + 0.5) / 0.5);
+  }
+
   /** Bit mask of the fields of `doc` that contain the term (0 when none), by binary search. */
   fieldMask(termId: number, doc: number): number {
+    const posting = this.postingOf(termId, doc);
+    return posting < 0 ? 0 : (this.postMask[posting] as number);
+  }
+
+  /** The term's BM25F contribution to `doc` (idf · tf~ / (k1 + tf~)), 0 when `doc` does not contain it. */
+  contribution(termId: number, doc: number): number {
+    const posting = this.postingOf(termId, doc);
+    return posting < 0 ? 0 : (this.postVal[posting] as number);
+  }
+
+  /** Whether the last `accumulate` matched `doc` (its scratch values are then current). */
+  matchedLast(doc: number): boolean {
+    return this.generation !== 0 && this.stamp[doc] === this.generation;
+  }
+
+  /** The posting of the term in `doc`, or -1 (binary search over the term's doc ids). */
+  private postingOf(termId: number, doc: number): number {
     let lo = this.termStart[termId] ?? 0;
     let hi = (this.termStart[termId + 1] ?? 0) - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
       const d = this.postDoc[mid] as number;
-      if (d === doc) return this.postMask[mid] as number;
+      if (d === doc) return mid;
       if (d < doc) lo = mid + 1;
       else hi = mid - 1;
     }
-    return 0;
+    return -1;
   }
 
   /**

@@ -5,6 +5,7 @@
 import { topK } from '../rank/top-k.js';
 import type { QueryTerms } from '../text/query-terms.js';
 import type { Bm25fIndex, QueryTerm } from './bm25f-index.js';
+import { resolveInformativeUnits, type QueryMatchUnits } from './match-quality.js';
 
 /** Terms kept of one query (the highest weight × idf); tasks have 10–40, a pasted document thousands. */
 const MAX_QUERY_TERMS = 96;
@@ -20,6 +21,8 @@ export interface PreparedQuery {
   capitalized: ReadonlySet<string>;
   /** Σ coverageWeight · idf: the coverage denominator. */
   coverageTotal: number;
+  /** What the query asks for, for the absolute match quality. */
+  informative: QueryMatchUnits;
 }
 
 export function prepareQuery(query: QueryTerms, index: Bm25fIndex): PreparedQuery {
@@ -34,5 +37,10 @@ export function prepareQuery(query: QueryTerms, index: Bm25fIndex): PreparedQuer
   }
   let coverageTotal = 0;
   for (const term of terms) coverageTotal += term.coverageWeight * index.idf(term.termId);
-  return { terms, coverageTotal, capitalized: query.capitalized };
+  return {
+    terms,
+    coverageTotal,
+    capitalized: query.capitalized,
+    informative: resolveInformativeUnits(query.informative, index),
+  };
 }

@@ -4,6 +4,7 @@
  * server the query names.
  */
 import { topKByScore } from '../rank/top-k.js';
+import { NOT_DEPRECATED } from './deprecated-tools.js';
 import type { PreparedQuery } from './prepared-query.js';
 import type { ToolIndex } from './tool-index.js';
 
@@ -14,7 +15,12 @@ export interface ScoringFactors {
   nameMatchBoost: number;
   /** Tools of a server the query names: score × (1 + boost × strength of the mention). */
   serverMentionBoost: number;
+  /** Score factor of a deprecated tool, which also ends below its replacement (1: no demotion at all). */
+  deprecatedFactor: number;
 }
+
+/** A deprecated tool ends this far below its replacement when both match. */
+const BELOW_REPLACEMENT = 0.99;
 
 /** The best `depth` documents for the query, best first, with their scores. */
 export function rankQuery(
@@ -65,6 +71,22 @@ export function rankQuery(
     }
     finalScores[doc] = score;
   }
+  if (factors.deprecatedFactor < 1) demoteDeprecated(matched, toolIndex, factors.deprecatedFactor);
   const best = topKByScore(matched, finalScores, depth);
   return Array.from(best, (doc) => ({ key: doc, score: finalScores[doc] as number }));
+}
+
+/** Deprecated tools: their score × factor, and below their replacement when it matched the same query. */
+function demoteDeprecated(matched: Int32Array, toolIndex: ToolIndex, factor: number): void {
+  const { deprecation, finalScores, index } = toolIndex;
+  for (let i = 0; i < matched.length; i++) {
+    const doc = matched[i] as number;
+    const replacement = deprecation[doc] as number;
+    if (replacement === NOT_DEPRECATED) continue;
+    let score = (finalScores[doc] as number) * factor;
+    if (replacement >= 0 && index.matchedLast(replacement) && deprecation[replacement] === NOT_DEPRECATED) {
+      score = Math.min(score, (finalScores[replacement] as number) * BELOW_REPLACEMENT);
+    }
+    finalScores[doc] = score;
+  }
 }

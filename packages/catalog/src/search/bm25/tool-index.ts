@@ -1,6 +1,7 @@
 /** The search index of one tool set: the BM25F index over the tools' fields plus what the scoring factors need. */
 import type { ToolInfo } from '@search-mcp/shared';
 import { Bm25fIndexBuilder, type Bm25fIndex, type Bm25fParameters } from './bm25f-index.js';
+import { findDeprecatedTools } from './deprecated-tools.js';
 import { indexServerNames, type ServerNames } from './server-names.js';
 import { SEARCH_FIELDS, toolFieldTerms } from './tool-search-fields.js';
 
@@ -9,6 +10,8 @@ export interface ToolIndex extends ServerNames {
   toolCount: number;
   /** Per-search scratch: final score per document. */
   finalScores: Float64Array;
+  /** Per document: not deprecated, deprecated, or deprecated with its replacement (`deprecated-tools.ts`). */
+  deprecation: Int32Array;
 }
 
 export interface ToolIndexSettings extends Bm25fParameters {
@@ -50,6 +53,7 @@ export function buildToolIndex(
       finalScores: new Float64Array(tools.length),
       serverOfDocument,
       serversByTerm,
+      deprecation: findDeprecatedTools(tools),
     },
     stats,
   };

@@ -130,3 +130,14 @@ export function synonymsOf(term: string): readonly Synonym[] {
   synonymMap ??= buildSynonymMap();
   return synonymMap.get(term) ?? [];
 }
+
+/** Every term of the synonym table (each word of every group). */
+export function synonymTableTerms(): Iterable<string> {
+  synonymMap ??= buildSynonymMap();
+  const terms = new Set<string>();
+  for (const [term, related] of synonymMap) {
+    terms.add(term);
+    for (const synonym of related) terms.add(synonym.term);
+  }
+  return terms;
+}

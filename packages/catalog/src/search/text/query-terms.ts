@@ -5,9 +5,11 @@
  * through a query parser, so `: ^ ~ * + -` are just characters.
  */
 import { synonymsOf } from './english-tool-synonyms.js';
-import { findVocabularyMatches } from './japanese-query-expansion.js';
+import { containsCjk } from './cjk-segmenter.js';
+import { findVocabularyMatches, type VocabularyMatch } from './japanese-query-expansion.js';
 import { splitQueryArguments, type QueryArgumentKind } from './query-arguments.js';
 import { analyzeText, type AnalyzedToken } from './text-tokenizer.js';
+import { isToolDomainTerm } from './tool-domain-lexicon.js';
 
 export interface QueryTermSettings {
   /** English for Japanese/Chinese query words (tool vocabulary) and tool-verb synonyms. */
@@ -32,9 +34,35 @@ export interface WeightedQueryTerm {
   label: string;
 }
 
+/**
+ * One thing the query asks for, for judging how well a tool covers the request (`../bm25/match-quality.ts`): a word
+ * of the query, or a Japanese/Chinese concept the vocabulary translated. Arguments (URLs, paths) are not among them.
+ */
+export interface InformativeUnit {
+  /** Terms any one of which covers it fully: the word itself, or the main senses of a vocabulary entry. */
+  terms: string[];
+  /** Terms that cover it in part (synonyms, weaker senses), with their credit, 0..1. */
+  partial: Array<{ term: string; credit: number }>;
+  /** How much it counts (1 + ln of how often the word occurs). */
+  weight: number;
+  /** CJK text the vocabulary does not know: judged only where the index knows it (tools described in CJK). */
+  cjk: boolean;
+  /** A word of the tool domain (`tool-domain-lexicon.ts`): when no tool contains it, a capability is missing. */
+  domain: boolean;
+  /** The word as written, for the notice (`email`, `メール`). */
+  label: string;
+}
+
+/** Credit of a synonym match ("remove" for a tool that says "delete"): the meaning is there, in other words. */
+const SYNONYM_CREDIT = 0.8;
+/** Credit of a weaker sense of a vocabulary entry (確認 → check, for a tool that says "view"). */
+const ALTERNATIVE_CREDIT = 0.6;
+
 export interface QueryTerms {
   /** In the order they were found: own words first, then arguments, vocabulary, synonyms. */
   terms: WeightedQueryTerm[];
+  /** What the query asks for, word by word (or concept by concept for CJK). */
+  informative: InformativeUnit[];
   /** Words written with a capital letter in the query (lower-cased): likely names ("Notion", "GitHub"). */
   capitalized: ReadonlySet<string>;
 }
@@ -81,8 +109,10 @@ export function queryTerms(query: string, settings: QueryTermSettings): QueryTer
       expand(intent.term, ARGUMENT_INTENT_WEIGHT, 0, `${intent.surface} (${argument.kind})`);
     }
   }
+  const matches = settings.queryExpansion ? findVocabularyMatches(query) : [];
+  const informative = informativeUnits(counts, matches);
   if (settings.queryExpansion) {
-    for (const match of findVocabularyMatches(query)) {
+    for (const match of matches) {
       for (const { term, surface } of analyzeText(match.english)) expand(term, 1, 1, `${surface}←${match.form}`);
       if (settings.alternativeWeight > 0) {
         for (const { term, surface } of analyzeText(match.alternatives)) {
@@ -100,7 +130,51 @@ export function queryTerms(query: string, settings: QueryTermSettings): QueryTer
     }
   }
   const terms = Array.from(weights, ([term, { weight, coverage, label }]) => ({ term, weight, coverage, label }));
-  const capitalized = new Set<string>();
-  for (const word of query.match(/\p{L}*\p{Lu}[\p{L}\p{N}]*/gu) ?? []) capitalized.add(word.toLowerCase());
-  return { terms, capitalized };
+  return { terms, informative, capitalized: capitalizedWords(query) };
+}
+
+/**
+ * The words with a capital letter, lower-cased: in each run of letters and digits, from the first stretch of letters
+ * that holds a capital to the run's end (`Notion`, `GitHub's` → github, `k8sNotion` → snotion). What the regular
+ * expression `\p{L}*\p{Lu}[\p{L}\p{N}]*` finds, in linear time: that expression backtracks quadratically over a long
+ * run without capitals (10,000 katakana took seconds).
+ */
+function capitalizedWords(query: string): Set<string> {
+  const words = new Set<string>();
+  for (const run of query.match(/[\p{L}\p{N}]+/gu) ?? []) {
+    if (!/\p{Lu}/u.test(run)) continue;
+    for (const letters of run.matchAll(/\p{L}+/gu)) {
+      if (/\p{Lu}/u.test(letters[0])) {
+        words.add(run.slice(letters.index).toLowerCase());
+        break;
+      }
+    }
+  }
+  return words;
+}
+
+/** The query's words and translated concepts, each with what covers it fully or in part. */
+function informativeUnits(
+  counts: ReadonlyMap<string, { count: number; label: string }>,
+  matches: readonly VocabularyMatch[],
+): InformativeUnit[] {
+  const units: InformativeUnit[] = [];
+  const seen = new Set<string>();
+  for (const match of matches) {
+    const terms = [...new Set(analyzeText(match.english).map((token) => token.term))];
+    if (terms.length === 0) continue;
+    const partial = [
+      ...analyzeText(match.alternatives).map(({ term }) => ({ term, credit: ALTERNATIVE_CREDIT })),
+      ...terms.flatMap((term) => synonymsOf(term).map((synonym) => ({ term: synonym.term, credit: SYNONYM_CREDIT }))),
+    ].filter((entry) => !terms.includes(entry.term));
+    for (const term of terms) seen.add(term);
+    units.push({ terms, partial, weight: 1, cjk: false, domain: true, label: match.form });
+  }
+  for (const [term, { count, label }] of counts) {
+    if (seen.has(term)) continue;
+    const cjk = containsCjk(term);
+    const partial = cjk ? [] : synonymsOf(term).map((synonym) => ({ term: synonym.term, credit: SYNONYM_CREDIT }));
+    units.push({ terms: [term], partial, weight: 1 + Math.log(count), cjk, domain: isToolDomainTerm(term), label });
+  }
+  return units;
 }

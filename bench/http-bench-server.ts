@@ -1,7 +1,7 @@
 /**
  * The server side of bench/http-bench.ts: `buildHttpApp` (apps/http-server/src/http-app.ts) built the way
- * http-app.test.ts builds it, with one in-process registry tool (`local:echo`) and server-everything over stdio,
- * listening on 127.0.0.1 (random port).
+ * apps/http-server/test/http-test-support.ts builds it, with one in-process registry tool (`local:echo`) and
+ * server-everything over stdio, listening on 127.0.0.1 (random port).
  *
  * Two ways to use it:
  *   - imported: `startBenchServer()` runs the server in the calling process (the bench's "in-process" mode);
@@ -21,7 +21,7 @@ import v8 from 'node:v8';
 import { ToolRegistry } from '@search-mcp/catalog';
 import { parseConfig, silentLogger } from '@search-mcp/shared';
 import { buildHttpApp } from '../apps/http-server/src/http-app.js';
-import { createSearchMcpRuntime } from '../packages/meta-tools/dist/index.js';
+import { createSearchMcpRuntime } from '../packages/runtime/dist/index.js';
 import {
   findGarbageCollector,
   isEsbuildService,
@@ -137,13 +137,11 @@ export async function startBenchServer(): Promise<BenchServer> {
     stats: async () => ({
       pid: process.pid,
       sessionCount: http.mcp.sessionCount,
-      backends: runtime.manager
-        .status()
-        .map((status) => ({
-          id: status.id,
-          state: status.state,
-          ...(status.pid !== undefined ? { pid: status.pid } : {}),
-        })),
+      backends: runtime.manager.status().map((status) => ({
+        id: status.id,
+        state: status.state,
+        ...(status.pid !== undefined ? { pid: status.pid } : {}),
+      })),
       childProcesses: childrenOf(process.pid).filter((child) => !isEsbuildService(child)),
       toolsChangedListeners: runtime.manager.listenerCount('tools-changed'),
     }),
@@ -165,7 +163,7 @@ export async function startBenchServer(): Promise<BenchServer> {
     },
     close: () => {
       closing ??= (async () => {
-        await http.app.close();
+        await http.close();
         await runtime.close();
       })();
       return closing;

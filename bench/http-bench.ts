@@ -3,7 +3,7 @@
  *
  *   npx -y pnpm@10.34.9 bench:http
  *
- * The server is built the way apps/http-server/src/http-app.test.ts builds it (bench/http-bench-server.ts): one
+ * The server is built the way apps/http-server/test/http-test-support.ts builds it (bench/http-bench-server.ts): one
  * in-process registry tool `local:echo`, server-everything over stdio, one token, rate limit off
  * (`rateLimitPerMinute: 0`: this measures throughput, not the limiter), silent logger, no audit file.
  *
@@ -260,18 +260,21 @@ async function post(url: string, body: unknown, headers: Record<string, string>)
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
+/** A JSON-RPC message as read off the wire: any fields, checked by the caller. */
+// biome-ignore lint/suspicious/noExplicitAny: messages are read structurally, field by field
+type WireMessage = Record<string, any>;
+
 /** The JSON-RPC messages of an SSE body (`event: message` frames) or of a plain JSON body. */
-function jsonRpcMessages(text: string, contentType: string | null): Array<Record<string, any>> {
-  if (!contentType?.includes('text/event-stream'))
-    return text.trim() === '' ? [] : [JSON.parse(text) as Record<string, any>];
-  const messages: Array<Record<string, any>> = [];
+function jsonRpcMessages(text: string, contentType: string | null): WireMessage[] {
+  if (!contentType?.includes('text/event-stream')) return text.trim() === '' ? [] : [JSON.parse(text) as WireMessage];
+  const messages: WireMessage[] = [];
   for (const frame of text.split(/\r?\n\r?\n/)) {
     const data = frame
       .split(/\r?\n/)
       .filter((line) => line.startsWith('data:'))
       .map((line) => line.slice(5).trimStart())
       .join('\n');
-    if (data !== '') messages.push(JSON.parse(data) as Record<string, any>);
+    if (data !== '') messages.push(JSON.parse(data) as WireMessage);
   }
   return messages;
 }
@@ -809,7 +812,7 @@ function markdown(
       `autocannon ${machine.autocannon} · fastify ${machine.fastify} · SDK ${machine.sdk} · server-everything ${machine.serverEverything}`,
     '',
     `Loopback only (127.0.0.1). autocannon ${connections} connections, pipelining ${pipelining}, ${warmupSeconds} s warm-up (discarded) then ` +
-      `${durationSeconds} s measured per row; every response body is checked (mismatches). Server: \`buildHttpApp\` as in http-app.test.ts, ` +
+      `${durationSeconds} s measured per row; every response body is checked (mismatches). Server: \`buildHttpApp\` as in the app tests, ` +
       '`rateLimitPerMinute: 0`, silent logger, no audit file, one token, server-everything over stdio. ' +
       '*child process*: the server runs in its own process (bench/http-bench-server.ts under tsx), autocannon alone in the bench ' +
       'process (the headline numbers); *in-process*: server and autocannon share the bench process and its one event loop. ' +

@@ -68,3 +68,12 @@ export function isAlive(pid: number): boolean {
     return false;
   }
 }
+
+/** The command line of `pid`, for messages. */
+export function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+  } catch {
+    return '(gone)';
+  }
+}

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { descendantsOf, isAlive, startCli } from '../../test/cli-process.js';
+import { commandOf, descendantsOf, isAlive, startCli } from '../../test/cli-process.js';
 import {
   eventually,
   mainToken,
@@ -76,6 +76,11 @@ describe.each(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)('search-mcp-http on %s',
     expect(answer.body).toMatchObject({ success: false, code: 'SHUTTING_DOWN' });
     expect(await mcp).toMatchObject({ code: -32000, message: expect.stringMatching(/shutting down/) });
     expect(await cli.exited).toEqual([0, null]);
-    expect(backends.filter(isAlive)).toEqual([]);
+    // The backends' watchdogs end whatever is left the moment this process is gone; give them a moment to do it.
+    const left = await eventually(async () => {
+      const alive = backends.filter(isAlive);
+      return alive.length === 0 ? alive : undefined;
+    }, 5000).catch(() => backends.filter(isAlive).map((pid) => `${pid}: ${commandOf(pid)}`));
+    expect(left).toEqual([]);
   });
 });

@@ -258,6 +258,22 @@ describe('meta mode', () => {
     expect(result.notice).toBe('Still connecting: fs. Their tools are not searched yet; search again shortly.');
   });
 
+  it('names failed servers of the caller in the notice, with their reason', async () => {
+    const manager = new FakeManager();
+    manager.states = [
+      { id: 'fs', state: 'failed', toolCount: 0, restarts: 0, lastError: 'environment variable FS_TOKEN is not set' },
+      { id: 'web', state: 'failed', toolCount: 0, restarts: 0, lastError: 'spawn web-server ENOENT' },
+    ];
+    const { client } = await connect(
+      { manager },
+      { mcpServers: { fs: { command: 'fs-server' }, web: { command: 'web-server', projects: ['site'] } } },
+    );
+    const result = (await call(client, 'tool_discovery', { query: 'echo' })).structuredContent as { notice?: string };
+    expect(result.notice).toBe(
+      'Not available: fs (environment variable FS_TOKEN is not set). Their tools cannot be found or run until this is fixed.',
+    );
+  });
+
   it('searches as soon as the starting servers have settled', async () => {
     const manager = new FakeManager();
     manager.states = [{ id: 'fs', state: 'starting', toolCount: 0, restarts: 0 }];

@@ -2,22 +2,26 @@ import { parseConfig } from '@search-mcp/shared';
 import { describe, expect, it } from 'vitest';
 import { buildServerInstructions } from './server-instructions.js';
 
-const config = parseConfig({
-  mcpServers: {
-    files: { command: 'files-server', description: 'Files on disk' },
-    web: { command: 'web-server', description: 'Web pages', projects: ['site'] },
-    both: { command: 'both-server', projects: ['site', 'docs'] },
-    off: { command: 'off-server', enabled: false },
-    long: { command: 'long-server', description: `A description that goes on ${'and on '.repeat(30)}` },
+const config = parseConfig(
+  {
+    mcpServers: {
+      files: { command: 'files-server', description: 'Files on disk' },
+      web: { command: 'web-server', description: 'Web pages', projects: ['site'] },
+      both: { command: 'both-server', projects: ['site', 'docs'] },
+      off: { command: 'off-server', enabled: false },
+      long: { command: 'long-server', description: `A description that goes on ${'and on '.repeat(30)}` },
+      broken: { command: 'broken-server', env: { TOKEN: '${SEARCH_MCP_UNSET_FOR_INSTRUCTIONS}' } },
+    },
   },
-});
+  { env: {} },
+);
 
 function serverLines(text: string): string[] {
   return text.split('\n').filter((line) => line.startsWith('- '));
 }
 
 describe('buildServerInstructions', () => {
-  it('names the servers a caller without a project sees: enabled, without projects', () => {
+  it('names the servers a caller without a project sees: enabled, without projects, entry not broken', () => {
     const text = buildServerInstructions(config, 'meta');
     expect(text).toMatch(/^Search MCP gives access to the tools of the MCP servers below\./);
     expect(serverLines(text).map((line) => line.split(':')[0])).toEqual(['- files', '- long']);

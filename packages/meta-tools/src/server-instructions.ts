@@ -11,8 +11,10 @@ const maxDescriptionLength = 80;
  */
 export function buildServerInstructions(config: ResolvedConfig, mode: 'meta' | 'proxy', projectId?: string): string {
   // The catalog's visibility rule, so the instructions name exactly the servers whose tools the caller can reach.
+  // A server whose entry is broken cannot start: it is not offered as available.
   const servers = Object.values(config.mcpServers).filter(
-    (server) => server.enabled && isServerVisibleToProject(server.projects, projectId),
+    (server) =>
+      server.enabled && server.configError === undefined && isServerVisibleToProject(server.projects, projectId),
   );
   const lines = servers.slice(0, maxServersListed).map((server) => {
     const description = server.description ? `: ${truncateText(server.description, maxDescriptionLength)}` : '';

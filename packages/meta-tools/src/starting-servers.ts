@@ -5,6 +5,13 @@ export function startingServerIds(manager: ServerStatusSource | undefined): stri
   return (manager?.status() ?? []).filter((status) => status.state === 'starting').map((status) => status.id);
 }
 
+/** The servers that failed (to start, or for good), with the reason the manager recorded. */
+export function failedServers(manager: ServerStatusSource | undefined): Array<{ id: string; reason?: string }> {
+  return (manager?.status() ?? [])
+    .filter((status) => status.state === 'failed')
+    .map((status) => ({ id: status.id, ...(status.lastError ? { reason: status.lastError } : {}) }));
+}
+
 /** Resolves when no server is `starting`, after `limitMs`, or when the request is cancelled. */
 export function waitForStartingServers(
   manager: ServerStatusSource,

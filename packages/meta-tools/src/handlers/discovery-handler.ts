@@ -1,10 +1,10 @@
-import type { Caller } from '@search-mcp/catalog';
-import { errorMessage, type ToolCallResult } from '@search-mcp/shared';
+import { type Caller, isServerVisibleToProject } from '@search-mcp/catalog';
+import { errorMessage, type ToolCallResult, truncateText } from '@search-mcp/shared';
 import { callerFields, errorFields } from '../audit/request-audit.js';
 import { type DiscoveryResult, toDiscoveryResults } from '../discovery-response.js';
 import { describeZodIssues, toolDiscoveryArguments } from '../meta-tool-arguments.js';
 import type { RequestExtra } from '../search-mcp-server-options.js';
-import { startingServerIds, waitForStartingServers } from '../starting-servers.js';
+import { failedServers, startingServerIds, waitForStartingServers } from '../starting-servers.js';
 import { toErrorResult } from '../wire-errors.js';
 import type { HandlerContext } from './handler-context.js';
 
@@ -53,6 +53,15 @@ export async function handleToolDiscovery(
     if (response.strategy === 'off') notices.push('Tool search is turned off for this project.');
     else if (starting.length > 0)
       notices.push(`Still connecting: ${starting.join(', ')}. Their tools are not searched yet; search again shortly.`);
+    // Only servers this caller's project could see: others are none of its business.
+    const servers = context.catalog.config.mcpServers;
+    const failed = failedServers(context.manager).filter(
+      ({ id }) => servers[id] !== undefined && isServerVisibleToProject(servers[id].projects, caller.projectId),
+    );
+    if (response.strategy !== 'off' && failed.length > 0) {
+      const reasons = failed.map(({ id, reason }) => (reason ? `${id} (${truncateText(reason, 120)})` : id));
+      notices.push(`Not available: ${reasons.join('; ')}. Their tools cannot be found or run until this is fixed.`);
+    }
     if (shortened)
       notices.push(
         'Lower results show only parameter names and types; search for one of them with detail "full" to see its whole input schema.',

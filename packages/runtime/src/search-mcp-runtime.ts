@@ -1,10 +1,11 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
-import { type SearchProvider, ToolCatalog, type ToolRegistry } from '@search-mcp/catalog';
+import { Bm25SearchProvider, type SearchProvider, ToolCatalog, type ToolRegistry } from '@search-mcp/catalog';
 import { McpClientManager, type McpClientManagerOptions } from '@search-mcp/client-manager';
 import { type AuditSink, createSearchMcpServer, type SearchMcpServerOptions } from '@search-mcp/meta-tools';
 import { type Logger, type ResolvedConfig, silentLogger } from '@search-mcp/shared';
 import { createJsonlAuditSink } from './audit/jsonl-audit-sink.js';
+import { createStrategyProviders } from './search/strategy-providers.js';
 
 export interface SearchMcpRuntimeOptions {
   config: ResolvedConfig;
@@ -49,11 +50,15 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
     ...options.manager,
     logger: logger.child({ component: 'client-manager' }),
   });
+  // One BM25 ranker: the `bm25` strategy, the first stage of `llm`, and the fallback of every other strategy.
+  const searchProvider = options.searchProvider ?? new Bm25SearchProvider();
+  const strategyProviders = createStrategyProviders(config, { logger, firstStage: searchProvider });
   const catalog = new ToolCatalog({
     sources: [manager, ...(options.registries ?? [])],
     config,
     logger: logger.child({ component: 'catalog' }),
-    ...(options.searchProvider ? { searchProvider: options.searchProvider } : {}),
+    searchProvider,
+    ...strategyProviders,
     ...(options.tokens ? { tokens: options.tokens } : {}),
   });
   const audit =

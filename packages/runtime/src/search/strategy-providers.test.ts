@@ -1,0 +1,68 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ToolRegistry } from '@search-mcp/catalog';
+import { parseConfig } from '@search-mcp/shared';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSearchMcpRuntime } from '../search-mcp-runtime.js';
+import { strategiesInUse } from './strategy-providers.js';
+
+const directories: string[] = [];
+const runtimes: Array<ReturnType<typeof createSearchMcpRuntime>> = [];
+
+afterEach(async () => {
+  await Promise.all(runtimes.splice(0).map((runtime) => runtime.close()));
+  await Promise.all(directories.splice(0).map((directory) => rm(directory, { recursive: true, force: true })));
+});
+
+function hostTools(): ToolRegistry {
+  const registry = new ToolRegistry({ description: 'Host tools' });
+  registry.register(
+    { name: 'send-message', description: 'Post a message to a chat channel', parameters: [] },
+    () => 'sent',
+  );
+  registry.register({ name: 'read-file', description: 'Read the contents of a file', parameters: [] }, () => 'text');
+  return registry;
+}
+
+function runtimeFor(search: Record<string, unknown>) {
+  const runtime = createSearchMcpRuntime({
+    config: parseConfig({ mcpServers: {}, search }),
+    registries: [hostTools()],
+  });
+  runtimes.push(runtime);
+  return runtime;
+}
+
+describe('search strategies wired by the runtime', () => {
+  it('collects the default strategy and every project optimization', () => {
+    const config = parseConfig({
+      mcpServers: {},
+      search: { strategy: 'bm25' },
+      projects: { web: { optimization: 'llm' }, docs: { optimization: 'hybrid' }, off: { optimization: null } },
+    });
+    expect([...strategiesInUse(config)].sort()).toEqual(['bm25', 'hybrid', 'llm']);
+  });
+
+  it('ranks with the LLM strategy, and answers with the first stage when the model cannot be reached', async () => {
+    // Port 9 (discard) refuses the connection at once: the provider's own fallback answers with BM25.
+    const runtime = runtimeFor({
+      strategy: 'llm',
+      llm: { apiKey: 'sk-test-unreachable', baseUrl: 'http://127.0.0.1:9/v1', timeoutMs: 5_000 },
+    });
+    const response = await runtime.catalog.search({ query: 'post a message to the team channel' });
+    expect(response.strategy).toBe('llm');
+    expect(response.providerId).toBe('llm');
+    expect(response.results[0]?.toolKey).toBe('local:send-message');
+  });
+
+  it('ranks with the hybrid strategy through @search-mcp/embeddings, vectors cached in the configured folder', async () => {
+    const cacheDirectory = await mkdtemp(join(tmpdir(), 'search-mcp-hybrid-'));
+    directories.push(cacheDirectory);
+    const runtime = runtimeFor({ strategy: 'hybrid', hybrid: { cacheDirectory } });
+    const response = await runtime.catalog.search({ query: 'read what a document contains' });
+    expect(response.strategy).toBe('hybrid');
+    expect(response.providerId).toBe('hybrid');
+    expect(response.results.map((hit) => hit.toolKey)).toContain('local:read-file');
+  });
+});

@@ -274,6 +274,18 @@ describe('meta mode', () => {
     );
   });
 
+  it('says when no tool matches the request well, and keeps the best hit below relevance 1', async () => {
+    const { client } = await connect();
+    const result = (await call(client, 'tool_discovery', { query: 'send an email to the finance team' }))
+      .structuredContent as { notice?: string; results: Array<{ relevance: number }> };
+    expect(result.notice).toMatch(/^no tool matches 'send an email to the finance team'/);
+    expect(result.results[0]?.relevance ?? 0).toBeLessThan(1);
+    const good = (await call(client, 'tool_discovery', { query: 'echo a message' })).structuredContent as {
+      notice?: string;
+    };
+    expect(good.notice).toBeUndefined();
+  });
+
   it('searches as soon as the starting servers have settled', async () => {
     const manager = new FakeManager();
     manager.states = [{ id: 'fs', state: 'starting', toolCount: 0, restarts: 0 }];

@@ -53,6 +53,9 @@ export async function handleToolDiscovery(
     if (response.strategy === 'off') notices.push('Tool search is turned off for this project.');
     else if (starting.length > 0)
       notices.push(`Still connecting: ${starting.join(', ')}. Their tools are not searched yet; search again shortly.`);
+    // The catalog's absolute match signal: no tool covers the request well (the best relevance is below 1 then).
+    // Not while servers are still connecting: the tool may be theirs, and the notice above already says so.
+    else if (response.match !== 'good' && response.notice) notices.push(response.notice);
     // Only servers this caller's project could see: others are none of its business.
     const servers = context.catalog.config.mcpServers;
     const failed = failedServers(context.manager).filter(

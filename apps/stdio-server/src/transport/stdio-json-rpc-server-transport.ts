@@ -1,33 +1,63 @@
-import { StringDecoder } from 'node:string_decoder';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { JsonRpcErrorCode, isJsonRpcMessage } from '@search-mcp/shared';
+import { isRecord, JsonRpcErrorCode, LineSplitter } from '@search-mcp/shared';
+import { IncomingIdMap } from './incoming-id-map.js';
+import { type IncomingMessage, readIncomingLine } from './incoming-message.js';
 
-/** Longest line accepted from the client; a longer one is answered with a parse error and dropped. */
-const maxLineLength = 64 * 1024 * 1024;
+/** Longest line accepted from the client, in characters; a longer one is answered with a parse error and skipped. */
+const defaultMaxLineLength = 64 * 1024 * 1024;
+
+export interface StdioJsonRpcServerTransportOptions {
+  input?: NodeJS.ReadableStream;
+  output?: NodeJS.WritableStream;
+  maxLineLength?: number;
+  /** Hears of input the transport answered or dropped (for the log); the protocol goes on either way. */
+  onDiagnostic?: (message: string) => void;
+}
 
 /**
- * The server end of MCP over stdio: one JSON-RPC message per line.
+ * The server end of MCP over stdio: one JSON-RPC message per line (`LineSplitter`, linear in the input).
  *
- * Unlike the SDK's `StdioServerTransport`, bad input gets an answer, as JSON-RPC 2.0 requires: a line that is not JSON
- * gets `-32700 Parse error`, JSON that is not a JSON-RPC message gets `-32600 Invalid Request` (with its id when it
- * has one), and the connection goes on. Messages are checked by shape instead of a zod parse per message.
+ * Unlike the SDK's `StdioServerTransport`, every request gets exactly one answer, as JSON-RPC 2.0 requires, and the
+ * connection goes on: a line that is not JSON gets `-32700`; a message that is no valid request gets `-32600` (with
+ * its id when it has a readable one, else `null`); a request whose `_meta` is not valid gets `-32602`. The SDK would
+ * drop all of these without an answer. Ids are echoed exactly as sent (`1e300`, `1.5`, escaped strings: see
+ * `IncomingIdMap`). Notifications are never answered. A malformed response to one of our own requests fails that
+ * request at once instead of leaving it to time out.
+ *
+ * When the output closes (the client closed our stdout: EPIPE), the transport closes.
  */
 export class StdioJsonRpcServerTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
 
-  private pending = '';
-  // Keeps the bytes of a character split between two chunks until the rest arrives.
-  private readonly decoder = new StringDecoder('utf8');
+  private readonly input: NodeJS.ReadableStream;
+  private readonly output: NodeJS.WritableStream;
+  private readonly splitter: LineSplitter;
+  private readonly ids = new IncomingIdMap();
+  /** Ids of our requests to the client (sampling, elicitation, roots, ping) still waiting for an answer. */
+  private readonly outgoingRequests = new Set<string | number>();
+  /** Writes waiting for `drain`; they fail when the transport closes (a client that stopped reading). */
+  private readonly waitingWrites = new Set<(error: Error) => void>();
   private started = false;
   private closed = false;
 
-  constructor(
-    private readonly input: NodeJS.ReadableStream = process.stdin,
-    private readonly output: NodeJS.WritableStream = process.stdout,
-  ) {}
+  constructor(private readonly options: StdioJsonRpcServerTransportOptions = {}) {
+    this.input = options.input ?? process.stdin;
+    this.output = options.output ?? process.stdout;
+    const maxLineLength = options.maxLineLength ?? defaultMaxLineLength;
+    this.splitter = new LineSplitter({
+      maxLineLength,
+      onLine: (line) => this.receive(readIncomingLine(line)),
+      onOverflow: (_head, length) =>
+        this.answerError(
+          'null',
+          JsonRpcErrorCode.ParseError,
+          `Parse error: message longer than ${maxLineLength} characters (${length} so far)`,
+        ),
+    });
+  }
 
   async start(): Promise<void> {
     if (this.started) throw new Error('StdioJsonRpcServerTransport already started');
@@ -36,10 +66,11 @@ export class StdioJsonRpcServerTransport implements Transport {
     this.input.on('error', this.onInputError);
     this.input.once('end', this.onEnd);
     this.input.once('close', this.onEnd);
+    this.output.on('error', this.onOutputError);
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    return this.write(`${JSON.stringify(message)}\n`);
+    return this.write(`${this.serialize(message)}\n`);
   }
 
   async close(): Promise<void> {
@@ -52,53 +83,106 @@ export class StdioJsonRpcServerTransport implements Transport {
     this.finish();
   }
 
-  private readonly onData = (chunk: Buffer | string) => {
-    this.pending += typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
-    let index: number;
-    while ((index = this.pending.indexOf('\n')) !== -1) {
-      const line = this.pending.slice(0, index).replace(/\r$/, '');
-      this.pending = this.pending.slice(index + 1);
-      this.handleLine(line);
-    }
-    if (this.pending.length > maxLineLength) {
-      this.pending = '';
-      this.reject(JsonRpcErrorCode.ParseError, 'Parse error: line too long', null);
-    }
-  };
+  private readonly onData = (chunk: Buffer | string) => this.splitter.push(chunk);
 
   private readonly onInputError = (error: Error) => this.onerror?.(error);
 
+  private readonly onOutputError = (error: Error) => {
+    this.onerror?.(error);
+    // Nothing can reach the client any more (EPIPE: it closed our stdout).
+    void this.close();
+  };
+
   private readonly onEnd = () => this.finish();
 
-  private handleLine(line: string): void {
-    if (line.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (error) {
-      this.reject(
-        JsonRpcErrorCode.ParseError,
-        `Parse error: ${error instanceof Error ? error.message : 'not JSON'}`,
-        null,
-      );
-      return;
+  private receive(incoming: IncomingMessage): void {
+    switch (incoming.kind) {
+      case 'request': {
+        const id = this.ids.requestId(incoming.id);
+        const params = incoming.params ? this.withSdkProgressToken(incoming.params, id) : undefined;
+        this.deliver({ jsonrpc: '2.0', id, method: incoming.method, ...(params ? { params } : {}) });
+        return;
+      }
+      case 'notification': {
+        let params = incoming.params;
+        if (incoming.method === 'notifications/cancelled' && params) {
+          const internal = this.ids.internalIdOf(params.requestId);
+          if (internal !== undefined) {
+            params = { ...params, requestId: internal };
+            this.ids.settle(internal);
+          }
+        }
+        this.deliver({ jsonrpc: '2.0', method: incoming.method, ...(params ? { params } : {}) } as JSONRPCMessage);
+        return;
+      }
+      case 'response':
+        // A response to none of our requests is the SDK's to report; ours are settled here.
+        this.outgoingRequests.delete(incoming.id);
+        this.deliver({
+          jsonrpc: '2.0',
+          id: incoming.id,
+          ...(incoming.error ? { error: incoming.error } : { result: incoming.result ?? {} }),
+        } as JSONRPCMessage);
+        return;
+      case 'malformed-response':
+        this.diagnostic(`malformed response from the client: ${incoming.reason}`);
+        if (incoming.id !== undefined && this.outgoingRequests.delete(incoming.id)) {
+          this.deliver({
+            jsonrpc: '2.0',
+            id: incoming.id,
+            error: {
+              code: JsonRpcErrorCode.InternalError,
+              message: `The client sent a malformed response: ${incoming.reason}`,
+            },
+          });
+        }
+        return;
+      case 'invalid':
+        this.diagnostic(incoming.message);
+        this.answerError(incoming.rawId, incoming.code, incoming.message);
+        return;
+      case 'ignored':
+        if (incoming.reason !== 'blank line') this.diagnostic(`ignored ${incoming.reason}`);
+        return;
     }
-    if (!isJsonRpcMessage(value)) {
-      const id = (value as { id?: unknown } | null)?.id;
-      const usableId = typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
-      this.reject(
-        JsonRpcErrorCode.InvalidRequest,
-        'Invalid Request: expected a JSON-RPC 2.0 message (jsonrpc "2.0" with a string method, or a result/error with an id)',
-        usableId,
-      );
-      return;
-    }
-    this.onmessage?.(value as JSONRPCMessage);
   }
 
-  private reject(code: number, message: string, id: string | number | null): void {
-    this.onerror?.(new Error(message));
-    void this.write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } })}\n`).catch(() => {});
+  /** The params with a progress token the SDK accepts (see `IncomingIdMap`). */
+  private withSdkProgressToken(params: Record<string, unknown>, requestId: string | number): Record<string, unknown> {
+    const meta = params._meta;
+    if (!isRecord(meta) || meta.progressToken === undefined) return params;
+    const token = this.ids.progressToken(meta.progressToken, requestId);
+    return token === meta.progressToken ? params : { ...params, _meta: { ...meta, progressToken: token } };
+  }
+
+  private deliver(message: JSONRPCMessage): void {
+    this.onmessage?.(message);
+  }
+
+  private serialize(message: JSONRPCMessage): string {
+    if ('method' in message) {
+      if ('id' in message) this.outgoingRequests.add(message.id);
+      if (message.method === 'notifications/progress' && message.params) {
+        const token = this.ids.clientToken(message.params.progressToken);
+        if (token !== message.params.progressToken)
+          return JSON.stringify({ ...message, params: { ...message.params, progressToken: token } });
+      }
+      return JSON.stringify(message);
+    }
+    if (message.id === undefined) return JSON.stringify(message);
+    const raw = this.ids.settle(message.id);
+    if (raw === undefined) return JSON.stringify(message);
+    // The id exactly as the client wrote it.
+    const { id: _internal, jsonrpc: _version, ...rest } = message as Record<string, unknown>;
+    return `{"jsonrpc":"2.0","id":${raw},${JSON.stringify(rest).slice(1)}`;
+  }
+
+  private answerError(rawId: string, code: number, message: string): void {
+    void this.write(`{"jsonrpc":"2.0","id":${rawId},"error":${JSON.stringify({ code, message })}}\n`).catch(() => {});
+  }
+
+  private diagnostic(message: string): void {
+    this.options.onDiagnostic?.(message);
   }
 
   private write(text: string): Promise<void> {
@@ -107,14 +191,29 @@ export class StdioJsonRpcServerTransport implements Transport {
         reject(new Error('Not connected'));
         return;
       }
-      if (this.output.write(text)) resolve();
-      else this.output.once('drain', resolve);
+      if (this.output.write(text)) {
+        resolve();
+        return;
+      }
+      const fail = (error: Error) => {
+        this.output.off('drain', drained);
+        reject(error);
+      };
+      const drained = () => {
+        this.waitingWrites.delete(fail);
+        resolve();
+      };
+      this.waitingWrites.add(fail);
+      this.output.once('drain', drained);
     });
   }
 
   private finish(): void {
     if (this.closed) return;
     this.closed = true;
+    // The output 'error' listener stays: a late EPIPE must not become an uncaught exception.
+    for (const fail of this.waitingWrites) fail(new Error('Not connected'));
+    this.waitingWrites.clear();
     this.onclose?.();
   }
 }

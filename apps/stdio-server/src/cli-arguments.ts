@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
-import { logLevels, type LogLevel } from '@search-mcp/shared';
+import { configDefaults, type LogLevel, logLevels } from '@search-mcp/shared';
+import { closestName } from './closest-name.js';
+import { UsageError } from './usage-error.js';
 
 export type CommandName = 'serve' | 'search' | 'call' | 'list' | 'doctor' | 'help' | 'version';
 
@@ -15,9 +17,19 @@ export interface CliArguments {
   server?: string;
 }
 
-export class UsageError extends Error {}
-
 const commands: readonly CommandName[] = ['serve', 'search', 'call', 'list', 'doctor', 'help', 'version'];
+
+const options = {
+  config: { type: 'string', short: 'c' },
+  mode: { type: 'string' },
+  project: { type: 'string' },
+  'log-level': { type: 'string' },
+  json: { type: 'boolean', default: false },
+  limit: { type: 'string', short: 'n' },
+  server: { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+  version: { type: 'boolean', short: 'v', default: false },
+} as const;
 
 export const usage = `search-mcp: one MCP server in front of all your MCP servers
 
@@ -37,33 +49,25 @@ Options:
   -h, --help           this text
   -v, --version        the version`;
 
+/** Reads the command line; a mistake is a `UsageError` of one line, with "did you mean" where a name is close. */
 export function parseCliArguments(argv: readonly string[]): CliArguments {
-  let parsed;
+  checkOptionNames(argv);
+  let parsed: ReturnType<
+    typeof parseArgs<{ args: string[]; allowPositionals: true; strict: true; options: typeof options }>
+  >;
   try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        config: { type: 'string', short: 'c' },
-        mode: { type: 'string' },
-        project: { type: 'string' },
-        'log-level': { type: 'string' },
-        json: { type: 'boolean', default: false },
-        limit: { type: 'string', short: 'n' },
-        server: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-        version: { type: 'boolean', short: 'v', default: false },
-      },
-    });
+    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(parseArgsMessage(error));
   }
   const { values, positionals } = parsed;
   let command: CommandName = 'serve';
   const first = positionals[0];
   if (first !== undefined) {
-    if (!commands.includes(first as CommandName)) throw new UsageError(`unknown command "${first}"`);
+    if (!commands.includes(first as CommandName)) {
+      const suggestion = closestName(first, commands);
+      throw new UsageError(`unknown command "${first}"${suggestion ? `; did you mean "${suggestion}"?` : ''}`);
+    }
     command = first as CommandName;
     positionals.shift();
   }
@@ -80,18 +84,43 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   }
   if (values['log-level'] !== undefined) {
     if (!logLevels.includes(values['log-level'] as LogLevel))
-      throw new UsageError(`--log-level must be one of ${logLevels.join(', ')}`);
+      throw new UsageError(`--log-level must be one of ${logLevels.join(', ')}, not "${values['log-level']}"`);
     result.logLevel = values['log-level'] as LogLevel;
   }
   if (values.limit !== undefined) {
     const limit = Number(values.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 50)
-      throw new UsageError('--limit must be a whole number from 1 to 50');
+    if (!Number.isInteger(limit) || limit < 1 || limit > configDefaults.maxResultsLimit)
+      throw new UsageError(`--limit must be a whole number from 1 to ${configDefaults.maxResultsLimit}`);
     result.limit = limit;
   }
   if (command === 'search' && positionals.length === 0)
-    throw new UsageError('search needs a query: search-mcp search "read a file"');
+    throw new UsageError('search needs a query, e.g. search-mcp search "read a file"');
   if (command === 'call' && positionals.length === 0)
-    throw new UsageError('call needs a tool key: search-mcp call filesystem:read_text_file \'{"path":"/tmp/a"}\'');
+    throw new UsageError('call needs a tool key, e.g. search-mcp call filesystem:read_text_file \'{"path":"/tmp/a"}\'');
+  if (command === 'call' && positionals.length > 2)
+    throw new UsageError('call takes a tool key and one JSON object of arguments (quote the JSON)');
   return result;
+}
+
+/** Unknown `--flags` (before a `--`), with the nearest known one. */
+function checkOptionNames(argv: readonly string[]): void {
+  const known = Object.keys(options);
+  for (const argument of argv) {
+    if (argument === '--') return;
+    if (!argument.startsWith('--')) continue;
+    const name = argument.slice(2).split('=')[0] ?? '';
+    if (known.includes(name)) continue;
+    const suggestion = closestName(name, known);
+    throw new UsageError(`unknown option --${name}${suggestion ? `; did you mean --${suggestion}?` : ''}`);
+  }
+}
+
+/** Node's parseArgs messages, shortened to what a person needs. */
+function parseArgsMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: string } | null)?.code;
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option ${/'([^']+)'/.exec(message)?.[1] ?? ''}`.trim();
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE')
+    return message.replace(/^Option '([^']+)'/, '$1').split('.')[0] ?? message;
+  return message;
 }

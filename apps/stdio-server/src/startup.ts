@@ -1,14 +1,17 @@
 import { createSearchMcpRuntime, type SearchMcpRuntime } from '@search-mcp/runtime';
-import { ConfigError, createJsonLineLogger, type Logger, type LogLevel, type ResolvedConfig } from '@search-mcp/shared';
+import {
+  collectConfigSecrets,
+  createJsonLineLogger,
+  createSecretRedactor,
+  type Logger,
+  type LogLevel,
+  type ResolvedConfig,
+} from '@search-mcp/shared';
 import { findAndLoadConfig } from '@search-mcp/shared/node';
+import { appVersion } from './app-version.js';
 import type { CliArguments } from './cli-arguments.js';
+import type { CliLifecycle } from './cli-lifecycle.js';
 import { createProgressReporter } from './terminal-output.js';
-
-export const version = '0.1.0';
-
-export function createStderrLogger(level: LogLevel): Logger {
-  return createJsonLineLogger({ level, write: (line) => process.stderr.write(line) });
-}
 
 export interface LoadedRuntime {
   runtime: SearchMcpRuntime;
@@ -17,21 +20,35 @@ export interface LoadedRuntime {
   logger: Logger;
 }
 
-/** Loads the config (CONTRACT §2 search order) and wires the runtime. Throws ConfigError before anything starts. */
-export async function loadRuntime(cli: CliArguments, defaultLevel: LogLevel): Promise<LoadedRuntime> {
-  const logger = createStderrLogger(cli.logLevel ?? defaultLevel);
+/**
+ * Loads the config (`--config`, `$SEARCH_MCP_CONFIG`, `./config/mcp-servers.json`, `~/.config/search-mcp/config.json`)
+ * and wires the runtime, which the lifecycle closes on every way out. Throws a ConfigError before anything starts.
+ * Logs are JSON lines on stderr with every configured secret masked.
+ */
+export async function loadRuntime(
+  cli: CliArguments,
+  defaultLevel: LogLevel,
+  lifecycle: CliLifecycle,
+): Promise<LoadedRuntime> {
   const { config, path } = await findAndLoadConfig({
     ...(cli.config !== undefined ? { cliPath: cli.config } : {}),
     env: process.env,
     cwd: process.cwd(),
   });
+  const logger = createJsonLineLogger({
+    level: cli.logLevel ?? defaultLevel,
+    write: (line) => process.stderr.write(line),
+    redactor: createSecretRedactor(collectConfigSecrets(config)),
+  });
+  lifecycle.useLogger(logger);
   const runtime = createSearchMcpRuntime({
     config,
     logger,
-    serverInfo: { name: 'search-mcp', version },
+    serverInfo: { name: 'search-mcp', version: appVersion },
     ...(cli.mode ? { mode: cli.mode } : {}),
     ...(cli.project !== undefined ? { projectId: cli.project } : {}),
   });
+  lifecycle.onClose(() => runtime.close());
   return { runtime, config, configPath: path, logger };
 }
 
@@ -52,12 +69,15 @@ export async function connectWithProgress(runtime: SearchMcpRuntime): Promise<vo
   };
   runtime.manager.on('status-change', listener);
   progress.update(`Connecting ${total} servers…`);
-  await runtime.manager.startAll();
-  runtime.manager.off('status-change', listener);
-  progress.done();
+  try {
+    await runtime.manager.startAll();
+  } finally {
+    runtime.manager.off('status-change', listener);
+    progress.done();
+  }
 }
 
-export function describeStartupError(error: unknown): string {
-  if (ConfigError.isInstance(error)) return error.message;
-  return error instanceof Error ? error.message : String(error);
+/** The config's warnings (unknown keys with "did you mean", skipped entries) as plain lines on stderr. */
+export function printConfigWarnings(config: ResolvedConfig): void {
+  for (const warning of config.warnings) process.stderr.write(`search-mcp: warning: ${warning}\n`);
 }

@@ -1,4 +1,5 @@
 /** Output for people: plain tables on stdout, progress on stderr only when stderr is a terminal. */
+import { truncateText } from '@search-mcp/shared';
 
 export function formatTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = headers.map((header, column) =>
@@ -12,11 +13,6 @@ export function formatTable(headers: readonly string[], rows: readonly (readonly
   return [line(headers), line(widths.map((width) => '─'.repeat(width))), ...rows.map(line)].join('\n');
 }
 
-export function truncate(text: string, limit: number): string {
-  const single = text.replace(/\s+/g, ' ').trim();
-  return single.length <= limit ? single : `${single.slice(0, limit - 1)}…`;
-}
-
 export interface ProgressReporter {
   update(message: string): void;
   done(message?: string): void;
@@ -28,7 +24,7 @@ export function createProgressReporter(stream: NodeJS.WriteStream = process.stde
   let shown = false;
   return {
     update: (message) => {
-      stream.write(`\r\x1b[2K${truncate(message, (stream.columns ?? 100) - 1)}`);
+      stream.write(`\r\x1b[2K${truncateText(message, (stream.columns ?? 100) - 1)}`);
       shown = true;
     },
     done: (message) => {

@@ -1,5 +1,5 @@
-import { execFile, execFileSync, spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { type McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { alive, descendants, waitUntil } from './support/process-tree.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '../../..');
@@ -56,43 +57,6 @@ async function call(
     structuredContent?: Record<string, unknown>;
     isError?: boolean;
   };
-}
-
-/** Every process below `pid` (children, grandchildren). */
-function descendants(pid: number): number[] {
-  const rows = execFileSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' })
-    .trim()
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
-  const found: number[] = [];
-  const walk = (parent: number) => {
-    for (const [child, ppid] of rows) {
-      if (ppid === parent) {
-        found.push(child);
-        walk(child);
-      }
-    }
-  };
-  walk(pid);
-  return found;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitUntil(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((done) => setTimeout(done, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 afterEach(async () => {
@@ -341,21 +305,40 @@ describe('search-mcp over stdio, other modes and settings', () => {
     await exited;
   });
 
-  it('refuses a broken config before starting anything, naming the path', async () => {
-    const config = join(directory, 'broken.json');
-    await writeFile(
-      config,
-      JSON.stringify({
-        mcpServers: { github: { command: 'npx', env: { TOKEN: '${SEARCH_MCP_TEST_UNSET_VARIABLE}' } } },
-      }),
-    );
+  it('refuses a config file it cannot parse before starting anything, naming the path', async () => {
+    const config = join(directory, 'unparsable.json');
+    await writeFile(config, '{ "mcpServers": { oops');
     const result = await promisify(execFile)(process.execPath, [cli, '--config', config]).catch(
       (error: { code: number; stdout: string; stderr: string }) => error,
     );
     expect(result).toMatchObject({ code: 2, stdout: '' });
-    expect((result as { stderr: string }).stderr).toContain(
-      'mcpServers.github.env.TOKEN: environment variable SEARCH_MCP_TEST_UNSET_VARIABLE is not set',
+    expect((result as { stderr: string }).stderr).toContain(config);
+    expect((result as { stderr: string }).stderr).toContain('invalid JSON at line 1');
+  });
+
+  it('serves the other servers when one entry is broken, and says why that one failed', async () => {
+    const config = join(directory, 'one-broken.json');
+    const everything = JSON.parse(await readFile(exampleConfig, 'utf8')).mcpServers.everything;
+    await writeFile(
+      config,
+      JSON.stringify({
+        mcpServers: { github: { command: 'npx', env: { TOKEN: '${SEARCH_MCP_TEST_UNSET_VARIABLE}' } }, everything },
+      }),
     );
+    const session = await startSession(['--config', config]);
+    const connected = async () => {
+      const discovery = await call(session.client, 'tool_discovery', { query: 'echo a message' });
+      return JSON.stringify(discovery.structuredContent).includes('everything:echo');
+    };
+    await waitUntil(connected, 'everything to connect');
+    const echo = await call(session.client, 'tool_execute', {
+      toolKey: 'everything:echo',
+      arguments: { message: 'x' },
+    });
+    expect(echo.content?.[0]?.text).toBe('Echo: x');
+    const down = await call(session.client, 'tool_execute', { toolKey: 'github:anything', arguments: {} });
+    expect(down.isError).toBe(true);
+    console.log(JSON.stringify(down), session.client.getInstructions());
   });
 });
 

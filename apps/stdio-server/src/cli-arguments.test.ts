@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { parseCliArguments } from './cli-arguments.js';
+import { closestName } from './closest-name.js';
+import { UsageError } from './usage-error.js';
+
+function usageErrorOf(argv: string[]): UsageError {
+  try {
+    parseCliArguments(argv);
+  } catch (error) {
+    if (error instanceof UsageError) return error;
+    throw error;
+  }
+  throw new Error(`no usage error for ${argv.join(' ')}`);
+}
+
+describe('parseCliArguments', () => {
+  it('reads commands, flags and positionals', () => {
+    expect(parseCliArguments([])).toEqual({ command: 'serve', positionals: [], json: false });
+    expect(
+      parseCliArguments([
+        'search',
+        'read',
+        'a',
+        'file',
+        '--limit',
+        '5',
+        '--json',
+        '--config=c.json',
+        '--mode',
+        'proxy',
+      ]),
+    ).toEqual({
+      command: 'search',
+      positionals: ['read', 'a', 'file'],
+      json: true,
+      limit: 5,
+      config: 'c.json',
+      mode: 'proxy',
+    });
+    expect(parseCliArguments(['list', '--server', 'github', '--project', 'web', '--log-level', 'debug'])).toMatchObject(
+      { command: 'list', server: 'github', project: 'web', logLevel: 'debug' },
+    );
+    expect(parseCliArguments(['-v']).command).toBe('version');
+    expect(parseCliArguments(['doctor', '--help']).command).toBe('help');
+  });
+
+  it('suggests the flag or command that was meant', () => {
+    expect(usageErrorOf(['--confg', 'x']).message).toBe('unknown option --confg; did you mean --config?');
+    expect(usageErrorOf(['list', '--sever', 'x']).message).toBe('unknown option --sever; did you mean --server?');
+    expect(usageErrorOf(['--log_level', 'debug']).message).toBe(
+      'unknown option --log_level; did you mean --log-level?',
+    );
+    expect(usageErrorOf(['--verbose']).message).toBe('unknown option --verbose');
+    expect(usageErrorOf(['serach', 'x']).message).toBe('unknown command "serach"; did you mean "search"?');
+    expect(usageErrorOf(['doctr']).message).toBe('unknown command "doctr"; did you mean "doctor"?');
+    expect(usageErrorOf(['frobnicate']).message).toBe('unknown command "frobnicate"');
+    expect(usageErrorOf(['-x']).message).toBe('unknown option -x');
+  });
+
+  it('says in one line what is wrong with a value', () => {
+    expect(usageErrorOf(['--mode', 'full']).message).toBe('--mode must be meta or proxy, not "full"');
+    expect(usageErrorOf(['search', 'x', '--limit', '51']).message).toBe('--limit must be a whole number from 1 to 50');
+    expect(usageErrorOf(['--log-level', 'loud']).message).toMatch(/^--log-level must be one of debug, info/);
+    expect(usageErrorOf(['--json=yes']).message).toBe('--json does not take an argument');
+    expect(usageErrorOf(['--config']).message).toBe('-c, --config <value> argument missing');
+    expect(usageErrorOf(['search']).message).toMatch(/^search needs a query/);
+    expect(usageErrorOf(['call']).message).toMatch(/^call needs a tool key/);
+    expect(usageErrorOf(['call', 'a:b', '{}', 'extra']).message).toMatch(/^call takes a tool key and one JSON object/);
+    for (const argv of [['--confg'], ['--mode', 'x'], ['call']]) expect(usageErrorOf(argv).message).not.toContain('\n');
+  });
+
+  it('leaves what follows -- alone', () => {
+    expect(parseCliArguments(['search', '--', '--not-a-flag']).positionals).toEqual(['--not-a-flag']);
+  });
+});
+
+describe('closestName', () => {
+  it('finds a typo, a different case or separator, or a prefix, and nothing for unrelated words', () => {
+    expect(closestName('githb', ['github', 'gitlab', 'memory'])).toBe('github');
+    expect(closestName('GitHub', ['github'])).toBe('github');
+    expect(closestName('file_system', ['filesystem'])).toBe('filesystem');
+    expect(closestName('mem', ['memory', 'github'])).toBe('memory');
+    expect(closestName('kubernetes', ['github', 'memory'])).toBeUndefined();
+    expect(closestName('', ['github'])).toBeUndefined();
+  });
+});

@@ -1,0 +1,84 @@
+import { truncateText } from '@search-mcp/shared';
+import type { CliArguments } from '../cli-arguments.js';
+import type { CliLifecycle } from '../cli-lifecycle.js';
+import { connectWithProgress, loadRuntime } from '../startup.js';
+import { formatTable } from '../terminal-output.js';
+import { measureContextCost } from './context-cost.js';
+import { failureHint, wrapText } from './failure-hints.js';
+
+/** Validates the config, connects each server, and shows its state and the context Search MCP saves. */
+export async function doctorCommand(cli: CliArguments, lifecycle: CliLifecycle): Promise<number> {
+  const { runtime, config, configPath } = await loadRuntime(cli, 'error', lifecycle);
+  await connectWithProgress(runtime);
+  const statuses = runtime.manager.status();
+  const caller = cli.project !== undefined ? { projectId: cli.project } : {};
+  const cost = await measureContextCost(runtime, caller);
+  const failed = statuses.filter((status) => status.state === 'failed');
+  if (cli.json) {
+    process.stdout.write(
+      `${JSON.stringify(
+        {
+          config: configPath,
+          warnings: config.warnings,
+          servers: statuses.map((status) => {
+            const hint = status.lastError ? failureHint(status.lastError) : undefined;
+            return hint ? { ...status, hint } : status;
+          }),
+          contextCost: cost,
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    return failed.length > 0 ? 1 : 0;
+  }
+  const out: string[] = [];
+  out.push(`Config: ${configPath} (${statuses.length} servers, mode ${runtime.mode})`, '');
+  if (config.warnings.length > 0) out.push('Warnings:', ...config.warnings.map((warning) => `  ${warning}`), '');
+  out.push(
+    formatTable(
+      ['server', 'state', 'tools', 'connect', 'last error'],
+      statuses.map((status) => [
+        status.id,
+        status.state,
+        String(status.toolCount),
+        status.connectMs !== undefined ? `${Math.round(status.connectMs)} ms` : '',
+        truncateText(status.lastError ?? '', 60),
+      ]),
+    ),
+    '',
+  );
+  // The whole reason of each failure, wrapped, and what to do about the common ones.
+  const width = Math.max(60, Math.min(process.stdout.columns ?? 100, 120)) - 4;
+  const problems = statuses.filter((status) => status.state !== 'running' && status.lastError);
+  if (problems.length > 0) {
+    out.push('Why:');
+    for (const status of problems) {
+      const reason = status.lastError ?? '';
+      out.push(`  ${status.id}:`, ...wrapText(reason, width).map((line) => `    ${line}`));
+      const hint = failureHint(reason);
+      if (hint) out.push(...wrapText(`fix: ${hint}`, width).map((line) => `    ${line}`));
+    }
+    out.push('');
+  }
+  const number = (value: number) => value.toLocaleString('en-US');
+  const rows = [
+    ['every server connected directly', `${number(cost.directTokens)} tokens`, `${cost.directTools} tools`],
+    ['search-mcp, proxy mode', `${number(cost.proxyTokens)} tokens`, `${cost.proxyTools} tools`],
+    [
+      'search-mcp, meta mode',
+      `${number(cost.metaTokens)} tokens`,
+      `${cost.metaTools} tools, ${(cost.metaSavings * 100).toFixed(1)} % less than direct`,
+    ],
+  ];
+  out.push(
+    'Context a client loads before the first message (Claude tokens of the tools/list JSON):',
+    formatTable(['', 'size', ''], rows),
+    '',
+  );
+  if (failed.length > 0)
+    out.push(`${failed.length} server(s) failed: fix the errors above, then run search-mcp doctor again.`);
+  else out.push('All servers are running.');
+  process.stdout.write(`${out.join('\n')}\n`);
+  return failed.length > 0 ? 1 : 0;
+}

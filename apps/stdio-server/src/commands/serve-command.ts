@@ -1,0 +1,42 @@
+import type { CliArguments } from '../cli-arguments.js';
+import type { CliLifecycle } from '../cli-lifecycle.js';
+import { loadRuntime } from '../startup.js';
+import { StdioJsonRpcServerTransport } from '../transport/stdio-json-rpc-server-transport.js';
+
+/**
+ * The stdio MCP server. `initialize` and `tools/list` are answered at once; backends connect in the background
+ * (a discovery meanwhile searches what is connected and says what is still starting). Stdout carries only the
+ * protocol; logs go to stderr. Stdin EOF, a closed stdout, SIGINT, SIGTERM and SIGHUP all end every backend's process
+ * tree before exiting.
+ */
+export async function serveCommand(cli: CliArguments, lifecycle: CliLifecycle): Promise<void> {
+  const { runtime, config, configPath, logger } = await loadRuntime(cli, 'info', lifecycle);
+  for (const warning of config.warnings) logger.warn('config warning', { warning });
+  const server = runtime.createServer();
+  // Closed before the runtime (closers run last-added first): stop answering, then stop the backends.
+  lifecycle.onClose(() => server.close());
+  const transport = new StdioJsonRpcServerTransport({
+    onDiagnostic: (detail) => logger.debug('client input answered with an error or ignored', { detail }),
+  });
+  transport.onclose = () => void lifecycle.shutdown('stdin closed');
+
+  if (process.stdin.isTTY) {
+    process.stderr.write(
+      'search-mcp: waiting for an MCP client on stdin. This is the server an AI client starts; to try it by hand,\n' +
+        'run `search-mcp doctor` or `search-mcp search "read a file"` (see --help). Ctrl-C stops it.\n',
+    );
+  }
+  await server.connect(transport);
+  logger.info('search-mcp serving on stdio', {
+    config: configPath,
+    mode: runtime.mode,
+    servers: runtime.manager.serverIds.length,
+  });
+  void runtime.manager.startAll().then((statuses) => {
+    const failed = statuses.filter((status) => status.state === 'failed');
+    logger.info('backends settled', {
+      running: statuses.filter((status) => status.state === 'running').length,
+      failed: failed.map((status) => `${status.id}: ${status.lastError ?? 'failed'}`),
+    });
+  });
+}

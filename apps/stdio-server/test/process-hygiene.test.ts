@@ -1,0 +1,180 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alive, processTree, waitUntil } from './support/process-tree.js';
+
+const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const stubborn = fileURLToPath(new URL('./fixtures/stubborn-server.mjs', import.meta.url));
+
+/**
+ * Backends that make shutting down hard: one ignores SIGTERM and stdin EOF and forks two workers that do too, one
+ * hides behind `sh -c` (the shell outlives the server), and one is still starting (only in `slowConfig`).
+ */
+function servers(withSlowStart: boolean) {
+  return {
+    stubborn: {
+      command: process.execPath,
+      args: [stubborn, '--ignore-sigterm', '--ignore-eof', '--grandchildren', '2'],
+    },
+    wrapped: { command: 'sh', args: ['-c', `"${process.execPath}" "${stubborn}" --ignore-eof; sleep 60`] },
+    ...(withSlowStart
+      ? {
+          slow: {
+            command: process.execPath,
+            args: [stubborn, '--startup-delay-ms', '60000'],
+            startupTimeoutMs: 120_000,
+          },
+        }
+      : {}),
+  };
+}
+/** The backend processes each config starts: fixture servers, their workers, the shell (helpers not counted). */
+const backendCount = { withSlowStart: 3 + 2 + 1, withoutSlowStart: 2 + 2 + 1 };
+
+function backendProcesses(pid: number) {
+  return processTree(pid).filter(
+    (entry) =>
+      entry.args.includes('stubborn-server.mjs') ||
+      entry.args.includes('setInterval') ||
+      entry.args.startsWith('sh -c'),
+  );
+}
+
+interface Run {
+  child: ChildProcessWithoutNullStreams;
+  exited: Promise<[number | null, NodeJS.Signals | null]>;
+  stderr: () => string;
+}
+
+function start(args: string[]): Run {
+  const child = spawn(process.execPath, [cli, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  child.stdout.on('error', () => {});
+  return {
+    child,
+    exited: once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>,
+    stderr: () => stderr,
+  };
+}
+
+/**
+ * Waits for every backend process, then ends search-mcp with `end`; every process below it (backends and any helper
+ * process) must be gone afterwards.
+ */
+async function expectNoOrphans(
+  run: Run,
+  count: number,
+  end: () => void,
+): Promise<[number | null, NodeJS.Signals | null]> {
+  const pid = run.child.pid ?? -1;
+  await waitUntil(() => backendProcesses(pid).length >= count, `${count} backend processes`, 30_000);
+  const tree = processTree(pid).map((entry) => entry.pid);
+  end();
+  const exit = await run.exited;
+  await waitUntil(() => tree.every((child) => !alive(child)), 'every backend process to end', 20_000).catch(() => {
+    throw new Error(`orphans left: ${tree.filter(alive).join(', ')}`);
+  });
+  return exit;
+}
+
+describe('no process is left behind, whichever way search-mcp ends', { timeout: 90_000 }, () => {
+  let directory: string;
+  let slowConfig: string;
+  let quickConfig: string;
+
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'search-mcp-hygiene-'));
+    slowConfig = join(directory, 'slow.json');
+    quickConfig = join(directory, 'quick.json');
+    await writeFile(slowConfig, JSON.stringify({ mcpServers: servers(true) }));
+    await writeFile(quickConfig, JSON.stringify({ mcpServers: servers(false) }));
+  });
+
+  afterAll(async () => {
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  const interrupted = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+
+  it.each(signals)('serve: %s closes every backend and exits 0', async (signal) => {
+    const run = start(['--config', slowConfig]);
+    expect(await expectNoOrphans(run, backendCount.withSlowStart, () => run.child.kill(signal))).toEqual([0, null]);
+  });
+
+  it('serve: stdin EOF (the client went away) closes every backend and exits 0', async () => {
+    const run = start(['--config', slowConfig]);
+    expect(await expectNoOrphans(run, backendCount.withSlowStart, () => run.child.stdin.end())).toEqual([0, null]);
+  });
+
+  it('serve: a closed stdout (EPIPE) ends it at its next answer, and every backend with it', async () => {
+    const run = start(['--config', slowConfig]);
+    const exit = await expectNoOrphans(run, backendCount.withSlowStart, () => {
+      run.child.stdout.destroy();
+      run.child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
+    });
+    expect(exit).toEqual([0, null]);
+    expect(run.stderr()).toContain('"reason":"stdout closed"');
+  });
+
+  it('serve: SIGKILL leaves no orphans either (the client-manager watchdog ends the backends)', async () => {
+    const run = start(['--config', slowConfig]);
+    expect(await expectNoOrphans(run, backendCount.withSlowStart, () => run.child.kill('SIGKILL'))).toEqual([
+      null,
+      'SIGKILL',
+    ]);
+  });
+
+  for (const command of ['search', 'list', 'doctor'] as const) {
+    const args = command === 'search' ? ['search', 'echo'] : [command];
+    it.each(signals)(`${command} during a slow start: %s closes every backend and exits 128 + n`, async (signal) => {
+      const run = start([...args, '--config', slowConfig]);
+      expect(await expectNoOrphans(run, backendCount.withSlowStart, () => run.child.kill(signal))).toEqual([
+        interrupted[signal],
+        null,
+      ]);
+      expect(run.stderr()).not.toMatch(/at .*\(.*:\d+:\d+\)/);
+    });
+  }
+
+  it.each(signals)(
+    'call during a call that never answers: %s closes every backend and exits 128 + n',
+    async (signal) => {
+      const run = start(['call', 'stubborn:hang', '{}', '--config', quickConfig, '--log-level', 'debug']);
+      const exit = await expectNoOrphans(run, backendCount.withoutSlowStart, () => {
+        // Signal only once the call is in flight.
+        void waitUntil(() => run.stderr().includes('stubborn: hang called'), 'the call to reach the backend').then(() =>
+          run.child.kill(signal),
+        );
+      });
+      expect(exit).toEqual([interrupted[signal], null]);
+      expect(run.stderr()).toContain(`"reason":"${signal}"`);
+    },
+  );
+
+  it('list into a reader that closed early (EPIPE) exits 0 without a stack trace, and leaves nothing behind', async () => {
+    const run = start(['list', '--config', quickConfig]);
+    run.child.stdout.destroy();
+    const exit = await expectNoOrphans(run, backendCount.withoutSlowStart, () => {});
+    expect(exit).toEqual([0, null]);
+    expect(run.stderr()).toBe('');
+  });
+
+  it('call does not treat a closed stdin as a reason to stop (scripts run it with </dev/null)', async () => {
+    const run = start(['call', 'stubborn:echo', '{}', '--config', quickConfig]);
+    let stdout = '';
+    run.child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    run.child.stdin.end();
+    expect(await run.exited).toEqual([0, null]);
+    expect(stdout).toBe('echo\n');
+  });
+});

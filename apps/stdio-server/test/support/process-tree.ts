@@ -1,0 +1,66 @@
+import { execFileSync } from 'node:child_process';
+
+export interface ProcessEntry {
+  pid: number;
+  /** The command line. */
+  args: string;
+}
+
+/** Every process below `pid` (children, grandchildren, …) with its command line, from `ps`. */
+export function processTree(pid: number): ProcessEntry[] {
+  const rows = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,args='], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const [, child = '0', parent = '0', args = ''] = /^\s*(\d+)\s+(\d+)\s?(.*)$/.exec(line) ?? [];
+      return { pid: Number(child), ppid: Number(parent), args };
+    });
+  const found: ProcessEntry[] = [];
+  const walk = (parent: number) => {
+    for (const row of rows) {
+      if (row.ppid === parent) {
+        found.push({ pid: row.pid, args: row.args });
+        walk(row.pid);
+      }
+    }
+  };
+  walk(pid);
+  return found;
+}
+
+/** Every process below `pid` (children, grandchildren, …), from `ps`. */
+export function descendants(pid: number): number[] {
+  return processTree(pid).map((entry) => entry.pid);
+}
+
+/** Whether a process still exists (a zombie not yet reaped counts as gone). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const state = execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim();
+    return state !== '' && !state.startsWith('Z');
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Waits for a condition that no event announces (processes appearing or ending), checking every 50 ms up to
+ * `timeoutMs`.
+ */
+export async function waitUntil(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}

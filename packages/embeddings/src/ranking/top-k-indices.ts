@@ -36,7 +36,8 @@ export function topKIndices(values: ArrayLike<number>, k: number): number[] {
         [heap[i], heap[parent]] = [heap[parent] as number, heap[i] as number];
         i = parent;
       }
-    } else if (weaker(heap[0] as number, position)) {
+    } else if ((values[position] as number) > (values[heap[0] as number] as number)) {
+      // Strictly better than the weakest kept (a tie loses: the kept one has the lower position).
       heap[0] = position;
       siftDown(0);
     }

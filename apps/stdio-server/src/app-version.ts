@@ -1,4 +1,8 @@
-import packageJson from '../package.json' with { type: 'json' };
+import { createRequire } from 'node:module';
 
-/** The version of `search-mcp`, read from its `package.json` (the one place it is written), inlined at build time. */
-export const appVersion: string = packageJson.version;
+/**
+ * The version of `search-mcp`, read from its `package.json` (the one place it is written). `../package.json` is the
+ * app's root from `src/` and from `dist/` alike; reading it at run time keeps the rest of the manifest out of the
+ * bundle.
+ */
+export const appVersion: string = (createRequire(import.meta.url)('../package.json') as { version: string }).version;

@@ -1,18 +1,13 @@
-import { Bm25SearchProvider, type ToolCatalog } from '@search-mcp/catalog';
+import type { ToolCatalog } from '@search-mcp/catalog';
 import type { ToolInfo } from '@search-mcp/shared';
 import type { ToolRanker } from './catalog-search-route.js';
 
 /**
- * `/catalog/search` ranked the way this instance searches: the caller's configured strategy (`off` answers nothing).
- *
- * Interim: the catalog has no way yet to rank tools it was handed (only its own visible tools), so `bm25` and `cloud`
- * both rank with one BM25 provider kept for the app's life (its index cache works across requests). Requested from
- * the catalog's owner: `ToolCatalog.rank(request, tools, caller)`, which this then calls.
+ * `/catalog/search` ranked the way this instance searches: the caller's configured strategy (`bm25`, `hybrid`, `llm`,
+ * `cloud`, each falling back to BM25; `off` answers nothing), through `ToolCatalog.rank` over the tools sent.
  */
 export function rankToolsWithCatalog(catalog: ToolCatalog): ToolRanker {
-  const local = new Bm25SearchProvider();
   return async (request, caller) => {
-    if (catalog.strategyFor(caller) === 'off') return { results: [] };
     const tools: ToolInfo[] = request.tools.map((tool) => ({
       toolKey: tool.toolKey,
       toolName: tool.toolName,
@@ -21,12 +16,17 @@ export function rankToolsWithCatalog(catalog: ToolCatalog): ToolRanker {
       inputSchema: (tool.inputSchema as ToolInfo['inputSchema'] | undefined) ?? { type: 'object' },
       ...(tool.title !== undefined ? { title: tool.title } : {}),
     }));
-    const results = await local.search({
-      queries: request.query,
+    const response = await catalog.rank(
+      {
+        query: request.query,
+        ...(request.maxResults !== undefined ? { maxResults: request.maxResults } : {}),
+        ...(request.context ? { context: request.context } : {}),
+      },
       tools,
-      maxResults: request.maxResults ?? catalog.config.search.maxResults,
-      ...(request.context ? { context: request.context } : {}),
-    });
-    return { results: results.map((result) => ({ ...result })) };
+      caller,
+    );
+    return {
+      results: response.results.map(({ tool: _tool, title: _title, ...result }) => result),
+    };
   };
 }

@@ -99,6 +99,18 @@ describe('search', () => {
     const answered = await withHybrid.search({ query: 'add numbers' });
     expect(answered).toMatchObject({ strategy: 'hybrid', providerId: 'hybrid', results: [{ toolKey: 'local:echo' }] });
     expect(answered.fallbackReason).toBeUndefined();
+    // Tools handed in (POST /catalog/search) are ranked with the same strategy and provider, not the catalog's own.
+    const handed = [
+      { toolKey: 'other:sum', toolName: 'sum', serverName: 'other', description: 'Sum numbers', inputSchema: {} },
+      { toolKey: 'other:say', toolName: 'say', serverName: 'other', description: 'Say a message', inputSchema: {} },
+    ];
+    const ranked = await withHybrid.rank({ query: 'add numbers' }, handed);
+    expect(ranked).toMatchObject({ strategy: 'hybrid', providerId: 'hybrid', toolCount: 2 });
+    expect(ranked.results.map((hit) => hit.toolKey).every((key) => key.startsWith('other:'))).toBe(true);
+    expect(await withHybrid.rank({ query: 'add numbers' }, handed, { projectId: 'research' })).toMatchObject({
+      strategy: 'llm',
+      fallbackReason: 'no llm search provider is configured',
+    });
   });
 
   it('says when no tool fits well, with the BM25 ranker (match and notice)', async () => {

@@ -127,6 +127,19 @@ export class ToolCatalog {
   }
 
   /**
+   * Ranks tools the caller hands in (not the catalog's own: `POST /catalog/search`, where one instance ranks for
+   * another) with the caller's strategy, its providers and their fallback to BM25, exactly as `search` does.
+   */
+  async rank(
+    request: Omit<CatalogSearchRequest, 'filter'>,
+    tools: readonly ToolInfo[],
+    caller: Caller = {},
+  ): Promise<CatalogSearchResponse> {
+    authorizeCaller(caller, this.tokens);
+    return this.searcher.search(request, this.strategyFor(caller), tools);
+  }
+
+  /**
    * One visible tool by key (`server:tool`, `server.tool` or `server__tool`). A tool the caller cannot see, blocked
    * ones included, is not found (CONTRACT §6: 404); only `execute` says a tool is disabled.
    * @throws ToolNotFoundError (with the closest keys), AuthorizationError

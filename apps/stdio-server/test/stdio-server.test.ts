@@ -338,7 +338,6 @@ describe('search-mcp over stdio, other modes and settings', () => {
     expect(echo.content?.[0]?.text).toBe('Echo: x');
     const down = await call(session.client, 'tool_execute', { toolKey: 'github:anything', arguments: {} });
     expect(down.isError).toBe(true);
-    console.log(JSON.stringify(down), session.client.getInstructions());
   });
 });
 
@@ -368,7 +367,13 @@ describe('a client no one here wrote: the MCP Inspector CLI', () => {
       '--tool-arg',
       'query=echo back a message',
     ]);
-    const result = JSON.parse(stdout) as { structuredContent: { results: Array<{ toolKey: string }> } };
-    expect(result.structuredContent.results[0]?.toolKey).toBe('everything:echo');
+    const result = JSON.parse(stdout) as {
+      structuredContent: { results: Array<{ toolKey: string }>; notice?: string };
+    };
+    // The Inspector calls once, right after spawning search-mcp. On a loaded machine `npx` may take longer than the
+    // bounded start-up wait; then the answer must say so (and the model searches again), never be silently empty.
+    const { results, notice } = result.structuredContent;
+    if (results.some((hit) => hit.toolKey === 'everything:echo')) expect(results[0]?.toolKey).toBe('everything:echo');
+    else expect(notice).toMatch(/^Still connecting: .*everything/);
   });
 });

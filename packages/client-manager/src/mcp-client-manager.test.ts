@@ -71,6 +71,8 @@ describe('configuration', () => {
     expect(stateOf(manager, 'good')).toBe('running');
     const failure = await manager.callTool('broken', 'echo', { message: 'x' }).catch((error: unknown) => error);
     expect(ServerNotRunningError.isInstance(failure)).toBe(true);
+    // Waiting cannot fix a broken entry: not retryable, so no one is told to try again shortly.
+    expect((failure as ServerNotRunningError).isRetryable).toBe(false);
     expect((failure as Error).message).toBe(
       `MCP server 'broken' is not started: its configuration is invalid: ${reason}`,
     );

@@ -35,6 +35,8 @@ export function configErrorFailure(serverId: string, reason: string): ServerNotR
   return new ServerNotRunningError({
     serverId,
     state: 'failed',
+    // Retrying cannot help until the config is fixed: the model must not be told to try again shortly.
+    isRetryable: false,
     message: `MCP server '${serverId}' is not started: its configuration is invalid: ${reason}`,
   });
 }

@@ -6,8 +6,8 @@ const marker = `search-mcp.error.${name}`;
 const symbol = Symbol.for(marker);
 
 /**
- * The backend server is not connected (starting, crashed, stopped, failed). The call never reached it,
- * so repeating it is safe: retryable.
+ * The backend server is not connected (starting, crashed, stopped, failed). The call never reached it, so repeating
+ * it is safe: retryable, unless the caller knows waiting cannot help (a broken config entry: `isRetryable: false`).
  */
 export class ServerNotRunningError extends SearchMcpError {
   // biome-ignore lint/correctness/noUnusedPrivateClassMembers: the marker `isInstance` looks for via Symbol.for
@@ -16,13 +16,13 @@ export class ServerNotRunningError extends SearchMcpError {
   /** The server's state when the call was refused (a `ServerState`). */
   readonly state?: string;
 
-  constructor(options: { serverId: string; state?: string; message?: string; cause?: unknown }) {
+  constructor(options: { serverId: string; state?: string; message?: string; isRetryable?: boolean; cause?: unknown }) {
     super({
       name,
       code: 'SERVER_NOT_RUNNING',
       jsonRpcCode: JsonRpcErrorCode.ServerError,
       statusCode: 503,
-      isRetryable: true,
+      isRetryable: options.isRetryable ?? true,
       message: options.message ?? `MCP server '${options.serverId}' is not running`,
       cause: options.cause,
     });

@@ -82,9 +82,15 @@ describe('search-mcp over stdio, meta mode, example config', () => {
   });
 
   it('finds and runs tools of every example server through discovery', async () => {
-    const discovery = await call(session.client, 'tool_discovery', { query: ['echo a message back'] });
-    const results = (discovery.structuredContent as { results: Array<{ toolKey: string; inputSchema?: unknown }> })
-      .results;
+    type Hits = { results: Array<{ toolKey: string; inputSchema?: unknown }> };
+    let results: Hits['results'] = [];
+    // On a loaded machine `npx` may start `everything` after discovery's bounded start-up wait (the answer then says
+    // "Still connecting"): search again, as the notice tells a model to, until it is in.
+    await waitUntil(async () => {
+      const discovery = await call(session.client, 'tool_discovery', { query: ['echo a message back'] });
+      results = (discovery.structuredContent as Hits).results;
+      return results.some((hit) => hit.toolKey.startsWith('everything:'));
+    }, 'everything to be connected and searched');
     expect(results[0]?.toolKey).toBe('everything:echo');
     expect(results[0]?.inputSchema).toBeDefined();
     expect(

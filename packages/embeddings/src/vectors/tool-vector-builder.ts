@@ -8,6 +8,7 @@ import { errorMessage } from '@search-mcp/shared';
 import type { TextEmbedder } from '../model/text-embedder.js';
 import { normalizeVector, type PreparedToolSet, type ToolVectors } from './tool-vectors.js';
 import type { VectorCache } from './vector-cache.js';
+import { createVectorMatrix } from './vector-matrix.js';
 
 /** What a build did (status, `onVectorsBuilt`, the benchmark). */
 export interface HybridVectorBuildStats {
@@ -95,12 +96,12 @@ export async function buildToolVectors(
     options.onProgress?.(Math.min(total, start + chunk.length), total);
   }
 
-  const matrix = new Float32Array(prepared.hashes.length * dimensions);
+  const matrix = createVectorMatrix(prepared.hashes.length, dimensions);
   const rowOfHash = new Map<string, number>();
   prepared.hashes.forEach((hash, row) => {
     const vector = found.get(hash);
     if (vector === undefined) return;
-    matrix.set(vector, row * dimensions);
+    matrix.data.set(vector, row * dimensions);
     if (!rowOfHash.has(hash)) rowOfHash.set(hash, row);
   });
   const stats: HybridVectorBuildStats = {

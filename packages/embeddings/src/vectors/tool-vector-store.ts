@@ -157,7 +157,8 @@ export class ToolVectorStore {
   private knownVector(hash: string): Float32Array | undefined {
     for (const vectors of this.byFingerprint.values()) {
       const row = vectors.rowOfHash.get(hash);
-      if (row !== undefined) return vectors.matrix.subarray(row * vectors.dimensions, (row + 1) * vectors.dimensions);
+      if (row !== undefined)
+        return vectors.matrix.data.subarray(row * vectors.dimensions, (row + 1) * vectors.dimensions);
     }
     return undefined;
   }

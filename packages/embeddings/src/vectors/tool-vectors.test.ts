@@ -1,6 +1,6 @@
 import type { ToolInfo } from '@search-mcp/shared';
 import { describe, expect, it } from 'vitest';
-import { cosinesWith, normalizeVector, prepareToolSet, textHash, type ToolVectors } from './tool-vectors.js';
+import { normalizeVector, prepareToolSet, textHash } from './tool-vectors.js';
 
 function tool(server: string, name: string, description = ''): ToolInfo {
   return {
@@ -33,23 +33,6 @@ describe('prepareToolSet', () => {
     const prepared = prepareToolSet([null, tool('a', 'read')] as unknown as ToolInfo[]);
     expect(prepared.texts[0]).toBe('');
     expect(prepared.rowOfKey.get('a:read')).toBe(1);
-  });
-});
-
-describe('cosinesWith', () => {
-  it('is the dot product with every row, for any dimension', () => {
-    for (const dimensions of [4, 7, 384]) {
-      const rows = 5;
-      const matrix = Float32Array.from({ length: rows * dimensions }, (_, i) => Math.sin(i));
-      const query = normalizeVector(Float32Array.from({ length: dimensions }, (_, i) => Math.cos(i)));
-      const vectors = { texts: new Array(rows).fill('t'), dimensions, matrix } as unknown as ToolVectors;
-      const cosines = cosinesWith(vectors, query);
-      for (let row = 0; row < rows; row++) {
-        let dot = 0;
-        for (let i = 0; i < dimensions; i++) dot += (query[i] as number) * (matrix[row * dimensions + i] as number);
-        expect(cosines[row]).toBeCloseTo(dot, 4);
-      }
-    }
   });
 });
 

@@ -1,13 +1,14 @@
 /**
- * The vectors of one tool set, as one row-major matrix (row i = tools[i]), and the cosine of a query with every
- * row. Rows are unit length (a tool that could not be read is a zero row: cosine 0 with everything), so a dot
- * product is the cosine; 5,000 tools × 384 dimensions take ~2 ms, 50,000 ~20 ms.
+ * The vectors of one tool set, as one row-major matrix (row i = tools[i], see vector-matrix.ts), and the cosine of
+ * a query with every row. Rows are unit length (a tool that could not be read is a zero row: cosine 0 with
+ * everything), so a dot product is the cosine.
  */
 import { createHash } from 'node:crypto';
 import { isRecord, type ToolInfo } from '@search-mcp/shared';
 import type { QueryTranslator } from '../text/english-gloss.js';
 import { toolEmbeddingText } from '../text/tool-embedding-text.js';
 import { VECTOR_HASH_BYTES } from './vector-cache.js';
+import type { VectorMatrix } from './vector-matrix.js';
 
 /** What is known of a tool set before any model runs: its texts, their hashes, and a fingerprint of the set. */
 export interface PreparedToolSet {
@@ -23,7 +24,7 @@ export interface PreparedToolSet {
 export interface ToolVectors extends PreparedToolSet {
   dimensions: number;
   /** `texts.length × dimensions`, unit rows. */
-  matrix: Float32Array;
+  matrix: VectorMatrix;
   /** Text hash → a row holding its vector (to reuse vectors in the next tool set). */
   rowOfHash: Map<string, number>;
 }
@@ -60,26 +61,7 @@ export function normalizeVector(vector: Float32Array): Float32Array {
   return vector;
 }
 
-/** Cosine of a unit query vector with every row (four accumulators: about twice as fast as one in V8). */
+/** Cosine of a unit query vector with every row. */
 export function cosinesWith(vectors: ToolVectors, query: Float32Array): Float32Array {
-  const { matrix, dimensions } = vectors;
-  const rows = vectors.texts.length;
-  const out = new Float32Array(rows);
-  const unrolled = dimensions - (dimensions % 4);
-  for (let row = 0, offset = 0; row < rows; row++, offset += dimensions) {
-    let a = 0;
-    let b = 0;
-    let c = 0;
-    let d = 0;
-    let i = 0;
-    for (; i < unrolled; i += 4) {
-      a += (query[i] as number) * (matrix[offset + i] as number);
-      b += (query[i + 1] as number) * (matrix[offset + i + 1] as number);
-      c += (query[i + 2] as number) * (matrix[offset + i + 2] as number);
-      d += (query[i + 3] as number) * (matrix[offset + i + 3] as number);
-    }
-    for (; i < dimensions; i++) a += (query[i] as number) * (matrix[offset + i] as number);
-    out[row] = a + b + c + d;
-  }
-  return out;
+  return vectors.matrix.dot(query);
 }

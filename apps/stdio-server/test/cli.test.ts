@@ -133,10 +133,11 @@ describe('the search-mcp command line', () => {
     async () => {
       const empty = join(directory, 'empty.json');
       await writeFile(empty, JSON.stringify({ mcpServers: {} }));
-      // `script` gives search-mcp a terminal as stdin, as when someone runs it by hand.
+      // `script` gives search-mcp a terminal as stdin, as when someone runs it by hand. `exec`: no shell between
+      // them, so the exit status `script -e` reports is search-mcp's own, whatever /bin/sh does with a Ctrl-C.
       const terminal = spawn(
         'script',
-        ['-qec', `"${process.execPath}" "${cli}" --config "${empty}" --log-level warn`, '/dev/null'],
+        ['-qec', `exec "${process.execPath}" "${cli}" --config "${empty}" --log-level warn`, '/dev/null'],
         {
           stdio: ['pipe', 'pipe', 'pipe'],
         },

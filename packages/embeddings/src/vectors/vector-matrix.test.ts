@@ -33,7 +33,9 @@ describe('createVectorMatrix', () => {
       const query = Float32Array.from({ length: dimensions }, (_, i) => Math.cos(i));
       const expected = naiveDot(matrix.data, query, rows, dimensions);
       const first = matrix.dot(query);
-      first.forEach((value, row) => expect(value).toBeCloseTo(expected[row] as number, 3));
+      first.forEach((value, row) => {
+        expect(value).toBeCloseTo(expected[row] as number, 3);
+      });
       // Results are the caller's: the next query does not overwrite them.
       matrix.dot(new Float32Array(dimensions));
       expect(Array.from(first)).toEqual(Array.from(matrix.dot(query)));

@@ -77,7 +77,7 @@ function dotModule(): object | null {
   const api = (globalThis as { WebAssembly?: WebAssemblyApi }).WebAssembly;
   try {
     const bytes = new Uint8Array(Buffer.from(DOT_MODULE_BASE64, 'base64'));
-    if (api !== undefined && api.validate(bytes)) compiled = new api.Module(bytes);
+    if (api?.validate(bytes)) compiled = new api.Module(bytes);
   } catch {
     // No SIMD in this runtime: JavaScript it is.
   }

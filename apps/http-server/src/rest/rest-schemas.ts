@@ -126,4 +126,11 @@ export const toolSearchResponseSchema = z.object({
   query: toolSearchBodySchema.shape.query,
   results: z.array(searchHitSchema),
   total: z.number().int(),
+  match: z
+    .enum(['good', 'weak', 'none'])
+    .describe('good: the best hit covers the request; weak: only in part; none: nothing (or almost nothing) fits'),
+  notice: z
+    .string()
+    .optional()
+    .describe('For weak and none: what to do, e.g. "no tool matches \'send an email\' well; the closest are …"'),
 });

@@ -3,7 +3,10 @@ import { callerOf } from '../request-context.js';
 import type { RestRouteContext, ZodFastifyInstance } from './rest-route-context.js';
 import { projectHeaderSchema, toolSearchBodySchema, toolSearchResponseSchema } from './rest-schemas.js';
 
-/** `POST /v1/tools/search { query, filters?, limit? }`: the catalog's search over the caller's visible tools. */
+/**
+ * `POST /v1/tools/search { query, filters?, limit? }`: the catalog's search over the caller's visible tools, with its
+ * `match` (good / weak / none) and, when not good, a `notice`.
+ */
 export function registerToolSearchRoute(app: ZodFastifyInstance, { catalog }: RestRouteContext): void {
   app.post(
     '/v1/tools/search',
@@ -39,7 +42,14 @@ export function registerToolSearchRoute(app: ZodFastifyInstance, { catalog }: Re
         ...(tool.tags !== undefined ? { tags: [...tool.tags] } : {}),
       }));
       request.auditFields = { queries, resultCount: results.length };
-      return { query: body.query, results, total: results.length };
+      // The same verdict tool_discovery gives over MCP, so a REST client can tell "nothing fits" from a weak best hit.
+      return {
+        query: body.query,
+        results,
+        total: results.length,
+        match: response.match,
+        ...(response.notice !== undefined ? { notice: response.notice } : {}),
+      };
     },
   );
 }

@@ -65,7 +65,13 @@ export type {
   SearchStrategy,
   SearchToolInfo,
 } from './types/search-types.js';
-export type { ServerHealth, ServerState, ServerStatus, ServerTransportKind } from './types/server-status.js';
+export type {
+  ServerFeature,
+  ServerHealth,
+  ServerState,
+  ServerStatus,
+  ServerTransportKind,
+} from './types/server-status.js';
 export type { JsonSchemaObject, ToolAnnotations, ToolDefinition, ToolInfo } from './types/tool-info.js';
 export type { ToolCallOptions, ToolCallResult, ToolProgress, ToolSource } from './types/tool-call.js';
 

@@ -65,4 +65,8 @@ export interface CatalogExecuteOptions {
   timeoutMs?: number;
   /** `_meta` to forward to the backend. */
   meta?: Record<string, unknown>;
+  /** Which client request this call serves; passed to the source (reverse requests are attributed by it). */
+  origin?: object;
+  /** Run as a task: the source resolves with the backend's `{ task }` instead of the result. */
+  task?: { ttl?: number };
 }

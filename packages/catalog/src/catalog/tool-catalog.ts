@@ -26,6 +26,7 @@ import type {
   CatalogSearchStrategy,
 } from './catalog-types.js';
 import { configuredProject } from './config-lookup.js';
+import { isServerVisibleToProject } from './project-visibility.js';
 import { resolveToolKey, sourceFor, toolNotFound, type Resolution } from './tool-resolution.js';
 import { VisibleToolsCache } from './visible-tools-cache.js';
 
@@ -119,6 +120,29 @@ export class ToolCatalog {
     return this.tools.forProject(caller.projectId);
   }
 
+  /**
+   * The configured MCP servers the caller may use now, in source order (config order for a manager): running (per
+   * the source's `serverState`), enabled, and allowed to the caller's project (CONTRACT §4–5). Resources, prompts
+   * and completions are visible by this rule, the same one that governs tools. In-process registries are left out:
+   * they offer tools only.
+   * @throws AuthenticationError, AuthorizationError
+   */
+  visibleServerIds(caller: Caller = {}): string[] {
+    authorizeCaller(caller, this.tokens);
+    const ids: string[] = [];
+    for (const source of this.sources) {
+      for (const id of source.serverIds) {
+        const server = Object.hasOwn(this.config.mcpServers, id) ? this.config.mcpServers[id] : undefined;
+        if (!server?.enabled) continue;
+        if (!isServerVisibleToProject(server.projects, caller.projectId)) continue;
+        const state = source.serverState?.(id);
+        if (state !== undefined && state !== 'running') continue;
+        if (!ids.includes(id)) ids.push(id);
+      }
+    }
+    return ids;
+  }
+
   /** Ranks the caller's visible tools (narrowed by `filter`) with its project's strategy. */
   async search(request: CatalogSearchRequest, caller: Caller = {}): Promise<CatalogSearchResponse> {
     authorizeCaller(caller, this.tokens);
@@ -202,6 +226,8 @@ export class ToolCatalog {
           ...(options.onProgress ? { onProgress: options.onProgress } : {}),
           ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
           ...(options.meta ? { meta: options.meta } : {}),
+          ...(options.origin ? { origin: options.origin } : {}),
+          ...(options.task ? { task: options.task } : {}),
         }),
       options.signal ? { signal: options.signal } : {},
     );

@@ -6,7 +6,7 @@ import {
   ValidationError,
 } from '@search-mcp/shared';
 import { describe, expect, it } from 'vitest';
-import { setUp } from '../../test/catalog-test-setup.js';
+import { NoVisibleToolsSource, setUp } from '../../test/catalog-test-setup.js';
 import type { CatalogToolSource } from './catalog-tool-source.js';
 import { ToolCatalog } from './tool-catalog.js';
 
@@ -138,5 +138,32 @@ describe('visibility', () => {
     const second = await catalog.visibleTools();
     expect(second).not.toBe(first);
     expect(second.map((tool) => tool.toolKey)).toContain('local:new-tool');
+  });
+
+  it('lists the configured servers a caller may use now: enabled, running, its project, token checked', () => {
+    const running = new NoVisibleToolsSource(['fs', 'team'], 'running');
+    const crashed = new NoVisibleToolsSource(['down'], 'crashed');
+    const catalog = new ToolCatalog({
+      sources: [running, crashed],
+      config: {
+        mcpServers: {
+          fs: { command: 'fs-server' },
+          team: { command: 'team-server', projects: ['web'] },
+          down: { command: 'down-server' },
+          off: { command: 'off-server', enabled: false },
+        },
+        auth: { tokens: [{ id: 'ci', token: 'ci-secret', projects: ['web'] }] },
+      },
+    });
+    expect(catalog.visibleServerIds()).toEqual(['fs']);
+    expect(catalog.visibleServerIds({ projectId: 'web' })).toEqual(['team']);
+    expect(catalog.visibleServerIds({ tokenId: 'ci', projectId: 'web' })).toEqual(['team']);
+    expect(() => catalog.visibleServerIds({ tokenId: 'nobody' })).toThrow(AuthenticationError);
+    expect(() => catalog.visibleServerIds({ tokenId: 'ci' })).toThrow(AuthorizationError);
+  });
+
+  it('leaves in-process registries out of visibleServerIds (they offer tools only)', () => {
+    const { catalog } = setUp();
+    expect(catalog.visibleServerIds()).not.toContain('local');
   });
 });

@@ -29,7 +29,14 @@ export interface ServerStatus {
   restarts: number;
   /** The backend's own name and version from `initialize`. */
   serverInfo?: { name: string; version: string };
+  /** The MCP protocol revision negotiated in `initialize` (e.g. `2025-11-25`), while running. */
+  protocolVersion?: string;
+  /** What the backend offers beyond tools (from its capabilities), while running. */
+  features?: ServerFeature[];
 }
+
+/** An MCP feature a backend announces in its capabilities. */
+export type ServerFeature = 'tools' | 'resources' | 'prompts' | 'completions' | 'logging' | 'tasks';
 
 export interface ServerHealth {
   id: string;

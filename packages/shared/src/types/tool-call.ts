@@ -28,6 +28,16 @@ export interface ToolCallOptions {
   onProgress?: (progress: ToolProgress) => void;
   /** `_meta` to send with the request. */
   meta?: Record<string, unknown>;
+  /**
+   * Which client request this call serves (opaque to the source). A backend's reverse request (sampling,
+   * elicitation, roots) made while the call is in flight is attributed to it.
+   */
+  origin?: object;
+  /**
+   * Run the call as a task (MCP 2025-11-25 tasks): the source resolves with the backend's `{ task }` (a
+   * `CreateTaskResult`) instead of waiting for the result. `ttl` in milliseconds.
+   */
+  task?: { ttl?: number };
 }
 
 /**

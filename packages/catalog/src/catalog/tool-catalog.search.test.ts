@@ -101,8 +101,20 @@ describe('search', () => {
     expect(answered.fallbackReason).toBeUndefined();
     // Tools handed in (POST /catalog/search) are ranked with the same strategy and provider, not the catalog's own.
     const handed = [
-      { toolKey: 'other:sum', toolName: 'sum', serverName: 'other', description: 'Sum numbers', inputSchema: { type: 'object' as const } },
-      { toolKey: 'other:say', toolName: 'say', serverName: 'other', description: 'Say a message', inputSchema: { type: 'object' as const } },
+      {
+        toolKey: 'other:sum',
+        toolName: 'sum',
+        serverName: 'other',
+        description: 'Sum numbers',
+        inputSchema: { type: 'object' as const },
+      },
+      {
+        toolKey: 'other:say',
+        toolName: 'say',
+        serverName: 'other',
+        description: 'Say a message',
+        inputSchema: { type: 'object' as const },
+      },
     ];
     const ranked = await withHybrid.rank({ query: 'add numbers' }, handed);
     expect(ranked).toMatchObject({ strategy: 'hybrid', providerId: 'hybrid', toolCount: 2 });

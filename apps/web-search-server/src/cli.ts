@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import {
   createWebSearchService,
   webSearchDefaults,
@@ -75,7 +75,12 @@ async function serve(level: LogLevel): Promise<void> {
     redactor: createSecretRedactor(settings.openai?.apiKey ? [settings.openai.apiKey] : []),
   });
   const service = createWebSearchService({ ...settings, logger });
-  const server = createWebSearchMcpServer({ service, version, logger });
+
+  // serveStdio picks the era from the client's first message (a 2025 `initialize`, or a 2026-07-28 request with its
+  // `_meta` envelope) and pins one server from the factory to the connection.
+  const connection = serveStdio(() => createWebSearchMcpServer({ service, version, logger }), {
+    onerror: (error) => logger.warn('protocol error', { error: errorMessage(error) }),
+  });
 
   let closing = false;
   const shutdown = async (reason: string) => {
@@ -85,14 +90,13 @@ async function serve(level: LogLevel): Promise<void> {
     const limit = setTimeout(() => process.exit(0), shutdownLimitMs);
     limit.unref();
     await service.close();
-    await server.close().catch(() => {});
+    await connection.close().catch(() => {});
     process.exit(0);
   };
   process.stdin.once('end', () => void shutdown('stdin closed'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
-  await server.connect(new StdioServerTransport());
   const keyProblem = apiKeyProblem(settings.openai?.apiKey);
   logger.info('started', {
     version,

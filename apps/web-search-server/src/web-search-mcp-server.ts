@@ -3,9 +3,22 @@
  * the request's abort signal and a progress callback that becomes `notifications/progress` (when the client asked
  * for it with a progress token). Arguments that break the input schema are JSON-RPC -32602; everything else comes
  * back as a tool result. Wiring only: the search and its errors live in `@search-mcp/openai`.
+ *
+ * Built on the 2.x SDK so one definition serves both protocol eras: `createWebSearchMcpServer` is the factory that
+ * `serveStdio` calls once per connection, and the instance it returns is bound to the era the client opened with
+ * (a 2025 `initialize` handshake, or 2026-07-28 requests that carry version, client info and capabilities in
+ * `_meta`). The low-level `Server` is used because the tool's JSON Schema and its validation live in
+ * `@search-mcp/openai`; `McpServer.registerTool` would validate a second time with different error shapes.
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CLIENT_INFO_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type ServerContext,
+  type Tool,
+} from '@modelcontextprotocol/server';
 import {
   callWebSearchTool,
   webSearchTool,
@@ -13,13 +26,26 @@ import {
   type WebSearchProgress,
   type WebSearchService,
 } from '@search-mcp/openai';
-import { errorMessage, ValidationError, type Logger } from '@search-mcp/shared';
+import { errorMessage, isRecord, ValidationError, type Logger } from '@search-mcp/shared';
 
 export interface WebSearchMcpServerOptions {
   service: WebSearchService;
   version: string;
   logger: Logger;
 }
+
+/**
+ * How long a 2026-07-28 client may reuse `tools/list` and `server/discover`: the tool is fixed for the life of the
+ * process and the same for every caller (no per-user data), so the answer may be cached and shared. 2025-era
+ * responses carry no cache fields.
+ */
+const listCacheHint = { ttlMs: 3_600_000, cacheScope: 'public' } as const;
+
+/**
+ * The tool as the 2.x SDK types it. `@search-mcp/openai` types schema properties as `Record<string, unknown>`; the
+ * 2.x `Tool` wants JSON values. The definition is plain JSON data, so only the static type differs.
+ */
+const listedTool = webSearchTool as Tool;
 
 export function createWebSearchMcpServer(options: WebSearchMcpServerOptions): Server {
   const { service, logger } = options;
@@ -28,33 +54,59 @@ export function createWebSearchMcpServer(options: WebSearchMcpServerOptions): Se
     {
       capabilities: { tools: {} },
       instructions: `${webSearchToolName} searches the web with OpenAI (o3 by default) and returns cited sources. A search takes 30 seconds to a few minutes; progress notifications are sent while it runs.`,
+      cacheHints: { 'tools/list': listCacheHint, 'server/discover': listCacheHint },
     },
   );
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [webSearchTool] }));
+  // One line per connection saying who connected and in which revision: the first thing to look at when a client
+  // cannot use the server. A 2025-era client says it in `initialize`; a 2026-07-28 client in each request's `_meta`.
+  let announced = false;
+  const announceClient = (era: 'legacy' | 'modern', protocolVersion: unknown, client: unknown) => {
+    if (announced) return;
+    announced = true;
+    const { name, version } = isRecord(client) ? client : {};
+    logger.info('client connected', { era, protocolVersion, client: { name, version } });
+  };
+  server.oninitialized = () =>
+    announceClient('legacy', server.getNegotiatedProtocolVersion(), server.getClientVersion());
+  const announceModernClient = (context: ServerContext) => {
+    const envelope: Record<string, unknown> | undefined = context.mcpReq.envelope;
+    if (envelope?.[PROTOCOL_VERSION_META_KEY] === undefined) return;
+    announceClient('modern', envelope[PROTOCOL_VERSION_META_KEY], envelope[CLIENT_INFO_META_KEY]);
+  };
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const { name, arguments: args, _meta: meta } = request.params;
-    if (name !== webSearchToolName) throw new McpError(ErrorCode.InvalidParams, `Tool not found: ${name}`);
-    const progressToken = meta?.progressToken;
+  server.setRequestHandler('tools/list', (_request, context) => {
+    announceModernClient(context);
+    return { tools: [listedTool] };
+  });
+
+  server.setRequestHandler('tools/call', async (request, context) => {
+    announceModernClient(context);
+    const { name, arguments: args } = request.params;
+    if (name !== webSearchToolName) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool not found: ${name}`);
+    }
+    const progressToken = context.mcpReq._meta?.progressToken;
     const onProgress =
       progressToken === undefined
         ? undefined
         : (progress: WebSearchProgress) => {
-            extra
-              .sendNotification({
+            context.mcpReq
+              .notify({
                 method: 'notifications/progress',
                 params: { progressToken, progress: progress.progress, message: progress.message },
               })
               .catch((error: unknown) => logger.debug('progress not sent', { error: errorMessage(error) }));
           };
     try {
-      return await callWebSearchTool(service, args, {
-        signal: extra.signal,
+      const result = await callWebSearchTool(service, args, {
+        signal: context.mcpReq.signal,
         ...(onProgress ? { onProgress } : {}),
       });
+      // The era's codec owns the shape rules for structured results (a low-level handler must call it itself).
+      return server.projectCallToolResult(result, listedTool.outputSchema);
     } catch (error) {
-      if (ValidationError.isInstance(error)) throw new McpError(ErrorCode.InvalidParams, error.message);
+      if (ValidationError.isInstance(error)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, error.message);
       throw error;
     }
   });

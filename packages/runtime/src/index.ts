@@ -16,3 +16,15 @@ export type {
   ShutdownProcess,
   ShutdownSignal,
 } from './shutdown/handle-shutdown-signals.js';
+
+export { createConfigReloader } from './reload/config-reloader.js';
+export type { ConfigReloader, ConfigReloaderOptions } from './reload/config-reloader.js';
+export { createGrowingSecretRedactor } from './reload/growing-secret-redactor.js';
+export type { GrowingSecretRedactor } from './reload/growing-secret-redactor.js';
+export type {
+  ConfigReload,
+  ReconfigurableCatalog,
+  ReconfigurableServers,
+  SecretCollector,
+  ServerReconfiguration,
+} from './reload/reload-types.js';

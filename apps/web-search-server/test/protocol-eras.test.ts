@@ -1,0 +1,230 @@
+/**
+ * The era matrix of the built `search-mcp-web-search` binary (issue 10): real clients of both protocol eras over
+ * stdio — the 1.x SDK client, the 2.x SDK client in `legacy`, `auto` and pinned-2026-07-28 modes, and a bare JSON-RPC
+ * peer for older 2025 revisions and a stateless first request — each lists the tool and runs a search (through the
+ * real `openai` SDK against our OpenAI-compatible fake server). Both sides report the negotiated version: the client
+ * through its API, the server in its `client connected` log line.
+ */
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeOpenAiServer, startFakeOpenAiServer } from '../../../packages/openai/test/fake-openai-server.js';
+import {
+  connectProtocolEraClient,
+  latestLegacyProtocolVersion,
+  modernProtocolVersion,
+  type ProtocolEraSession,
+  protocolEraClients,
+} from './protocol-era-clients.js';
+import { modernRequestMeta, type RawStdioPeer, startRawStdioPeer } from './raw-stdio-peer.js';
+import type { StderrCollector } from './stderr-collector.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const cli = resolve(here, '../dist/cli.js');
+const apiKey = 'sk-proj-ERA-MATRIX-0b1c2d3e4f';
+const toolName = 'chatgpt_o3_search';
+
+let fake: FakeOpenAiServer;
+const sessions: ProtocolEraSession[] = [];
+const peers: RawStdioPeer[] = [];
+
+beforeAll(async () => {
+  fake = await startFakeOpenAiServer({ apiKey });
+});
+afterAll(() => fake.close());
+afterEach(async () => {
+  fake.options = { apiKey };
+  await Promise.all(sessions.splice(0).map((session) => session.close()));
+  await Promise.all(peers.splice(0).map((peer) => peer.close()));
+});
+
+const serverEnvironment = () => ({
+  OPENAI_API_KEY: apiKey,
+  OPENAI_BASE_URL: fake.baseUrl,
+  OPENAI_MAX_RETRIES: '0',
+  WEB_SEARCH_POLL_INTERVAL_MS: '10',
+});
+
+const target = () => ({
+  transport: 'stdio' as const,
+  command: process.execPath,
+  args: [cli],
+  env: serverEnvironment(),
+});
+
+function startPeer(): RawStdioPeer {
+  const peer = startRawStdioPeer({ command: process.execPath, args: [cli], env: serverEnvironment() });
+  peers.push(peer);
+  return peer;
+}
+
+/** The server's own report: its `client connected` log lines (JSON lines on stderr; a partial last line waits). */
+function connectedLines(stderr: string): Array<Record<string, unknown>> {
+  return stderr
+    .split('\n')
+    .slice(0, -1)
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((line) => line.msg === 'client connected');
+}
+
+/** The server logs the connection on its first request or after `initialize`: wait for the line (bounded). */
+async function serverReport(stderr: StderrCollector): Promise<Record<string, unknown>> {
+  const text = await stderr.waitFor((current) => connectedLines(current).length > 0);
+  return connectedLines(text)[0] as Record<string, unknown>;
+}
+
+describe.each(protocolEraClients)('$label', (description) => {
+  it('negotiates its era with the server, both sides agree, and lists and runs the search', async () => {
+    fake.options = { apiKey, webSearch: { statuses: ['queued', 'in_progress', 'completed'] } };
+    const session = await connectProtocolEraClient(description.kind, target(), {
+      clientName: `era-${description.kind}`,
+    });
+    sessions.push(session);
+    const expectedVersion =
+      description.eraWithBothEraServer === 'modern' ? modernProtocolVersion : latestLegacyProtocolVersion;
+    expect({ era: session.era, protocolVersion: session.protocolVersion }).toEqual({
+      era: description.eraWithBothEraServer,
+      protocolVersion: expectedVersion,
+    });
+    expect(session.serverInfo?.name).toBe('search-mcp-web-search');
+
+    const listed = await session.listTools();
+    expect(listed.tools.map((tool) => tool.name)).toEqual([toolName]);
+    if (session.era === 'modern') {
+      // The tool is the same for every caller for the life of the process: cacheable and shareable.
+      expect(listed).toMatchObject({ ttlMs: 3_600_000, cacheScope: 'public' });
+    } else {
+      expect(listed.ttlMs).toBeUndefined();
+    }
+
+    const progress: number[] = [];
+    const result = await session.callTool(
+      toolName,
+      { query: `era ${description.kind}`, limit: 3 },
+      { onprogress: (update) => progress.push(update.progress) },
+    );
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({
+      query: `era ${description.kind}`,
+      results: expect.arrayContaining([
+        expect.objectContaining({ url: 'https://nodejs.org/en/blog/release/v22.12.0' }),
+      ]),
+    });
+    expect(progress.length).toBeGreaterThanOrEqual(1);
+
+    // The server's side of the same negotiation, in its own words.
+    expect(await serverReport(session.stderr)).toMatchObject({
+      era: description.eraWithBothEraServer,
+      protocolVersion: expectedVersion,
+      client: { name: `era-${description.kind}` },
+    });
+    expect(session.transportErrors).toEqual([]);
+  });
+});
+
+describe('2025-era revisions (bare JSON-RPC initialize)', () => {
+  it.each(['2025-11-25', '2025-06-18', '2025-03-26'])(
+    '%s: the server answers in the revision asked for',
+    async (version) => {
+      const peer = startPeer();
+      const initialized = await peer.request('initialize', {
+        protocolVersion: version,
+        capabilities: {},
+        clientInfo: { name: `raw-${version}`, version: '1.0.0' },
+      });
+      expect(initialized.error).toBeUndefined();
+      expect(initialized.result).toMatchObject({
+        protocolVersion: version,
+        serverInfo: { name: 'search-mcp-web-search' },
+        capabilities: { tools: {} },
+      });
+      peer.notify('notifications/initialized');
+      const listed = await peer.request('tools/list', {});
+      expect(listed.result).toMatchObject({ tools: [{ name: toolName }] });
+      expect(listed.result?.ttlMs).toBeUndefined();
+      const called = await peer.request('tools/call', { name: toolName, arguments: { query: 'older revision' } });
+      expect(called.result).toMatchObject({ structuredContent: { query: 'older revision' } });
+      expect(await serverReport(peer.stderr)).toMatchObject({ era: 'legacy', protocolVersion: version });
+      expect(peer.noise).toEqual([]);
+    },
+  );
+
+  it('a revision the server does not know gets the newest 2025 revision back (the client may then leave)', async () => {
+    const peer = startPeer();
+    const initialized = await peer.request('initialize', {
+      protocolVersion: '2024-01-01',
+      capabilities: {},
+      clientInfo: { name: 'raw-old', version: '1.0.0' },
+    });
+    expect(initialized.result).toMatchObject({ protocolVersion: latestLegacyProtocolVersion });
+  });
+});
+
+describe('2026-07-28 without a handshake (bare JSON-RPC)', () => {
+  it('a stateless first request is served: tools/list and tools/call with the envelope, no discover before', async () => {
+    const peer = startPeer();
+    const meta = modernRequestMeta(modernProtocolVersion, { name: 'raw-modern', version: '3.0.0' });
+    const listed = await peer.request('tools/list', { _meta: meta });
+    expect(listed.error).toBeUndefined();
+    expect(listed.result).toMatchObject({
+      tools: [{ name: toolName }],
+      ttlMs: 3_600_000,
+      cacheScope: 'public',
+      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'search-mcp-web-search' } },
+    });
+    const called = await peer.request('tools/call', {
+      name: toolName,
+      arguments: { query: 'no handshake' },
+      _meta: { ...meta, progressToken: 'p1' },
+    });
+    expect(called.result).toMatchObject({ structuredContent: { query: 'no handshake' } });
+    expect(peer.notifications.some((notification) => notification.method === 'notifications/progress')).toBe(true);
+    expect(await serverReport(peer.stderr)).toMatchObject({
+      era: 'modern',
+      protocolVersion: modernProtocolVersion,
+      client: { name: 'raw-modern', version: '3.0.0' },
+    });
+    expect(peer.noise).toEqual([]);
+  });
+
+  it('server/discover names the revisions, capabilities and instructions, cacheable', async () => {
+    const peer = startPeer();
+    const discovered = await peer.request('server/discover', { _meta: modernRequestMeta(modernProtocolVersion) });
+    expect(discovered.result).toMatchObject({
+      supportedVersions: [modernProtocolVersion],
+      capabilities: { tools: {} },
+      instructions: expect.stringContaining(toolName),
+      ttlMs: 3_600_000,
+      cacheScope: 'public',
+    });
+  });
+
+  it('a request that claims an unknown revision is -32022 naming the supported ones, and the server keeps serving', async () => {
+    const peer = startPeer();
+    const refused = await peer.request('tools/list', { _meta: modernRequestMeta('2099-01-01') });
+    expect(refused.error).toMatchObject({ code: -32022 });
+    expect(JSON.stringify(refused.error?.data)).toContain(modernProtocolVersion);
+    const listed = await peer.request('tools/list', { _meta: modernRequestMeta(modernProtocolVersion) });
+    expect(listed.result).toMatchObject({ tools: [{ name: toolName }] });
+  });
+});
+
+describe('2026-07-28 with the 2.x client: errors and cancellation', () => {
+  it('invalid arguments are -32602, and cancelling a call cancels the OpenAI response', async () => {
+    const session = await connectProtocolEraClient('sdk2-2026', target());
+    sessions.push(session);
+    const invalid = await session.callTool(toolName, { query: 'x', limit: 0 }).catch((error: unknown) => error);
+    expect(invalid).toMatchObject({ code: -32602 });
+
+    fake.options = { apiKey, webSearch: { statuses: ['queued', 'in_progress'] } };
+    const controller = new AbortController();
+    const running = session.callTool(
+      toolName,
+      { query: 'never finishes' },
+      { signal: controller.signal, onprogress: () => controller.abort(new Error('cancelled by the test')) },
+    );
+    await expect(running).rejects.toThrow('cancelled by the test');
+    const cancel = await fake.waitFor((request) => request.route === 'cancel-response');
+    expect(cancel.responseId).toBe(fake.createdIds.at(-1));
+  });
+});

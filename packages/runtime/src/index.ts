@@ -28,3 +28,12 @@ export type {
   SecretCollector,
   ServerReconfiguration,
 } from './reload/reload-types.js';
+
+export { strategyProvidersOf } from './search/strategy-providers.js';
+export type { StrategyProviders } from './search/strategy-providers.js';
+export { prepareHybridSearch } from './search/hybrid-search-readiness.js';
+export type {
+  HybridSearchReadiness,
+  HybridSearchStatus,
+  PrepareHybridSearchOptions,
+} from './search/hybrid-search-readiness.js';

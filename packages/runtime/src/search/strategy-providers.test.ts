@@ -5,7 +5,8 @@ import { ToolRegistry } from '@search-mcp/catalog';
 import { parseConfig } from '@search-mcp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSearchMcpRuntime } from '../search-mcp-runtime.js';
-import { strategiesInUse } from './strategy-providers.js';
+import { prepareHybridSearch } from './hybrid-search-readiness.js';
+import { strategiesInUse, strategyProvidersOf } from './strategy-providers.js';
 
 const directories: string[] = [];
 const runtimes: Array<ReturnType<typeof createSearchMcpRuntime>> = [];
@@ -64,5 +65,43 @@ describe('search strategies wired by the runtime', () => {
     expect(response.strategy).toBe('hybrid');
     expect(response.providerId).toBe('hybrid');
     expect(response.results.map((hit) => hit.toolKey)).toContain('local:read-file');
+  });
+
+  it('prepares hybrid search before a search: vectors built with progress, the model loaded, the cache on disk', async () => {
+    const cacheDirectory = await mkdtemp(join(tmpdir(), 'search-mcp-hybrid-'));
+    directories.push(cacheDirectory);
+    const runtime = runtimeFor({ strategy: 'hybrid', hybrid: { cacheDirectory } });
+    const tools = await runtime.catalog.visibleTools();
+    const progress: Array<{ done: number; total: number }> = [];
+    // Loading the model takes seconds before the first text is embedded: the progress of the wait is seen.
+    const readiness = await prepareHybridSearch(strategyProvidersOf(runtime.config).hybridProvider, tools, {
+      intervalMs: 1,
+      onProgress: (step) => progress.push(step),
+    });
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.every((step) => step.total === tools.length && step.done <= step.total)).toBe(true);
+    expect(readiness).toMatchObject({ loaded: true, ready: true });
+    expect(readiness.status).toMatchObject({ modelLoaded: true, state: 'ready', vectorsInMemory: tools.length });
+    expect(readiness.status?.cache).toMatchObject({ directory: expect.stringContaining(cacheDirectory) });
+    expect(readiness.status?.cache?.vectors).toBeGreaterThanOrEqual(tools.length);
+    expect(readiness.status?.lastBuild).toMatchObject({ tools: tools.length, embedded: tools.length });
+
+    // A second runtime over the same cache reads the vectors from disk instead of embedding them again.
+    const again = runtimeFor({ strategy: 'hybrid', hybrid: { cacheDirectory } });
+    const second = await prepareHybridSearch(
+      strategyProvidersOf(again.config).hybridProvider,
+      await again.catalog.visibleTools(),
+    );
+    expect(second.status?.lastBuild).toMatchObject({ embedded: 0, fromDisk: tools.length });
+  });
+
+  it('says why hybrid search is not prepared when no strategy uses it', async () => {
+    const runtime = runtimeFor({ strategy: 'bm25' });
+    expect(strategyProvidersOf(runtime.config)).toEqual({});
+    expect(await prepareHybridSearch(undefined, await runtime.catalog.visibleTools())).toEqual({
+      loaded: false,
+      ready: false,
+      reason: 'no strategy uses hybrid search',
+    });
   });
 });

@@ -28,6 +28,8 @@ export type {
   SecretCollector,
   ServerReconfiguration,
 } from './reload/reload-types.js';
+export { CONFIG_WATCH_ENV_VARIABLE, startHotReload } from './reload/start-hot-reload.js';
+export type { HotReloadOptions, ReloadableRuntime } from './reload/start-hot-reload.js';
 
 export { strategyProvidersOf } from './search/strategy-providers.js';
 export type { StrategyProviders } from './search/strategy-providers.js';

@@ -2,7 +2,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { call, connect, FakeManager, listenerAdded, nextCall, textOf } from '../test/search-mcp-test-server.js';
-import { EXPOSED_NAME_PATTERN } from './exposed-tool-names.js';
+import { EXPOSED_NAME_PATTERN } from './exposed-names.js';
 
 describe('meta mode', () => {
   it('lists exactly tool_discovery, tool_execute and the pinned tools, with valid names', async () => {

@@ -10,8 +10,11 @@ import { createListChangedNotifier } from './list-changed-notifier.js';
 import { toolDiscoveryDefinition, toolExecuteDefinition } from './meta-tool-definitions.js';
 import { packageVersion } from './package-version.js';
 import { ParamsCheckingServer } from './params-checking-server.js';
-import type { SearchMcpServerOptions } from './search-mcp-server-options.js';
+import type { RequestExtra, SearchMcpServerOptions } from './search-mcp-server-options.js';
 import { buildServerInstructions } from './server-instructions.js';
+import { waitForStartingServers } from './starting-servers.js';
+import { refuseCursor } from './forwarding/list-cursor.js';
+import { forwardingCapabilities, registerForwarding } from './forwarding/register-forwarding.js';
 import { toJsonRpcError } from './wire-errors.js';
 
 /**
@@ -28,11 +31,29 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): Server {
   const config = catalog.config;
   const mode = options.mode ?? config.exposure.mode;
   const logger = options.logger ?? silentLogger;
+  const { hub } = options;
+  const stateless = options.stateless ?? false;
   const server = new ParamsCheckingServer(options.serverInfo ?? { name: 'search-mcp', version: packageVersion }, {
-    capabilities: { tools: { listChanged: true } },
+    capabilities: hub ? forwardingCapabilities(stateless) : { tools: { listChanged: true } },
     instructions: buildServerInstructions(config, mode, options.projectId),
   });
   const defaultCaller: Caller = options.projectId !== undefined ? { projectId: options.projectId } : {};
+  const callerOf = (meta: Record<string, unknown> | undefined, extra: RequestExtra): Caller => {
+    if (options.resolveCaller) return options.resolveCaller({ meta, extra });
+    const projectId = typeof meta?.projectId === 'string' ? meta.projectId : options.projectId;
+    return projectId !== undefined ? { projectId } : {};
+  };
+  const session = hub
+    ? registerForwarding(server, {
+        hub,
+        stateless,
+        manager: options.manager,
+        initialCaller: defaultCaller,
+        callerOf,
+        instructionsWaitMs: options.instructionsWaitMs ?? 1000,
+        onInitialize: options.onInitialize,
+      })
+    : undefined;
 
   const context: HandlerContext = {
     catalog,
@@ -41,12 +62,10 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): Server {
     audit: createRequestAudit(options.audit),
     manager: options.manager,
     startupWaitMs: options.startupWaitMs ?? 5000,
-    callerOf: (meta, extra) => {
-      if (options.resolveCaller) return options.resolveCaller({ meta, extra });
-      const projectId = typeof meta?.projectId === 'string' ? meta.projectId : options.projectId;
-      return projectId !== undefined ? { projectId } : {};
-    },
+    callerOf,
     exposure: createToolExposure(catalog),
+    session,
+    tasks: hub?.sessions.tasks,
   };
 
   const listTools = createToolLister(context, {
@@ -62,8 +81,16 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): Server {
     logger,
   });
 
+  // A client that lists tools once, right after start-up, must not get a list without the servers still
+  // connecting (proxy mode, pinned tools): its first listing waits for them, as long as a discovery would.
+  let listedOnce = false;
+  const listsBackendTools = mode === 'proxy' || (options.pinned ?? config.exposure.pinned).length > 0;
   server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
+    refuseCursor('tools/list', request.params?.cursor);
     const caller = context.callerOf(request.params?._meta, extra);
+    if (!listedOnce && listsBackendTools && options.manager)
+      await waitForStartingServers(options.manager, context.startupWaitMs, extra.signal);
+    listedOnce = true;
     let tools: Tool[];
     try {
       tools = await listTools(caller);

@@ -1,6 +1,24 @@
 /**
- * `@search-mcp/meta-tools`: builds the MCP server AI clients see from a tool catalog and a status source.
+ * `@search-mcp/meta-tools`: builds the MCP server AI clients see from a tool catalog and a status source, and
+ * forwards the rest of MCP (resources, prompts, completions, logging, tasks, backends' requests to the client)
+ * through a forwarding hub shared by every session of a runtime.
  */
 export { createSearchMcpServer } from './create-search-mcp-server.js';
 export type { RequestExtra, SearchMcpServerOptions, ServerStatusSource } from './search-mcp-server-options.js';
 export type { AuditRecord, AuditSink } from './audit/audit-record.js';
+export { ForwardingHub, type ForwardingHubOptions } from './forwarding-hub.js';
+export type { DuplicateResource } from './resources/resource-routes.js';
+export {
+  ClientSessions,
+  type ClientSessionsOptions,
+  forwardedClientCapabilities,
+  type ReverseRequest,
+} from './sessions/client-sessions.js';
+export type { ClientSession, ClientOrigin } from './sessions/client-session.js';
+export type {
+  BackendGateway,
+  BackendGatewayEvents,
+  BackendRequestOptions,
+  CompleteParams,
+} from './forwarding/backend-gateway.js';
+export { defaultInstructionsBudget, type InstructionsBudget } from './backend-instructions.js';

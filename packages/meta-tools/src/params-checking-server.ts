@@ -25,6 +25,16 @@ type Handler<T extends AnyObjectSchema> = (
   extra: RequestHandlerExtra<ServerRequest | Request, ServerNotification | Notification>,
 ) => ServerResult | Result | Promise<ServerResult | Result>;
 
+/** Changes the SDK's own `initialize` result before it goes out (instructions that need the backends). */
+export type InitializeResultTransform = (
+  result: Result,
+  extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+) => Promise<Result>;
+
+// Set per server after construction; the SDK registers its `initialize` handler inside the `Server` constructor,
+// before subclass fields exist, so the hook lives outside the instance.
+const initializeTransforms = new WeakMap<object, InitializeResultTransform>();
+
 /**
  * The SDK's low-level `Server`, except that a request whose params do not fit its method's schema is answered with
  * `-32602 Invalid params` and one readable line. The SDK lets the schema's error escape, which goes out as `-32603`
@@ -46,8 +56,21 @@ export class ParamsCheckingServer extends Server {
           `Invalid ${method} params: ${describeParamsError(parsed.error)}`,
         );
       }
-      return handler(parsed.data, extra);
+      if (method !== 'initialize') return handler(parsed.data, extra);
+      return (async () => {
+        const result = (await handler(parsed.data, extra)) as Result;
+        const transform = initializeTransforms.get(this);
+        return transform ? transform(result, extra as RequestHandlerExtra<ServerRequest, ServerNotification>) : result;
+      })();
     });
+  }
+
+  /**
+   * Lets `transform` change the `initialize` result (the client's capabilities are known by then:
+   * `getClientCapabilities()`). One transform per server; a later call replaces it.
+   */
+  transformInitializeResult(transform: InitializeResultTransform): void {
+    initializeTransforms.set(this, transform);
   }
 }
 

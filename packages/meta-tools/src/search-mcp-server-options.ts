@@ -1,8 +1,10 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Implementation, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller, ToolCatalog } from '@search-mcp/catalog';
 import type { Logger, ServerStatus } from '@search-mcp/shared';
 import type { AuditSink } from './audit/audit-record.js';
+import type { ForwardingHub } from './forwarding-hub.js';
 
 /** What the server needs from a client manager: states (for start-up), state changes and tool-list changes. */
 export interface ServerStatusSource {
@@ -37,4 +39,15 @@ export interface SearchMcpServerOptions {
    * what is not). The first question of a session usually comes right after start-up. Default 5,000 ms; 0 = never.
    */
   startupWaitMs?: number;
+  /**
+   * Forwards resources, prompts, completions, logging, tasks and backends' requests to the client (sampling,
+   * elicitation, roots) through the runtime's shared hub. Without one, only tools are served.
+   */
+  hub?: ForwardingHub;
+  /** HTTP stateless mode: no stream outside a request, so no subscriptions, no log messages, no reverse requests. */
+  stateless?: boolean;
+  /** How long `initialize` waits for the caller's servers still starting, for their instructions. Default 1,000 ms. */
+  instructionsWaitMs?: number;
+  /** Called when the client's `initialize` arrives (its capabilities are known), before it is answered. */
+  onInitialize?: (server: Server) => void;
 }

@@ -1,5 +1,6 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import {
+  BackendError,
   errorMessage,
   JsonRpcErrorCode,
   SearchMcpError,
@@ -7,6 +8,9 @@ import {
   ValidationError,
   type ToolCallResult,
 } from '@search-mcp/shared';
+
+/** MCP's `URLElicitationRequiredError` code. */
+const urlElicitationRequired = -32042;
 
 /**
  * An error the SDK's Protocol sends as `{ code, message, data }` with the message exactly as given. (An `McpError`
@@ -41,10 +45,30 @@ export function toJsonRpcError(error: unknown, requestedName: string): JsonRpcWi
   if (ValidationError.isInstance(error)) {
     return new JsonRpcWireError(error.jsonRpcCode, error.message, { issues: error.issues });
   }
+  // URL elicitation required: the client needs `data.elicitations` to open the URLs and call again.
+  if (BackendError.isInstance(error) && error.backendCode === urlElicitationRequired)
+    return new JsonRpcWireError(urlElicitationRequired, error.message, error.data);
   if (SearchMcpError.isInstance(error)) return new JsonRpcWireError(error.jsonRpcCode, error.message);
   if (error instanceof McpError)
     return new JsonRpcWireError(error.code, error.message.replace(/^(?:MCP error -?\d+:\s*)+/, ''), error.data);
   return new JsonRpcWireError(JsonRpcErrorCode.InternalError, errorMessage(error));
+}
+
+/**
+ * A failure of a forwarded request other than `tools/call` (resources, prompts, completions, logging, tasks): the
+ * backend's own error code, message and `data` when it answered with an error, else as `toJsonRpcError`.
+ */
+export function toForwardedError(error: unknown, what: string): JsonRpcWireError {
+  if (error instanceof JsonRpcWireError) return error;
+  if (BackendError.isInstance(error) && error.backendCode !== undefined)
+    return new JsonRpcWireError(error.backendCode, error.message, error.data);
+  return toJsonRpcError(error, what);
+}
+
+/** Whether a backend said it does not have what was asked for (so the next server may be tried). */
+export function isNotFound(error: unknown): boolean {
+  if (!BackendError.isInstance(error)) return false;
+  return error.backendCode === -32002 || (error.backendCode === -32602 && /not found|unknown/i.test(error.message));
 }
 
 /**

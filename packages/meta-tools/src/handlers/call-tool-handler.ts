@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { TOOL_DISCOVERY, TOOL_EXECUTE } from '../meta-tool-definitions.js';
 import type { RequestExtra } from '../search-mcp-server-options.js';
 import { JsonRpcWireError } from '../wire-errors.js';
-import { handleDirectCall } from './direct-call-handler.js';
+import { handleDirectCall, handleTaskCall } from './direct-call-handler.js';
 import { handleToolDiscovery } from './discovery-handler.js';
 import { handleToolExecute } from './execute-handler.js';
 import type { HandlerContext } from './handler-context.js';
@@ -19,13 +19,14 @@ export const callToolRequestSchema = z.object({
     name: z.unknown().optional(),
     arguments: z.unknown().optional(),
     _meta: z.unknown().optional(),
+    task: z.unknown().optional(),
   }),
 });
 
 /** Routes `tools/call`: the meta-tools in meta mode, any backend tool by key or listed name in both modes. */
 export function createCallToolHandler(context: HandlerContext) {
   return async (request: z.infer<typeof callToolRequestSchema>, extra: RequestExtra): Promise<ToolCallResult> => {
-    const { name, arguments: rawArguments, _meta } = request.params;
+    const { name, arguments: rawArguments, _meta, task } = request.params;
     if (typeof name !== 'string' || name === '') {
       throw new JsonRpcWireError(
         ErrorCode.InvalidParams,
@@ -38,6 +39,7 @@ export function createCallToolHandler(context: HandlerContext) {
     const meta = isRecord(_meta) ? _meta : undefined;
     const args = rawArguments ?? {};
     const caller = context.callerOf(meta, extra);
+    if (task !== undefined) return handleTaskCall(context, name, args, caller, meta, task, extra);
     if (context.mode === 'meta' && name === TOOL_DISCOVERY) return handleToolDiscovery(context, args, caller, extra);
     if (context.mode === 'meta' && name === TOOL_EXECUTE) return handleToolExecute(context, args, caller, meta, extra);
     return handleDirectCall(context, name, args, caller, meta, extra);

@@ -1,13 +1,15 @@
 import type { Caller, ToolCatalog } from '@search-mcp/catalog';
 import type { Logger, ToolInfo } from '@search-mcp/shared';
 import type { RequestAudit } from '../audit/request-audit.js';
-import { ExposedToolNames } from '../exposed-tool-names.js';
+import { ExposedNames } from '../exposed-names.js';
 import type { RequestExtra, ServerStatusSource } from '../search-mcp-server-options.js';
+import type { ClientSession } from '../sessions/client-session.js';
+import type { TaskTable } from '../tasks/task-table.js';
 
 /** The visible tools of a caller and the names they are listed under. */
 export interface ToolExposure {
   tools: readonly ToolInfo[];
-  names: ExposedToolNames;
+  names: ExposedNames;
 }
 
 /** What every handler of one MCP server shares. */
@@ -21,6 +23,10 @@ export interface HandlerContext {
   /** The caller of a request, from its `_meta` and transport. */
   callerOf(meta: Record<string, unknown> | undefined, extra: RequestExtra): Caller;
   exposure(caller: Caller): Promise<ToolExposure>;
+  /** This server as a session of the forwarding hub: the origin of its calls (for backends' reverse requests). */
+  readonly session: ClientSession | undefined;
+  /** Where tasks created by direct task-augmented calls are kept (with a hub). */
+  readonly tasks: TaskTable | undefined;
 }
 
 /**
@@ -28,12 +34,14 @@ export interface HandlerContext {
  * so the name table is built once per tool set, not per request.
  */
 export function createToolExposure(catalog: ToolCatalog): (caller: Caller) => Promise<ToolExposure> {
-  const tables = new WeakMap<readonly ToolInfo[], ExposedToolNames>();
+  const tables = new WeakMap<readonly ToolInfo[], ExposedNames>();
   return async (caller) => {
     const tools = await catalog.visibleTools(caller);
     let names = tables.get(tools);
     if (!names) {
-      names = new ExposedToolNames(tools);
+      names = new ExposedNames(
+        tools.map((tool) => ({ key: tool.toolKey, serverId: tool.serverName, name: tool.toolName })),
+      );
       tables.set(tools, names);
     }
     return { tools, names };

@@ -1,0 +1,306 @@
+import type { LoggingLevel, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import { type Caller, isServerVisibleToProject, type ToolCatalog } from '@search-mcp/catalog';
+import { errorMessage, isRecord, type Logger } from '@search-mcp/shared';
+import { type InstructionsBudget, summarizeBackendInstructions } from './backend-instructions.js';
+import type { BackendGateway, BackendGatewayEvents, Listed } from './forwarding/backend-gateway.js';
+import { LogLevels } from './logging/log-levels.js';
+import { PromptTable } from './prompts/prompt-table.js';
+import { type DuplicateResource, ResourceRoutes } from './resources/resource-routes.js';
+import type { ClientSession } from './sessions/client-session.js';
+import type { ClientSessions } from './sessions/client-sessions.js';
+
+export interface ForwardingHubOptions {
+  gateway: BackendGateway;
+  catalog: ToolCatalog;
+  sessions: ClientSessions;
+  logger: Logger;
+  /** Quiet time before `resources/list_changed` / `prompts/list_changed` go out. Default 200 ms. */
+  listChangedDebounceMs?: number;
+  instructionsBudget?: InstructionsBudget;
+}
+
+type ListKind = 'resources' | 'prompts';
+
+/**
+ * What every client session of one runtime shares to forward resources, prompts, completions, logging and tasks:
+ * resource routes, prompt lists, subscriptions, log levels and the task table, and the relays of backend events to
+ * the sessions that should hear them (never to a session that cannot see the server).
+ */
+export class ForwardingHub {
+  readonly gateway: BackendGateway;
+  readonly catalog: ToolCatalog;
+  readonly sessions: ClientSessions;
+  readonly routes: ResourceRoutes;
+  readonly logLevels = new LogLevels();
+  readonly logger: Logger;
+  private readonly promptLists = new Map<string, Promise<ReadonlyArray<Listed & { name: string }>>>();
+  private readonly promptTables = new Map<string, PromptTable>();
+  /** Per session: `serverId\0uri` keys it subscribed to. */
+  private readonly subscriptions = new Map<string, Set<string>>();
+  private readonly pendingListChanged = new Map<string, { kinds: Set<ListKind>; timer: NodeJS.Timeout }>();
+  private readonly listeners: Array<() => void> = [];
+  private readonly debounceMs: number;
+  private readonly budget: InstructionsBudget | undefined;
+
+  constructor(options: ForwardingHubOptions) {
+    this.gateway = options.gateway;
+    this.catalog = options.catalog;
+    this.sessions = options.sessions;
+    this.logger = options.logger;
+    this.debounceMs = options.listChangedDebounceMs ?? 200;
+    this.budget = options.instructionsBudget;
+    this.routes = new ResourceRoutes(this.gateway, { logger: this.logger });
+    this.listen('log-message', (serverId, params) => this.relayLog(serverId, params));
+    this.listen('resource-updated', (serverId, params) => this.relayResourceUpdated(serverId, params));
+    this.listen('resources-changed', (serverId) => {
+      this.routes.invalidate(serverId);
+      this.listChanged(serverId, 'resources');
+    });
+    this.listen('prompts-changed', (serverId) => {
+      this.promptLists.delete(serverId);
+      this.promptTables.clear();
+      this.listChanged(serverId, 'prompts');
+    });
+    this.listen('task-status', (serverId, params) => this.relayTaskStatus(serverId, params));
+    this.listen('elicitation-complete', (_serverId, params) => {
+      const session = this.sessions.elicitationSession(params.elicitationId);
+      if (session) this.notify(session, { method: 'notifications/elicitation/complete', params: { ...params } });
+    });
+  }
+
+  /**
+   * The servers a caller may use now, in config order: enabled, visible to its project (and token), running: the
+   * catalog's rule, so resources and prompts are visible exactly where tools are.
+   * @throws AuthenticationError, AuthorizationError (a refused caller)
+   */
+  async visibleServerIds(caller: Caller): Promise<string[]> {
+    return this.catalog.visibleServerIds(caller);
+  }
+
+  /** Whether a server of the config may be seen by a caller's project (no state, no token check). */
+  canSee(serverId: string, caller: Caller): boolean {
+    const server = this.catalog.config.mcpServers[serverId];
+    return server?.enabled === true && isServerVisibleToProject(server.projects, caller.projectId);
+  }
+
+  offers(serverId: string, capability: string): boolean {
+    return this.gateway.serverCapabilities(serverId)?.[capability] !== undefined;
+  }
+
+  /** The prompts of these servers (all pages, cached until a server says its prompts changed). */
+  async prompts(serverIds: readonly string[]): Promise<PromptTable> {
+    const withPrompts = serverIds.filter((id) => this.offers(id, 'prompts'));
+    const key = withPrompts.join('\u0000');
+    const cached = this.promptTables.get(key);
+    if (cached) return cached;
+    const lists = await Promise.all(
+      withPrompts.map(async (serverId) => ({
+        serverId,
+        prompts: await this.promptListOf(serverId).catch((error: unknown) => {
+          this.logger.debug('could not list prompts', { server: serverId, error: errorMessage(error) });
+          return [];
+        }),
+      })),
+    );
+    const table = new PromptTable(lists);
+    if (withPrompts.every((id) => this.promptLists.has(id))) this.promptTables.set(key, table);
+    return table;
+  }
+
+  /** Subscribes a session to a resource of a server (once per session). */
+  async subscribe(session: ClientSession, serverId: string, uri: string): Promise<void> {
+    const keys = this.subscriptionsOf(session);
+    const key = `${serverId}\u0000${uri}`;
+    if (keys.has(key)) return;
+    await this.gateway.subscribeResource(serverId, uri);
+    keys.add(key);
+  }
+
+  async unsubscribe(session: ClientSession, serverId: string, uri: string): Promise<void> {
+    const keys = this.subscriptionsOf(session);
+    const key = `${serverId}\u0000${uri}`;
+    if (!keys.delete(key)) return;
+    await this.gateway.unsubscribeResource(serverId, uri);
+  }
+
+  /** Records a session's log level and tells the running servers with logging the most verbose level wanted. */
+  async setLevel(session: ClientSession, level: LoggingLevel, serverIds: readonly string[]): Promise<void> {
+    const backendLevel = this.logLevels.set(session.key, level);
+    await this.sendLevel(backendLevel, serverIds);
+  }
+
+  /** The backends' instructions for this caller's servers, summarised within the budget. */
+  instructionsFor(serverIds: readonly string[]): string {
+    return summarizeBackendInstructions(
+      serverIds.map((serverId) => ({ serverId, instructions: this.gateway.serverInstructions(serverId) })),
+      this.budget,
+    );
+  }
+
+  /** URIs several servers list, and which answers them (config order). For `doctor`. */
+  async duplicates(): Promise<DuplicateResource[]> {
+    const running = await this.visibleServerIdsOfAll();
+    return this.routes.duplicates(running);
+  }
+
+  /** A session opened. */
+  addSession(session: ClientSession): void {
+    this.sessions.add(session);
+  }
+
+  /** A session closed: its subscriptions and log level go with it. */
+  removeSession(session: ClientSession): void {
+    this.sessions.delete(session);
+    const pending = this.pendingListChanged.get(session.key);
+    if (pending) clearTimeout(pending.timer);
+    this.pendingListChanged.delete(session.key);
+    for (const key of this.subscriptions.get(session.key) ?? []) {
+      const [serverId = '', uri = ''] = key.split('\u0000');
+      this.gateway.unsubscribeResource(serverId, uri).catch((error: unknown) => {
+        this.logger.debug('could not unsubscribe a closed session', { server: serverId, error: errorMessage(error) });
+      });
+    }
+    this.subscriptions.delete(session.key);
+    const hadLevel = this.logLevels.backendLevel();
+    const level = this.logLevels.delete(session.key);
+    if (level !== undefined && level !== hadLevel) void this.sendLevel(level, this.runningWithLogging());
+  }
+
+  /** Stops listening to the backends. */
+  close(): void {
+    for (const off of this.listeners.splice(0)) off();
+    for (const { timer } of this.pendingListChanged.values()) clearTimeout(timer);
+    this.pendingListChanged.clear();
+  }
+
+  private listen<E extends keyof BackendGatewayEvents>(
+    event: E,
+    listener: (...args: BackendGatewayEvents[E]) => void,
+  ): void {
+    this.gateway.on(event, listener);
+    this.listeners.push(() => this.gateway.off(event, listener));
+  }
+
+  private promptListOf(serverId: string): Promise<ReadonlyArray<Listed & { name: string }>> {
+    let list = this.promptLists.get(serverId);
+    if (!list) {
+      list = (async () => {
+        const prompts: Array<Listed & { name: string }> = [];
+        const seen = new Set<string>();
+        let cursor: string | undefined;
+        do {
+          const page = await this.gateway.listPrompts(serverId, cursor);
+          prompts.push(...page.prompts);
+          cursor = page.nextCursor;
+          if (cursor !== undefined && seen.has(cursor)) break;
+          if (cursor !== undefined) seen.add(cursor);
+        } while (cursor !== undefined);
+        return prompts;
+      })();
+      this.promptLists.set(serverId, list);
+      list.catch(() => {
+        if (this.promptLists.get(serverId) === list) this.promptLists.delete(serverId);
+      });
+    }
+    return list;
+  }
+
+  private subscriptionsOf(session: ClientSession): Set<string> {
+    let keys = this.subscriptions.get(session.key);
+    if (!keys) {
+      keys = new Set();
+      this.subscriptions.set(session.key, keys);
+    }
+    return keys;
+  }
+
+  private async sendLevel(level: LoggingLevel, serverIds: readonly string[]): Promise<void> {
+    await Promise.all(
+      serverIds
+        .filter((id) => this.offers(id, 'logging'))
+        .map((id) =>
+          this.gateway.setLoggingLevel(id, level).catch((error: unknown) => {
+            this.logger.debug('could not set the log level of a server', { server: id, error: errorMessage(error) });
+          }),
+        ),
+    );
+  }
+
+  private runningWithLogging(): string[] {
+    return this.gateway
+      .status()
+      .filter((status) => status.state === 'running' && this.offers(status.id, 'logging'))
+      .map((status) => status.id);
+  }
+
+  private async visibleServerIdsOfAll(): Promise<string[]> {
+    const running = new Set(
+      this.gateway
+        .status()
+        .filter((status) => status.state === 'running')
+        .map((status) => status.id),
+    );
+    return Object.keys(this.catalog.config.mcpServers).filter((id) => running.has(id));
+  }
+
+  private relayLog(serverId: string, params: BackendGatewayEvents['log-message'][1]): void {
+    const { logger: backendLogger, _meta, ...rest } = params;
+    const meta = {
+      ...(isRecord(_meta) ? _meta : {}),
+      ...(backendLogger !== undefined ? { 'search-mcp/logger': backendLogger } : {}),
+    };
+    const notification = {
+      method: 'notifications/message' as const,
+      params: { ...rest, logger: serverId, ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}) },
+    };
+    for (const session of this.sessions.all()) {
+      if (session.stateless || !session.canSee(serverId)) continue;
+      if (!this.logLevels.passes(session.key, params.level)) continue;
+      this.notify(session, notification);
+    }
+  }
+
+  private relayResourceUpdated(serverId: string, params: BackendGatewayEvents['resource-updated'][1]): void {
+    const key = `${serverId}\u0000${params.uri}`;
+    for (const session of this.sessions.all()) {
+      if (this.subscriptions.get(session.key)?.has(key) && session.canSee(serverId))
+        this.notify(session, { method: 'notifications/resources/updated', params: { ...params } });
+    }
+  }
+
+  private relayTaskStatus(serverId: string, params: BackendGatewayEvents['task-status'][1]): void {
+    const task = this.sessions.tasks.byBackendId(serverId, params.taskId);
+    const session = task ? this.sessions.get(task.sessionKey) : undefined;
+    if (!task || !session) return;
+    this.notify(session, { method: 'notifications/tasks/status', params: { ...params, taskId: task.exposedId } });
+  }
+
+  private listChanged(serverId: string, kind: ListKind): void {
+    for (const session of this.sessions.all()) {
+      if (session.stateless || !session.canSee(serverId)) continue;
+      const pending = this.pendingListChanged.get(session.key);
+      if (pending) {
+        pending.kinds.add(kind);
+        continue;
+      }
+      const timer = setTimeout(() => {
+        const entry = this.pendingListChanged.get(session.key);
+        this.pendingListChanged.delete(session.key);
+        for (const changed of entry?.kinds ?? []) {
+          this.notify(session, {
+            method: `notifications/${changed}/list_changed` as 'notifications/resources/list_changed',
+          });
+        }
+      }, this.debounceMs);
+      timer.unref();
+      this.pendingListChanged.set(session.key, { kinds: new Set([kind]), timer });
+    }
+  }
+
+  private notify(session: ClientSession, notification: ServerNotification | { method: string; params?: object }): void {
+    if (!session.server.transport) return;
+    session.server.notification(notification as ServerNotification).catch((error: unknown) => {
+      this.logger.debug('could not notify a client session', { error: errorMessage(error) });
+    });
+  }
+}

@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Caller } from '@search-mcp/catalog';
+import { errorMessage } from '@search-mcp/shared';
+import { registerCompletionHandler } from '../completions/completion-handler.js';
+import type { ForwardingHub } from '../forwarding-hub.js';
+import { registerSetLevelHandler } from '../logging/set-level-handler.js';
+import type { ParamsCheckingServer } from '../params-checking-server.js';
+import { registerPromptHandlers } from '../prompts/prompt-handlers.js';
+import { registerResourceHandlers } from '../resources/resource-handlers.js';
+import type { RequestExtra, ServerStatusSource } from '../search-mcp-server-options.js';
+import type { ClientSession } from '../sessions/client-session.js';
+import { waitForStartingServers } from '../starting-servers.js';
+import { registerTaskHandlers } from '../tasks/task-handlers.js';
+import type { ForwardingContext } from './forwarding-context.js';
+
+/** What Search MCP announces when it forwards everything (HTTP stateless: no subscriptions, no logging). */
+export function forwardingCapabilities(stateless: boolean) {
+  return {
+    tools: { listChanged: true },
+    resources: stateless ? { listChanged: true } : { subscribe: true, listChanged: true },
+    prompts: { listChanged: true },
+    completions: {},
+    ...(stateless ? {} : { logging: {} }),
+    tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+  };
+}
+
+export interface ForwardingRegistration {
+  hub: ForwardingHub;
+  stateless: boolean;
+  manager: ServerStatusSource | undefined;
+  initialCaller: Caller;
+  callerOf(meta: Record<string, unknown> | undefined, extra: RequestExtra): Caller;
+  instructionsWaitMs: number;
+  onInitialize?: ((server: ParamsCheckingServer) => void) | undefined;
+}
+
+/**
+ * Makes this server a session of the hub: registered now, gone when it closes; handlers for resources, prompts,
+ * completions, logging and tasks; the client's roots changes passed on; the backends' instructions added to
+ * `initialize`. Returns the session (the origin of this server's tool calls).
+ */
+export function registerForwarding(server: ParamsCheckingServer, options: ForwardingRegistration): ClientSession {
+  const { hub } = options;
+  let caller = options.initialCaller;
+  const session: ClientSession = {
+    key: randomUUID(),
+    server,
+    stateless: options.stateless,
+    caller: () => caller,
+    capabilities: () => server.getClientCapabilities(),
+    canSee: (serverId) => hub.canSee(serverId, caller),
+  };
+  const context: ForwardingContext = {
+    hub,
+    session,
+    callerOf: (meta, extra) => {
+      caller = options.callerOf(meta, extra);
+      return caller;
+    },
+  };
+  hub.addSession(session);
+  const previousOnClose = server.onclose;
+  server.onclose = () => {
+    hub.removeSession(session);
+    previousOnClose?.();
+  };
+
+  registerResourceHandlers(server, context);
+  registerPromptHandlers(server, context);
+  registerCompletionHandler(server, context);
+  if (!options.stateless) registerSetLevelHandler(server, context);
+  registerTaskHandlers(server, context);
+
+  server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+    let visible: string[];
+    try {
+      visible = await hub.visibleServerIds(caller);
+    } catch {
+      return;
+    }
+    for (const serverId of visible) {
+      hub.sessions.noteRootsOwner(serverId, session);
+      hub.gateway.sendRootsListChanged(serverId).catch((error: unknown) => {
+        hub.logger.debug('could not pass on a roots change', { server: serverId, error: errorMessage(error) });
+      });
+    }
+  });
+
+  server.transformInitializeResult(async (result, extra) => {
+    options.onInitialize?.(server);
+    // The instructions name the servers' own notes; servers still starting get a short, bounded wait.
+    if (options.manager && options.instructionsWaitMs > 0)
+      await waitForStartingServers(options.manager, options.instructionsWaitMs, extra.signal);
+    let notes = '';
+    try {
+      notes = hub.instructionsFor(await hub.visibleServerIds(caller));
+    } catch {
+      // A refused caller learns that from its first real request.
+    }
+    if (notes === '') return result;
+    const base = typeof result.instructions === 'string' ? result.instructions : '';
+    return { ...result, instructions: base ? `${base}\n\n${notes}` : notes };
+  });
+  return session;
+}

@@ -1,0 +1,41 @@
+import { ExposedNames } from '../exposed-names.js';
+import type { Listed } from '../forwarding/backend-gateway.js';
+
+/** A backend prompt under the name clients see. */
+export interface ListedPrompt {
+  serverId: string;
+  /** The backend's own name. */
+  name: string;
+  /** The prompt as the backend listed it, with `name` set to the exposed name. */
+  definition: Listed & { name: string };
+}
+
+/**
+ * The prompts of the servers a caller sees, under exposed names like tools (`server__prompt`, at most 64 safe
+ * characters, hashed when it had to change): sorted by exposed name, and resolvable by that name or `server:prompt`.
+ */
+export class PromptTable {
+  readonly prompts: ListedPrompt[];
+  private readonly names: ExposedNames;
+  private readonly byKey = new Map<string, { serverId: string; name: string }>();
+
+  constructor(lists: ReadonlyArray<{ serverId: string; prompts: ReadonlyArray<Listed & { name: string }> }>) {
+    const entries = lists.flatMap(({ serverId, prompts }) =>
+      prompts.map((prompt) => ({ key: `${serverId}:${prompt.name}`, serverId, name: prompt.name, prompt })),
+    );
+    this.names = new ExposedNames(entries);
+    for (const entry of entries) this.byKey.set(entry.key, { serverId: entry.serverId, name: entry.name });
+    this.prompts = entries
+      .map((entry) => {
+        const exposed = this.names.nameOf(entry.key) ?? entry.key;
+        return { serverId: entry.serverId, name: entry.name, definition: { ...entry.prompt, name: exposed } };
+      })
+      .sort((a, b) => (a.definition.name < b.definition.name ? -1 : a.definition.name > b.definition.name ? 1 : 0));
+  }
+
+  /** The server and backend name of a prompt, by exposed name or `server:prompt`. */
+  resolve(name: string): { serverId: string; name: string } | undefined {
+    const key = this.names.keyOf(name) ?? name;
+    return this.byKey.get(key);
+  }
+}

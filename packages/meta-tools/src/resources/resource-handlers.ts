@@ -1,0 +1,155 @@
+import {
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage, isRecord } from '@search-mcp/shared';
+import type { Listed } from '../forwarding/backend-gateway.js';
+import { backendOptions, type ForwardingContext } from '../forwarding/forwarding-context.js';
+import { decodeListCursor, encodeListCursor, type ListKind } from '../forwarding/list-cursor.js';
+import type { ParamsCheckingServer } from '../params-checking-server.js';
+import type { RequestExtra } from '../search-mcp-server-options.js';
+import { isNotFound, JsonRpcWireError, toForwardedError } from '../wire-errors.js';
+
+/**
+ * `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe` and `unsubscribe` over the
+ * backends the caller sees. Lists are paged one backend page per answer, in config order, by cursors of ours; URIs
+ * pass unchanged; a read goes to the first server of `ResourceRoutes.candidates` that has the resource.
+ */
+export function registerResourceHandlers(server: ParamsCheckingServer, context: ForwardingContext): void {
+  const { hub } = context;
+  server.setRequestHandler(ListResourcesRequestSchema, (request, extra) =>
+    listPage(context, 'resources', request.params, extra),
+  );
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, (request, extra) =>
+    listPage(context, 'resourceTemplates', request.params, extra),
+  );
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+    const { uri, _meta } = request.params;
+    const servers = await candidatesFor(context, uri, _meta, extra);
+    for (const serverId of servers) {
+      try {
+        return await hub.gateway.readResource(serverId, uri, backendOptions(context, _meta, extra));
+      } catch (error) {
+        if (!isNotFound(error)) throw toForwardedError(error, uri);
+      }
+    }
+    throw resourceNotFound(uri);
+  });
+  server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
+    const { uri, _meta } = request.params;
+    const servers = await candidatesFor(context, uri, _meta, extra);
+    const serverId = servers.find((id) => {
+      const resources = hub.gateway.serverCapabilities(id)?.resources;
+      return isRecord(resources) && resources.subscribe === true;
+    });
+    if (serverId === undefined) throw resourceNotFound(uri);
+    try {
+      await hub.subscribe(context.session, serverId, uri);
+    } catch (error) {
+      throw toForwardedError(error, uri);
+    }
+    return {};
+  });
+  server.setRequestHandler(UnsubscribeRequestSchema, async (request, extra) => {
+    const { uri, _meta } = request.params;
+    const servers = await candidatesFor(context, uri, _meta, extra);
+    try {
+      for (const serverId of servers) await hub.unsubscribe(context.session, serverId, uri);
+    } catch (error) {
+      throw toForwardedError(error, uri);
+    }
+    return {};
+  });
+}
+
+async function candidatesFor(
+  context: ForwardingContext,
+  uri: string,
+  meta: Record<string, unknown> | undefined,
+  extra: RequestExtra,
+): Promise<string[]> {
+  try {
+    const visible = await context.hub.visibleServerIds(context.callerOf(meta, extra));
+    return await context.hub.routes.candidates(uri, visible);
+  } catch (error) {
+    throw toForwardedError(error, uri);
+  }
+}
+
+function resourceNotFound(uri: string): JsonRpcWireError {
+  // What SDK 2.x sends for an unknown resource on every protocol revision.
+  return new JsonRpcWireError(ErrorCode.InvalidParams, `Resource not found: ${uri}`, { uri });
+}
+
+type ListKey = 'resources' | 'resourceTemplates';
+
+/**
+ * One page of a list spanning servers: the page the cursor points at (default: the first server's first), then our
+ * cursor for the same server's next page, else the next server's first. Empty pages are skipped (at most one pass
+ * over the servers); a server failing to list is skipped with a warning, so one broken server hides only itself.
+ */
+async function listPage(
+  context: ForwardingContext,
+  kind: ListKey & ListKind,
+  params: { cursor?: string | undefined; _meta?: Record<string, unknown> | undefined } | undefined,
+  extra: RequestExtra,
+): Promise<Record<string, unknown>> {
+  const { hub } = context;
+  let visible: string[];
+  try {
+    visible = (await hub.visibleServerIds(context.callerOf(params?._meta, extra))).filter((id) =>
+      hub.offers(id, 'resources'),
+    );
+  } catch (error) {
+    throw toForwardedError(error, kind);
+  }
+  const start =
+    params?.cursor !== undefined
+      ? decodeListCursor(kind, params.cursor, visible)
+      : visible[0]
+        ? { serverId: visible[0] }
+        : undefined;
+  if (!start) return { [kind]: [] };
+  let index = visible.indexOf(start.serverId);
+  let cursor = start.cursor;
+  const options = backendOptions(context, params?._meta, extra);
+  for (let pages = 0; index < visible.length && pages < visible.length + 100; pages += 1) {
+    const serverId = visible[index] as string;
+    let entries: Listed[] = [];
+    let nextCursor: string | undefined;
+    try {
+      const page =
+        kind === 'resources'
+          ? await hub.gateway.listResources(serverId, cursor, options)
+          : await hub.gateway.listResourceTemplates(serverId, cursor, options);
+      entries =
+        kind === 'resources'
+          ? (page as { resources: Listed[] }).resources
+          : (page as { resourceTemplates: Listed[] }).resourceTemplates;
+      nextCursor = page.nextCursor;
+    } catch (error) {
+      if (extra.signal.aborted) throw error;
+      hub.logger.warn(`a server failed to list ${kind}; listing the others`, {
+        server: serverId,
+        error: errorMessage(error),
+      });
+    }
+    const following = visible[index + 1];
+    const next =
+      nextCursor !== undefined
+        ? { serverId, cursor: nextCursor }
+        : following !== undefined
+          ? { serverId: following }
+          : undefined;
+    if (entries.length > 0 || next === undefined) {
+      return { [kind]: entries, ...(next ? { nextCursor: encodeListCursor(kind, next) } : {}) };
+    }
+    index = visible.indexOf(next.serverId);
+    cursor = next.cursor;
+  }
+  return { [kind]: [] };
+}

@@ -1,0 +1,226 @@
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage, isRecord, type Logger } from '@search-mcp/shared';
+import { z } from 'zod';
+import { TaskTable } from '../tasks/task-table.js';
+import { JsonRpcWireError, toJsonRpcError } from '../wire-errors.js';
+import type { ClientOrigin, ClientSession } from './client-session.js';
+import { attributeReverseRequest, missingCapability, type ReverseMethod } from './reverse-request-attribution.js';
+
+/** A backend's request to the client, as the client manager hands it over (structurally its `ReverseRequest`). */
+export interface ReverseRequest {
+  readonly serverId: string;
+  readonly method: ReverseMethod;
+  readonly backendRequestId: string | number;
+  readonly params: Record<string, unknown>;
+  readonly inFlight: ReadonlyArray<{ readonly origin: object; readonly method: string; readonly name?: string }>;
+  readonly relatedTaskId?: string;
+  readonly exactOrigin?: object;
+  readonly signal: AbortSignal;
+}
+
+export interface ClientSessionsOptions {
+  logger: Logger;
+  /**
+   * What backends are told the client can do. `'first-client'` (stdio: one client) = what the first client declared,
+   * within what Search MCP forwards; an object = that set (HTTP: every session is checked per request). Default: the
+   * full forwarded set.
+   */
+  backendCapabilities?: ClientCapabilities | 'first-client';
+  /** How long a client may take to answer. Defaults: sampling 300 s, elicitation 600 s, roots 30 s. */
+  timeoutsMs?: Partial<Record<ReverseMethod, number>>;
+  /** How long a request no client call is waiting on may take (it may go to a stream nobody reads). Default 10 s. */
+  unattributedTimeoutMs?: number;
+}
+
+/** Everything Search MCP can forward from backends to clients. */
+export const forwardedClientCapabilities: ClientCapabilities = {
+  sampling: {},
+  elicitation: { form: {}, url: {} },
+  roots: { listChanged: true },
+};
+
+const defaultTimeouts: Record<ReverseMethod, number> = {
+  'sampling/createMessage': 300_000,
+  'elicitation/create': 600_000,
+  'roots/list': 30_000,
+};
+const rootsOwnerMs = 10_000;
+const relatedTaskKey = 'io.modelcontextprotocol/related-task';
+const Loose = z.looseObject({});
+
+/**
+ * The directory of client sessions, and the router of backends' requests to them (sampling, elicitation, roots): it
+ * picks the session (`attributeReverseRequest`), checks that its client declared the capability, sends the request
+ * on the stream of the call that caused it, and gives the backend the answer or an error with a code — never a hang.
+ * Structurally the client manager's `ReverseRequestRouter`.
+ */
+export class ClientSessions {
+  /** The tasks clients created through us; reverse requests naming a task go to its session. */
+  readonly tasks = new TaskTable();
+  private readonly sessions = new Map<string, ClientSession>();
+  private readonly rootsOwners = new Map<string, { session: ClientSession; until: number }>();
+  private readonly learned = new Set<string>();
+  private readonly elicitations = new Map<string, string>();
+  private readonly timeouts: Record<ReverseMethod, number>;
+  private readonly unattributedTimeoutMs: number;
+  private firstClient: ClientCapabilities | undefined;
+
+  constructor(private readonly options: ClientSessionsOptions) {
+    this.timeouts = { ...defaultTimeouts, ...options.timeoutsMs };
+    this.unattributedTimeoutMs = options.unattributedTimeoutMs ?? 10_000;
+  }
+
+  add(session: ClientSession): void {
+    this.sessions.set(session.key, session);
+  }
+
+  delete(session: ClientSession): void {
+    this.sessions.delete(session.key);
+    for (const [serverId, owner] of this.rootsOwners) if (owner.session === session) this.rootsOwners.delete(serverId);
+    for (const [id, key] of this.elicitations) if (key === session.key) this.elicitations.delete(id);
+  }
+
+  get(key: string): ClientSession | undefined {
+    return this.sessions.get(key);
+  }
+
+  all(): ClientSession[] {
+    return [...this.sessions.values()];
+  }
+
+  /** The session sent `notifications/roots/list_changed`: it answers the servers' `roots/list` for a while. */
+  noteRootsOwner(serverId: string, session: ClientSession): void {
+    this.rootsOwners.set(serverId, { session, until: Date.now() + rootsOwnerMs });
+  }
+
+  /** The session a URL-mode elicitation went to, for its `notifications/elicitation/complete`. */
+  elicitationSession(elicitationId: string): ClientSession | undefined {
+    const key = this.elicitations.get(elicitationId);
+    if (key !== undefined) this.elicitations.delete(elicitationId);
+    return key !== undefined ? this.sessions.get(key) : undefined;
+  }
+
+  /** What backends are told in `initialize`; asked at every connect. */
+  clientCapabilities(_serverId: string): ClientCapabilities {
+    const setting = this.options.backendCapabilities ?? forwardedClientCapabilities;
+    if (setting !== 'first-client') return setting;
+    this.firstClient ??= this.all()
+      .map((session) => session.capabilities())
+      .find((capabilities) => capabilities !== undefined);
+    return this.firstClient ? servable(this.firstClient) : forwardedClientCapabilities;
+  }
+
+  /** Routes one backend request to a client and resolves with its answer; rejects with `{ code, message }`. */
+  async route(request: ReverseRequest): Promise<Record<string, unknown>> {
+    const inFlight = request.inFlight.flatMap((entry) => {
+      const origin = asOrigin(entry.origin);
+      return origin && this.sessions.has(origin.session.key)
+        ? [
+            {
+              session: origin.session,
+              method: entry.method,
+              ...(entry.name !== undefined ? { name: entry.name } : {}),
+              origin,
+            },
+          ]
+        : [];
+    });
+    const task =
+      request.relatedTaskId !== undefined ? this.tasks.byBackendId(request.serverId, request.relatedTaskId) : undefined;
+    const taskOwner = task ? this.sessions.get(task.sessionKey) : undefined;
+    const exact = asOrigin(request.exactOrigin);
+    const attribution = attributeReverseRequest(
+      {
+        serverId: request.serverId,
+        method: request.method,
+        params: request.params,
+        inFlight,
+        ...(taskOwner ? { taskOwner } : {}),
+        ...(exact && this.sessions.has(exact.session.key)
+          ? { exactOrigin: { session: exact.session, method: 'exact', origin: exact } }
+          : {}),
+      },
+      {
+        sessions: () => this.all().filter((session) => !session.stateless),
+        rootsOwner: (serverId) => {
+          const owner = this.rootsOwners.get(serverId);
+          return owner && owner.until > Date.now() ? owner.session : undefined;
+        },
+        causedBefore: (serverId, name, method) => this.learned.has(learnedKey(serverId, name, method)),
+      },
+    );
+    if (attribution.kind === 'none') throw new JsonRpcWireError(attribution.code, attribution.message);
+    const { session } = attribution;
+    const missing = missingCapability(session.capabilities(), request.method, request.params);
+    if (missing) throw new JsonRpcWireError(missing.code, missing.message);
+    if (!attribution.exact) {
+      this.options.logger.warn('a backend request went to the most likely client session (several were calling)', {
+        server: request.serverId,
+        method: request.method,
+        session: session.key,
+      });
+    } else if (attribution.origin?.name !== undefined) {
+      this.learned.add(learnedKey(request.serverId, attribution.origin.name, request.method));
+    }
+    const params = task ? withExposedTaskId(request.params, task.exposedId) : request.params;
+    if (request.method === 'elicitation/create' && params.mode === 'url' && typeof params.elicitationId === 'string')
+      this.elicitations.set(params.elicitationId, session.key);
+    const origin = attribution.origin?.origin as ClientOrigin | undefined;
+    const timeout = origin
+      ? this.timeouts[request.method]
+      : Math.min(this.timeouts[request.method], this.unattributedTimeoutMs);
+    const options = { signal: request.signal, timeout };
+    try {
+      // On the stream of the call that caused it (Streamable HTTP: that POST's SSE stream), else the session's own.
+      const result = origin
+        ? await origin.extra.sendRequest({ method: request.method, params } as never, Loose, options)
+        : await session.server.request({ method: request.method, params } as never, Loose, options);
+      return result as Record<string, unknown>;
+    } catch (error) {
+      throw clientFailure(error, session, this.sessions);
+    }
+  }
+}
+
+function asOrigin(value: unknown): ClientOrigin | undefined {
+  return isRecord(value) && isRecord(value.session) && isRecord(value.extra)
+    ? (value as unknown as ClientOrigin)
+    : undefined;
+}
+
+function learnedKey(serverId: string, name: string | undefined, method: string): string {
+  return `${serverId}\u0000${name ?? ''}\u0000${method}`;
+}
+
+/** The backend's task id in the related-task `_meta` becomes ours: the client only knows ours. */
+function withExposedTaskId(params: Record<string, unknown>, exposedId: string): Record<string, unknown> {
+  const meta = isRecord(params._meta) ? params._meta : {};
+  return { ...params, _meta: { ...meta, [relatedTaskKey]: { taskId: exposedId } } };
+}
+
+/** A client's own capabilities, narrowed to what Search MCP forwards. */
+function servable(client: ClientCapabilities): ClientCapabilities {
+  const capabilities: ClientCapabilities = {};
+  if (client.sampling) capabilities.sampling = client.sampling.tools ? { tools: {} } : {};
+  if (client.elicitation) {
+    const { form, url } = client.elicitation;
+    capabilities.elicitation = {
+      ...(form !== undefined || url === undefined ? { form: {} } : {}),
+      ...(url !== undefined ? { url: {} } : {}),
+    };
+  }
+  if (client.roots) capabilities.roots = { listChanged: true };
+  return capabilities;
+}
+
+/** The error the backend gets when the client failed to answer: the client's own, or why there was none. */
+function clientFailure(error: unknown, session: ClientSession, open: Map<string, ClientSession>): JsonRpcWireError {
+  if (!open.has(session.key) || !session.server.transport) {
+    return new JsonRpcWireError(-32603, 'The client disconnected');
+  }
+  const wire = toJsonRpcError(error, '');
+  if (wire.code === -32000 && /connection closed/i.test(errorMessage(error))) {
+    return new JsonRpcWireError(-32603, 'The client disconnected');
+  }
+  return wire;
+}

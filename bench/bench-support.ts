@@ -413,3 +413,191 @@ export async function writeResults(
   await writeFile(join(resultsDirectory, `${name}.md`), markdown);
   return jsonPath;
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// CPU time of processes (Linux /proc)
+
+let clockTicksPerSecond: number | undefined;
+
+/** `getconf CLK_TCK` (the unit of /proc/<pid>/stat's utime and stime), 100 when it cannot be read. */
+function clockTicks(): number {
+  if (clockTicksPerSecond === undefined) {
+    try {
+      clockTicksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      clockTicksPerSecond = 100;
+    }
+  }
+  return clockTicksPerSecond;
+}
+
+/**
+ * The CPU time (user + system) a process has used so far, in ms, or undefined when it is gone. The resolution is one
+ * clock tick (10 ms on Linux): divide a difference over many calls, never read one call.
+ */
+export function processCpuMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after "pid (comm) ": state is [0], utime [11], stime [12] (fields 14 and 15 of proc(5)).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Now on the clock V8's CPU profiles use (CLOCK_MONOTONIC), in µs: to cut a window out of a child's profile. */
+export function monotonicMicroseconds(): number {
+  return Number(process.hrtime.bigint() / 1000n);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// V8 CPU profiles (`node --cpu-prof`)
+
+/** The parts of a `.cpuprofile` (Chrome DevTools `Profiler.Profile`) the summary reads. */
+export interface CpuProfile {
+  nodes: Array<{
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+    children?: number[];
+  }>;
+  /** µs on CLOCK_MONOTONIC. */
+  startTime: number;
+  endTime: number;
+  samples: number[];
+  /** µs since the previous sample (the first: since `startTime`). */
+  timeDeltas: number[];
+}
+
+export interface SelfTime {
+  /** `function (where:line)`, or a V8 pseudo-frame such as `(garbage collector)`. */
+  name: string;
+  /** The package or area the code belongs to (see `codeArea`). */
+  area: string;
+  selfMs: number;
+  /** Share of the busy (non-idle) time. */
+  share: number;
+}
+
+export interface CpuProfileSummary {
+  /** The part of the profile summarised, in ms. */
+  windowMs: number;
+  /** Time not idle: code, GC and V8 `(program)` time. */
+  busyMs: number;
+  idleMs: number;
+  samples: number;
+  functions: SelfTime[];
+  areas: SelfTime[];
+  /** Time with the function anywhere on the stack (its callees included; counted once per sample), busiest first. */
+  inclusive: SelfTime[];
+}
+
+/**
+ * Where a script's URL belongs: a package under node_modules (`zod`, `@modelcontextprotocol/sdk`), a workspace
+ * package or app of ours (`packages/catalog`, `apps/stdio-server`), Node's own JavaScript (`node:internal/streams`),
+ * or `(native)` for V8 built-ins without a script.
+ */
+export function codeArea(url: string, functionName: string): string {
+  if (url === '') return functionName.startsWith('(') ? functionName : '(native)';
+  if (url.startsWith('node:')) {
+    const parts = url.slice('node:'.length).split('/');
+    return `node:${parts[0] === 'internal' ? `internal/${parts[1] ?? ''}` : parts[0]}`;
+  }
+  const modules = url.lastIndexOf('/node_modules/');
+  if (modules !== -1) {
+    const [first, second] = url.slice(modules + '/node_modules/'.length).split('/');
+    return first?.startsWith('@') ? `${first}/${second}` : (first ?? url);
+  }
+  const workspace = url.match(/\/((?:packages|apps)\/[^/]+)\//);
+  return workspace?.[1] ?? url.replace(/^file:\/\//, '');
+}
+
+function shortLocation(url: string, lineNumber: number): string {
+  if (url === '') return '';
+  const file = url.replace(/^file:\/\//, '');
+  const modules = file.lastIndexOf('/node_modules/');
+  const shown =
+    modules !== -1
+      ? file.slice(modules + '/node_modules/'.length)
+      : (file.match(/\/((?:packages|apps)\/.*)$/)?.[1] ?? file);
+  // Profile line numbers are 0-based.
+  return `${shown}:${lineNumber + 1}`;
+}
+
+/**
+ * Self time per function and per area of a CPU profile, busiest first, over the samples taken between
+ * `window.startUs` and `window.endUs` (CLOCK_MONOTONIC µs, see `monotonicMicroseconds`), or over all of it.
+ * Each sample counts for the time since the one before it.
+ */
+export function summarizeCpuProfile(
+  profile: CpuProfile,
+  window?: { startUs: number; endUs: number },
+  top = 25,
+): CpuProfileSummary {
+  const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
+  const parents = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id);
+  const nameOf = (frame: CpuProfile['nodes'][number]['callFrame']) => {
+    const location = shortLocation(frame.url, frame.lineNumber);
+    return location ? `${frame.functionName || '(anonymous)'} (${location})` : frame.functionName;
+  };
+  const byFunction = new Map<string, { area: string; us: number }>();
+  const inclusive = new Map<string, { area: string; us: number }>();
+  const byArea = new Map<string, number>();
+  let time = profile.startTime;
+  let windowUs = 0;
+  let idleUs = 0;
+  let samples = 0;
+  for (let index = 0; index < profile.samples.length; index += 1) {
+    const delta = profile.timeDeltas[index] ?? 0;
+    time += delta;
+    if (window && (time < window.startUs || time > window.endUs)) continue;
+    const frame = frames.get(profile.samples[index] as number);
+    if (!frame) continue;
+    samples += 1;
+    windowUs += delta;
+    if (frame.functionName === '(idle)') {
+      idleUs += delta;
+      continue;
+    }
+    const area = codeArea(frame.url, frame.functionName);
+    const name = nameOf(frame);
+    const entry = byFunction.get(name) ?? { area, us: 0 };
+    entry.us += delta;
+    byFunction.set(name, entry);
+    byArea.set(area, (byArea.get(area) ?? 0) + delta);
+    const onStack = new Set<string>();
+    for (let id: number | undefined = profile.samples[index]; id !== undefined; id = parents.get(id)) {
+      const stackFrame = frames.get(id);
+      if (!stackFrame || stackFrame.functionName === '(root)') continue;
+      const stackName = nameOf(stackFrame);
+      if (onStack.has(stackName)) continue;
+      onStack.add(stackName);
+      const total = inclusive.get(stackName) ?? { area: codeArea(stackFrame.url, stackFrame.functionName), us: 0 };
+      total.us += delta;
+      inclusive.set(stackName, total);
+    }
+  }
+  const busyUs = windowUs - idleUs;
+  const entry = (name: string, area: string, us: number): SelfTime => ({
+    name,
+    area,
+    selfMs: round(us / 1000),
+    share: round(busyUs > 0 ? us / busyUs : 0, 4),
+  });
+  return {
+    windowMs: round(windowUs / 1000),
+    busyMs: round(busyUs / 1000),
+    idleMs: round(idleUs / 1000),
+    samples,
+    functions: [...byFunction]
+      .sort((a, b) => b[1].us - a[1].us)
+      .slice(0, top)
+      .map(([name, { area, us }]) => entry(name, area, us)),
+    areas: [...byArea].sort((a, b) => b[1] - a[1]).map(([area, us]) => entry(area, area, us)),
+    inclusive: [...inclusive]
+      .sort((a, b) => b[1].us - a[1].us)
+      .slice(0, top)
+      .map(([name, { area, us }]) => entry(name, area, us)),
+  };
+}

@@ -16,14 +16,23 @@
  *
  * Writes bench/results/proxy.json and bench/results/proxy.md and prints the markdown to stdout.
  * Everything else (progress) goes to stderr. Exits 1 if a process it started is left at the end.
+ *
+ * The goal (issue 9) is search-mcp's echo p50 over the byte relay's: ≤ 1.15×. To find where the time goes:
+ *   --echo-only    the echo section alone, printed (quick before/after comparisons; results/ untouched);
+ *   --profile      search-mcp under `node --cpu-prof` during the echo rounds: self and total time per function and
+ *                  per package, cut to the measured rounds, and the `.cpuprofile` for DevTools or speedscope;
+ *   --count        a probe preloaded into search-mcp: how long it holds each request and response (pipe to pipe),
+ *                  promises and bytes allocated per forwarded call, and the functions that allocate them.
+ * (`--help` lists every option.)
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -40,8 +49,10 @@ import {
   machineSummary,
   median,
   metricTableLines,
+  monotonicMicroseconds,
   packageBinEntry,
   packageVersion,
+  processCpuMs,
   processStatusFieldKb,
   processTreeIds,
   progressLog,
@@ -51,10 +62,13 @@ import {
   roundSummary,
   sleep,
   summarize,
+  summarizeCpuProfile,
   textContentOf,
   waitForExit,
   writeResults,
+  type CpuProfile,
   type MachineInfo,
+  type SelfTime,
   type Summary,
 } from './bench-support.js';
 
@@ -73,7 +87,8 @@ const startupReferenceFixture = 'postgres.tools.json';
 /** Multiples of 24, the number of orders of the four calls: every order is used equally often. */
 const echoWarmupRounds = 192;
 const echoMeasuredRounds = 1008;
-const echoGoalRatio = 1.25;
+/** search-mcp's p50 over the byte relay's: close to the physical cost of one extra process hop (issue 9). */
+const echoGoalRatioToRelay = 1.15;
 const echoMessage = 'hello from the proxy bench';
 const connectDeadlineMs = 45_000;
 
@@ -274,10 +289,13 @@ async function benchStartup(directory: string) {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// 2. echo latency: bare SDK client vs search-mcp tool_execute vs search-mcp direct tools/call
+// 2. echo latency: bare SDK client vs byte relay vs search-mcp tool_execute vs search-mcp direct tools/call
 
 type EchoPath = 'bare' | 'relay' | 'toolExecute' | 'directCall';
 const echoPaths: EchoPath[] = ['bare', 'relay', 'toolExecute', 'directCall'];
+/** The two calls that go through search-mcp. */
+const searchMcpPaths = ['toolExecute', 'directCall'] as const;
+type EchoCall = (message: string) => Promise<unknown>;
 
 /**
  * The floor for any stdio proxy: a process that only copies bytes between its stdio and a server-everything child
@@ -313,11 +331,29 @@ function permutations<T>(items: readonly T[]): T[][] {
   );
 }
 
-async function benchEcho(directory: string) {
+/** The server-everything process below `pid` (search-mcp's or the relay's backend). */
+function everythingBelow(pid: number): number | undefined {
+  return descendantsOf(pid).find((entry) => entry.command.includes(everythingEntry))?.pid;
+}
+
+/** How a run of the echo section is set up (the profile and count modes change the search-mcp process). */
+interface EchoSettings {
+  measuredRounds: number;
+  /** Node flags for the search-mcp process, before its script (`--cpu-prof …`, `--require probe.cjs`). */
+  searchMcpNodeFlags?: string[];
+  /** Runs after the measured rounds while everything is still connected (the count mode's own windows). */
+  afterMeasured?: (context: { searchMcpPid: number; calls: Record<EchoPath, EchoCall> }) => Promise<void>;
+}
+
+async function benchEcho(directory: string, settings: EchoSettings) {
+  const { measuredRounds } = settings;
   const configPath = await writeConfig(directory, 'echo', {
     everything: { command: process.execPath, args: [everythingEntry] },
   });
-  const searchMcp = await connectClient('proxy-bench-echo', process.execPath, searchMcpArgs(configPath));
+  const searchMcp = await connectClient('proxy-bench-echo', process.execPath, [
+    ...(settings.searchMcpNodeFlags ?? []),
+    ...searchMcpArgs(configPath),
+  ]);
   let bare: Session | undefined;
   let relay: Session | undefined;
   try {
@@ -330,7 +366,7 @@ async function benchEcho(directory: string) {
     const relayClient = relay.client;
     const viaClient = searchMcp.client;
 
-    const calls: Record<EchoPath, (message: string) => Promise<unknown>> = {
+    const calls: Record<EchoPath, EchoCall> = {
       bare: (message) => bareClient.callTool({ name: 'echo', arguments: { message } }),
       relay: (message) => relayClient.callTool({ name: 'echo', arguments: { message } }),
       toolExecute: (message) =>
@@ -338,7 +374,7 @@ async function benchEcho(directory: string) {
       directCall: (message) => viaClient.callTool({ name: 'everything:echo', arguments: { message } }),
     };
 
-    // All three must really echo, or we would be timing an error path.
+    // All four must really echo, or we would be timing an error path.
     const expected = JSON.stringify([{ type: 'text', text: 'Echo: check' }]);
     for (const path of echoPaths) {
       const result = (await calls[path]('check')) as { content?: unknown; isError?: boolean };
@@ -363,41 +399,92 @@ async function benchEcho(directory: string) {
     let started = performance.now();
     await run(echoWarmupRounds, undefined);
     log(`echo warm-up: ${echoWarmupRounds} rounds in ${(performance.now() - started).toFixed(0)} ms`);
+
+    // CPU time per call of each process on the paths, from /proc (whole ticks: only meaningful over many calls).
+    const cpuPids = {
+      searchMcp: searchMcp.pid,
+      searchMcpBackend: everythingBelow(searchMcp.pid),
+      relay: relay.pid,
+      relayBackend: everythingBelow(relay.pid),
+      bare: bare.pid,
+    };
+    const readCpu = () =>
+      Object.fromEntries(
+        Object.entries(cpuPids).map(([name, pid]) => [name, pid === undefined ? undefined : processCpuMs(pid)]),
+      ) as Record<keyof typeof cpuPids, number | undefined>;
     const samples: Record<EchoPath, number[]> = { bare: [], relay: [], toolExecute: [], directCall: [] };
+    const cpuBefore = readCpu();
+    const windowStartUs = monotonicMicroseconds();
     started = performance.now();
-    await run(echoMeasuredRounds, samples);
-    log(`echo measured: ${echoMeasuredRounds} rounds in ${(performance.now() - started).toFixed(0)} ms`);
+    await run(measuredRounds, samples);
+    const measuredMs = performance.now() - started;
+    const windowEndUs = monotonicMicroseconds();
+    const cpuAfter = readCpu();
+    log(`echo measured: ${measuredRounds} rounds in ${measuredMs.toFixed(0)} ms`);
+    const cpuPerCall = (name: keyof typeof cpuPids, callsThrough: number) => {
+      const before = cpuBefore[name];
+      const after = cpuAfter[name];
+      return before === undefined || after === undefined ? undefined : round3((after - before) / callsThrough);
+    };
+    const searchMcpCalls = searchMcpPaths.length * measuredRounds;
+    const cpuMsPerCall = {
+      searchMcp: cpuPerCall('searchMcp', searchMcpCalls),
+      searchMcpBackend: cpuPerCall('searchMcpBackend', searchMcpCalls),
+      relay: cpuPerCall('relay', measuredRounds),
+      relayBackend: cpuPerCall('relayBackend', measuredRounds),
+      bare: cpuPerCall('bare', measuredRounds),
+    };
+
+    await settings.afterMeasured?.({ searchMcpPid: searchMcp.pid, calls });
 
     const summaries = Object.fromEntries(echoPaths.map((path) => [path, summarize(samples[path])])) as Record<
       EchoPath,
       Summary
     >;
-    const ratios = (path: EchoPath) => ({
-      p50: round3(summaries[path].p50 / summaries.bare.p50),
-      p99: round3(summaries[path].p99 / summaries.bare.p99),
-      mean: round3(summaries[path].mean / summaries.bare.mean),
+    const ratiosTo = (reference: EchoPath) => (path: EchoPath) => ({
+      p50: round3(summaries[path].p50 / summaries[reference].p50),
+      p99: round3(summaries[path].p99 / summaries[reference].p99),
+      mean: round3(summaries[path].mean / summaries[reference].mean),
     });
+    const toBare = ratiosTo('bare');
+    const toRelay = ratiosTo('relay');
     const searchMcpRssKb = processStatusFieldKb(searchMcp.pid, 'VmRSS');
     return {
       warmupRounds: echoWarmupRounds,
-      measuredRounds: echoMeasuredRounds,
+      measuredRounds,
       backendReadyMs: round3(backendReadyMs),
       bare: roundSummary(summaries.bare),
       relay: roundSummary(summaries.relay),
       toolExecute: roundSummary(summaries.toolExecute),
       directCall: roundSummary(summaries.directCall),
-      ratios: { relay: ratios('relay'), toolExecute: ratios('toolExecute'), directCall: ratios('directCall') },
-      /** The added time per call at the median, in ms. */
+      /** Ratios to the bare client (what a client pays for any proxy) … */
+      ratios: { relay: toBare('relay'), toolExecute: toBare('toolExecute'), directCall: toBare('directCall') },
+      /** … and to the byte relay (what search-mcp costs over the floor of any stdio proxy): the goal. */
+      ratiosToRelay: { toolExecute: toRelay('toolExecute'), directCall: toRelay('directCall') },
+      /** The added time per call at the median, in ms, over the bare client … */
       addedP50Ms: {
         relay: round3(summaries.relay.p50 - summaries.bare.p50),
         toolExecute: round3(summaries.toolExecute.p50 - summaries.bare.p50),
         directCall: round3(summaries.directCall.p50 - summaries.bare.p50),
       },
-      goalP50Ratio: echoGoalRatio,
-      goalMet: {
-        toolExecute: summaries.toolExecute.p50 / summaries.bare.p50 <= echoGoalRatio,
-        directCall: summaries.directCall.p50 / summaries.bare.p50 <= echoGoalRatio,
+      /** … and over the byte relay. */
+      addedOverRelayP50Ms: {
+        toolExecute: round3(summaries.toolExecute.p50 - summaries.relay.p50),
+        directCall: round3(summaries.directCall.p50 - summaries.relay.p50),
       },
+      goalP50RatioToRelay: echoGoalRatioToRelay,
+      goalMet: {
+        toolExecute: summaries.toolExecute.p50 / summaries.relay.p50 <= echoGoalRatioToRelay,
+        directCall: summaries.directCall.p50 / summaries.relay.p50 <= echoGoalRatioToRelay,
+      },
+      /**
+       * CPU time (user + system, from /proc) per call of each process on the paths during the measured rounds:
+       * search-mcp and its backend per call through search-mcp (both kinds), the relay and its backend per relayed
+       * call, the bare server per bare call.
+       */
+      cpuMsPerCall,
+      /** CLOCK_MONOTONIC µs around the measured rounds, to cut them out of a CPU profile. */
+      measuredWindow: { startUs: windowStartUs, endUs: windowEndUs },
       /** For the memory section: search-mcp with one backend. */
       searchMcpVmRssMbOneBackend: searchMcpRssKb !== undefined ? round3(kbToMb(searchMcpRssKb)) : undefined,
     };
@@ -489,6 +576,314 @@ async function benchMemory(directory: string) {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// 4. Where the time goes: --profile (V8 CPU profile of search-mcp) and --count (promises and bytes per call)
+
+/** 100 µs instead of V8's 1 ms: a forwarded echo costs search-mcp a few hundred µs of CPU. */
+const profileIntervalUs = 100;
+
+/** Echo rounds (all four calls) and, with --count, calls per counted path: multiples of 24, every order alike. */
+const diagnosisRounds = 480;
+
+/**
+ * Preloaded into search-mcp by --count (`node --require`). The first SIGUSR2 starts a window: counters reset, V8's
+ * sampling heap profiler started with objects the GC has already collected kept in (so it sees every allocation, not
+ * only the live ones), and `<out>.<n>.started` written. The second ends it: `<out>.<n>.json` gets the async resources
+ * created (`PROMISE` is every async function call, `await` and `then`) and the bytes allocated, by allocating function.
+ */
+const probeScript = `'use strict';
+const { createHook } = require('node:async_hooks');
+const { Session } = require('node:inspector');
+const { readFileSync, writeFileSync } = require('node:fs');
+const net = require('node:net');
+const { Duplex, Readable } = require('node:stream');
+const out = PROBE_OUT;
+let window = 0;
+let kind;
+let created = new Map();
+const hook = createHook({
+  init(_id, type) {
+    created.set(type, (created.get(type) || 0) + 1);
+  },
+});
+// Timing: when a message crosses each pipe. 0 client → search-mcp, 1 search-mcp → backend, 2 backend →
+// search-mcp, 3 search-mcp → client. Backend stderr is not JSON and is left out by its first byte.
+let events = [];
+const push = Readable.prototype.push;
+Readable.prototype.push = function (chunk, encoding) {
+  if (kind === 'time' && chunk && this instanceof net.Socket && chunk[0] === 0x7b)
+    events.push(this === process.stdin ? 0 : 2, process.hrtime.bigint());
+  return push.call(this, chunk, encoding);
+};
+// Sockets are Duplex streams, which copied Writable's methods when they were defined.
+const write = Duplex.prototype.write;
+Duplex.prototype.write = function (chunk, encoding, callback) {
+  if (kind === 'time' && this instanceof net.Socket && this !== process.stderr)
+    events.push(this === process.stdout ? 3 : 1, process.hrtime.bigint());
+  return write.call(this, chunk, encoding, callback);
+};
+const session = new Session();
+session.connect();
+const report = (value) => {
+  writeFileSync(out + '.' + window + '.json', JSON.stringify(value));
+  window += 1;
+  kind = undefined;
+};
+process.on('SIGUSR2', () => {
+  if (kind === undefined) {
+    const next = readFileSync(out + '.' + window + '.kind', 'utf8');
+    const started = () => writeFileSync(out + '.' + window + '.started', '');
+    if (next === 'time') {
+      events = [];
+      kind = 'time';
+      started();
+      return;
+    }
+    created = new Map();
+    const options = { samplingInterval: 64, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true };
+    session.post('HeapProfiler.startSampling', options, (error) => {
+      if (error) throw error;
+      kind = 'count';
+      hook.enable();
+      started();
+    });
+    return;
+  }
+  if (kind === 'time') {
+    report({ events: events.map((value) => (typeof value === 'bigint' ? Number(value) / 1000 : value)) });
+    return;
+  }
+  hook.disable();
+  session.post('HeapProfiler.stopSampling', (error, result) => {
+    if (error) throw error;
+    const sites = new Map();
+    let bytes = 0;
+    const walk = (node) => {
+      const frame = node.callFrame;
+      // The async hook's own bookkeeping is the probe's, not search-mcp's.
+      if (node.selfSize > 0 && frame.url !== 'node:internal/async_hooks') {
+        const key = (frame.functionName || '(anonymous)') + ' ' + (frame.url || '(no script)') + ':' + (frame.lineNumber + 1);
+        sites.set(key, (sites.get(key) || 0) + node.selfSize);
+        bytes += node.selfSize;
+      }
+      for (const child of node.children) walk(child);
+    };
+    walk(result.profile.head);
+    report({ created: Object.fromEntries(created), bytes, sites: [...sites].sort((a, b) => b[1] - a[1]) });
+  });
+});
+`;
+
+interface CountWindow {
+  created: Record<string, number>;
+  bytes: number;
+  sites: Array<[site: string, bytes: number]>;
+}
+
+/** The probe's pipe events of a timing window: kind (0–3, see the probe) and CLOCK_MONOTONIC µs, flattened. */
+interface TimeWindow {
+  events: number[];
+}
+
+/**
+ * Per call, the time search-mcp held the request (client → backend) and the response (backend → client), and the
+ * backend's turn in between (pipe hops included), from the probe's events of calls made one at a time.
+ */
+function hopTimes(window: TimeWindow) {
+  const request: number[] = [];
+  const backend: number[] = [];
+  const response: number[] = [];
+  const { events } = window;
+  let expected = 0;
+  const times: number[] = [];
+  for (let index = 0; index + 1 < events.length; index += 2) {
+    const kind = events[index] as number;
+    const time = events[index + 1] as number;
+    if (kind !== expected) {
+      // Another message on the way (a notification): start over at the next request.
+      expected = 0;
+      times.length = 0;
+      if (kind !== 0) continue;
+    }
+    times.push(time);
+    expected = (kind + 1) % 4;
+    if (times.length === 4) {
+      const [received, forwarded, answered, sent] = times as [number, number, number, number];
+      request.push(forwarded - received);
+      backend.push(answered - forwarded);
+      response.push(sent - answered);
+      times.length = 0;
+    }
+  }
+  return {
+    calls: request.length,
+    request: summarize(request),
+    backend: summarize(backend),
+    response: summarize(response),
+  };
+}
+
+async function waitForFile(path: string, deadlineMs = 20_000): Promise<void> {
+  const started = performance.now();
+  while (!existsSync(path)) {
+    if (performance.now() - started > deadlineMs) throw new Error(`the probe in search-mcp did not write ${path}`);
+    await sleep(10);
+  }
+}
+
+/** The echo section with search-mcp under `--cpu-prof`, and the self time of its measured rounds, busiest first. */
+async function profileEcho(directory: string, outputPath: string, top: number) {
+  const profileDirectory = join(directory, 'cpu-profile');
+  const echo = await benchEcho(directory, {
+    measuredRounds: diagnosisRounds,
+    searchMcpNodeFlags: [
+      '--cpu-prof',
+      '--cpu-prof-dir',
+      profileDirectory,
+      '--cpu-prof-interval',
+      String(profileIntervalUs),
+    ],
+  });
+  // Written when search-mcp exits, which closeSession waited for.
+  const files = existsSync(profileDirectory)
+    ? readdirSync(profileDirectory).filter((file) => file.endsWith('.cpuprofile'))
+    : [];
+  if (files.length !== 1) throw new Error(`expected one .cpuprofile from search-mcp, found ${files.length}`);
+  await copyFile(join(profileDirectory, files[0] as string), outputPath);
+  const profile = JSON.parse(await readFile(outputPath, 'utf8')) as CpuProfile;
+  const summary = summarizeCpuProfile(profile, echo.measuredWindow, top);
+  if (summary.samples === 0)
+    throw new Error('no profile samples fall in the measured rounds (the profile is not on CLOCK_MONOTONIC?)');
+  const forwardedCalls = searchMcpPaths.length * echo.measuredRounds;
+  const share = (entry: SelfTime) => `${(entry.share * 100).toFixed(1)} %`;
+  const perCall = (entry: SelfTime) => `${((entry.selfMs * 1000) / forwardedCalls).toFixed(1)} µs`;
+  const lines = [
+    '# search-mcp CPU profile of the echo rounds',
+    '',
+    `${machineSummary(machineInfo())} · load ${loadAverage().join(' / ')} · profile: ${outputPath} ` +
+      `(open it in Chrome DevTools or speedscope) · sampled every ${profileIntervalUs} µs`,
+    '',
+    `${echo.measuredRounds} rounds of the four calls, interleaved as in the benchmark; ${forwardedCalls} went through ` +
+      `search-mcp. Its busy (non-idle) time in those rounds: ${formatMs(summary.busyMs)}, ` +
+      `${((summary.busyMs * 1000) / forwardedCalls).toFixed(1)} µs per forwarded call ` +
+      `(idle ${formatMs(summary.idleMs)}). The profiler slows search-mcp down: compare shares, not these latencies.`,
+    '',
+    '| Area | Self time | Share of busy | Per forwarded call |',
+    '| --- | ---: | ---: | ---: |',
+    ...summary.areas.map(
+      (entry) => `| ${entry.name} | ${formatMs(entry.selfMs)} | ${share(entry)} | ${perCall(entry)} |`,
+    ),
+    '',
+    `| Top ${top} functions by self time | Area | Self time | Share of busy | Per forwarded call |`,
+    '| --- | --- | ---: | ---: | ---: |',
+    ...summary.functions.map(
+      (entry) =>
+        `| \`${entry.name}\` | ${entry.area} | ${formatMs(entry.selfMs)} | ${share(entry)} | ${perCall(entry)} |`,
+    ),
+    '',
+    `| Top ${top} functions by total time (callees included) | Area | Total time | Share of busy | Per forwarded call |`,
+    '| --- | --- | ---: | ---: | ---: |',
+    ...summary.inclusive.map(
+      (entry) =>
+        `| \`${entry.name}\` | ${entry.area} | ${formatMs(entry.selfMs)} | ${share(entry)} | ${perCall(entry)} |`,
+    ),
+    '',
+    'Latency under the profiler (for orientation only):',
+    '',
+    ...metricTableLines(echoRows(echo).slice(0, 6)),
+    '',
+  ];
+  return lines.join('\n');
+}
+
+/**
+ * The echo section with the probe preloaded into search-mcp, then two windows per search-mcp path of
+ * `diagnosisRounds` calls of that path alone: one timing how long search-mcp holds each message, one counting the
+ * async resources created and bytes allocated per call (async hooks slow it down, so never both at once).
+ */
+async function countEcho(directory: string, top: number) {
+  const probePath = join(directory, 'probe.cjs');
+  const probeOut = join(directory, 'probe');
+  // Named in the script: the SDK passes search-mcp only a few environment variables.
+  await writeFile(probePath, probeScript.replace('PROBE_OUT', JSON.stringify(probeOut)));
+  const timed: Partial<Record<(typeof searchMcpPaths)[number], ReturnType<typeof hopTimes>>> = {};
+  const counted: Partial<Record<(typeof searchMcpPaths)[number], CountWindow>> = {};
+  let window = 0;
+  const inWindow = async (pid: number, kind: 'time' | 'count', calls: () => Promise<void>): Promise<unknown> => {
+    const prefix = `${probeOut}.${window}`;
+    window += 1;
+    await writeFile(`${prefix}.kind`, kind);
+    process.kill(pid, 'SIGUSR2');
+    await waitForFile(`${prefix}.started`);
+    await calls();
+    process.kill(pid, 'SIGUSR2');
+    await waitForFile(`${prefix}.json`);
+    return JSON.parse(await readFile(`${prefix}.json`, 'utf8'));
+  };
+  await benchEcho(directory, {
+    measuredRounds: echoWarmupRounds,
+    searchMcpNodeFlags: ['--require', probePath],
+    afterMeasured: async ({ searchMcpPid, calls }) => {
+      for (const path of searchMcpPaths) {
+        const callMany = async () => {
+          for (let i = 0; i < diagnosisRounds; i += 1) await calls[path](`${echoMessage} ${i}`);
+        };
+        timed[path] = hopTimes((await inWindow(searchMcpPid, 'time', callMany)) as TimeWindow);
+        counted[path] = (await inWindow(searchMcpPid, 'count', callMany)) as CountWindow;
+      }
+    },
+  });
+  const perCall = (value: number) => (value / diagnosisRounds).toFixed(1);
+  const µs = (value: number) => `${value.toFixed(1)} µs`;
+  const lines = [
+    '# search-mcp work per forwarded echo',
+    '',
+    `${machineSummary(machineInfo())} · load ${loadAverage().join(' / ')} · ${diagnosisRounds} calls per path and ` +
+      'window, one at a time, measured inside search-mcp by a preloaded probe: when each message crosses a pipe ' +
+      '(stream push and write), async resources created (async_hooks), bytes allocated (V8 sampling heap profiler ' +
+      'with collected objects kept, every 64 bytes: estimates). `(no script)` is code made by `new Function` (zod).',
+    '',
+    '| Path | Calls timed | search-mcp holds the request: p50 / p90 | the response: p50 / p90 | backend turn (pipes included): p50 | Promises per call | Async resources per call | Allocated per call |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  const label = (path: (typeof searchMcpPaths)[number]) =>
+    path === 'toolExecute' ? '`tool_execute`' : '`tools/call everything:echo`';
+  for (const path of searchMcpPaths) {
+    const hops = timed[path];
+    const count = counted[path];
+    if (!hops || !count) throw new Error(`no probe results for ${path}`);
+    const resources = Object.entries(count.created).sort((a, b) => b[1] - a[1]);
+    lines.push(
+      `| ${label(path)} | ${hops.calls} | ${µs(hops.request.p50)} / ${µs(hops.request.p90)} | ` +
+        `${µs(hops.response.p50)} / ${µs(hops.response.p90)} | ${µs(hops.backend.p50)} | ` +
+        `${perCall(count.created['PROMISE'] ?? 0)} | ` +
+        `${resources.map(([type, number]) => `${type} ${perCall(number)}`).join(', ')} | ` +
+        `${(count.bytes / diagnosisRounds / 1024).toFixed(1)} KiB |`,
+    );
+  }
+  for (const path of searchMcpPaths) {
+    const count = counted[path] as CountWindow;
+    lines.push(
+      '',
+      `| ${label(path)}: top ${top} allocating functions | Bytes per call |`,
+      '| --- | ---: |',
+      ...count.sites
+        .slice(0, top)
+        .map(([site, bytes]) => `| \`${shortSite(site)}\` | ${Math.round(bytes / diagnosisRounds)} |`),
+    );
+  }
+  lines.push('');
+  return lines.join('\n');
+}
+
+/** `name file:///…/node_modules/pkg/dist/x.js:12` → `name pkg/dist/x.js:12`. */
+function shortSite(site: string): string {
+  return site
+    .replace(/file:\/\/\S*\/node_modules\//, '')
+    .replace(/file:\/\/\S*\/((?:packages|apps)\/)/, '$1')
+    .replace(/ :0$/, '');
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // Cleanup check
 
 function leftoverCheck(directory: string) {
@@ -508,7 +903,6 @@ type EchoResult = Awaited<ReturnType<typeof benchEcho>>;
 type MemoryResult = Awaited<ReturnType<typeof benchMemory>>;
 
 function markdown(machine: Machine, startup: StartupResult, echo: EchoResult, memory: MemoryResult): string {
-  const ratioGoal = (ratio: number) => ratioGoalCell(ratio, echoGoalRatio);
   const msGoal = (ms: number) =>
     ms <= startupGoalMs
       ? `≤ ${startupGoalMs} ms — met`
@@ -534,29 +928,7 @@ function markdown(machine: Machine, startup: StartupResult, echo: EchoResult, me
       '',
     ],
     ['', 'search-mcp close (backend still starting), median', formatMs(startup.searchMcp.closeMedianMs), ''],
-    ['echo latency (server-everything)', 'bare SDK `callTool(echo)` p50', formatMs(echo.bare.p50), ''],
-    ['', 'bare SDK p99', formatMs(echo.bare.p99), ''],
-    ['', 'search-mcp `tool_execute` p50', formatMs(echo.toolExecute.p50), ''],
-    ['', 'search-mcp `tool_execute` p99', formatMs(echo.toolExecute.p99), ''],
-    ['', 'search-mcp `tools/call everything:echo` p50', formatMs(echo.directCall.p50), ''],
-    ['', 'search-mcp `tools/call everything:echo` p99', formatMs(echo.directCall.p99), ''],
-    [
-      '',
-      '`tool_execute` p50 / bare p50',
-      formatRatio(echo.ratios.toolExecute.p50),
-      ratioGoal(echo.ratios.toolExecute.p50),
-    ],
-    ['', '`tools/call` p50 / bare p50', formatRatio(echo.ratios.directCall.p50), ratioGoal(echo.ratios.directCall.p50)],
-    ['', '`tool_execute` p99 / bare p99', formatRatio(echo.ratios.toolExecute.p99), ''],
-    ['', '`tools/call` p99 / bare p99', formatRatio(echo.ratios.directCall.p99), ''],
-    [
-      '',
-      'added at p50: `tool_execute` / `tools/call`',
-      `${formatMs(echo.addedP50Ms.toolExecute)} / ${formatMs(echo.addedP50Ms.directCall)}`,
-      '',
-    ],
-    ['', 'reference: byte relay (one extra process, no parsing) p50', formatMs(echo.relay.p50), ''],
-    ['', 'reference: byte relay p50 / bare p50', formatRatio(echo.ratios.relay.p50), ''],
+    ...echoRows(echo),
     [`Memory (${memory.servers} replay servers connected)`, 'search-mcp VmRSS', formatMb(memory.searchMcp.vmRssMb), ''],
   ];
   if (memory.searchMcp.vmHwmMb !== undefined)
@@ -593,6 +965,66 @@ function markdown(machine: Machine, startup: StartupResult, echo: EchoResult, me
   return lines.join('\n');
 }
 
+/** The echo section's rows of the report table (also printed alone by `--echo-only`). */
+function echoRows(echo: EchoResult): Array<[string, string, string, string]> {
+  const goal = (ratio: number) => ratioGoalCell(ratio, echoGoalRatioToRelay);
+  const cpu = (ms: number | undefined) => (ms === undefined ? 'n/a' : formatMs(ms));
+  const { cpuMsPerCall: cpuMs } = echo;
+  return [
+    ['echo latency (server-everything)', 'bare SDK `callTool(echo)` p50 / p99', pair(echo.bare), ''],
+    ['', 'byte relay (one extra process, no parsing) p50 / p99', pair(echo.relay), ''],
+    ['', 'search-mcp `tool_execute` p50 / p99', pair(echo.toolExecute), ''],
+    ['', 'search-mcp `tools/call everything:echo` p50 / p99', pair(echo.directCall), ''],
+    [
+      '',
+      '**`tool_execute` p50 / relay p50**',
+      formatRatio(echo.ratiosToRelay.toolExecute.p50),
+      goal(echo.ratiosToRelay.toolExecute.p50),
+    ],
+    [
+      '',
+      '**`tools/call` p50 / relay p50**',
+      formatRatio(echo.ratiosToRelay.directCall.p50),
+      goal(echo.ratiosToRelay.directCall.p50),
+    ],
+    [
+      '',
+      '`tool_execute` / `tools/call` p99 / relay p99',
+      `${formatRatio(echo.ratiosToRelay.toolExecute.p99)} / ${formatRatio(echo.ratiosToRelay.directCall.p99)}`,
+      '',
+    ],
+    [
+      '',
+      'added over the relay at p50: `tool_execute` / `tools/call`',
+      `${formatMs(echo.addedOverRelayP50Ms.toolExecute)} / ${formatMs(echo.addedOverRelayP50Ms.directCall)}`,
+      '',
+    ],
+    [
+      '',
+      'p50 / bare p50: relay / `tool_execute` / `tools/call`',
+      [echo.ratios.relay.p50, echo.ratios.toolExecute.p50, echo.ratios.directCall.p50].map(formatRatio).join(' / '),
+      '',
+    ],
+    [
+      '',
+      'added over bare at p50: relay / `tool_execute` / `tools/call`',
+      [echo.addedP50Ms.relay, echo.addedP50Ms.toolExecute, echo.addedP50Ms.directCall].map(formatMs).join(' / '),
+      '',
+    ],
+    ['', 'CPU per call: search-mcp process / relay process', `${cpu(cpuMs.searchMcp)} / ${cpu(cpuMs.relay)}`, ''],
+    [
+      '',
+      'CPU per call of server-everything: behind search-mcp / behind relay / bare',
+      [cpuMs.searchMcpBackend, cpuMs.relayBackend, cpuMs.bare].map(cpu).join(' / '),
+      '',
+    ],
+  ];
+}
+
+function pair(summary: Summary): string {
+  return `${formatMs(summary.p50)} / ${formatMs(summary.p99)}`;
+}
+
 interface Machine extends MachineInfo {
   sdk: string;
   serverEverything: string;
@@ -601,8 +1033,87 @@ interface Machine extends MachineInfo {
 // ---------------------------------------------------------------------------------------------------------------
 // Main
 
+const usage = `usage: tsx bench/proxy-bench.ts [--echo-only] [--rounds N] [--profile [--profile-out FILE]] [--count] [--top N]
+  (no option)    every section; writes bench/results/proxy.json and proxy.md
+  --echo-only    only the echo section, printed (results/ untouched)
+  --rounds N     measured echo rounds, a multiple of 24 (default ${echoMeasuredRounds})
+  --profile      search-mcp under node --cpu-prof during the echo rounds: top self-time functions and areas,
+                 and the .cpuprofile (default: search-mcp-proxy-<time>.cpuprofile in the temp directory)
+  --count        promises, async resources and bytes allocated in search-mcp per forwarded call
+  --top N        how many functions the --profile and --count tables list (default 25)`;
+
+type Mode =
+  | { kind: 'full' | 'echo-only'; rounds: number }
+  | { kind: 'profile'; out: string; top: number }
+  | {
+      kind: 'count';
+      top: number;
+    };
+
+function positiveInteger(name: string, text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value <= 0)
+    throw new UsageError(`--${name} must be a positive integer, not "${text}"`);
+  return value;
+}
+
+class UsageError extends Error {}
+
+function readMode(argv: string[]): Mode {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        'echo-only': { type: 'boolean' },
+        rounds: { type: 'string' },
+        profile: { type: 'boolean' },
+        'profile-out': { type: 'string' },
+        count: { type: 'boolean' },
+        top: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (values['help']) {
+    process.stdout.write(`${usage}\n`);
+    process.exit(0);
+  }
+  const top = positiveInteger('top', values['top'] as string | undefined, 25);
+  if (values['profile'] && values['count'])
+    throw new UsageError('--profile and --count distort each other: run them one at a time');
+  if (values['profile-out'] !== undefined && !values['profile']) throw new UsageError('--profile-out needs --profile');
+  if ((values['profile'] || values['count']) && (values['rounds'] !== undefined || values['echo-only']))
+    throw new UsageError(
+      `--profile and --count run ${diagnosisRounds} echo rounds of their own; leave out --rounds and --echo-only`,
+    );
+  if (values['profile']) {
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const out =
+      (values['profile-out'] as string | undefined) ?? join(os.tmpdir(), `search-mcp-proxy-${stamp}.cpuprofile`);
+    return { kind: 'profile', out: resolve(out), top };
+  }
+  if (values['count']) return { kind: 'count', top };
+  const rounds = positiveInteger('rounds', values['rounds'] as string | undefined, echoMeasuredRounds);
+  if (rounds % 24 !== 0)
+    throw new UsageError(`--rounds must be a multiple of 24 (every order of the four calls alike), not ${rounds}`);
+  return { kind: values['echo-only'] ? 'echo-only' : 'full', rounds };
+}
+
 async function main(): Promise<void> {
   const runStarted = performance.now();
+  let mode: Mode;
+  try {
+    mode = readMode(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`proxy-bench: ${error.message}\n${usage}\n`);
+    process.exitCode = 2;
+    return;
+  }
   for (const path of [cliPath, replayServerPath, slowServerPath, everythingEntry]) {
     if (!existsSync(path))
       throw new Error(`${path} is missing${path === cliPath ? ': run `npx -y pnpm@10.34.9 build` first' : ''}`);
@@ -618,25 +1129,54 @@ async function main(): Promise<void> {
   };
   const directory = await mkdtemp(join(os.tmpdir(), 'search-mcp-proxy-bench-'));
   try {
-    // Start-up first, while the machine is quiet (the other sections start many processes).
-    log(`startup: search-mcp with one backend that needs ${slowBackendDelayMs} ms`);
-    const startup = await benchStartup(directory);
-    log('echo: bare SDK client vs search-mcp tool_execute vs search-mcp tools/call');
-    const echo = await benchEcho(directory);
-    log('memory: search-mcp with the 22 replay servers');
-    const memory = await benchMemory(directory);
-    machine.loadAverageAtEnd = loadAverage();
-
-    const cleanup = await leftoverCheck(directory);
+    let md: string;
+    let fullCleanup: Awaited<ReturnType<typeof leftoverCheck>> | undefined;
+    if (mode.kind === 'profile') {
+      log(`profile: echo rounds with search-mcp under --cpu-prof (every ${profileIntervalUs} µs)`);
+      md = await profileEcho(directory, mode.out, mode.top);
+      log(`wrote ${mode.out}`);
+    } else if (mode.kind === 'count') {
+      log('count: promises and allocations in search-mcp per forwarded echo');
+      md = await countEcho(directory, mode.top);
+    } else if (mode.kind === 'echo-only') {
+      log('echo: bare SDK client vs byte relay vs search-mcp tool_execute vs search-mcp tools/call');
+      const echo = await benchEcho(directory, { measuredRounds: mode.rounds });
+      md = [
+        '# search-mcp echo latency (--echo-only)',
+        '',
+        `${machineSummary(machine)} · load ${machine.loadAverageAtStart.join(' / ')} at start, ${loadAverage().join(' / ')} at end · ` +
+          `${echo.warmupRounds} warm-up + ${echo.measuredRounds} measured rounds, interleaved`,
+        '',
+        ...metricTableLines(echoRows(echo)),
+        '',
+      ].join('\n');
+    } else {
+      // Start-up first, while the machine is quiet (the other sections start many processes).
+      log(`startup: search-mcp with one backend that needs ${slowBackendDelayMs} ms`);
+      const startup = await benchStartup(directory);
+      log('echo: bare SDK client vs byte relay vs search-mcp tool_execute vs search-mcp tools/call');
+      const echo = await benchEcho(directory, { measuredRounds: mode.rounds });
+      log('memory: search-mcp with the 22 replay servers');
+      const memory = await benchMemory(directory);
+      machine.loadAverageAtEnd = loadAverage();
+      fullCleanup = await leftoverCheck(directory);
+      const result = {
+        machine,
+        durationMs: round(performance.now() - runStarted, 0),
+        startup,
+        echo,
+        memory,
+        cleanup: fullCleanup,
+      };
+      md = markdown(machine, startup, echo, memory);
+      const jsonPath = await writeResults('proxy', result, md);
+      log(`wrote ${jsonPath} and proxy.md in ${(result.durationMs / 1000).toFixed(1)} s`);
+    }
+    const cleanup = fullCleanup ?? (await leftoverCheck(directory));
     const leftovers =
       cleanup.aliveSeenPids.length +
       cleanup.childProcesses.length +
       Object.values(cleanup.pgrepOurs).reduce((total, pids) => total + pids.length, 0);
-
-    const result = { machine, durationMs: round(performance.now() - runStarted, 0), startup, echo, memory, cleanup };
-    const md = markdown(machine, startup, echo, memory);
-    const jsonPath = await writeResults('proxy', result, md);
-    log(`wrote ${jsonPath} and proxy.md in ${(result.durationMs / 1000).toFixed(1)} s`);
     if (leftovers > 0) {
       log(`LEFTOVER PROCESSES: ${JSON.stringify(cleanup)}`);
       process.exitCode = 1;

@@ -15,7 +15,8 @@ function usageErrorOf(argv: string[]): UsageError {
 
 describe('parseCliArguments', () => {
   it('reads commands, flags and positionals', () => {
-    expect(parseCliArguments([])).toEqual({ command: 'serve', positionals: [], json: false });
+    const none = { write: false, force: false, replaceIn: [] };
+    expect(parseCliArguments([])).toEqual({ command: 'serve', positionals: [], json: false, ...none });
     expect(
       parseCliArguments([
         'search',
@@ -36,10 +37,28 @@ describe('parseCliArguments', () => {
       limit: 5,
       config: 'c.json',
       mode: 'proxy',
+      ...none,
     });
     expect(parseCliArguments(['list', '--server', 'github', '--project', 'web', '--log-level', 'debug'])).toMatchObject(
       { command: 'list', server: 'github', project: 'web', logLevel: 'debug' },
     );
+    expect(parseCliArguments(['search', 'x', '--strategy', 'hybrid'])).toMatchObject({ strategy: 'hybrid' });
+    expect(
+      parseCliArguments(['import', 'out.json', '--write', '--force', '--replace-in', 'cursor', '--replace-in=vscode']),
+    ).toMatchObject({
+      command: 'init',
+      positionals: ['out.json'],
+      write: true,
+      force: true,
+      replaceIn: ['cursor', 'vscode'],
+    });
+    expect(parseCliArguments(['init', '--home', '/h', '--platform', 'win32'])).toMatchObject({
+      command: 'init',
+      home: '/h',
+      platform: 'win32',
+      write: false,
+      replaceIn: [],
+    });
     expect(parseCliArguments(['-v']).command).toBe('version');
     expect(parseCliArguments(['doctor', '--help']).command).toBe('help');
   });
@@ -66,6 +85,20 @@ describe('parseCliArguments', () => {
     expect(usageErrorOf(['search']).message).toMatch(/^search needs a query/);
     expect(usageErrorOf(['call']).message).toMatch(/^call needs a tool key/);
     expect(usageErrorOf(['call', 'a:b', '{}', 'extra']).message).toMatch(/^call takes a tool key and one JSON object/);
+    expect(usageErrorOf(['search', 'x', '--strategy', 'hybird']).message).toBe(
+      '--strategy must be one of bm25, hybrid, llm, cloud, not "hybird"; did you mean "hybrid"?',
+    );
+    expect(usageErrorOf(['init', '--write', '--replace-in', 'cursr']).message).toBe(
+      '--replace-in takes a client: claude-desktop, claude-code, cursor, vscode, windsurf, all, not "cursr"; did you mean "cursor"?',
+    );
+    expect(usageErrorOf(['init', '--replace-in', 'cursor']).message).toMatch(/^--replace-in needs --write/);
+    expect(usageErrorOf(['init', 'a.json', 'b.json']).message).toMatch(/^init takes at most one path/);
+    expect(usageErrorOf(['init', '--platform', 'macos']).message).toBe(
+      '--platform must be linux, darwin or win32, not "macos"',
+    );
+    // An option of another command is not silently ignored.
+    expect(usageErrorOf(['list', '--strategy', 'bm25']).message).toBe('--strategy is an option of search, not of list');
+    expect(usageErrorOf(['search', 'x', '--write']).message).toBe('--write is an option of init, not of search');
     for (const argv of [['--confg'], ['--mode', 'x'], ['call']]) expect(usageErrorOf(argv).message).not.toContain('\n');
   });
 

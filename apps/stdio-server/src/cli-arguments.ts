@@ -1,9 +1,25 @@
 import { parseArgs } from 'node:util';
-import { configDefaults, type LogLevel, logLevels } from '@search-mcp/shared';
+import { configDefaults, type LogLevel, logLevels, type SearchStrategy } from '@search-mcp/shared';
+import type { McpClientName } from '@search-mcp/shared/node';
 import { closestName } from './closest-name.js';
 import { UsageError } from './usage-error.js';
 
-export type CommandName = 'serve' | 'search' | 'call' | 'list' | 'doctor' | 'help' | 'version';
+export type CommandName = 'serve' | 'search' | 'call' | 'list' | 'doctor' | 'init' | 'help' | 'version';
+
+/** The strategies `search --strategy` may ask for (`off` would only say that search is off). */
+export type CliSearchStrategy = Exclude<SearchStrategy, 'off'>;
+export const cliSearchStrategies: readonly CliSearchStrategy[] = ['bm25', 'hybrid', 'llm', 'cloud'];
+
+/** The clients `init --replace-in` can rewrite, and `all`. */
+export type ReplaceTarget = McpClientName | 'all';
+export const replaceTargets: readonly ReplaceTarget[] = [
+  'claude-desktop',
+  'claude-code',
+  'cursor',
+  'vscode',
+  'windsurf',
+  'all',
+];
 
 export interface CliArguments {
   command: CommandName;
@@ -15,9 +31,22 @@ export interface CliArguments {
   json: boolean;
   limit?: number;
   server?: string;
+  /** `search --strategy`: overrides the config's strategy for this run. */
+  strategy?: CliSearchStrategy;
+  /** `init`: write the merged config (`--write`), replacing an existing one (`--force`, after a backup). */
+  write: boolean;
+  force: boolean;
+  /** `init --replace-in CLIENT` (repeatable): rewrite these clients' files to start only Search MCP. */
+  replaceIn: ReplaceTarget[];
+  /** `init --home DIR`: look for client files in this home directory instead of the user's. */
+  home?: string;
+  /** `init --platform`: whose paths to look at (default: this system's). */
+  platform?: 'linux' | 'darwin' | 'win32';
 }
 
-const commands: readonly CommandName[] = ['serve', 'search', 'call', 'list', 'doctor', 'help', 'version'];
+const commands: readonly CommandName[] = ['serve', 'search', 'call', 'list', 'doctor', 'init', 'help', 'version'];
+/** Other names of commands. */
+const aliases: Readonly<Record<string, CommandName>> = { import: 'init' };
 
 const options = {
   config: { type: 'string', short: 'c' },
@@ -27,6 +56,12 @@ const options = {
   json: { type: 'boolean', default: false },
   limit: { type: 'string', short: 'n' },
   server: { type: 'string' },
+  strategy: { type: 'string' },
+  write: { type: 'boolean', default: false },
+  force: { type: 'boolean', default: false },
+  'replace-in': { type: 'string', multiple: true },
+  home: { type: 'string' },
+  platform: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'v', default: false },
 } as const;
@@ -35,10 +70,17 @@ export const usage = `search-mcp: one MCP server in front of all your MCP server
 
 Usage:
   search-mcp [serve]                 run the stdio MCP server (what AI clients start)
-  search-mcp search <query…>         find tools   [--limit N] [--json]
+  search-mcp search <query…>         find tools   [--limit N] [--strategy bm25|hybrid|llm|cloud] [--json]
   search-mcp call <toolKey> [JSON]   run a tool   [--json]
   search-mcp list                    list tools   [--server ID] [--json]
   search-mcp doctor                  check the config, connect every server, show the context saved [--json]
+  search-mcp init [PATH]             gather the MCP servers of installed clients into one Search MCP config
+                                     (alias: import); changes nothing unless told:
+                                     --write            write the config (PATH, --config, or the default)
+                                     --force            replace an existing config (a backup is kept)
+                                     --replace-in NAME  make Search MCP the only server of a client: claude-desktop,
+                                                        cursor, vscode, windsurf or all (a backup is kept)
+                                     --home DIR, --platform linux|darwin|win32   look elsewhere [--json]
 
 Options:
   --config PATH        config file (default: $SEARCH_MCP_CONFIG, ./config/mcp-servers.json,
@@ -64,16 +106,25 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   let command: CommandName = 'serve';
   const first = positionals[0];
   if (first !== undefined) {
-    if (!commands.includes(first as CommandName)) {
-      const suggestion = closestName(first, commands);
+    const named = aliases[first] ?? first;
+    if (!commands.includes(named as CommandName)) {
+      const suggestion = closestName(first, [...commands, ...Object.keys(aliases)]);
       throw new UsageError(`unknown command "${first}"${suggestion ? `; did you mean "${suggestion}"?` : ''}`);
     }
-    command = first as CommandName;
+    command = named as CommandName;
     positionals.shift();
   }
   if (values.help) command = 'help';
   if (values.version) command = 'version';
-  const result: CliArguments = { command, positionals, json: values.json ?? false };
+  const result: CliArguments = {
+    command,
+    positionals,
+    json: values.json ?? false,
+    write: values.write ?? false,
+    force: values.force ?? false,
+    replaceIn: [],
+  };
+  checkCommandOptions(command, argv);
   if (values.config !== undefined) result.config = values.config;
   if (values.project !== undefined) result.project = values.project;
   if (values.server !== undefined) result.server = values.server;
@@ -93,6 +144,38 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
       throw new UsageError(`--limit must be a whole number from 1 to ${configDefaults.maxResultsLimit}`);
     result.limit = limit;
   }
+  if (values.strategy !== undefined) {
+    if (!cliSearchStrategies.includes(values.strategy as CliSearchStrategy)) {
+      const suggestion = closestName(values.strategy, cliSearchStrategies);
+      throw new UsageError(
+        `--strategy must be one of ${cliSearchStrategies.join(', ')}, not "${values.strategy}"` +
+          (suggestion ? `; did you mean "${suggestion}"?` : ''),
+      );
+    }
+    result.strategy = values.strategy as CliSearchStrategy;
+  }
+  for (const client of values['replace-in'] ?? []) {
+    if (!replaceTargets.includes(client as ReplaceTarget)) {
+      const suggestion = closestName(client, replaceTargets);
+      throw new UsageError(
+        `--replace-in takes a client: ${replaceTargets.join(', ')}, not "${client}"` +
+          (suggestion ? `; did you mean "${suggestion}"?` : ''),
+      );
+    }
+    if (!result.replaceIn.includes(client as ReplaceTarget)) result.replaceIn.push(client as ReplaceTarget);
+  }
+  if (values.home !== undefined) result.home = values.home;
+  if (values.platform !== undefined) {
+    if (values.platform !== 'linux' && values.platform !== 'darwin' && values.platform !== 'win32')
+      throw new UsageError(`--platform must be linux, darwin or win32, not "${values.platform}"`);
+    result.platform = values.platform;
+  }
+  if (command === 'init' && positionals.length > 1)
+    throw new UsageError('init takes at most one path: where to write the Search MCP config');
+  if (command === 'init' && result.replaceIn.length > 0 && !result.write)
+    throw new UsageError(
+      '--replace-in needs --write: a client is switched to Search MCP only once the config holding its servers is written',
+    );
   if (command === 'search' && positionals.length === 0)
     throw new UsageError('search needs a query, e.g. search-mcp search "read a file"');
   if (command === 'call' && positionals.length === 0)
@@ -100,6 +183,30 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   if (command === 'call' && positionals.length > 2)
     throw new UsageError('call takes a tool key and one JSON object of arguments (quote the JSON)');
   return result;
+}
+
+/** Options that mean something to one command only; elsewhere they are a mistake worth saying. */
+const commandOptions: Readonly<Record<string, readonly CommandName[]>> = {
+  strategy: ['search'],
+  limit: ['search'],
+  server: ['list'],
+  write: ['init'],
+  force: ['init'],
+  'replace-in': ['init'],
+  home: ['init'],
+  platform: ['init'],
+};
+
+function checkCommandOptions(command: CommandName, argv: readonly string[]): void {
+  if (command === 'help' || command === 'version') return;
+  for (const argument of argv) {
+    if (argument === '--') return;
+    if (!argument.startsWith('--')) continue;
+    const name = argument.slice(2).split('=')[0] ?? '';
+    const allowed = commandOptions[name];
+    if (allowed !== undefined && !allowed.includes(command))
+      throw new UsageError(`--${name} is an option of ${allowed.join(' and ')}, not of ${command}`);
+  }
 }
 
 /** Unknown `--flags` (before a `--`), with the nearest known one. */

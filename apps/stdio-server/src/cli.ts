@@ -4,6 +4,7 @@ import { type CliArguments, parseCliArguments, usage } from './cli-arguments.js'
 import { type CliLifecycle, startCliLifecycle } from './cli-lifecycle.js';
 import { callCommand } from './commands/call-command.js';
 import { doctorCommand } from './commands/doctor-command.js';
+import { initCommand } from './commands/init/init-command.js';
 import { listCommand } from './commands/list-command.js';
 import { searchCommand } from './commands/search-command.js';
 import { serveCommand } from './commands/serve-command.js';
@@ -32,6 +33,8 @@ function run(cli: CliArguments, lifecycle: CliLifecycle): Promise<number | undef
       return listCommand(cli, lifecycle);
     case 'doctor':
       return doctorCommand(cli, lifecycle);
+    case 'init':
+      return initCommand(cli);
     case 'help':
     case 'version':
       return Promise.resolve(0);

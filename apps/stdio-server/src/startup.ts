@@ -9,7 +9,7 @@ import {
 } from '@search-mcp/shared';
 import { findAndLoadConfig } from '@search-mcp/shared/node';
 import { appVersion } from './app-version.js';
-import type { CliArguments } from './cli-arguments.js';
+import type { CliArguments, CliSearchStrategy } from './cli-arguments.js';
 import type { CliLifecycle } from './cli-lifecycle.js';
 import { createProgressReporter } from './terminal-output.js';
 
@@ -30,11 +30,13 @@ export async function loadRuntime(
   defaultLevel: LogLevel,
   lifecycle: CliLifecycle,
 ): Promise<LoadedRuntime> {
-  const { config, path } = await findAndLoadConfig({
+  const loaded = await findAndLoadConfig({
     ...(cli.config !== undefined ? { cliPath: cli.config } : {}),
     env: process.env,
     cwd: process.cwd(),
   });
+  const { path } = loaded;
+  const config = cli.strategy ? withStrategy(loaded.config, cli.strategy, cli.project) : loaded.config;
   const logger = createJsonLineLogger({
     level: cli.logLevel ?? defaultLevel,
     write: (line) => process.stderr.write(line),
@@ -50,6 +52,22 @@ export async function loadRuntime(
   });
   lifecycle.onClose(() => runtime.close());
   return { runtime, config, configPath: path, logger };
+}
+
+/**
+ * The config with `search --strategy` in force for this run: the default strategy, and the optimization of the
+ * `--project` when the config has that project (it would win otherwise).
+ */
+function withStrategy(
+  config: ResolvedConfig,
+  strategy: CliSearchStrategy,
+  projectId: string | undefined,
+): ResolvedConfig {
+  const projects =
+    projectId !== undefined && Object.hasOwn(config.projects, projectId)
+      ? { ...config.projects, [projectId]: { optimization: strategy } }
+      : config.projects;
+  return { ...config, search: { ...config.search, strategy }, projects };
 }
 
 /** Connects every server, showing progress on a terminal. */

@@ -1,16 +1,28 @@
+import type { HybridSearchReadiness } from '@search-mcp/runtime';
 import { truncateText } from '@search-mcp/shared';
 import type { CliArguments } from '../cli-arguments.js';
 import type { CliLifecycle } from '../cli-lifecycle.js';
 import { connectWithProgress, loadRuntime, printConfigWarnings } from '../startup.js';
 import { formatTable } from '../terminal-output.js';
+import { prepareHybridWithProgress } from './hybrid-preparation.js';
 import { notConnectedNote } from './not-connected-note.js';
 
-/** `search-mcp search <query…>`: ranks the visible tools as `tool_discovery` does and prints the best. */
+/**
+ * `search-mcp search <query…> [--strategy S]`: ranks the visible tools as `tool_discovery` does and prints the best,
+ * with the catalog's verdict (`match`, and a `notice` when nothing fits well). `--strategy` overrides the config for
+ * this run; `hybrid` waits for its vectors first (with progress), so the answer is hybrid's, not BM25's stand-in.
+ */
 export async function searchCommand(cli: CliArguments, lifecycle: CliLifecycle): Promise<number> {
   const { runtime, config } = await loadRuntime(cli, 'error', lifecycle);
   printConfigWarnings(config);
   await connectWithProgress(runtime);
   const caller = cli.project !== undefined ? { projectId: cli.project } : {};
+  let hybrid: HybridSearchReadiness | undefined;
+  if (runtime.catalog.strategyFor(caller) === 'hybrid') {
+    hybrid = await prepareHybridWithProgress(runtime, caller);
+    if (!hybrid.ready)
+      process.stderr.write(`search-mcp: hybrid search is not available, BM25 answers: ${hybrid.reason}\n`);
+  }
   const response = await runtime.catalog.search(
     { query: cli.positionals.join(' '), ...(cli.limit ? { maxResults: cli.limit } : {}) },
     caller,
@@ -19,23 +31,32 @@ export async function searchCommand(cli: CliArguments, lifecycle: CliLifecycle):
   if (cli.json) {
     const results = response.results.map(({ tool: _tool, ...hit }) => hit);
     const notConnected = failed.map((status) => ({ id: status.id, lastError: status.lastError }));
-    process.stdout.write(`${JSON.stringify({ ...response, results, notConnected }, null, 2)}\n`);
+    const hybridReport = hybrid
+      ? { hybrid: { ready: hybrid.ready, ...(hybrid.reason ? { reason: hybrid.reason } : {}) } }
+      : {};
+    process.stdout.write(`${JSON.stringify({ ...response, results, notConnected, ...hybridReport }, null, 2)}\n`);
     return 0;
   }
-  if (response.results.length === 0) {
-    process.stdout.write(
-      response.strategy === 'off' ? 'Tool search is off for this project.\n' : 'No tools matched.\n',
-    );
-  } else {
+  if (response.strategy === 'off') process.stdout.write('Tool search is off for this project.\n');
+  else if (response.results.length > 0) {
     const rows = response.results.map((hit, index) => [
       String(index + 1),
       hit.toolKey,
       hit.relevance.toFixed(2),
       truncateText(hit.description ?? '', 70),
     ]);
-    process.stdout.write(`${formatTable(['#', 'tool key', 'relevance', 'description'], rows)}\n`);
+    process.stdout.write(`${formatTable(['#', 'tool key', 'relevance', 'description'], rows)}\n\n`);
+  }
+  // The verdict a model gets from tool_discovery: does the best hit fit, and if not, what to do.
+  if (response.match !== 'good' && response.notice && response.strategy !== 'off')
+    process.stdout.write(`Match: ${response.match}. ${response.notice}\n`);
+  if (response.results.length > 0) {
+    const answeredBy =
+      response.providerId !== undefined && response.providerId !== response.strategy
+        ? `strategy ${response.strategy}, answered by ${response.providerId}${response.fallbackReason ? `: ${response.fallbackReason}` : ''}`
+        : `strategy ${response.strategy}`;
     process.stdout.write(
-      `\n${response.toolCount} tools searched (${response.providerId ?? response.strategy}). Run one: search-mcp call ${response.results[0]?.toolKey} '{…}'\n`,
+      `${response.toolCount} tools searched (${answeredBy}). Run one: search-mcp call ${response.results[0]?.toolKey} '{…}'\n`,
     );
   }
   const note = notConnectedNote(failed);

@@ -31,6 +31,9 @@ export type { CloudSearchRequest, CloudSearchResponse } from './providers/cloud-
 export { FallbackSearchProvider } from './providers/fallback-search-provider.js';
 export type { FallbackAnswer, FallbackSearchProviderOptions } from './providers/fallback-search-provider.js';
 
+export { glossJapaneseQuery } from './search/text/japanese-query-gloss.js';
+export type { EnglishGloss } from './search/text/japanese-query-gloss.js';
+
 export { ToolRegistry } from './registry/tool-registry.js';
 export type {
   RegisterOptions,

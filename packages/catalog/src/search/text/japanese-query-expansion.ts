@@ -116,6 +116,28 @@ export function compileVocabulary(entries: readonly VocabularyEntry[]): Compiled
   return compiled;
 }
 
+/**
+ * How much of a text's content the vocabulary understood, counted in words: each concept found is one word; an
+ * unknown katakana stretch is one word; an unknown kanji run is one word per two kanji (the usual length of a kanji
+ * word). Hiragana the vocabulary does not know (particles, inflections, auxiliaries) is not content.
+ */
+export interface VocabularyCoverage {
+  contentWords: number;
+  coveredWords: number;
+  /**
+   * Whether the last content word was understood. Japanese puts the predicate last (`ブランチを切って`: 切る, the
+   * action), so this says whether the action of a request was translated.
+   */
+  lastWordCovered: boolean;
+}
+
+/** Counts one content word, understood or not, in reading order. */
+function countWord(coverage: VocabularyCoverage, covered: boolean): void {
+  coverage.contentWords++;
+  if (covered) coverage.coveredWords++;
+  coverage.lastWordCovered = covered;
+}
+
 let defaultVocabulary: CompiledVocabulary | undefined;
 
 function getDefaultVocabulary(): CompiledVocabulary {
@@ -153,16 +175,23 @@ function segmentKatakanaRun(run: string, vocabulary: CompiledVocabulary): Concep
   return concepts.reverse();
 }
 
-function matchKatakanaRun(rawRun: string, vocabulary: CompiledVocabulary, out: Concept[]): void {
+function matchKatakanaRun(
+  rawRun: string,
+  vocabulary: CompiledVocabulary,
+  out: Concept[],
+  coverage: VocabularyCoverage,
+): void {
   const run = rawRun.replace(PROLONGED_SOUND_MARK, '');
   if (run.length === 0) return;
   const whole = segmentKatakanaRun(run, vocabulary);
   if (whole !== undefined) {
     out.push(...whole);
+    for (let piece = 0; piece < whole.length; piece++) countWord(coverage, true);
     return;
   }
   // Not fully coverable (an unknown loanword is part of it): take only long, unambiguous words.
   let i = 0;
+  let inUnknown = false;
   while (i < run.length) {
     let matched = 0;
     for (let length = Math.min(vocabulary.katakanaMaxLength, run.length - i); length >= 3; length--) {
@@ -173,6 +202,9 @@ function matchKatakanaRun(rawRun: string, vocabulary: CompiledVocabulary, out: C
         break;
       }
     }
+    if (matched > 0) countWord(coverage, true);
+    else if (!inUnknown) countWord(coverage, false);
+    inUnknown = matched === 0;
     i += matched > 0 ? matched : 1;
   }
 }
@@ -189,7 +221,17 @@ function okuriganaLength(span: string, from: number): number {
   return end - from;
 }
 
-function matchKanjiHiraganaSpan(span: string, vocabulary: CompiledVocabulary, out: Concept[]): void {
+function matchKanjiHiraganaSpan(
+  span: string,
+  vocabulary: CompiledVocabulary,
+  out: Concept[],
+  coverage: VocabularyCoverage,
+): void {
+  let unknownKanji = 0;
+  const endUnknownKanji = (): void => {
+    for (let word = 0; word < Math.ceil(unknownKanji / 2); word++) countWord(coverage, false);
+    unknownKanji = 0;
+  };
   let i = 0;
   while (i < span.length) {
     let matched = 0;
@@ -202,20 +244,30 @@ function matchKanjiHiraganaSpan(span: string, vocabulary: CompiledVocabulary, ou
       }
     }
     if (matched === 0) {
+      if (cjkScriptOf(span.charCodeAt(i)) === 'kanji') unknownKanji++;
+      else endUnknownKanji();
       i++;
       continue;
     }
+    endUnknownKanji();
+    countWord(coverage, true);
     i += matched;
     // The rest of the verb's inflection is not a word of its own (読みたい must not also match みたい).
     if (cjkScriptOf(span.charCodeAt(i - 1)) !== 'hiragana') i += okuriganaLength(span, i);
   }
+  endUnknownKanji();
 }
 
 /**
  * Finds the forms that mix katakana with kanji or hiragana (`ファイル名`, `口コミ`) anywhere in CJK text, greedily,
  * longest first; returns the text with them blanked out, so the per-script matchers do not see them again.
  */
-function takeMixedForms(text: string, vocabulary: CompiledVocabulary, out: Concept[]): string {
+function takeMixedForms(
+  text: string,
+  vocabulary: CompiledVocabulary,
+  out: Concept[],
+  coverage: VocabularyCoverage,
+): string {
   if (vocabulary.mixed.size === 0) return text;
   let result = '';
   let copied = 0;
@@ -235,6 +287,8 @@ function takeMixedForms(text: string, vocabulary: CompiledVocabulary, out: Conce
       }
     }
     if (matched > 0) {
+      // Counted before the rest of the text is read: a mixed form is rarely the last word (ファイル名, 口コミ).
+      countWord(coverage, true);
       result += `${text.slice(copied, i)} `;
       i += matched;
       copied = i;
@@ -250,9 +304,18 @@ function takeMixedForms(text: string, vocabulary: CompiledVocabulary, out: Conce
  * Never throws.
  */
 export function findVocabularyMatches(text: string, vocabulary?: CompiledVocabulary): VocabularyMatch[] {
+  return scanVocabulary(text, vocabulary).matches;
+}
+
+/** The concepts found in `text` (as `findVocabularyMatches`) and how much of its content they cover. */
+export function scanVocabulary(
+  text: string,
+  vocabulary?: CompiledVocabulary,
+): { matches: VocabularyMatch[]; coverage: VocabularyCoverage } {
   const compiled = vocabulary ?? getDefaultVocabulary();
   const found: Concept[] = [];
-  const normalized = takeMixedForms(normalizeText(text), compiled, found);
+  const coverage: VocabularyCoverage = { contentWords: 0, coveredWords: 0, lastWordCovered: false };
+  const normalized = takeMixedForms(normalizeText(text), compiled, found, coverage);
   let i = 0;
   while (i < normalized.length) {
     const code = normalized.charCodeAt(i);
@@ -269,8 +332,8 @@ export function findVocabularyMatches(text: string, vocabulary?: CompiledVocabul
     let end = i + 1;
     while (end < normalized.length && inSpan(normalized.charCodeAt(end))) end++;
     const span = normalized.slice(i, end);
-    if (katakana) matchKatakanaRun(span, compiled, found);
-    else matchKanjiHiraganaSpan(span, compiled, found);
+    if (katakana) matchKatakanaRun(span, compiled, found, coverage);
+    else matchKanjiHiraganaSpan(span, compiled, found, coverage);
     i = end;
   }
   const seen = new Set<Concept>();
@@ -280,5 +343,5 @@ export function findVocabularyMatches(text: string, vocabulary?: CompiledVocabul
     seen.add(concept);
     matches.push({ form: concept.form, english: concept.english, alternatives: concept.alternatives });
   }
-  return matches;
+  return { matches, coverage };
 }

@@ -149,6 +149,30 @@ describe('HybridSearchProvider: Japanese', () => {
     expect(await untranslated.search(request)).toEqual(await bm25.search(request));
   });
 
+  it("embeds a Japanese query through the catalog's vocabulary by default", async () => {
+    // The shipped path: no translator passed. 投稿 → post, チャンネル → channel, メッセージ → message.
+    const request = { queries: ['チャンネルにメッセージを投稿'], tools, maxResults: 5 };
+    const results = await provider.search(request);
+    expect(results[0]?.explanation).toMatch(/meaning: cosine 0\.\d\d/);
+    expect(keys(results)).toContain('slack:slack_post_message');
+    expect(results).not.toEqual(await bm25.search(request));
+  });
+
+  it('lets BM25 lead when the gloss lost the action', async () => {
+    // 切って ("cut" a branch) is not in the vocabulary: the gloss is "feature branch", a bag of nouns.
+    const request = { queries: ['featureブランチを切って'], tools, maxResults: 10 };
+    const trusting = new HybridSearchProvider({
+      cacheDirectory: cacheRoot,
+      translate: () => 'feature branch', // a plain string: a full translation, trusted whole
+    });
+    await trusting.ready(tools);
+    const wary = await provider.search(request);
+    const trusted = await trusting.search(request);
+    // Both embed the same text; only its share of the blend differs, so the two rankings differ.
+    expect(wary.every((result) => result.explanation?.includes('meaning: cosine'))).toBe(true);
+    expect(keys(wary)).not.toEqual(keys(trusted));
+  });
+
   it('embeds the English a translator gives', async () => {
     const translated = new HybridSearchProvider({
       cacheDirectory: cacheRoot,

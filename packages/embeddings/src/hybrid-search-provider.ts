@@ -28,7 +28,7 @@ import { QueryVectorCache } from './model/query-vector-cache.js';
 import type { TextEmbedder } from './model/text-embedder.js';
 import { blendRanking, type HybridBlendOptions, type UnitEvidence } from './ranking/hybrid-blend.js';
 import { requestUnits } from './ranking/request-units.js';
-import { catalogVocabularyTranslator, type QueryTranslator } from './text/english-gloss.js';
+import { type QueryTranslator, vocabularyTranslator } from './text/english-gloss.js';
 import { defaultCacheDirectory } from './vectors/default-cache-directory.js';
 import type { HybridVectorBuildStats } from './vectors/tool-vector-builder.js';
 import { ToolVectorStore } from './vectors/tool-vector-store.js';
@@ -127,7 +127,7 @@ export class HybridSearchProvider implements SearchProvider {
       typeof directory === 'string' && directory.length > 0
         ? new VectorCache({ directory, namespace: this.embedder.id, dimensions: this.embedder.dimensions })
         : undefined;
-    this.translate = options.translate === false ? undefined : (options.translate ?? catalogVocabularyTranslator());
+    this.translate = options.translate === false ? undefined : (options.translate ?? vocabularyTranslator);
     this.blend = {
       bm25Weight: finiteOr(options.bm25Weight, DEFAULTS.bm25Weight, 0, 1),
       semanticDepth: Math.floor(finiteOr(options.semanticDepth, DEFAULTS.semanticDepth, 0, 1000)),
@@ -264,7 +264,13 @@ export class HybridSearchProvider implements SearchProvider {
           for (let row = 0; row < own.length; row++)
             cosines[row] = Math.max(cosines[row] as number, own[row] as number);
       }
-      return { weight: unit.weight, isQuery: unit.isQuery, lexical: rows, ...(cosines ? { cosines } : {}) };
+      return {
+        weight: unit.weight,
+        isQuery: unit.isQuery,
+        lexical: rows,
+        semanticTrust: unit.semanticTrust,
+        ...(cosines ? { cosines } : {}),
+      };
     });
 
     const { tools: ranked, quality } = blendRanking(evidence, this.blend, maxResults);

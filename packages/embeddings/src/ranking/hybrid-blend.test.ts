@@ -31,6 +31,17 @@ describe('blendUnit', () => {
     );
   });
 
+  it('gives the cosine a smaller share when the embedded text stands for the unit only in part', () => {
+    // Trust 0.5: the cosine's share is 0.4 × 0.5 = 0.2, BM25's 0.8.
+    const partial: UnitEvidence = { ...unit([[0, 1]], [0.25, 0.1, 0.1, 0.55]), semanticTrust: 0.5 };
+    const scores = blendUnit(partial, options);
+    expect(scores.get(0)).toBeCloseTo(0.8, 6);
+    expect(scores.get(3)).toBeCloseTo(0.2, 6);
+    // Trust 0: BM25 alone decides the order (the similar tool only joins as a candidate with no score).
+    const none = blendUnit({ ...partial, semanticTrust: 0 }, options);
+    expect([...none.entries()]).toEqual([[0, 1]]);
+  });
+
   it('adds the most similar tools to the candidates, with cosine normalized from the mean to the best', () => {
     // mean 0.25, best 0.55: tool 3 (no word matched) gets 0.4 × 1 = 0.4.
     const scores = blendUnit(unit([[0, 1]], [0.25, 0.1, 0.1, 0.55]), options);

@@ -9,6 +9,8 @@
  *    paraphrase gets most of the credit.
  * 3. Score = w · lexical + (1 − w) · semantic over the union of BM25's top tools and the `semanticDepth` most
  *    similar tools (a tool no query word matches can still win: "drop a note in #deploys" → post message).
+ *    w is `bm25Weight`, raised for a unit whose embedded text stands for it only in part (`semanticTrust` < 1: a
+ *    Japanese gloss that lost the action): the cosine's share (1 − w) is scaled by the trust.
  * Units are fused like the BM25 provider fuses queries: each unit's scores over its best, times its weight; a tool
  * gets its best normalized score in any unit plus `sumWeight` × the sum (a tool serving several units edges ahead).
  *
@@ -27,6 +29,11 @@ export interface UnitEvidence {
   lexical: ReadonlyMap<number, number>;
   /** Per tool row, the cosine with the unit's text (its best over its texts); absent when it was not embedded. */
   cosines?: Float32Array;
+  /**
+   * How far the embedded text stands for the unit, 0..1; default 1. The cosine's share of the blend is scaled by it:
+   * a Japanese request whose gloss lost the action (`featureブランチを切って` → `feature branch`) lets BM25 lead.
+   */
+  semanticTrust?: number;
 }
 
 export interface HybridBlendOptions {
@@ -81,7 +88,7 @@ export function blendUnit(unit: UnitEvidence, options: HybridBlendOptions): Map<
   }
   const mean = sum / cosines.length;
   const spread = best - mean;
-  const w = options.bm25Weight;
+  const w = 1 - (1 - options.bm25Weight) * clamp01(unit.semanticTrust ?? 1);
   const scores = new Map<number, number>();
   const add = (row: number): void => {
     if (scores.has(row)) return;

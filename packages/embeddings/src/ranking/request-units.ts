@@ -7,7 +7,7 @@
  * 32 queries of 10 kB cost at most `maxEmbeddedTexts` passes of at most 128 word pieces.
  */
 import type { QueryTranslator } from '../text/english-gloss.js';
-import { queryEmbeddingTexts } from '../text/query-embedding-texts.js';
+import { queryEmbedding } from '../text/query-embedding-texts.js';
 
 export interface RequestUnit {
   text: string;
@@ -16,6 +16,8 @@ export interface RequestUnit {
   isQuery: boolean;
   /** The texts to embed for it (empty: BM25 alone). */
   embedTexts: string[];
+  /** How far its embedded texts stand for it, 0..1 (below 1: a translation that lost the action). */
+  semanticTrust: number;
 }
 
 export interface RequestUnitOptions {
@@ -38,10 +40,16 @@ export function requestUnits(queriesField: unknown, contextField: unknown, optio
         .map((query) => query.slice(0, options.maxQueryLength)),
     ),
   ];
-  const units: RequestUnit[] = queries.map((text) => ({ text, weight: 1, isQuery: true, embedTexts: [] }));
+  const units: RequestUnit[] = queries.map((text) => ({
+    text,
+    weight: 1,
+    isQuery: true,
+    embedTexts: [],
+    semanticTrust: 1,
+  }));
   const context = typeof contextField === 'string' ? contextField.trim().slice(0, options.maxQueryLength) : '';
   if (units.length > 0 && context.length > 0 && options.contextWeight > 0) {
-    units.push({ text: context, weight: options.contextWeight, isQuery: false, embedTexts: [] });
+    units.push({ text: context, weight: options.contextWeight, isQuery: false, embedTexts: [], semanticTrust: 1 });
   }
 
   let budget = options.maxEmbeddedTexts;
@@ -49,7 +57,12 @@ export function requestUnits(queriesField: unknown, contextField: unknown, optio
     ...(options.translate ? { translate: options.translate } : {}),
     maxClauses: options.maxClauses,
   };
-  const texts = units.map((unit) => (unit.isQuery ? queryEmbeddingTexts(unit.text, textOptions) : []));
+  const texts = units.map((unit) => {
+    if (!unit.isQuery) return [];
+    const embedding = queryEmbedding(unit.text, textOptions);
+    unit.semanticTrust = embedding.trust;
+    return embedding.texts;
+  });
   units.forEach((unit, i) => {
     const whole = texts[i]?.[0];
     if (whole !== undefined && budget > 0) {
@@ -66,8 +79,12 @@ export function requestUnits(queriesField: unknown, contextField: unknown, optio
   });
   const contextUnit = units.find((unit) => !unit.isQuery);
   if (contextUnit !== undefined && budget > 0) {
-    const whole = queryEmbeddingTexts(contextUnit.text, { ...textOptions, maxClauses: 0 })[0];
-    if (whole !== undefined) contextUnit.embedTexts.push(whole);
+    const embedding = queryEmbedding(contextUnit.text, { ...textOptions, maxClauses: 0 });
+    const whole = embedding.texts[0];
+    if (whole !== undefined) {
+      contextUnit.embedTexts.push(whole);
+      contextUnit.semanticTrust = embedding.trust;
+    }
   }
   return units;
 }

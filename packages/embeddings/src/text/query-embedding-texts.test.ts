@@ -1,13 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { createVocabularyTranslator } from './english-gloss.js';
-import { MAX_EMBEDDED_TEXT_LENGTH, queryEmbeddingTexts, spellOutMentions } from './query-embedding-texts.js';
+import type { QueryTranslator } from './english-gloss.js';
+import {
+  MAX_EMBEDDED_TEXT_LENGTH,
+  queryEmbedding,
+  queryEmbeddingTexts,
+  spellOutMentions,
+} from './query-embedding-texts.js';
 
-const translate = createVocabularyTranslator((text) =>
-  [
-    { form: 'ファイル', english: 'file', alternatives: '' },
-    { form: '読む', english: 'read', alternatives: 'view' },
-  ].filter((match) => text.includes(match.form.slice(0, 1))),
-);
+/** A tiny vocabulary: ファイル → file, 読む → read; it understands nothing else (切る, "cut", is unknown). */
+const translate: QueryTranslator = (text) => {
+  const words = [
+    ['ファイル', 'file'],
+    ['読', 'read'],
+  ].filter(([form]) => text.includes(form as string));
+  const latin = text.replace(/[\u3000-\u30ff\u4e00-\u9fff]+/g, ' ').trim();
+  const unknownAction = text.includes('切');
+  return {
+    text: `${latin} ${words.map(([, english]) => english).join(' ')}`.trim(),
+    coverage: words.length / (words.length + (unknownAction ? 1 : 0)),
+    actionCovered: !unknownAction,
+  };
+};
 
 describe('queryEmbeddingTexts', () => {
   it('embeds a short query as it is', () => {
@@ -28,6 +41,14 @@ describe('queryEmbeddingTexts', () => {
     expect(queryEmbeddingTexts('config.yamlファイルを読む', { translate, maxClauses: 8 })).toEqual([
       'config.yaml file read',
     ]);
+  });
+
+  it('trusts a gloss that kept the action, and one that lost it only as far as its words go', () => {
+    expect(queryEmbedding('config.yamlファイルを読む', { translate, maxClauses: 8 }).trust).toBe(1);
+    expect(queryEmbedding('ファイルを切って', { translate, maxClauses: 8 })).toEqual({ texts: ['file'], trust: 0.5 });
+    expect(queryEmbedding('read a file', { maxClauses: 8 }).trust).toBe(1);
+    // A translator that answers a plain string is taken as a full translation.
+    expect(queryEmbedding('ファイルを切って', { translate: () => 'cut a file', maxClauses: 8 }).trust).toBe(1);
   });
 
   it('cuts a very long query to what the model reads', () => {

@@ -10,7 +10,7 @@
  * Each text is cut to a length the model reads anyway (128 word pieces), and a query has at most `maxClauses`
  * clauses embedded: a pasted 10 kB document costs a bounded, small number of forward passes.
  */
-import { catalogExport, containsCjk, type QueryTranslator } from './english-gloss.js';
+import { catalogExport, containsCjk, glossWith, type QueryTranslator, semanticTrust } from './english-gloss.js';
 
 /** Characters of a text kept for the model (well past 128 word pieces). */
 export const MAX_EMBEDDED_TEXT_LENGTH = 1000;
@@ -53,23 +53,40 @@ export interface QueryEmbeddingTextOptions {
   maxClauses: number;
 }
 
-/** The texts to embed for a query, whole first; empty when the model cannot read it. */
-export function queryEmbeddingTexts(query: string, options: QueryEmbeddingTextOptions): string[] {
-  const english = (text: string): string | undefined => {
+/** What of a query is embedded. */
+export interface QueryEmbedding {
+  /** The texts to embed, whole query first; empty when the model cannot read it. */
+  texts: string[];
+  /** How far the whole text stands for the query, 0..1 (below 1 when a translation lost the action; see `semanticTrust`). */
+  trust: number;
+}
+
+/** The texts to embed for a query, whole first, and how far they stand for it. */
+export function queryEmbedding(query: string, options: QueryEmbeddingTextOptions): QueryEmbedding {
+  const english = (text: string): { text: string; trust: number } | undefined => {
     const cut = text.slice(0, MAX_EMBEDDED_TEXT_LENGTH * 2);
-    if (!containsCjk(cut)) return spellOutMentions(cut.slice(0, MAX_EMBEDDED_TEXT_LENGTH)).trim();
+    if (!containsCjk(cut)) return { text: spellOutMentions(cut.slice(0, MAX_EMBEDDED_TEXT_LENGTH)).trim(), trust: 1 };
     if (options.translate === undefined) return undefined;
-    return spellOutMentions(options.translate(cut).slice(0, MAX_EMBEDDED_TEXT_LENGTH)).trim();
+    const gloss = glossWith(options.translate, cut);
+    return {
+      text: spellOutMentions(gloss.text.slice(0, MAX_EMBEDDED_TEXT_LENGTH)).trim(),
+      trust: semanticTrust(gloss),
+    };
   };
   const whole = english(query);
-  if (whole === undefined || whole.length === 0) return [];
-  const texts = [whole];
+  if (whole === undefined || whole.text.length === 0) return { texts: [], trust: 0 };
+  const texts = [whole.text];
   const clauses = queryClauses(query.slice(0, MAX_EMBEDDED_TEXT_LENGTH * 8));
   if (clauses.length >= 2) {
     for (const clause of clauses.slice(0, options.maxClauses)) {
-      const text = english(clause);
+      const text = english(clause)?.text;
       if (text !== undefined && text.length > 0 && !texts.includes(text)) texts.push(text);
     }
   }
-  return texts;
+  return { texts, trust: whole.trust };
+}
+
+/** The texts to embed for a query, whole first; empty when the model cannot read it. */
+export function queryEmbeddingTexts(query: string, options: QueryEmbeddingTextOptions): string[] {
+  return queryEmbedding(query, options).texts;
 }

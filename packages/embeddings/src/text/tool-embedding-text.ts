@@ -12,7 +12,7 @@
  * pathological 1 MB description costs nothing.
  */
 import { isRecord, type ToolInfo } from '@search-mcp/shared';
-import { containsCjk, type QueryTranslator } from './english-gloss.js';
+import { containsCjk, glossWith, type QueryTranslator } from './english-gloss.js';
 
 /** Characters of a description kept (well past the 128 word pieces the model reads). */
 const MAX_DESCRIPTION_LENGTH = 600;
@@ -61,7 +61,7 @@ export function toolEmbeddingText(tool: ToolInfo, translate?: QueryTranslator): 
   const name = identifierWords(text(tool.toolName, MAX_NAME_LENGTH));
   const title = text(tool.title, MAX_NAME_LENGTH) || text(tool.annotations?.title, MAX_NAME_LENGTH);
   let description = text(tool.description, MAX_DESCRIPTION_LENGTH);
-  if (translate !== undefined && containsCjk(description)) description = translate(description);
+  if (translate !== undefined && containsCjk(description)) description = glossWith(translate, description).text;
   const body = [title.length > 0 ? `${title}.` : '', description].filter((part) => part.length > 0).join(' ');
   const parameters = parameterNames(tool.inputSchema);
   // Nothing says what the tool does: no text, so a zero vector (a server name alone would match its siblings).

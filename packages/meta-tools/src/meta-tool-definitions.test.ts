@@ -3,20 +3,23 @@ import { toolDiscoveryArguments } from './meta-tool-arguments.js';
 import { toolDiscoveryDefinition, toolExecuteDefinition } from './meta-tool-definitions.js';
 
 describe('meta-tool definitions generated from their zod schemas', () => {
-  it('lists tool_discovery with exactly the schema clients have always been sent', () => {
+  it('lists tool_discovery with exactly this schema: it teaches the model to ask in tool words', () => {
     expect(toolDiscoveryDefinition()).toEqual({
       name: 'tool_discovery',
       title: 'Find tools',
       description:
         'Search the tools of all connected MCP servers. Use it whenever a task needs a capability you do not have ' +
-        'as a tool. Give several short phrasings or sub-steps in `query` (any language). Returns toolKeys with their ' +
-        'input schemas; run one with tool_execute.',
+        "as a tool. In `query`, give 2-4 short phrasings of the action in tool words, plus the user's words. " +
+        'Returns toolKeys with their input schemas; run one with tool_execute.',
       inputSchema: {
         type: 'object',
         properties: {
           query: {
             anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
-            description: 'What you want to do, e.g. ["read a file", "show file contents"].',
+            description:
+              "Phrasings of the action (verb + object), then the user's own words; any language. " +
+              'E.g. ["post message slack channel", "send chat message", "tell #deploys the build is done"]. ' +
+              'Several steps: phrasings for each.',
           },
           context: { type: 'string', description: 'The overall task, to rank better.' },
           maxResults: { type: 'integer', minimum: 1, maximum: 50, description: 'Default 10.' },

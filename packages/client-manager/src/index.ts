@@ -7,3 +7,17 @@ export type {
 export type { CallToolOptions } from './connection/forward-tool-call.js';
 export { defaultRestartPolicy } from './connection/restart-policy.js';
 export type { RestartPolicy } from './connection/restart-policy.js';
+export type { BackendRequestOptions } from './connection/backend-request-options.js';
+export type { LogRateLimit } from './connection/log-rate-limit.js';
+export type { LogMessageParams, TaskStatusParams } from './connection/notification-relays.js';
+export type { Listed, Page } from './features/feature-support.js';
+export type { CompleteParams, PromptPage } from './features/prompt-forwarding.js';
+export type { ResourcePage, ResourceTemplatePage } from './features/resource-forwarding.js';
+export type {
+  InFlightRequest,
+  RequestOrigin,
+  ReverseRequest,
+  ReverseRequestMethod,
+  ReverseRequestRouter,
+} from './reverse/reverse-request-types.js';
+export type { ServerConfigChanges } from './server-config-changes.js';

@@ -1,7 +1,10 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger, SecretRedactor, ServerState, ServerStatus, ToolInfo } from '@search-mcp/shared';
+import type { LogRateLimit } from './connection/log-rate-limit.js';
+import type { LogMessageParams, TaskStatusParams } from './connection/notification-relays.js';
 import type { RestartPolicy } from './connection/restart-policy.js';
+import type { ReverseRequestRouter } from './reverse/reverse-request-types.js';
 
 export interface McpClientManagerOptions {
   /** Where the manager logs (JSON lines to stderr at `warn` by default). Never stdout: it belongs to stdio MCP. */
@@ -45,6 +48,17 @@ export interface McpClientManagerOptions {
    * When the default script is missing (the package was bundled into one file), a warning is logged.
    */
   watchdogScript?: string | false;
+  /**
+   * Answers backends' `sampling/createMessage`, `elicitation/create` and `roots/list` (the MCP server side, which
+   * knows the client sessions). Backends are told the capabilities it returns. Without one the manager declares no
+   * client capabilities and backends get `-32601` for such requests.
+   */
+  reverseRequests?: ReverseRequestRouter;
+  /**
+   * Log messages (`notifications/message`) each backend may send: a steady rate per second and a burst. More are
+   * dropped and counted in one `warning` a second. Default 50/s, burst 200.
+   */
+  logRateLimit?: LogRateLimit;
 }
 
 export interface McpClientManagerEvents {
@@ -52,6 +66,18 @@ export interface McpClientManagerEvents {
   'status-change': [status: ServerStatus, previous: ServerState];
   /** A server's tool list changed: connected, refreshed after `tools/list_changed`, or emptied (stop, crash). */
   'tools-changed': [serverId: string, tools: readonly ToolInfo[]];
+  /** A backend's `notifications/message` (rate-limited; see `logRateLimit`), params as sent. */
+  'log-message': [serverId: string, params: LogMessageParams];
+  /** `notifications/resources/updated` of a subscribed uri, params as sent. */
+  'resource-updated': [serverId: string, params: { uri: string } & Record<string, unknown>];
+  /** A server's resource list changed: `list_changed`, or it connected or went away while offering resources. */
+  'resources-changed': [serverId: string];
+  /** The same for prompts. */
+  'prompts-changed': [serverId: string];
+  /** `notifications/tasks/status`, params as sent. */
+  'task-status': [serverId: string, params: TaskStatusParams];
+  /** `notifications/elicitation/complete` (URL-mode elicitation finished). */
+  'elicitation-complete': [serverId: string, params: { elicitationId: string } & Record<string, unknown>];
 }
 
 export interface HealthCheckOptions {

@@ -1,10 +1,8 @@
 import { EventEmitter } from 'node:events';
-import type { CallToolResult, Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import {
   ConfigError,
-  collectConfigSecrets,
-  createJsonLineLogger,
-  createSecretRedactor,
+  diffServerConfigs,
   formatConfigPath,
   formatToolKey,
   isResolvedConfig,
@@ -12,7 +10,6 @@ import {
   parseConfig,
   type ResolvedConfig,
   type SearchMcpConfigInput,
-  type SecretRedactor,
   type ServerHealth,
   type ServerState,
   type ServerStatus,
@@ -23,20 +20,20 @@ import {
 } from '@search-mcp/shared';
 import { loadConfig } from '@search-mcp/shared/node';
 import type { CallToolOptions } from './connection/forward-tool-call.js';
-import { createConnectionFactory } from './connection/open-connection.js';
-import { defaultRestartPolicy } from './connection/restart-policy.js';
-import { ServerConnection } from './connection/server-connection.js';
-import { createRedactingLogger } from './logging/redacting-logger.js';
+import type { EmitManagerEvent } from './connection/notification-relays.js';
+import type { ServerConnection } from './connection/server-connection.js';
 import type {
   HealthCheckOptions,
   McpClientManagerEvents,
   McpClientManagerOptions,
 } from './mcp-client-manager-options.js';
-import { packageVersion } from './package-version.js';
-import { type ProcessWatchdog, processWatchdog } from './process/process-watchdog.js';
-import { defaultWatchdogScript } from './process/watchdog-script.js';
-
-const packageInfo: Implementation = { name: 'search-mcp', version: packageVersion };
+import { type ManagerWiring, wireManager } from './manager-wiring.js';
+import type { ServerConfigChanges } from './server-config-changes.js';
+import type { BackendRequestOptions } from './connection/backend-request-options.js';
+import * as prompts from './features/prompt-forwarding.js';
+import type { CompleteParams, PromptPage } from './features/prompt-forwarding.js';
+import * as resources from './features/resource-forwarding.js';
+import type { ResourcePage, ResourceTemplatePage } from './features/resource-forwarding.js';
 
 /**
  * Connects Search MCP to its backend MCP servers and keeps them alive.
@@ -50,13 +47,17 @@ const packageInfo: Implementation = { name: 'search-mcp', version: packageVersio
  * ```
  */
 export class McpClientManager extends EventEmitter<McpClientManagerEvents> implements ToolSource {
-  /** The validated configuration (defaults filled, ids normalized, variables expanded). */
-  readonly config: ResolvedConfig;
-  private readonly connections = new Map<string, ServerConnection>();
+  private currentConfig: ResolvedConfig;
+  private connections = new Map<string, ServerConnection>();
+  private readonly wiring: ManagerWiring;
   private readonly logger: Logger;
-  private readonly redactor: SecretRedactor;
+  private readonly options: McpClientManagerOptions;
   private revision = 0;
   private closed = false;
+  /** True once `startAll` ran: a reload then starts the servers it adds. */
+  private started = false;
+  /** The reload in progress: reloads run one after the other. */
+  private reconfiguring: Promise<unknown> = Promise.resolve();
   private readonly killOnExit = () => {
     for (const connection of this.connections.values()) connection.killNow();
   };
@@ -69,40 +70,24 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
     super();
     // Every MCP session of an HTTP app listens for tool changes on this one manager: hundreds are normal, not a leak.
     this.setMaxListeners(0);
-    this.config = isResolvedConfig(config) ? config : parseConfig(config, options.env ? { env: options.env } : {});
-    this.redactor = options.redactor ?? createSecretRedactor(collectConfigSecrets(this.config));
-    this.logger = createRedactingLogger(
-      options.logger ?? createJsonLineLogger({ level: 'warn', write: (line) => process.stderr.write(line) }),
-      this.redactor,
-    );
-    const openConnection = createConnectionFactory({
-      stderrTailLines: options.stderrTailLines ?? 20,
-      shutdownGraceMs: options.shutdownGraceMs ?? 2000,
-      watchdog: this.watchdog(options.watchdogScript),
-      maxMessageSize: options.maxMessageSize ?? 64 * 1024 * 1024,
-      redactor: this.redactor,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+    this.options = options;
+    this.currentConfig = this.resolve(config);
+    this.wiring = wireManager(this.currentConfig, options, {
+      emit: this.emit.bind(this) as EmitManagerEvent,
+      onStatusChange: (status, previous) => this.emit('status-change', status, previous),
+      onToolsChanged: (serverId, tools) => this.toolsChanged(serverId, tools),
     });
-    const restartPolicy = { ...defaultRestartPolicy, ...options.restartPolicy };
-    for (const serverConfig of Object.values(this.config.mcpServers)) {
-      const connection = new ServerConnection({
-        config: serverConfig,
-        logger: this.logger,
-        clientInfo: options.clientInfo ?? packageInfo,
-        restartPolicy,
-        openConnection,
-        redactor: this.redactor,
-        ...(options.maxTotalTimeoutMs !== undefined ? { maxTotalTimeoutMs: options.maxTotalTimeoutMs } : {}),
-        onStatusChange: (status, previous) => this.emit('status-change', status, previous),
-        onToolsChanged: (serverId, tools) => {
-          this.revision += 1;
-          this.emit('tools-changed', serverId, tools);
-        },
-      });
-      this.connections.set(serverConfig.id, connection);
+    this.logger = this.wiring.logger;
+    for (const serverConfig of Object.values(this.currentConfig.mcpServers)) {
+      this.connections.set(serverConfig.id, this.wiring.createConnection(serverConfig));
     }
     // If the host exits without close() (an uncaught exception, process.exit), no server group may outlive it.
     process.once('exit', this.killOnExit);
+  }
+
+  /** The validated configuration (defaults filled, ids normalized, variables expanded); the latest after a reload. */
+  get config(): ResolvedConfig {
+    return this.currentConfig;
   }
 
   /** Reads, validates and resolves a config file (JSON with comments allowed). */
@@ -130,6 +115,7 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
    */
   async startAll(): Promise<ServerStatus[]> {
     this.assertOpen();
+    this.started = true;
     const enabled = [...this.connections.values()].filter((connection) => connection.config.enabled);
     await Promise.allSettled(enabled.map((connection) => connection.start()));
     return this.status();
@@ -160,6 +146,21 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
   async restart(id: string): Promise<void> {
     this.assertOpen();
     await this.connection(id).restart();
+  }
+
+  /**
+   * Applies a new config to running servers (hot reload): removed servers are stopped (process tree ended) and
+   * forgotten; added ones are registered and, once `startAll` has run, started as it starts them; changed ones are
+   * restarted with their new entry; unchanged ones are not touched (same process). Requests in flight on a removed
+   * or changed server fail with an error naming the reload. Resolves once the started servers are connected or
+   * failed; reloads run one after the other. `tools-changed` fires for each server whose tools came or went.
+   * @throws ConfigError when `config` cannot be used at all; then nothing changed.
+   */
+  reconfigure(config: SearchMcpConfigInput | ResolvedConfig): Promise<ServerConfigChanges> {
+    this.assertOpen();
+    const applied = this.reconfiguring.then(() => this.applyConfig(config));
+    this.reconfiguring = applied.catch(() => {});
+    return applied;
   }
 
   /** Stops every server and ends every child process tree. The manager cannot be started again. */
@@ -217,6 +218,70 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
     return connection.callTool(toolName, args, options);
   }
 
+  /** One page of a server's resources (URIs unchanged). A server without `resources`: an empty page. */
+  listResources(id: string, cursor?: string, options?: BackendRequestOptions): Promise<ResourcePage> {
+    return resources.listResources(this.connection(id), this.logger, cursor, options);
+  }
+
+  /** One page of a server's resource templates. A server without `resources`: an empty page. */
+  listResourceTemplates(id: string, cursor?: string, options?: BackendRequestOptions): Promise<ResourceTemplatePage> {
+    return resources.listResourceTemplates(this.connection(id), this.logger, cursor, options);
+  }
+
+  /** Reads a resource; the backend's result (`{ contents }`) unchanged. */
+  readResource(id: string, uri: string, options?: BackendRequestOptions): Promise<Record<string, unknown>> {
+    return resources.readResource(this.connection(id), uri, options);
+  }
+
+  /** Subscribes to a resource's updates (`resource-updated` events). Counted per uri; renewed after reconnects. */
+  subscribeResource(id: string, uri: string, options?: BackendRequestOptions): Promise<void> {
+    return resources.subscribeResource(this.connection(id), uri, options);
+  }
+
+  /** Ends one subscription; the backend hears `unsubscribe` when none is left for the uri. */
+  unsubscribeResource(id: string, uri: string, options?: BackendRequestOptions): Promise<void> {
+    return resources.unsubscribeResource(this.connection(id), uri, options);
+  }
+
+  /** One page of a server's prompts (names as the backend gives them). A server without `prompts`: empty. */
+  listPrompts(id: string, cursor?: string, options?: BackendRequestOptions): Promise<PromptPage> {
+    return prompts.listPrompts(this.connection(id), this.logger, cursor, options);
+  }
+
+  getPrompt(
+    id: string,
+    name: string,
+    args?: Record<string, string>,
+    options?: BackendRequestOptions,
+  ): Promise<Record<string, unknown>> {
+    return prompts.getPrompt(this.connection(id), name, args, options);
+  }
+
+  /** `completion/complete` for a prompt argument or a resource template variable. */
+  complete(id: string, params: CompleteParams, options?: BackendRequestOptions): Promise<Record<string, unknown>> {
+    return prompts.complete(this.connection(id), params, options);
+  }
+
+  /** Sets a server's logging level; remembered and set again after every reconnect. */
+  setLoggingLevel(id: string, level: LoggingLevel, options?: BackendRequestOptions): Promise<void> {
+    return prompts.setLoggingLevel(this.connection(id), level, options);
+  }
+
+  /** Sends `notifications/roots/list_changed` (when the router declared roots with `listChanged`). */
+  sendRootsListChanged(id: string): Promise<void> {
+    return this.connection(id).sendRootsListChanged();
+  }
+
+  /** What a running server announced in `initialize`; undefined while it is not running. */
+  serverCapabilities(id: string): Readonly<Record<string, unknown>> | undefined {
+    return this.connection(id).capabilities();
+  }
+
+  /** A running server's `instructions`; undefined when it gave none or is not running. */
+  serverInstructions(id: string): string | undefined {
+    return this.connection(id).instructions();
+  }
+
   /** Pings every running server; servers that are not running report `ok: false` with their state. */
   async healthCheck(options: HealthCheckOptions = {}): Promise<ServerHealth[]> {
     const timeoutMs = options.timeoutMs ?? 5000;
@@ -228,17 +293,42 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
     return [...this.connections.values()].map((connection) => connection.status());
   }
 
-  /** The process watchdog of this host, or undefined without one (see the `watchdogScript` option). */
-  private watchdog(option: string | false | undefined): ProcessWatchdog | undefined {
-    if (option === false) return undefined;
-    const script = option ?? defaultWatchdogScript();
-    if (script !== undefined) return processWatchdog(script);
-    if (Object.values(this.config.mcpServers).some((server) => server.transport === 'stdio')) {
-      this.logger.warn(
-        'watchdog.cjs is missing beside @search-mcp/client-manager (bundled?): stdio servers will outlive this process if it is killed with SIGKILL',
-      );
+  private async applyConfig(input: SearchMcpConfigInput | ResolvedConfig): Promise<ServerConfigChanges> {
+    this.assertOpen();
+    const next = this.resolve(input);
+    const diff = diffServerConfigs(this.currentConfig, next);
+    this.wiring.addConfig(next);
+    const replaced = [...diff.removed, ...diff.changed];
+    const reasons = new Map(replaced.map((id) => [id, diff.removed.includes(id) ? 'was removed' : 'was changed']));
+    await Promise.allSettled(
+      replaced.map((id) => this.connections.get(id)?.stop(`${reasons.get(id)} by a config reload and stopped`)),
+    );
+    const connections = new Map<string, ServerConnection>();
+    for (const serverConfig of Object.values(next.mcpServers)) {
+      const kept = diff.unchanged.includes(serverConfig.id) ? this.connections.get(serverConfig.id) : undefined;
+      connections.set(serverConfig.id, kept ?? this.wiring.createConnection(serverConfig));
     }
-    return undefined;
+    this.connections = connections;
+    this.currentConfig = next;
+    for (const id of diff.removed) this.toolsChanged(id, []);
+    this.logger.info('config reloaded', { ...diff });
+    if (this.started && !this.closed) {
+      const starting = [...diff.added, ...diff.changed].flatMap((id) => {
+        const connection = connections.get(id);
+        return connection?.config.enabled ? [connection.start()] : [];
+      });
+      await Promise.allSettled(starting);
+    }
+    return { ...diff, notApplied: [] };
+  }
+
+  private toolsChanged(serverId: string, tools: readonly ToolInfo[]): void {
+    this.revision += 1;
+    this.emit('tools-changed', serverId, tools);
+  }
+
+  private resolve(config: SearchMcpConfigInput | ResolvedConfig): ResolvedConfig {
+    return isResolvedConfig(config) ? config : parseConfig(config, this.options.env ? { env: this.options.env } : {});
   }
 
   private connection(id: string): ServerConnection {

@@ -1,9 +1,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { type CallToolResult, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { BackendError, SearchMcpError, TimeoutError, type ToolCallOptions } from '@search-mcp/shared';
-import { z } from 'zod';
-import { toBackendFailure } from './backend-error-mapping.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolCallOptions } from '@search-mcp/shared';
 import { callToolResultProblem } from './call-result-shape.js';
+import { forwardRequest } from './forward-request.js';
+import type { InFlightRequests } from './in-flight-requests.js';
 
 /** Options of one forwarded call: the shared `ToolCallOptions` and an overall limit. */
 export interface CallToolOptions extends ToolCallOptions {
@@ -14,9 +14,6 @@ export interface CallToolOptions extends ToolCallOptions {
   maxTotalTimeoutMs?: number;
 }
 
-/** Results pass through as the backend sent them; the SDK's CallToolResultSchema would strip unknown fields. */
-const PassThroughResultSchema = z.looseObject({});
-
 export interface ForwardedCall {
   serverId: string;
   toolName: string;
@@ -24,6 +21,7 @@ export interface ForwardedCall {
   options: CallToolOptions;
   timeoutMs: number;
   maxTotalTimeoutMs: number;
+  inFlight: InFlightRequests;
   /** A remote server's call that fails below MCP means a broken connection. */
   remote: boolean;
   /** Called with such a failure, so the connection is rebuilt. */
@@ -32,73 +30,37 @@ export interface ForwardedCall {
   connectionDetail: () => string | undefined;
 }
 
-/**
- * Sends one `tools/call` as a raw request (so results pass through unchanged, including error results with
- * `structuredContent`), checks the result's shape, and turns failures into the shared errors.
- *
- * Two limits: `timeoutMs` restarts with each progress notification (the SDK's own timer), and `maxTotalTimeoutMs`
- * ends the call however much progress it reports. The overall limit aborts the request's signal, so the backend
- * gets `notifications/cancelled` (the SDK's `maxTotalTimeout` would not tell it, and is only checked when the next
- * progress arrives).
- */
-export async function forwardToolCall(client: Client, call: ForwardedCall): Promise<CallToolResult> {
-  const { serverId, toolName, options, timeoutMs, maxTotalTimeoutMs } = call;
-  const params: Record<string, unknown> = { name: toolName, arguments: call.args };
-  if (options.meta) params._meta = { ...options.meta };
-  // Only a call that asks for progress can outlive `timeoutMs` (each progress restarts it), so only such a call
-  // gets the overall limit, and its timer starts with the first progress: a plain call pays for none of it.
-  let signal = options.signal;
-  let onprogress = options.onProgress;
-  let timer: NodeJS.Timeout | undefined;
-  if (options.onProgress) {
-    const report = options.onProgress;
-    const overall = new AbortController();
-    const started = performance.now();
-    signal = options.signal ? AbortSignal.any([options.signal, overall.signal]) : overall.signal;
-    onprogress = (progress) => {
-      timer ??= setTimeout(
-        () => overall.abort(overallTimeout(serverId, toolName, maxTotalTimeoutMs)),
-        Math.max(0, maxTotalTimeoutMs - (performance.now() - started)),
-      );
-      report(progress);
-    };
-  }
-  try {
-    const result = await client.request({ method: 'tools/call', params }, PassThroughResultSchema, {
-      timeout: timeoutMs,
-      resetTimeoutOnProgress: true,
-      ...(signal ? { signal } : {}),
-      ...(onprogress ? { onprogress } : {}),
-    });
-    const problem = callToolResultProblem(result);
-    if (problem !== undefined) {
-      throw new BackendError({
-        serverId,
-        message: `MCP server '${serverId}' returned a malformed result for tools/call ${toolName}: ${problem}`,
-      });
-    }
-    return result as CallToolResult;
-  } catch (error) {
-    // MCP errors, our own errors and the caller's cancellation say nothing about the connection.
-    const belowMcp = error instanceof Error && !(error instanceof McpError) && !SearchMcpError.isInstance(error);
-    if (call.remote && belowMcp && !signal?.aborted) call.onConnectionFailure(error);
-    throw toBackendFailure(error, {
-      serverId,
-      operation: `tools/call ${toolName}`,
-      timeoutMs,
-      ...(signal ? { signal } : {}),
-      connectionDetail: call.connectionDetail,
-    });
-  } finally {
-    if (timer) clearTimeout(timer);
-  }
+/** A task-augmented call answers `{ task }` (a `CreateTaskResult`) instead of the result. */
+function createTaskResultProblem(result: Record<string, unknown>): string | undefined {
+  const task = result.task as { taskId?: unknown } | undefined;
+  return typeof task?.taskId === 'string' ? undefined : 'a task-augmented call must answer { task: { taskId, … } }';
 }
 
-function overallTimeout(serverId: string, toolName: string, maxTotalTimeoutMs: number): TimeoutError {
-  return new TimeoutError({
-    timeoutMs: maxTotalTimeoutMs,
-    message: `MCP server '${serverId}' did not finish tools/call ${toolName} within ${maxTotalTimeoutMs} ms in all (maxTotalTimeoutMs), although it kept reporting progress`,
+/**
+ * Sends one `tools/call` (results pass through unchanged, including error results with `structuredContent`) and
+ * checks the result's shape. With `options.task` the call is task-augmented and resolves with the backend's
+ * `{ task }`. Limits, progress, cancellation and error mapping: `forwardRequest`.
+ */
+export async function forwardToolCall(client: Client, call: ForwardedCall): Promise<CallToolResult> {
+  const { toolName, options } = call;
+  const params: Record<string, unknown> = { name: toolName, arguments: call.args };
+  if (options.task) params.task = { ...options.task };
+  const result = await forwardRequest(client, {
+    serverId: call.serverId,
+    method: 'tools/call',
+    params,
+    operation: `tools/call ${toolName}`,
+    name: toolName,
+    options,
+    timeoutMs: call.timeoutMs,
+    maxTotalTimeoutMs: call.maxTotalTimeoutMs,
+    inFlight: call.inFlight,
+    check: options.task ? createTaskResultProblem : callToolResultProblem,
+    remote: call.remote,
+    onConnectionFailure: call.onConnectionFailure,
+    connectionDetail: call.connectionDetail,
   });
+  return result as CallToolResult;
 }
 
 /**

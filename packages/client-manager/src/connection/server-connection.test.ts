@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { createRecordingLogger, waitFor } from '../../test/test-support.js';
 import type { ConnectionFactory } from './connection-factory.js';
 import { defaultRestartPolicy, type RestartPolicy } from './restart-policy.js';
+import { defaultLogRateLimit } from './log-rate-limit.js';
 import { ServerConnection } from './server-connection.js';
 
 /**
@@ -75,6 +76,8 @@ function createConnection(
     restartPolicy: { ...defaultRestartPolicy, initialDelayMs: 20, maxDelayMs: 100, ...options.policy },
     openConnection: backend.factory,
     redactor: noSecrets,
+    logRateLimit: defaultLogRateLimit,
+    emit: () => {},
     ...(options.maxTotalTimeoutMs !== undefined ? { maxTotalTimeoutMs: options.maxTotalTimeoutMs } : {}),
     onStatusChange: (status) => states.push(status.state),
     onToolsChanged: (_serverId, tools: readonly ToolInfo[]) => toolLists.push(tools.map((tool) => tool.toolName)),

@@ -1,10 +1,7 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult, Implementation, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import {
-  type CallToolResult,
-  type Implementation,
-  ToolListChangedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
-import {
+  BackendError,
   errorMessage,
   type Logger,
   type SecretRedactor,
@@ -17,10 +14,19 @@ import {
   type ToolInfo,
 } from '@search-mcp/shared';
 import type { ProcessTransport } from '../process/process-transport.js';
+import { BackendSessionState } from '../features/backend-session-state.js';
+import type { ReverseRequestRouter } from '../reverse/reverse-request-types.js';
+import { type BackendClient, createBackendClient } from './backend-client.js';
+import type { BackendRequestOptions } from './backend-request-options.js';
 import { closeConnection } from './close-connection.js';
+import { featuresOf } from './connection-status.js';
 import type { ConnectionFactory } from './connection-factory.js';
 import { configErrorFailure, connectionLostMessage, describeExit, gaveUpMessage } from './failure-messages.js';
+import { forwardRequest } from './forward-request.js';
 import { type CallToolOptions, forwardToolCall, resolveMaxTotalTimeoutMs } from './forward-tool-call.js';
+import { InFlightRequests } from './in-flight-requests.js';
+import type { LogRateLimit } from './log-rate-limit.js';
+import type { EmitManagerEvent } from './notification-relays.js';
 import type { RestartPolicy } from './restart-policy.js';
 import { RestartScheduler } from './restart-scheduler.js';
 import { pingServer } from './ping-server.js';
@@ -40,6 +46,11 @@ export interface ServerConnectionSettings {
   redactor: SecretRedactor;
   /** The manager's default overall limit of a call; see `CallToolOptions.maxTotalTimeoutMs`. */
   maxTotalTimeoutMs?: number;
+  /** Answers the backend's sampling, elicitation and roots requests; without one none is declared. */
+  reverseRequests?: ReverseRequestRouter;
+  logRateLimit: LogRateLimit;
+  /** The manager's events (log messages, resource and prompt changes, task status). */
+  emit: EmitManagerEvent;
   onStatusChange: (status: ServerStatus, previous: ServerState) => void;
   onToolsChanged: (serverId: string, tools: readonly ToolInfo[]) => void;
 }
@@ -60,7 +71,7 @@ export class ServerConnection {
   private readonly configError: string | undefined;
 
   private state: ServerState;
-  private client?: Client;
+  private client?: BackendClient;
   private process?: ProcessTransport;
   private transportKind?: ServerTransportKind;
   private tools: ToolInfo[] = [];
@@ -75,6 +86,11 @@ export class ServerConnection {
   private connectMs?: number;
   private lastConnectAttemptAt = 0;
   private readonly toolListRefresh = new ToolListRefresh();
+  private readonly inFlight = new InFlightRequests();
+  /** Subscriptions and logging level the client side asked for: sent again after each reconnect. */
+  readonly sessionState = new BackendSessionState();
+  /** Why the server was stopped on purpose (`removed by a config reload`): calls it broke say so. */
+  private stopReason?: string;
 
   constructor(settings: ServerConnectionSettings) {
     this.settings = settings;
@@ -108,9 +124,12 @@ export class ServerConnection {
     if (this.connectedAt && this.state === 'running') status.connectedAt = this.connectedAt.toISOString();
     if (this.connectMs !== undefined) status.connectMs = this.connectMs;
     if (this.lastError !== undefined) status.lastError = this.lastError;
-    const serverInfo = this.state === 'running' ? this.client?.getServerVersion() : undefined;
+    const client = this.state === 'running' ? this.client : undefined;
+    const serverInfo = client?.getServerVersion();
     if (serverInfo)
       status.serverInfo = this.settings.redactor.redactDeep({ name: serverInfo.name, version: serverInfo.version });
+    if (client?.protocolVersion !== undefined) status.protocolVersion = client.protocolVersion;
+    if (client) status.features = featuresOf(client.getServerCapabilities());
     return status;
   }
 
@@ -138,19 +157,23 @@ export class ServerConnection {
     return this.connect('start');
   }
 
-  async stop(): Promise<void> {
+  /** @param reason why, for calls this stop breaks (`was removed by a config reload`). */
+  async stop(reason?: string): Promise<void> {
     this.stoppedOnPurpose = true;
+    this.stopReason = reason;
     this.restartScheduler.cancel();
     this.generation += 1;
     this.connecting = undefined;
     const hadTools = this.tools.length > 0;
     const wasStarting = this.state === 'starting';
     const { client, process: serverProcess } = this;
+    const capabilities = this.capabilities();
     this.client = undefined;
     this.process = undefined;
     this.tools = [];
     if (this.state !== 'disabled' && this.configError === undefined) this.setState('stopped');
     if (hadTools) this.settings.onToolsChanged(this.id, []);
+    this.announceFeatures(capabilities);
     // A server still starting has nothing to finish: end it now instead of waiting for it to notice stdin closing.
     if (wasStarting && serverProcess) await serverProcess.close({ immediate: true });
     await closeConnection(client, serverProcess);
@@ -172,26 +195,98 @@ export class ServerConnection {
     args: Record<string, unknown>,
     options: CallToolOptions = {},
   ): Promise<CallToolResult> {
-    if (this.configError !== undefined) throw configErrorFailure(this.id, this.configError);
-    const client = this.client;
-    if (this.state !== 'running' || !client) {
-      this.reconnectSoon();
-      throw new ServerNotRunningError({ serverId: this.id, state: this.state });
-    }
+    const client = this.runningClient();
     const timeoutMs = options.timeoutMs ?? this.config.timeoutMs;
-    try {
-      return await forwardToolCall(client, {
+    return this.guard(`tools/call ${toolName}`, () =>
+      forwardToolCall(client, {
         serverId: this.id,
         toolName,
         args,
         options,
         timeoutMs,
         maxTotalTimeoutMs: resolveMaxTotalTimeoutMs(options, this.config, this.settings.maxTotalTimeoutMs, timeoutMs),
-        remote: this.config.transport !== 'stdio',
-        onConnectionFailure: (error) => this.connectionLost(`call failed: ${errorMessage(error)}`),
-        connectionDetail: () => describeExit(this.process?.exit),
-      });
+        inFlight: this.inFlight,
+        ...this.failureHooks(),
+      }),
+    );
+  }
+
+  /**
+   * Forwards any request (resources, prompts, completion, logging, tasks) as a raw request: the result passes
+   * through unchanged. Same rules as `callTool`: not running → `ServerNotRunningError` and a reconnect soon.
+   */
+  async forward(
+    method: string,
+    params: Record<string, unknown>,
+    options: BackendRequestOptions = {},
+    extra: { operation?: string; name?: string; check?: (result: Record<string, unknown>) => string | undefined } = {},
+  ): Promise<Record<string, unknown>> {
+    const client = this.runningClient();
+    const timeoutMs = options.timeoutMs ?? this.config.timeoutMs;
+    const operation = extra.operation ?? method;
+    return this.guard(operation, () =>
+      forwardRequest(client, {
+        serverId: this.id,
+        method,
+        params,
+        operation,
+        options,
+        timeoutMs,
+        maxTotalTimeoutMs: resolveMaxTotalTimeoutMs({}, this.config, this.settings.maxTotalTimeoutMs, timeoutMs),
+        inFlight: this.inFlight,
+        ...(extra.name !== undefined ? { name: extra.name } : {}),
+        ...(extra.check ? { check: extra.check } : {}),
+        ...this.failureHooks(),
+      }),
+    );
+  }
+
+  /** What the backend announced in `initialize`; undefined unless running. */
+  capabilities(): ServerCapabilities | undefined {
+    return this.state === 'running' ? this.client?.getServerCapabilities() : undefined;
+  }
+
+  /** Tells the backend the client's roots changed (when roots were declared with `listChanged`). */
+  async sendRootsListChanged(): Promise<void> {
+    const client = this.runningClient();
+    const roots = client.declaredCapabilities.roots as { listChanged?: unknown } | undefined;
+    if (roots?.listChanged !== true) return;
+    await this.guard('notifications/roots/list_changed', () => client.sendRootsListChanged());
+  }
+
+  /** The backend's `instructions` from `initialize`; undefined unless running. */
+  instructions(): string | undefined {
+    return this.state === 'running' ? this.client?.getInstructions() : undefined;
+  }
+
+  private runningClient(): BackendClient {
+    if (this.configError !== undefined) throw configErrorFailure(this.id, this.configError);
+    const client = this.client;
+    if (this.state !== 'running' || !client) {
+      this.reconnectSoon();
+      throw new ServerNotRunningError({ serverId: this.id, state: this.state });
+    }
+    return client;
+  }
+
+  private failureHooks() {
+    return {
+      remote: this.config.transport !== 'stdio',
+      onConnectionFailure: (error: unknown) => this.connectionLost(`call failed: ${errorMessage(error)}`),
+      connectionDetail: () => describeExit(this.process?.exit),
+    };
+  }
+
+  /** Masks secrets in what fails, and names a stop on purpose (a config reload) that broke the request. */
+  private async guard<T>(operation: string, run: () => Promise<T>): Promise<T> {
+    const generation = this.generation;
+    try {
+      return await run();
     } catch (error) {
+      if (generation !== this.generation && this.stopReason !== undefined) {
+        const message = `MCP server '${this.id}' ${this.stopReason} during ${operation}`;
+        throw this.settings.redactor.redactDeep(new BackendError({ serverId: this.id, message, cause: error }));
+      }
       // A backend may echo a secret in its error; the error's fields, message and cause are masked alike.
       throw this.settings.redactor.redactDeep(error);
     }
@@ -262,26 +357,52 @@ export class ServerConnection {
       await closeConnection(connected.client, connected.process);
       return;
     }
-    this.client = connected.client;
+    // createClient made it: a BackendClient (the factory's type is the SDK's).
+    this.client = connected.client as BackendClient;
     this.process = connected.process;
     this.transportKind = connected.kind;
     this.tools = connected.tools;
     this.connectedAt = new Date();
     this.connectMs = connected.connectMs;
     this.lastError = undefined;
+    this.stopReason = undefined;
     this.setState('running');
     this.logger.info('connected', { tools: connected.tools.length, connectMs: connected.connectMs });
     this.settings.onToolsChanged(this.id, connected.tools);
+    this.announceFeatures(this.capabilities());
+    void this.restoreSession(generation);
+  }
+
+  private async restoreSession(generation: number): Promise<void> {
+    const client = this.client;
+    const capabilities = this.capabilities();
+    if (!client || !capabilities) return;
+    const resources = capabilities.resources as { subscribe?: unknown } | undefined;
+    await this.sessionState.restore(
+      (method, params) => (generation === this.generation ? this.forward(method, params) : Promise.resolve()),
+      this.logger,
+      { subscribe: resources?.subscribe === true, logging: capabilities.logging !== undefined },
+    );
+  }
+
+  /** Resources and prompts came or went with the connection: listeners re-list them. */
+  private announceFeatures(capabilities: ServerCapabilities | undefined): void {
+    if (capabilities?.resources) this.settings.emit('resources-changed', this.id);
+    if (capabilities?.prompts) this.settings.emit('prompts-changed', this.id);
   }
 
   private createClient(generation: number): Client {
-    const client = new Client(this.settings.clientInfo, { capabilities: {} });
-    client.onerror = (error) => this.logger.debug('transport error', { error: error.message });
-    client.onclose = () => this.handleClose(generation);
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      this.refreshTools(generation);
+    return createBackendClient({
+      serverId: this.id,
+      clientInfo: this.settings.clientInfo,
+      logger: this.logger,
+      router: this.settings.reverseRequests,
+      inFlight: this.inFlight,
+      emit: this.settings.emit,
+      logRateLimit: this.settings.logRateLimit,
+      onClose: () => this.handleClose(generation),
+      onToolListChanged: () => this.refreshTools(generation),
     });
-    return client;
   }
 
   private refreshTools(generation: number): void {
@@ -314,10 +435,12 @@ export class ServerConnection {
     this.lastError = this.settings.redactor.redact(reason);
     this.logger.warn('server connection lost', { reason });
     const { client } = this;
+    const capabilities = this.capabilities();
     this.client = undefined;
     this.tools = [];
     this.settings.onToolsChanged(this.id, []);
     this.scheduleRestart();
+    this.announceFeatures(capabilities);
     // A remote transport may still hold a session or stream open; a stdio one has already ended.
     if (this.transportKind !== 'stdio') void client?.close().catch(() => {});
   }

@@ -1,0 +1,81 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  type ClientCapabilities,
+  type ClientRequest,
+  type Implementation,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '@search-mcp/shared';
+import { installReverseHandlers } from '../reverse/reverse-request-handlers.js';
+import type { ReverseRequestRouter } from '../reverse/reverse-request-types.js';
+import type { InFlightRequests } from './in-flight-requests.js';
+import type { LogRateLimit } from './log-rate-limit.js';
+import { type EmitManagerEvent, installNotificationRelays } from './notification-relays.js';
+
+/** The SDK client, remembering the protocol revision `initialize` settled on (the 1.x client keeps it nowhere). */
+export class BackendClient extends Client {
+  private negotiatedVersion: string | undefined;
+
+  constructor(
+    info: Implementation,
+    /** What this client declared in `initialize`. */
+    readonly declaredCapabilities: ClientCapabilities,
+  ) {
+    super(info, { capabilities: declaredCapabilities });
+  }
+
+  get protocolVersion(): string | undefined {
+    return this.negotiatedVersion;
+  }
+
+  override async request<T extends Parameters<Client['request']>[1]>(
+    request: ClientRequest,
+    resultSchema: T,
+    options?: RequestOptions,
+  ): ReturnType<Client['request']> {
+    const result = await super.request(request, resultSchema, options);
+    if (request.method === 'initialize') {
+      const version = (result as { protocolVersion?: unknown }).protocolVersion;
+      if (typeof version === 'string') this.negotiatedVersion = version;
+    }
+    return result;
+  }
+}
+
+export interface BackendClientSettings {
+  serverId: string;
+  clientInfo: Implementation;
+  logger: Logger;
+  router: ReverseRequestRouter | undefined;
+  inFlight: InFlightRequests;
+  emit: EmitManagerEvent;
+  logRateLimit: LogRateLimit;
+  /** The connection closed (crash, remote close). */
+  onClose: () => void;
+  onToolListChanged: () => void;
+}
+
+/**
+ * A client for one connection attempt: the capabilities the router says can be served (none without a router, so
+ * backends see exactly what they saw before), reverse-request handlers for them, and relays of the backend's
+ * notifications to manager events.
+ */
+export function createBackendClient(settings: BackendClientSettings): BackendClient {
+  const { serverId, router, logger } = settings;
+  const capabilities: ClientCapabilities = router?.clientCapabilities(serverId) ?? {};
+  const client = new BackendClient(settings.clientInfo, capabilities);
+  client.onerror = (error) => logger.debug('transport error', { error: error.message });
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => settings.onToolListChanged());
+  if (router) installReverseHandlers(client, { serverId, router, capabilities, inFlight: settings.inFlight, logger });
+  const stopRelays = installNotificationRelays(client, {
+    serverId,
+    emit: settings.emit,
+    logRateLimit: settings.logRateLimit,
+  });
+  client.onclose = () => {
+    stopRelays();
+    settings.onClose();
+  };
+  return client;
+}

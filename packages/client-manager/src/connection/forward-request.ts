@@ -1,0 +1,131 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { BackendError, SearchMcpError, TimeoutError } from '@search-mcp/shared';
+import { z } from 'zod';
+import { toBackendFailure } from './backend-error-mapping.js';
+import type { BackendRequestOptions } from './backend-request-options.js';
+import { CallTimer } from './call-timer.js';
+import type { InFlightRequests } from './in-flight-requests.js';
+
+/** Results pass through as the backend sent them; the SDK's result schemas would strip unknown fields. */
+const PassThroughResultSchema = z.looseObject({});
+
+/** Longest delay `setTimeout` takes: the SDK's own timer is never the one that fires. */
+const noSdkTimeout = 2 ** 31 - 1;
+
+export interface ForwardedRequest {
+  serverId: string;
+  method: string;
+  params: Record<string, unknown>;
+  /** What is being done, for messages: `tools/call echo`, `resources/read file:///x`. */
+  operation: string;
+  /** The tool, prompt or uri, recorded with the in-flight request. */
+  name?: string;
+  options: BackendRequestOptions;
+  /** Idle limit (restarted by progress, paused while the backend waits on the client). */
+  timeoutMs: number;
+  /** Limit in all, however much progress is reported or however long the client takes to answer. */
+  maxTotalTimeoutMs: number;
+  /** This server's requests in flight, when the request has an `origin`. */
+  inFlight: InFlightRequests;
+  /** What is wrong with a result's shape, or undefined. A malformed result becomes a `BackendError`. */
+  check?: (result: Record<string, unknown>) => string | undefined;
+  /** A remote server's request that fails below MCP means a broken connection. */
+  remote: boolean;
+  /** Called with such a failure, so the connection is rebuilt. */
+  onConnectionFailure: (error: unknown) => void;
+  /** How the server process ended, for a connection that closed during the request. */
+  connectionDetail: () => string | undefined;
+}
+
+/**
+ * Sends one request as a raw request (so results pass through unchanged), with `_meta`, progress and cancellation,
+ * and turns failures into the shared errors. Two limits: the idle limit `timeoutMs` (restarted by each progress
+ * notification, paused while the backend waits on a reverse request) and `maxTotalTimeoutMs`, which starts with the
+ * first progress or pause (a plain request pays for no second timer). Either aborts the request's signal, so the
+ * backend gets `notifications/cancelled`.
+ */
+export async function forwardRequest(client: Client, request: ForwardedRequest): Promise<Record<string, unknown>> {
+  const { serverId, options, operation, timeoutMs, maxTotalTimeoutMs } = request;
+  const callerSignal = options.signal;
+  callerSignal?.throwIfAborted();
+  const params = request.params;
+  if (options.meta) params._meta = { ...options.meta };
+  const controller = new AbortController();
+  const started = performance.now();
+  let overall: NodeJS.Timeout | undefined;
+  const startOverall = () => {
+    overall ??= setTimeout(
+      () => controller.abort(overallTimeout(serverId, operation, maxTotalTimeoutMs, idle.wasPaused)),
+      Math.max(0, maxTotalTimeoutMs - (performance.now() - started)),
+    );
+  };
+  const idle = new CallTimer(timeoutMs, () => controller.abort(idleTimeout(serverId, operation, timeoutMs)));
+  const abortFromCaller = () => controller.abort(callerSignal?.reason);
+  callerSignal?.addEventListener('abort', abortFromCaller, { once: true });
+  const { origin, onProgress } = options;
+  let done: (() => void) | undefined;
+  if (origin) {
+    done = request.inFlight.add(
+      { origin, method: request.method, ...(request.name !== undefined ? { name: request.name } : {}) },
+      idle,
+    );
+    // A reverse request may pause the idle timer indefinitely: the overall limit keeps the bound.
+    startOverall();
+  }
+  try {
+    const result = await client.request({ method: request.method, params }, PassThroughResultSchema, {
+      timeout: noSdkTimeout,
+      signal: controller.signal,
+      ...(onProgress
+        ? {
+            onprogress: (progress) => {
+              idle.reset();
+              startOverall();
+              onProgress(progress);
+            },
+          }
+        : {}),
+    });
+    const problem = request.check?.(result);
+    if (problem !== undefined) {
+      throw new BackendError({
+        serverId,
+        message: `MCP server '${serverId}' returned a malformed result for ${operation}: ${problem}`,
+      });
+    }
+    return result;
+  } catch (error) {
+    // MCP errors, our own errors and the caller's cancellation say nothing about the connection.
+    const belowMcp = error instanceof Error && !(error instanceof McpError) && !SearchMcpError.isInstance(error);
+    if (request.remote && belowMcp && !controller.signal.aborted) request.onConnectionFailure(error);
+    throw toBackendFailure(error, {
+      serverId,
+      operation,
+      timeoutMs,
+      // Aborted by the caller or one of our limits: its reason is the error (the SDK would wrap it in an McpError).
+      signal: controller.signal,
+      connectionDetail: request.connectionDetail,
+    });
+  } finally {
+    idle.stop();
+    done?.();
+    if (overall) clearTimeout(overall);
+    callerSignal?.removeEventListener('abort', abortFromCaller);
+  }
+}
+
+function idleTimeout(serverId: string, operation: string, timeoutMs: number): TimeoutError {
+  return new TimeoutError({
+    timeoutMs,
+    message: `MCP server '${serverId}' did not answer ${operation} within ${timeoutMs} ms`,
+  });
+}
+
+function overallTimeout(serverId: string, operation: string, maxTotalTimeoutMs: number, waited: boolean) {
+  const why = waited ? 'while it waited on the client' : 'although it kept reporting progress';
+  return new TimeoutError({
+    timeoutMs: maxTotalTimeoutMs,
+    message: `MCP server '${serverId}' did not finish ${operation} within ${maxTotalTimeoutMs} ms in all (maxTotalTimeoutMs), ${why}`,
+  });
+}

@@ -1,0 +1,123 @@
+import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
+import {
+  collectConfigSecrets,
+  createJsonLineLogger,
+  createSecretRedactor,
+  type Logger,
+  type ResolvedConfig,
+  type SecretRedactor,
+  type ServerConfig,
+  type ServerState,
+  type ServerStatus,
+  type ToolInfo,
+} from '@search-mcp/shared';
+import { defaultLogRateLimit } from './connection/log-rate-limit.js';
+import type { EmitManagerEvent } from './connection/notification-relays.js';
+import { createConnectionFactory } from './connection/open-connection.js';
+import { defaultRestartPolicy } from './connection/restart-policy.js';
+import { ServerConnection } from './connection/server-connection.js';
+import { createRedactingLogger } from './logging/redacting-logger.js';
+import type { McpClientManagerOptions } from './mcp-client-manager-options.js';
+import { packageVersion } from './package-version.js';
+import { type ProcessWatchdog, processWatchdog } from './process/process-watchdog.js';
+import { defaultWatchdogScript } from './process/watchdog-script.js';
+
+const packageInfo: Implementation = { name: 'search-mcp', version: packageVersion };
+
+/**
+ * Masks the secrets of every config the manager has been given: a reload adds the new config's secrets (old ones
+ * stay masked, since processes started with them may still print them).
+ */
+class ReloadableRedactor implements SecretRedactor {
+  private secrets: string[];
+  private current: SecretRedactor;
+
+  constructor(config: ResolvedConfig) {
+    this.secrets = [...collectConfigSecrets(config)];
+    this.current = createSecretRedactor(this.secrets);
+  }
+
+  readonly redact = (text: string): string => this.current.redact(text);
+  readonly redactDeep = <T>(value: T): T => this.current.redactDeep(value);
+
+  add(config: ResolvedConfig): void {
+    this.secrets = [...new Set([...this.secrets, ...collectConfigSecrets(config)])];
+    this.current = createSecretRedactor(this.secrets);
+  }
+}
+
+export interface ManagerHooks {
+  emit: EmitManagerEvent;
+  onStatusChange: (status: ServerStatus, previous: ServerState) => void;
+  onToolsChanged: (serverId: string, tools: readonly ToolInfo[]) => void;
+}
+
+export interface ManagerWiring {
+  logger: Logger;
+  redactor: SecretRedactor;
+  /** A connection for one server entry, with the manager's settings (not started). */
+  createConnection: (config: ServerConfig) => ServerConnection;
+  /** A reload brought this config: its secrets are masked from now on (when the manager built the redactor). */
+  addConfig: (config: ResolvedConfig) => void;
+}
+
+/** Everything the manager builds once from its options: logger, redactor, connection factory, watchdog. */
+export function wireManager(
+  config: ResolvedConfig,
+  options: McpClientManagerOptions,
+  hooks: ManagerHooks,
+): ManagerWiring {
+  const reloadable = options.redactor ? undefined : new ReloadableRedactor(config);
+  const redactor = options.redactor ?? (reloadable as ReloadableRedactor);
+  const logger = createRedactingLogger(
+    options.logger ?? createJsonLineLogger({ level: 'warn', write: (line) => process.stderr.write(line) }),
+    redactor,
+  );
+  const openConnection = createConnectionFactory({
+    stderrTailLines: options.stderrTailLines ?? 20,
+    shutdownGraceMs: options.shutdownGraceMs ?? 2000,
+    watchdog: watchdog(options.watchdogScript, config, logger),
+    maxMessageSize: options.maxMessageSize ?? 64 * 1024 * 1024,
+    redactor,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  const restartPolicy = { ...defaultRestartPolicy, ...options.restartPolicy };
+  const logRateLimit = { ...defaultLogRateLimit, ...options.logRateLimit };
+  return {
+    logger,
+    redactor,
+    addConfig: (next) => reloadable?.add(next),
+    createConnection: (serverConfig) =>
+      new ServerConnection({
+        config: serverConfig,
+        logger,
+        clientInfo: options.clientInfo ?? packageInfo,
+        restartPolicy,
+        openConnection,
+        redactor,
+        logRateLimit,
+        emit: hooks.emit,
+        ...(options.reverseRequests ? { reverseRequests: options.reverseRequests } : {}),
+        ...(options.maxTotalTimeoutMs !== undefined ? { maxTotalTimeoutMs: options.maxTotalTimeoutMs } : {}),
+        onStatusChange: hooks.onStatusChange,
+        onToolsChanged: hooks.onToolsChanged,
+      }),
+  };
+}
+
+/** The process watchdog of this host, or undefined without one (see the `watchdogScript` option). */
+function watchdog(
+  option: string | false | undefined,
+  config: ResolvedConfig,
+  logger: Logger,
+): ProcessWatchdog | undefined {
+  if (option === false) return undefined;
+  const script = option ?? defaultWatchdogScript();
+  if (script !== undefined) return processWatchdog(script);
+  if (Object.values(config.mcpServers).some((server) => server.transport === 'stdio')) {
+    logger.warn(
+      'watchdog.cjs is missing beside @search-mcp/client-manager (bundled?): stdio servers will outlive this process if it is killed with SIGKILL',
+    );
+  }
+  return undefined;
+}

@@ -23,17 +23,15 @@ import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import * as catalogPackage from '@search-mcp/catalog';
+import { Bm25SearchProvider } from '@search-mcp/catalog';
 import type { SearchResult, ToolInfo } from '@search-mcp/shared';
 import {
   createMiniLmEmbedder,
   HybridSearchProvider,
   type HybridSearchProviderOptions,
   type HybridVectorBuildStats,
-  type QueryTranslator,
   type TextEmbedder,
 } from '../packages/embeddings/src/index.js';
-import { createVocabularyTranslator, type VocabularyLookup } from '../packages/embeddings/src/text/english-gloss.js';
 import {
   bytesToMb,
   kbToMb,
@@ -45,8 +43,6 @@ import {
   progressLog,
   writeResults,
 } from './bench-support.js';
-
-const { Bm25SearchProvider } = catalogPackage;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Settings
@@ -175,6 +171,17 @@ function loadRealServers(): { tools: ToolInfo[]; queries: DatasetQuery[] } {
   return { tools, queries };
 }
 
+/**
+ * Model-style phrasings of the held-out requests (bench/queries/real-servers-phrasings.json: 2–4 short phrasings of
+ * the action in tool words, as `tool_discovery`'s description asks), keyed by query id.
+ */
+function loadPhrasings(): Map<string, string[]> {
+  const { phrasings } = readJson<{ phrasings: Record<string, string[]> }>(
+    join(benchDirectory, 'queries', 'real-servers-phrasings.json'),
+  );
+  return new Map(Object.entries(phrasings));
+}
+
 function pairQueries(queries: readonly DatasetQuery[]): DatasetQuery[] {
   const pairs: DatasetQuery[] = [];
   for (const lang of ['en', 'ja']) {
@@ -248,6 +255,8 @@ interface EvalSet {
   request: (query: DatasetQuery) => { queries: string[]; context?: string };
   /** Held-out: reported only, never looked at while choosing the method. */
   heldOut?: boolean;
+  /** Rows of the "how the model asks" table rather than the main one. */
+  phrasing?: boolean;
 }
 
 interface Searcher {
@@ -291,33 +300,6 @@ async function matchSignal(
     absent.push(results[0]?.relevance ?? 0);
   }
   return { present, absent };
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Translation of Japanese queries (the catalog's ja→en vocabulary)
-
-async function findTranslator(): Promise<{ translate?: QueryTranslator; source: string }> {
-  const exported: unknown = (catalogPackage as Record<string, unknown>)['findVocabularyMatches'];
-  if (typeof exported === 'function') {
-    return {
-      translate: createVocabularyTranslator(exported as VocabularyLookup),
-      source: '@search-mcp/catalog export',
-    };
-  }
-  try {
-    const module = (await import('../packages/catalog/src/search/text/japanese-query-expansion.js')) as {
-      findVocabularyMatches?: VocabularyLookup;
-    };
-    if (typeof module.findVocabularyMatches === 'function') {
-      return {
-        translate: createVocabularyTranslator(module.findVocabularyMatches),
-        source: 'catalog source (not exported yet: the shipped package ranks Japanese queries with BM25 alone)',
-      };
-    }
-  } catch {
-    // Moved or renamed: hybrid then ranks Japanese with BM25 alone, like the package without the export.
-  }
-  return { source: 'none (Japanese queries ranked by BM25 alone)' };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -410,14 +392,13 @@ async function measureSpeed(
   tools: ToolInfo[],
   queries: readonly string[],
   note: string,
-  options: { embedder: TextEmbedder; cold: boolean; translate: QueryTranslator | undefined },
+  options: { embedder: TextEmbedder; cold: boolean },
 ): Promise<SpeedRow> {
   const cold = options.cold ? mkdtempSync(join(os.tmpdir(), 'search-mcp-bench-cold-')) : undefined;
   const directory = cold ?? vectorCache;
   const common: HybridSearchProviderOptions = {
     cacheDirectory: directory,
     embedder: options.embedder,
-    ...(options.translate ? { translate: options.translate } : {}),
   };
   try {
     let coldBuild: SpeedRow['coldBuild'];
@@ -529,8 +510,8 @@ async function main(): Promise<void> {
   if (process.argv.includes('--rss-probe')) return rssProbe();
   const machine = machineInfo();
   const runStarted = performance.now();
-  const { translate, source: translationSource } = await findTranslator();
-  log(`ja→en for embeddings: ${translationSource}`);
+  // Japanese reaches the embedding side through the provider's default, as shipped: no translator is injected.
+  const translationSource = "the provider's default, the catalog's `glossJapaneseQuery` (its ja→en tool vocabulary)";
 
   const live = loadDataset('livemcpbench');
   const toollens = loadDataset('toollens');
@@ -634,6 +615,34 @@ async function main(): Promise<void> {
     },
   );
 
+  // How the model asks: the held-out requests as the user wrote them, as phrasings in tool words, and both.
+  const phrasings = loadPhrasings();
+  const phrased = (lang: string) =>
+    real.queries.filter((query) => query.lang === lang && query.set !== undefined && phrasings.has(query.id));
+  for (const lang of ['en', 'ja']) {
+    const language = lang === 'en' ? 'English' : 'Japanese';
+    const styles: Array<[string, string, EvalSet['request']]> = [
+      ['user', "the user's words only", whole],
+      ['phrasings', 'phrasings only', (query) => ({ queries: phrasings.get(query.id) ?? [query.query] })],
+      [
+        'phrasings-user',
+        "phrasings + the user's words",
+        (query) => ({ queries: [...(phrasings.get(query.id) ?? []), query.query] }),
+      ],
+    ];
+    for (const [id, label, request] of styles) {
+      sets.push({
+        id: `asked-${lang}-${id}`,
+        label: `${language}, held out: ${label}`,
+        tools: real.tools,
+        queries: phrased(lang),
+        request,
+        heldOut: true,
+        phrasing: true,
+      });
+    }
+  }
+
   // ---- Quality
   log('quality…');
   const bm25 = new Bm25SearchProvider();
@@ -641,11 +650,17 @@ async function main(): Promise<void> {
   let currentSet = '';
   const hybrid = new HybridSearchProvider({
     cacheDirectory: vectorCache,
-    ...(translate ? { translate } : {}),
     onVectorsBuilt: (stats) => builds.push({ set: currentSet, ...stats }),
   });
-  const quality: Array<{ id: string; label: string; tools: number; heldOut: boolean; bm25: Metrics; hybrid: Metrics }> =
-    [];
+  const quality: Array<{
+    id: string;
+    label: string;
+    tools: number;
+    heldOut: boolean;
+    phrasing: boolean;
+    bm25: Metrics;
+    hybrid: Metrics;
+  }> = [];
   for (const set of sets.filter((candidate) => candidate.queries.length > 0)) {
     currentSet = set.id;
     const started = performance.now();
@@ -659,6 +674,7 @@ async function main(): Promise<void> {
       label: set.label,
       tools: set.tools.length,
       heldOut: set.heldOut === true,
+      phrasing: set.phrasing === true,
       bm25: bm25Metrics,
       hybrid: hybridMetrics,
     });
@@ -671,7 +687,6 @@ async function main(): Promise<void> {
     log('no-good-match signal…');
     const analysisProvider = new HybridSearchProvider({
       cacheDirectory: vectorCache,
-      ...(translate ? { translate } : {}),
     });
     for (const id of ['real-en', 'real-ja', 'livemcpbench-steps']) {
       const set = sets.find((candidate) => candidate.id === id);
@@ -693,7 +708,6 @@ async function main(): Promise<void> {
       await measureSpeed(real.tools, speedQueryTexts, 'real servers, real vectors', {
         embedder,
         cold: true,
-        translate,
       }),
     );
   }
@@ -706,7 +720,6 @@ async function main(): Promise<void> {
         {
           embedder,
           cold: coldBuilds,
-          translate,
         },
       ),
     );
@@ -715,7 +728,7 @@ async function main(): Promise<void> {
         scaledCatalog(seal.raw, 50_000, true),
         speedQueryTexts,
         'Seal-Tools replicated; synthetic tool vectors (random), real query embedding',
-        { embedder: syntheticToolEmbedder(embedder), cold: true, translate },
+        { embedder: syntheticToolEmbedder(embedder), cold: true },
       ),
     );
   }
@@ -748,17 +761,34 @@ async function main(): Promise<void> {
   lines.push('');
   lines.push('| Set | Queries | hit@1 | hit@5 | R@5 | R@10 | NDCG@5 | MRR |');
   lines.push('| --- | ---: | --- | --- | --- | --- | --- | --- |');
-  for (const row of quality) {
+  const qualityRow = (row: (typeof quality)[number]): string => {
     const cells = (['hit1', 'hit5', 'recall5', 'recall10', 'ndcg5', 'mrr'] as const).map(
       (name) => `${f3(row.bm25[name])} → ${f3(row.hybrid[name])} (${signed(row.hybrid[name] - row.bm25[name])})`,
     );
-    lines.push(`| ${row.label}${row.heldOut ? ' *' : ''} | ${row.bm25.queries} | ${cells.join(' | ')} |`);
-  }
+    return `| ${row.label}${row.heldOut ? ' *' : ''} | ${row.bm25.queries} | ${cells.join(' | ')} |`;
+  };
+  for (const row of quality.filter((candidate) => !candidate.phrasing)) lines.push(qualityRow(row));
   lines.push('');
   lines.push(
     'Goals: hybrid R@5 ≥ BM25 + 3 points on LiveMCPBench and ToolLens; never more than 1 point below BM25 anywhere. * held out.',
   );
   lines.push('');
+  const askedRows = quality.filter((candidate) => candidate.phrasing);
+  if (askedRows.length > 0) {
+    lines.push('## How the model asks: user words vs phrasings in tool words');
+    lines.push('');
+    lines.push(
+      "The held-out real-server requests (both groups), sent three ways as `queries`: the user's words alone; 2–4 short " +
+        "phrasings of the action in tool words (verb + object), as `tool_discovery`'s description asks; and those phrasings " +
+        "plus the user's words. The phrasings (bench/queries/real-servers-phrasings.json) were written by us from the request " +
+        'text alone, without the gold tools; Japanese requests are phrased in English tool words. Same gold, same metrics.',
+    );
+    lines.push('');
+    lines.push('| Requests, sent as | Queries | hit@1 | hit@5 | R@5 | R@10 | NDCG@5 | MRR |');
+    lines.push('| --- | ---: | --- | --- | --- | --- | --- | --- |');
+    for (const row of askedRows) lines.push(qualityRow(row));
+    lines.push('');
+  }
   if (signalRows.length > 0) {
     lines.push('## "No good match": the best hit\'s relevance');
     lines.push('');

@@ -50,7 +50,7 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): Server {
         manager: options.manager,
         initialCaller: defaultCaller,
         callerOf,
-        instructionsWaitMs: options.instructionsWaitMs ?? 1000,
+        instructionsWaitMs: options.instructionsWaitMs ?? 3000,
         onInitialize: options.onInitialize,
       })
     : undefined;

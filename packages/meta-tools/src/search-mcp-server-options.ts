@@ -46,7 +46,7 @@ export interface SearchMcpServerOptions {
   hub?: ForwardingHub;
   /** HTTP stateless mode: no stream outside a request, so no subscriptions, no log messages, no reverse requests. */
   stateless?: boolean;
-  /** How long `initialize` waits for the caller's servers still starting, for their instructions. Default 1,000 ms. */
+  /** How long `initialize` waits for the caller's servers still starting, for their instructions. Default 3,000 ms. */
   instructionsWaitMs?: number;
   /** Called when the client's `initialize` arrives (its capabilities are known), before it is answered. */
   onInitialize?: (server: Server) => void;

@@ -1,9 +1,16 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities, Implementation } from '@modelcontextprotocol/sdk/types.js';
 import { Bm25SearchProvider, type SearchProvider, ToolCatalog, type ToolRegistry } from '@search-mcp/catalog';
 import { McpClientManager, type McpClientManagerOptions } from '@search-mcp/client-manager';
-import { type AuditSink, createSearchMcpServer, type SearchMcpServerOptions } from '@search-mcp/meta-tools';
-import { type Logger, type ResolvedConfig, silentLogger } from '@search-mcp/shared';
+import {
+  type AuditSink,
+  type BackendGateway,
+  ClientSessions,
+  createSearchMcpServer,
+  ForwardingHub,
+  type SearchMcpServerOptions,
+} from '@search-mcp/meta-tools';
+import { type Logger, type ResolvedConfig, type ServerStatus, silentLogger } from '@search-mcp/shared';
 import { createJsonlAuditSink } from './audit/jsonl-audit-sink.js';
 import { createStrategyProviders } from './search/strategy-providers.js';
 
@@ -24,6 +31,13 @@ export interface SearchMcpRuntimeOptions {
   manager?: Omit<McpClientManagerOptions, 'logger'>;
   /** The tokens requests may name (ids and projects); default `auth.tokens` of the config. */
   tokens?: ReadonlyArray<{ id: string; projects?: readonly string[] }>;
+  /**
+   * What backends are told the client can do (sampling, elicitation, roots), which decides what some backends offer.
+   * `'first-client'` (one client, stdio): what the first client declares in `initialize`, within what Search MCP
+   * forwards — start the backends with `startBackends()` so they connect once it is known. Default: everything
+   * forwarded (many sessions, HTTP: each request is checked against the session that gets it).
+   */
+  backendClientCapabilities?: ClientCapabilities | 'first-client';
 }
 
 /** Everything an app runs: one client manager, one catalog, one audit log, and MCP servers made on demand. */
@@ -33,6 +47,14 @@ export interface SearchMcpRuntime {
   readonly manager: McpClientManager;
   readonly catalog: ToolCatalog;
   readonly audit?: AuditSink;
+  /** What every session shares to forward resources, prompts, completions, logging, tasks and reverse requests. */
+  readonly hub: ForwardingHub;
+  /**
+   * Connects every enabled backend, once (later calls return the same promise). With `backendClientCapabilities:
+   * 'first-client'` it waits for the first client's `initialize` (at most `waitForClientMs`, default 2,000 ms), so
+   * backends are told what that client can really do; an `initialize` arriving earlier starts them at once.
+   */
+  startBackends(options?: { waitForClientMs?: number }): Promise<ServerStatus[]>;
   /** A new MCP server (one per stdio connection or HTTP session) over the shared manager and catalog. */
   createServer(overrides?: Partial<SearchMcpServerOptions>): Server;
   /** Stops every backend (ending their process trees) and flushes the audit log. Safe to call more than once. */
@@ -46,10 +68,15 @@ export interface SearchMcpRuntime {
 export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): SearchMcpRuntime {
   const { config } = options;
   const logger = options.logger ?? silentLogger;
+  const sessions = new ClientSessions({
+    logger: logger.child({ component: 'client-sessions' }),
+    ...(options.backendClientCapabilities ? { backendCapabilities: options.backendClientCapabilities } : {}),
+  });
   const manager = new McpClientManager(config, {
+    reverseRequests: sessions,
     ...options.manager,
     logger: logger.child({ component: 'client-manager' }),
-  });
+  } as McpClientManagerOptions);
   // One BM25 ranker: the `bm25` strategy, the first stage of `llm`, and the fallback of every other strategy.
   const searchProvider = options.searchProvider ?? new Bm25SearchProvider();
   const strategyProviders = createStrategyProviders(config, { logger, firstStage: searchProvider });
@@ -73,26 +100,61 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
         })
       : undefined);
   const mode = options.mode ?? config.exposure.mode;
+  const hub = new ForwardingHub({
+    gateway: manager as unknown as BackendGateway,
+    catalog,
+    sessions,
+    logger: logger.child({ component: 'forwarding' }),
+  });
+  const waitsForClient = options.backendClientCapabilities === 'first-client';
+  let started: Promise<ServerStatus[]> | undefined;
+  let clientArrived: (() => void) | undefined;
+  const firstClient = new Promise<void>((resolve) => {
+    clientArrived = resolve;
+  });
+  const startBackends = (startOptions: { waitForClientMs?: number } = {}) => {
+    started ??= (async () => {
+      if (waitsForClient) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          firstClient,
+          new Promise<void>((resolve) => {
+            timer = setTimeout(resolve, startOptions.waitForClientMs ?? 2000);
+            timer.unref();
+          }),
+        ]);
+        clearTimeout(timer);
+      }
+      return manager.startAll();
+    })();
+    return started;
+  };
   let closing: Promise<void> | undefined;
   return {
     config,
     mode,
     manager,
     catalog,
+    hub,
     ...(audit ? { audit } : {}),
+    startBackends,
     createServer: (overrides = {}) =>
       createSearchMcpServer({
         catalog,
         manager,
         mode,
+        hub,
         logger: logger.child({ component: 'meta-tools' }),
         ...(audit ? { audit } : {}),
         ...(options.projectId !== undefined ? { projectId: options.projectId } : {}),
         ...(options.serverInfo ? { serverInfo: options.serverInfo } : {}),
+        // The first client's capabilities are known now: backends waiting for them may start.
+        ...(waitsForClient ? { onInitialize: () => clientArrived?.() } : {}),
         ...overrides,
       }),
     close: () => {
       closing ??= (async () => {
+        hub.close();
         await manager.close();
         await audit?.close?.();
       })();

@@ -65,11 +65,12 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
       };
     };
 
-  const newServer = (caller: Caller) =>
+  const newServer = (caller: Caller, stateless = false) =>
     // The session's project is the one named when it opened: its instructions list that project's servers.
     options.createServer({
       resolveCaller: resolveCaller(caller),
       ...(caller.projectId !== undefined ? { projectId: caller.projectId } : {}),
+      ...(stateless ? { stateless: true } : {}),
     });
 
   const endSession = async (transport: TrackedTransport, server: Server) => {
@@ -100,7 +101,7 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
     reply.code(status).send({ jsonrpc: '2.0', error: { code, message }, id: null });
 
   const handleStateless = async (request: FastifyRequest, reply: FastifyReply, caller: Caller) => {
-    const server = newServer(caller);
+    const server = newServer(caller, true);
     const transport = new TrackedTransport(
       new StreamableHTTPServerTransport({ sessionIdGenerator: undefined }),
       options.redactor,

@@ -5,6 +5,8 @@ import type { Caller } from '@search-mcp/catalog';
 export interface McpServerOverrides {
   resolveCaller: (request: { meta: Record<string, unknown> | undefined }) => Caller;
   projectId?: string;
+  /** A server for one stateless request: no stream outside the request, so nothing is pushed to the client. */
+  stateless?: boolean;
 }
 
 /** Makes one MCP server per session (the runtime's `createServer`), over the runtime's shared manager and catalog. */

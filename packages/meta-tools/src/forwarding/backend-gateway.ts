@@ -39,9 +39,10 @@ export interface BackendGateway {
   complete(serverId: string, params: CompleteParams, options?: BackendRequestOptions): Promise<Record<string, unknown>>;
   setLoggingLevel(serverId: string, level: LoggingLevel, options?: BackendRequestOptions): Promise<void>;
   sendRootsListChanged(serverId: string): Promise<void>;
-  getTask(serverId: string, taskId: string, options?: BackendRequestOptions): Promise<Record<string, unknown>>;
-  getTaskResult(serverId: string, taskId: string, options?: BackendRequestOptions): Promise<Record<string, unknown>>;
-  cancelTask(serverId: string, taskId: string, options?: BackendRequestOptions): Promise<Record<string, unknown>>;
+  /** Task methods: a gateway without them forwards no tasks (`tasks/*` answer `-32601`). */
+  getTask?(serverId: string, taskId: string, options?: BackendRequestOptions): Promise<Record<string, unknown>>;
+  getTaskResult?(serverId: string, taskId: string, options?: BackendRequestOptions): Promise<Record<string, unknown>>;
+  cancelTask?(serverId: string, taskId: string, options?: BackendRequestOptions): Promise<Record<string, unknown>>;
 }
 
 /** An entry of a backend list, passed through unchanged. */

@@ -37,8 +37,10 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
   ) => {
     const task = hub.sessions.tasks.get(taskId, taskOwner(context.session, context.callerOf(meta, extra)));
     if (!task) throw new JsonRpcWireError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
+    const send = hub.gateway[method]?.bind(hub.gateway);
+    if (!send) throw new JsonRpcWireError(ErrorCode.MethodNotFound, 'Tasks are not forwarded by this Search MCP');
     try {
-      const result = await hub.gateway[method](task.serverId, task.backendTaskId, backendOptions(context, meta, extra));
+      const result = await send(task.serverId, task.backendTaskId, backendOptions(context, meta, extra));
       if (method === 'getTaskResult') hub.routes.noteLinks(task.serverId, result);
       return withExposedIds(result, task);
     } catch (error) {
@@ -60,7 +62,8 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
     const tasks = await Promise.all(
       hub.sessions.tasks.list(owner).map(async (task) => {
         try {
-          const status = await hub.gateway.getTask(task.serverId, task.backendTaskId, { signal: extra.signal });
+          const status = await hub.gateway.getTask?.(task.serverId, task.backendTaskId, { signal: extra.signal });
+          if (!status) return [];
           return [withExposedIds(status, task)];
         } catch {
           // The backend no longer knows it (restarted, expired): it is not listed.

@@ -112,7 +112,8 @@ describe('search-mcp search', () => {
     const bm25 = await runCli(['search', 'read graph', '--strategy', 'bm25', '--json', '--config', hybridConfig]);
     expect(JSON.parse(bm25.stdout)).toMatchObject({ strategy: 'bm25', providerId: 'bm25' });
     expect(bm25.stderr).toBe('');
-  });
+    // Loading the model and embedding takes seconds, more on a loaded 2-core CI machine.
+  }, 180_000);
 
   it('refuses an unknown strategy in one line, before starting anything', async () => {
     expect(await runCli(['search', 'x', '--strategy', 'bm52', '--config', config])).toEqual({

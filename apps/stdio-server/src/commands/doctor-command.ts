@@ -1,9 +1,10 @@
-import { truncateText } from '@search-mcp/shared';
+import { findDuplicateServers, truncateText } from '@search-mcp/shared';
 import type { CliArguments } from '../cli-arguments.js';
 import type { CliLifecycle } from '../cli-lifecycle.js';
 import { connectWithProgress, loadRuntime } from '../startup.js';
 import { formatTable } from '../terminal-output.js';
 import { measureContextCost } from './context-cost.js';
+import { checkHybridSearch, formatHybridCheck } from './doctor-hybrid-check.js';
 import { failureHint, wrapText } from './failure-hints.js';
 
 /** Validates the config, connects each server, and shows its state and the context Search MCP saves. */
@@ -14,17 +15,28 @@ export async function doctorCommand(cli: CliArguments, lifecycle: CliLifecycle):
   const caller = cli.project !== undefined ? { projectId: cli.project } : {};
   const cost = await measureContextCost(runtime, caller);
   const failed = statuses.filter((status) => status.state === 'failed');
+  const hybrid = await checkHybridSearch(runtime, caller);
+  // Two entries that start the same program (or reach the same URL) are one server twice: double tools, double cost.
+  const duplicates = findDuplicateServers(config);
+  const duplicateWarnings = duplicates.map(
+    (ids) =>
+      `mcpServers: ${ids.map((id) => JSON.stringify(id)).join(', ')} are the same server (same command and args, or ` +
+      'the same URL); keep one',
+  );
+  const warnings = [...config.warnings, ...duplicateWarnings];
   if (cli.json) {
     process.stdout.write(
       `${JSON.stringify(
         {
           config: configPath,
-          warnings: config.warnings,
+          warnings,
+          duplicates,
           servers: statuses.map((status) => {
             const hint = status.lastError ? failureHint(status.lastError) : undefined;
             return hint ? { ...status, hint } : status;
           }),
           contextCost: cost,
+          ...(hybrid ? { hybridSearch: hybrid } : {}),
         },
         null,
         2,
@@ -34,16 +46,26 @@ export async function doctorCommand(cli: CliArguments, lifecycle: CliLifecycle):
   }
   const out: string[] = [];
   out.push(`Config: ${configPath} (${statuses.length} servers, mode ${runtime.mode})`, '');
-  if (config.warnings.length > 0) out.push('Warnings:', ...config.warnings.map((warning) => `  ${warning}`), '');
+  // Every warning whole (unknown keys with "did you mean", Search MCP itself skipped, duplicates), wrapped.
+  const warningWidth = Math.max(60, Math.min(process.stdout.columns ?? 100, 120)) - 4;
+  if (warnings.length > 0)
+    out.push(
+      'Warnings:',
+      ...warnings.flatMap((warning) =>
+        wrapText(warning, warningWidth).map((line, index) => `${index ? '    ' : '  '}${line}`),
+      ),
+      '',
+    );
   out.push(
     formatTable(
-      ['server', 'state', 'tools', 'connect', 'last error'],
+      ['server', 'state', 'tools', 'connect', 'protocol', 'last error'],
       statuses.map((status) => [
         status.id,
         status.state,
         String(status.toolCount),
         status.connectMs !== undefined ? `${Math.round(status.connectMs)} ms` : '',
-        truncateText(status.lastError ?? '', 60),
+        status.protocolVersion ?? '',
+        truncateText(status.lastError ?? '', 50),
       ]),
     ),
     '',
@@ -76,6 +98,7 @@ export async function doctorCommand(cli: CliArguments, lifecycle: CliLifecycle):
     formatTable(['', 'size', ''], rows),
     '',
   );
+  if (hybrid) out.push(...formatHybridCheck(hybrid), '');
   if (failed.length > 0)
     out.push(`${failed.length} server(s) failed: fix the errors above, then run search-mcp doctor again.`);
   else out.push('All servers are running.');

@@ -6,6 +6,7 @@ import { parseConfig } from '@search-mcp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSearchMcpRuntime } from '../search-mcp-runtime.js';
 import { prepareHybridSearch } from './hybrid-search-readiness.js';
+import { LazySearchProvider } from './lazy-search-provider.js';
 import { strategiesInUse, strategyProvidersOf } from './strategy-providers.js';
 
 const directories: string[] = [];
@@ -102,6 +103,17 @@ describe('search strategies wired by the runtime', () => {
       loaded: false,
       ready: false,
       reason: 'no strategy uses hybrid search',
+    });
+  });
+
+  it('says why hybrid search cannot load (the package missing), without throwing', async () => {
+    const missing = new LazySearchProvider('hybrid', () =>
+      Promise.reject(new Error("Cannot find package '@search-mcp/embeddings'")),
+    );
+    expect(await prepareHybridSearch(missing, [])).toEqual({
+      loaded: false,
+      ready: false,
+      reason: "Cannot find package '@search-mcp/embeddings'",
     });
   });
 });

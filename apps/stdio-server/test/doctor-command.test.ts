@@ -1,0 +1,87 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const memoryServer = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-memory/dist/index.js');
+
+function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [cli, ...args], { timeout: 120_000 }, (error, stdout, stderr) => {
+      const code = error ? (error as { code?: unknown }).code : 0;
+      resolve({ code: typeof code === 'number' ? code : -1, stdout, stderr });
+    });
+  });
+}
+
+describe('search-mcp doctor', () => {
+  let directory: string;
+  let config: string;
+
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'search-mcp-doctor-'));
+    config = join(directory, 'config.json');
+    const memory = { command: process.execPath, args: [memoryServer] };
+    await writeFile(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          memory: { ...memory, env: { MEMORY_FILE_PATH: join(directory, 'memory.jsonl') } },
+          // The same server again under another name, with a mistyped key.
+          notes: { ...memory, enviroment: { MEMORY_FILE_PATH: join(directory, 'notes.jsonl') } },
+          // A file merged from a client that lists Search MCP itself.
+          'search-mcp': { command: 'npx', args: ['-y', '@search-mcp/cli'] },
+        },
+        search: { strategy: 'hybrid', hybrid: { cacheDirectory: join(directory, 'vectors') } },
+      }),
+    );
+  });
+
+  afterAll(async () => {
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it('warns on unknown keys, duplicates and itself, shows protocol versions and whether hybrid search works', async () => {
+    const text = await runCli(['doctor', '--config', config]);
+    expect(text.code).toBe(0);
+    const out = text.stdout;
+    expect(out).toContain('mcpServers.notes.enviroment: unknown key, ignored; did you mean "env"?');
+    expect(out).toContain('mcpServers["search-mcp"]: skipped: it runs Search MCP itself');
+    expect(out.replace(/\s+/g, ' ')).toContain('mcpServers: "memory", "notes" are the same server');
+    expect(out).toMatch(/memory +running +9 +\d+ ms +\d{4}-\d{2}-\d{2}/);
+    expect(out).toContain('Hybrid search (search.strategy or a project uses "hybrid"):');
+    expect(out).toMatch(/model \S+: loaded, state ready/);
+    expect(out).toContain('vectors in memory: 18');
+    expect(out).toMatch(/vector cache: \S+vectors\S*: 18 vectors, [\d.]+ KB in \d+ files?/);
+    expect(text.stderr).toContain('building the vectors of 18 tools for hybrid search');
+
+    // --json carries the same facts; this second run reads the vectors from the cache.
+    const json = await runCli(['doctor', '--json', '--config', config]);
+    const report = JSON.parse(json.stdout) as {
+      warnings: string[];
+      duplicates: string[][];
+      servers: Array<{ id: string; protocolVersion?: string }>;
+      hybridSearch: {
+        ready: boolean;
+        status: { modelLoaded: boolean; lastBuild: { fromDisk: number }; cache: { vectors: number } };
+      };
+    };
+    expect(report.duplicates).toEqual([['memory', 'notes']]);
+    expect(report.warnings).toHaveLength(3);
+    expect(report.servers.map((server) => server.protocolVersion)).toEqual([
+      expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+    ]);
+    expect(report.hybridSearch).toMatchObject({
+      ready: true,
+      status: { modelLoaded: true, lastBuild: { fromDisk: 18 } },
+    });
+    expect(report.hybridSearch.status.cache.vectors).toBeGreaterThanOrEqual(18);
+    expect(json.stderr).toBe('');
+    // Loading the model and embedding takes seconds, more on a loaded 2-core CI machine.
+  }, 180_000);
+});

@@ -219,36 +219,40 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
   }
 
   /** One page of a server's resources (URIs unchanged). A server without `resources`: an empty page. */
-  listResources(id: string, cursor?: string, options?: BackendRequestOptions): Promise<ResourcePage> {
+  async listResources(id: string, cursor?: string, options?: BackendRequestOptions): Promise<ResourcePage> {
     return resources.listResources(this.connection(id), this.logger, cursor, options);
   }
 
   /** One page of a server's resource templates. A server without `resources`: an empty page. */
-  listResourceTemplates(id: string, cursor?: string, options?: BackendRequestOptions): Promise<ResourceTemplatePage> {
+  async listResourceTemplates(
+    id: string,
+    cursor?: string,
+    options?: BackendRequestOptions,
+  ): Promise<ResourceTemplatePage> {
     return resources.listResourceTemplates(this.connection(id), this.logger, cursor, options);
   }
 
   /** Reads a resource; the backend's result (`{ contents }`) unchanged. */
-  readResource(id: string, uri: string, options?: BackendRequestOptions): Promise<Record<string, unknown>> {
+  async readResource(id: string, uri: string, options?: BackendRequestOptions): Promise<Record<string, unknown>> {
     return resources.readResource(this.connection(id), uri, options);
   }
 
   /** Subscribes to a resource's updates (`resource-updated` events). Counted per uri; renewed after reconnects. */
-  subscribeResource(id: string, uri: string, options?: BackendRequestOptions): Promise<void> {
+  async subscribeResource(id: string, uri: string, options?: BackendRequestOptions): Promise<void> {
     return resources.subscribeResource(this.connection(id), uri, options);
   }
 
   /** Ends one subscription; the backend hears `unsubscribe` when none is left for the uri. */
-  unsubscribeResource(id: string, uri: string, options?: BackendRequestOptions): Promise<void> {
+  async unsubscribeResource(id: string, uri: string, options?: BackendRequestOptions): Promise<void> {
     return resources.unsubscribeResource(this.connection(id), uri, options);
   }
 
   /** One page of a server's prompts (names as the backend gives them). A server without `prompts`: empty. */
-  listPrompts(id: string, cursor?: string, options?: BackendRequestOptions): Promise<PromptPage> {
+  async listPrompts(id: string, cursor?: string, options?: BackendRequestOptions): Promise<PromptPage> {
     return prompts.listPrompts(this.connection(id), this.logger, cursor, options);
   }
 
-  getPrompt(
+  async getPrompt(
     id: string,
     name: string,
     args?: Record<string, string>,
@@ -258,17 +262,21 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
   }
 
   /** `completion/complete` for a prompt argument or a resource template variable. */
-  complete(id: string, params: CompleteParams, options?: BackendRequestOptions): Promise<Record<string, unknown>> {
+  async complete(
+    id: string,
+    params: CompleteParams,
+    options?: BackendRequestOptions,
+  ): Promise<Record<string, unknown>> {
     return prompts.complete(this.connection(id), params, options);
   }
 
   /** Sets a server's logging level; remembered and set again after every reconnect. */
-  setLoggingLevel(id: string, level: LoggingLevel, options?: BackendRequestOptions): Promise<void> {
+  async setLoggingLevel(id: string, level: LoggingLevel, options?: BackendRequestOptions): Promise<void> {
     return prompts.setLoggingLevel(this.connection(id), level, options);
   }
 
   /** Sends `notifications/roots/list_changed` (when the router declared roots with `listChanged`). */
-  sendRootsListChanged(id: string): Promise<void> {
+  async sendRootsListChanged(id: string): Promise<void> {
     return this.connection(id).sendRootsListChanged();
   }
 

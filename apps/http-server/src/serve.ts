@@ -2,13 +2,17 @@ import {
   collectConfigSecrets,
   ConfigError,
   createJsonLineLogger,
-  createSecretRedactor,
   errorMessage,
   type Logger,
   type ResolvedConfig,
 } from '@search-mcp/shared';
 import { findAndLoadConfig } from '@search-mcp/shared/node';
-import { createSearchMcpRuntime, handleShutdownSignals } from '@search-mcp/runtime';
+import {
+  createGrowingSecretRedactor,
+  createSearchMcpRuntime,
+  handleShutdownSignals,
+  startHotReload,
+} from '@search-mcp/runtime';
 import { allowedHostsFor } from './access/allowed-hosts.js';
 import { loadOrCreateToken } from './access/generated-token.js';
 import type { AccessToken } from './access/token-verifier.js';
@@ -22,6 +26,8 @@ const shortTokenLength = 24;
 /**
  * `search-mcp-http` (serve): loads the config, starts the runtime and the app, and shuts both down through the
  * runtime's one shutdown path on SIGINT, SIGTERM and SIGHUP (calls in flight are answered, then backends stop).
+ * The config file is watched (off with `SEARCH_MCP_WATCH=0`): server edits apply live and every session is told
+ * its tools changed; `auth` is read at start only.
  */
 export async function serve(commandLine: CommandLine, fail: (message: string, code: number) => never): Promise<void> {
   let loaded: Awaited<ReturnType<typeof findAndLoadConfig>>;
@@ -37,8 +43,12 @@ export async function serve(commandLine: CommandLine, fail: (message: string, co
   const { config, path: configPath } = loaded;
 
   const { tokens, generated } = accessTokens(config, configPath);
-  // One redactor for every printer: the log, response bodies, MCP messages and audit (CONTRACT §2).
-  const redactor = createSecretRedactor([...collectConfigSecrets(config), ...tokens.map((token) => token.token)]);
+  // One redactor for every printer: the log, response bodies, MCP messages and audit (CONTRACT §2). It learns the
+  // secrets of each reloaded config before that config's servers start.
+  const redactor = createGrowingSecretRedactor([
+    ...collectConfigSecrets(config),
+    ...tokens.map((token) => token.token),
+  ]);
   const logger = createJsonLineLogger({
     level: commandLine.logLevel,
     write: (line) => process.stderr.write(line),
@@ -76,9 +86,12 @@ export async function serve(commandLine: CommandLine, fail: (message: string, co
     ...(commandLine.maxSessionsPerToken !== undefined ? { maxSessionsPerToken: commandLine.maxSessionsPerToken } : {}),
     ...(commandLine.shutdownGraceMs !== undefined ? { shutdownGraceMs: commandLine.shutdownGraceMs } : {}),
   });
+  let stopReloading: (() => Promise<void>) | undefined;
   handleShutdownSignals({
     logger,
     close: async () => {
+      // No reload may start servers while they are being stopped.
+      await stopReloading?.();
       await http.close();
       await runtime.close();
     },
@@ -103,6 +116,9 @@ export async function serve(commandLine: CommandLine, fail: (message: string, co
     stateless: commandLine.stateless,
   });
   void runtime.manager.startAll();
+  // The app authenticates with the tokens it started with: an `auth` edit needs a restart.
+  const reloader = startHotReload(runtime, { configPath, logger, redactor, fixedByHost: ['auth'] });
+  if (reloader) stopReloading = () => reloader.close();
 }
 
 /** The tokens the app accepts: the config's, else (without anonymous access) one generated at first start. */

@@ -1,3 +1,4 @@
+import { startHotReload } from '@search-mcp/runtime';
 import type { CliArguments } from '../cli-arguments.js';
 import type { CliLifecycle } from '../cli-lifecycle.js';
 import { loadRuntime } from '../startup.js';
@@ -7,7 +8,7 @@ import { StdioJsonRpcServerTransport } from '../transport/stdio-json-rpc-server-
  * The stdio MCP server. `initialize` and `tools/list` are answered at once; backends connect in the background
  * (a discovery meanwhile searches what is connected and says what is still starting). Stdout carries only the
  * protocol; logs go to stderr. Stdin EOF, a closed stdout, SIGINT, SIGTERM and SIGHUP all end every backend's process
- * tree before exiting.
+ * tree before exiting. The config file is watched (off with `SEARCH_MCP_WATCH=0`): edits apply while serving.
  */
 export async function serveCommand(cli: CliArguments, lifecycle: CliLifecycle): Promise<void> {
   const { runtime, config, configPath, logger } = await loadRuntime(cli, 'info', lifecycle);
@@ -39,4 +40,7 @@ export async function serveCommand(cli: CliArguments, lifecycle: CliLifecycle): 
       failed: failed.map((status) => `${status.id}: ${status.lastError ?? 'failed'}`),
     });
   });
+  const reloader = startHotReload(runtime, { configPath, logger });
+  // Closed first (closers run last-added first): no reload may start servers while the runtime stops them.
+  if (reloader) lifecycle.onClose(() => reloader.close());
 }

@@ -34,9 +34,12 @@ describe('settingsNeedingRestart', () => {
         search: { cloud: { url: 'https://search.example/catalog' }, llm: { model: 'other' } },
       })),
     ).toEqual(['exposure.mode', 'exposure.pinned', 'audit', 'search.cloud', 'search.llm']);
+    // The ranker's settings filled in for a strategy new to the config are told once, with the strategy.
     expect(compare((input) => ({ ...input, projects: { web: { optimization: 'llm' } } }))).toEqual([
-      'search.llm',
       'search.strategy (llm: its ranker is built at start)',
+    ]);
+    expect(compare((input) => ({ ...input, search: { strategy: 'hybrid' } }), withoutCatalog)).toEqual([
+      'search.strategy (hybrid: its ranker is built at start)',
     ]);
   });
 

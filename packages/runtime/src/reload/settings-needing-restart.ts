@@ -38,19 +38,18 @@ export function settingsNeedingRestart(
   if (differs(previous.exposure.mode, next.exposure.mode)) paths.push('exposure.mode');
   if (differs(previous.exposure.pinned, next.exposure.pinned)) paths.push('exposure.pinned');
   if (differs(previous.audit, next.audit)) paths.push('audit');
-  for (const ranker of ['cloud', 'llm', 'hybrid'] as const) {
-    if (differs(previous.search[ranker], next.search[ranker])) paths.push(`search.${ranker}`);
-  }
   const before = strategiesInUse(previous);
   const newRankers = [...strategiesInUse(next)].filter(
     (strategy) => strategiesWithOwnRanker.includes(strategy) && !before.has(strategy),
   );
-  if (newRankers.length > 0) paths.push(`search.strategy (${newRankers.join(', ')}: its ranker is built at start)`);
-
-  if (!live('search')) {
-    if (differs(previous.search.strategy, next.search.strategy)) paths.push('search.strategy');
-    if (differs(previous.search.maxResults, next.search.maxResults)) paths.push('search.maxResults');
+  for (const ranker of ['cloud', 'llm', 'hybrid'] as const) {
+    // Settings filled in only because a strategy now uses the ranker are told with that strategy, below.
+    const filledForNewStrategy = previous.search[ranker] === undefined && newRankers.includes(ranker);
+    if (!filledForNewStrategy && differs(previous.search[ranker], next.search[ranker])) paths.push(`search.${ranker}`);
   }
+  if (newRankers.length > 0) paths.push(`search.strategy (${newRankers.join(', ')}: its ranker is built at start)`);
+  else if (!live('search') && differs(previous.search.strategy, next.search.strategy)) paths.push('search.strategy');
+  if (!live('search') && differs(previous.search.maxResults, next.search.maxResults)) paths.push('search.maxResults');
   if (!live('projects') && differs(previous.projects, next.projects)) paths.push('projects');
   if (!live('auth') && differs(previous.auth, next.auth)) paths.push('auth');
 

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -57,6 +57,10 @@ const memory = { command: process.execPath, args: [memoryServer] };
  */
 async function layOutLinuxHome() {
   const config = join(home, '.config');
+  // search-mcp installed elsewhere (an npm prefix), started by path: Search MCP itself, whatever the path looks like.
+  const installed = join(root, 'prefix', 'lib', 'node_modules', '@search-mcp', 'cli');
+  await mkdir(dirname(installed), { recursive: true });
+  await symlink(dirname(dirname(cli)), installed);
   return {
     claudeDesktop: await put(join(config, 'Claude', 'claude_desktop_config.json'), {
       mcpServers: {
@@ -98,7 +102,10 @@ async function layOutLinuxHome() {
       '{\n  // my editor\n  "editor.fontSize": 14,\n  "mcp": { "servers": { "time": { "type": "stdio", "command": "uvx", "args": ["mcp-server-time"] } } },\n}\n',
     ),
     windsurf: await put(join(home, '.codeium', 'windsurf', 'mcp_config.json'), {
-      mcpServers: { linear: { serverUrl: 'https://mcp.linear.app/sse' } },
+      mcpServers: {
+        linear: { serverUrl: 'https://mcp.linear.app/sse' },
+        'search-mcp': { command: process.execPath, args: [join(installed, 'dist', 'cli.js'), '--config', 'x.json'] },
+      },
     }),
   };
 }
@@ -132,6 +139,9 @@ describe('search-mcp init', () => {
     // One server listed twice under two names is merged once; Search MCP itself is skipped, saying why.
     expect(text).toContain('mcpServers["memory-copy"]: the same server as "memory" from Claude Desktop');
     expect(text).toContain('mcpServers["search-mcp"]: skipped: it runs Search MCP itself');
+    expect(text).toMatch(
+      /mcp_config\.json: mcpServers\["search-mcp"\]: skipped: it runs Search MCP itself \(this very program\)/,
+    );
     expect(text).toContain(
       'Search MCP config with 9 servers: memory, github, everything, local-fetch, sentry, puppeteer, playwright, time, linear',
     );
@@ -228,7 +238,7 @@ describe('search-mcp init', () => {
     expect(Object.keys(replaced.mcpServers)[0]).toBe('memory');
     expect(replaced.mcpServers).toHaveProperty('mine');
     expect(replaced.search).toEqual({ maxResults: 7 });
-  });
+  }, 90_000);
 
   it('--replace-in rewrites a client file after a backup; a file it cannot rewrite is left alone and said why', async () => {
     const files = await layOutLinuxHome();
@@ -275,8 +285,8 @@ describe('search-mcp init', () => {
     const again = await runCli(['init', target, '--json', '--home', home, '--platform', 'linux'], project);
     const report = JSON.parse(again.stdout) as { merged: { servers: string[] }; warnings: string[] };
     expect(report.merged.servers).toEqual(expect.arrayContaining(['memory', 'puppeteer', 'playwright', 'time']));
-    expect(report.warnings.filter((warning) => warning.includes('runs Search MCP itself'))).toHaveLength(3);
-  });
+    expect(report.warnings.filter((warning) => warning.includes('runs Search MCP itself'))).toHaveLength(4);
+  }, 90_000);
 
   it('finds the files of macOS and Windows homes', async () => {
     const mac = await put(join(home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json'), {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ConfigError, errorMessage, isRecord } from '@search-mcp/shared';
+import { ConfigError, errorMessage, formatConfigPath, isRecord } from '@search-mcp/shared';
 import {
   CONFIG_PATH_ENV_VARIABLE,
   type ClientConfigLocationOptions,
@@ -21,7 +21,7 @@ import type { CliArguments } from '../../cli-arguments.js';
 import { UsageError } from '../../usage-error.js';
 import { formatInitReport, formatLookedAt, type InitReport } from './init-report.js';
 import { maskConfigSecrets } from './masked-config.js';
-import { searchMcpLaunch } from './search-mcp-launch.js';
+import { searchMcpLaunch, startsThisProgram } from './search-mcp-launch.js';
 
 /** Variables that move client files away from the home directory; a home named with `--home` ignores them. */
 const homeVariables = ['APPDATA', 'XDG_CONFIG_HOME', 'CLAUDE_CONFIG_DIR'];
@@ -49,7 +49,10 @@ export async function initCommand(cli: CliArguments): Promise<number> {
     );
   }
 
-  const found = await discoverClientConfigs(where);
+  const script = process.argv[1] ?? '';
+  const ownEntries: string[] = [];
+  const discovered = await discoverClientConfigs(where);
+  const found = discovered.map((file) => withoutThisProgram(file, script, ownEntries));
   const foundPaths = new Set(found.map((file) => file.path));
   const lookedAt = clientConfigLocations(where).map(({ client, scope, path }) => ({
     client,
@@ -81,6 +84,7 @@ export async function initCommand(cli: CliArguments): Promise<number> {
   // An existing config's servers come first and keep their names; its other sections stay as they are.
   const base = existed ? await readExistingConfig(targetPath) : undefined;
   const merged = mergeClientConfigs(found, { ...(base ? { base } : {}), environment: process.env });
+  merged.warnings.unshift(...ownEntries);
   const serverIds = Object.keys(merged.config.mcpServers);
 
   const report: InitReport = {
@@ -88,7 +92,7 @@ export async function initCommand(cli: CliArguments): Promise<number> {
     homeDirectory,
     projectDirectory,
     lookedAt,
-    clients: found.map((file) => describeFile(file, merged.origins)),
+    clients: discovered.map((file) => describeFile(file, merged.origins)),
     merged: { servers: serverIds, config: maskConfigSecrets(merged.config) },
     warnings: merged.warnings,
     target: { path: targetPath, existed, action: 'dry-run', writeCommand: writeCommand(cli, existed) },
@@ -113,7 +117,7 @@ export async function initCommand(cli: CliArguments): Promise<number> {
     };
   }
 
-  const launch = searchMcpLaunch({ script: process.argv[1] ?? '' });
+  const launch = searchMcpLaunch({ script });
   const args = [...launch.args, '--config', targetPath];
   const snippets = new Map<McpClientName, ReturnType<typeof renderClientSnippet>>();
   for (const client of clientsWithServers(found, merged.origins)) {
@@ -183,6 +187,23 @@ export async function initCommand(cli: CliArguments): Promise<number> {
 
   printReport(cli, report);
   return failures > 0 ? 1 : 0;
+}
+
+/**
+ * The file without entries that start this very program (recorded in `warnings`), which the shared rule for
+ * Search MCP itself does not know by path when it is installed under another directory.
+ */
+function withoutThisProgram(file: FoundClientConfig, script: string, warnings: string[]): FoundClientConfig {
+  const servers: FoundClientConfig['servers'] = Object.create(null);
+  for (const [name, entry] of Object.entries(file.servers)) {
+    if (startsThisProgram(entry, script)) {
+      warnings.push(
+        `${clientDisplayNames[file.client]} ${file.path}: ${formatConfigPath([...file.serverListPath, name])}: ` +
+          'skipped: it runs Search MCP itself (this very program), which would start itself',
+      );
+    } else servers[name] = entry;
+  }
+  return { ...file, servers };
 }
 
 function printReport(cli: CliArguments, report: InitReport): void {

@@ -57,3 +57,14 @@ function realPath(path: string): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * Whether a client's entry starts this very program (`node /…/node_modules/@search-mcp/cli/dist/cli.js`, as `init`
+ * itself writes when `search-mcp` is not on PATH): such an entry is Search MCP itself, whatever its path looks like.
+ */
+export function startsThisProgram(entry: Record<string, unknown>, script: string): boolean {
+  const own = realPath(script);
+  if (own === undefined) return false;
+  const words = [entry['command'], ...(Array.isArray(entry['args']) ? entry['args'] : [])];
+  return words.some((word) => typeof word === 'string' && word.endsWith('.js') && realPath(word) === own);
+}

@@ -33,6 +33,8 @@ import type { BackendRequestOptions } from './connection/backend-request-options
 import * as prompts from './features/prompt-forwarding.js';
 import type { CompleteParams, PromptPage } from './features/prompt-forwarding.js';
 import * as resources from './features/resource-forwarding.js';
+import * as tasks from './features/task-forwarding.js';
+import type { TaskStatusParams } from './connection/notification-relays.js';
 import type { ResourcePage, ResourceTemplatePage } from './features/resource-forwarding.js';
 
 /**
@@ -53,6 +55,7 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
   private readonly logger: Logger;
   private readonly options: McpClientManagerOptions;
   private revision = 0;
+  private readonly taskTools = new Map<string, Set<string>>();
   private closed = false;
   /** True once `startAll` ran: a reload then starts the servers it adds. */
   private started = false;
@@ -215,7 +218,33 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
     if (Object.hasOwn(connection.config.toolPermissions, toolName) && !connection.config.toolPermissions[toolName]) {
       throw new ToolDisabledError({ toolName: formatToolKey(id, toolName), reason: 'toolPermissions' });
     }
+    if (!options.task && this.taskTools.get(id)?.has(toolName)) {
+      return (await tasks.runToolAsTask(connection, toolName, args, options, (listener) => {
+        const relay = (serverId: string, params: TaskStatusParams) => serverId === id && listener(params);
+        this.on('task-status', relay);
+        return () => this.off('task-status', relay);
+      })) as CallToolResult;
+    }
     return connection.callTool(toolName, args, options);
+  }
+
+  /** `tasks/get` of a backend task, unchanged. */
+  async getTask(id: string, taskId: string, options?: BackendRequestOptions): Promise<Record<string, unknown>> {
+    return tasks.getTask(this.connection(id), taskId, options);
+  }
+
+  /** `tasks/result`: waits until the task ends, then its result unchanged. */
+  async getTaskResult(id: string, taskId: string, options?: BackendRequestOptions): Promise<Record<string, unknown>> {
+    return tasks.getTaskResult(this.connection(id), taskId, options);
+  }
+
+  /** One page of `tasks/list`; empty from a server that cannot list tasks. */
+  async listTasks(id: string, cursor?: string, options?: BackendRequestOptions): Promise<Record<string, unknown>> {
+    return tasks.listTasks(this.connection(id), cursor, options);
+  }
+
+  async cancelTask(id: string, taskId: string, options?: BackendRequestOptions): Promise<Record<string, unknown>> {
+    return tasks.cancelTask(this.connection(id), taskId, options);
   }
 
   /** One page of a server's resources (URIs unchanged). A server without `resources`: an empty page. */
@@ -331,6 +360,10 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
   }
 
   private toolsChanged(serverId: string, tools: readonly ToolInfo[]): void {
+    // Tools that must run as tasks (`execution.taskSupport: "required"`), looked up on every call: a set per server.
+    const required = tools.filter((tool) => taskSupportOf(tool) === 'required').map((tool) => tool.toolName);
+    if (required.length > 0) this.taskTools.set(serverId, new Set(required));
+    else this.taskTools.delete(serverId);
     this.revision += 1;
     this.emit('tools-changed', serverId, tools);
   }
@@ -350,4 +383,9 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
   private assertOpen(): void {
     if (this.closed) throw new Error('McpClientManager is closed');
   }
+}
+
+function taskSupportOf(tool: ToolInfo): unknown {
+  const execution = tool.definition?.execution as { taskSupport?: unknown } | undefined;
+  return execution?.taskSupport;
 }

@@ -241,6 +241,11 @@ export class ServerConnection {
     );
   }
 
+  /** The overall limit of a request to this server: its own setting, else the manager's, else 10 × `timeoutMs`. */
+  overallLimitMs(): number {
+    return resolveMaxTotalTimeoutMs({}, this.config, this.settings.maxTotalTimeoutMs, this.config.timeoutMs);
+  }
+
   /** What the backend announced in `initialize`; undefined unless running. */
   capabilities(): ServerCapabilities | undefined {
     return this.state === 'running' ? this.client?.getServerCapabilities() : undefined;

@@ -177,8 +177,13 @@ export class ForwardingHub {
     event: E,
     listener: (...args: BackendGatewayEvents[E]) => void,
   ): void {
-    this.gateway.on(event, listener);
-    this.listeners.push(() => this.gateway.off(event, listener));
+    // The overloads of `on`/`off` name each event; one generic call cannot pick an overload.
+    const gateway = this.gateway as unknown as {
+      on(event: string, listener: (...args: never) => void): unknown;
+      off(event: string, listener: (...args: never) => void): unknown;
+    };
+    gateway.on(event, listener);
+    this.listeners.push(() => gateway.off(event, listener));
   }
 
   private promptListOf(serverId: string): Promise<ReadonlyArray<Listed & { name: string }>> {

@@ -4,7 +4,6 @@ import { Bm25SearchProvider, type SearchProvider, ToolCatalog, type ToolRegistry
 import { McpClientManager, type McpClientManagerOptions } from '@search-mcp/client-manager';
 import {
   type AuditSink,
-  type BackendGateway,
   ClientSessions,
   createSearchMcpServer,
   ForwardingHub,
@@ -76,7 +75,7 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
     reverseRequests: sessions,
     ...options.manager,
     logger: logger.child({ component: 'client-manager' }),
-  } as McpClientManagerOptions);
+  });
   // One BM25 ranker: the `bm25` strategy, the first stage of `llm`, and the fallback of every other strategy.
   const searchProvider = options.searchProvider ?? new Bm25SearchProvider();
   const strategyProviders = createStrategyProviders(config, { logger, firstStage: searchProvider });
@@ -101,33 +100,33 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
       : undefined);
   const mode = options.mode ?? config.exposure.mode;
   const hub = new ForwardingHub({
-    gateway: manager as unknown as BackendGateway,
+    gateway: manager,
     catalog,
     sessions,
     logger: logger.child({ component: 'forwarding' }),
   });
   const waitsForClient = options.backendClientCapabilities === 'first-client';
   let started: Promise<ServerStatus[]> | undefined;
-  let clientArrived: (() => void) | undefined;
-  const firstClient = new Promise<void>((resolve) => {
-    clientArrived = resolve;
-  });
+  let startNow: (() => void) | undefined;
+  let clientInitialized = false;
   const startBackends = (startOptions: { waitForClientMs?: number } = {}) => {
-    started ??= (async () => {
-      if (waitsForClient) {
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([
-          firstClient,
-          new Promise<void>((resolve) => {
-            timer = setTimeout(resolve, startOptions.waitForClientMs ?? 2000);
-            timer.unref();
-          }),
-        ]);
+    started ??= new Promise<ServerStatus[]>((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      startNow = () => {
+        startNow = undefined;
         clearTimeout(timer);
-      }
-      return manager.startAll();
-    })();
+        // Synchronously: the servers are `starting` before `initialize` decides whether to wait for them.
+        resolve(manager.startAll());
+      };
+      if (!waitsForClient || clientInitialized) return startNow();
+      timer = setTimeout(() => startNow?.(), startOptions.waitForClientMs ?? 2000);
+      timer.unref();
+    });
     return started;
+  };
+  const onInitialize = () => {
+    clientInitialized = true;
+    startNow?.();
   };
   let closing: Promise<void> | undefined;
   return {
@@ -149,7 +148,7 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
         ...(options.projectId !== undefined ? { projectId: options.projectId } : {}),
         ...(options.serverInfo ? { serverInfo: options.serverInfo } : {}),
         // The first client's capabilities are known now: backends waiting for them may start.
-        ...(waitsForClient ? { onInitialize: () => clientArrived?.() } : {}),
+        ...(waitsForClient ? { onInitialize } : {}),
         ...overrides,
       }),
     close: () => {

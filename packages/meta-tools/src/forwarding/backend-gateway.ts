@@ -7,8 +7,19 @@ import type { ServerStatus, ToolProgress } from '@search-mcp/shared';
  */
 export interface BackendGateway {
   status(): ServerStatus[];
-  on<E extends keyof BackendGatewayEvents>(event: E, listener: (...args: BackendGatewayEvents[E]) => void): unknown;
-  off<E extends keyof BackendGatewayEvents>(event: E, listener: (...args: BackendGatewayEvents[E]) => void): unknown;
+  // One overload per event (not one generic signature), so a typed `EventEmitter` with more events satisfies it.
+  on(event: 'status-change' | 'tools-changed', listener: () => void): unknown;
+  on(event: 'log-message', listener: (...args: BackendGatewayEvents['log-message']) => void): unknown;
+  on(event: 'resource-updated', listener: (...args: BackendGatewayEvents['resource-updated']) => void): unknown;
+  on(event: 'resources-changed' | 'prompts-changed', listener: (serverId: string) => void): unknown;
+  on(event: 'task-status', listener: (...args: BackendGatewayEvents['task-status']) => void): unknown;
+  on(event: 'elicitation-complete', listener: (...args: BackendGatewayEvents['elicitation-complete']) => void): unknown;
+  off(event: 'status-change' | 'tools-changed', listener: () => void): unknown;
+  off(event: 'log-message', listener: (...args: BackendGatewayEvents['log-message']) => void): unknown;
+  off(event: 'resource-updated', listener: (...args: BackendGatewayEvents['resource-updated']) => void): unknown;
+  off(event: 'resources-changed' | 'prompts-changed', listener: (serverId: string) => void): unknown;
+  off(event: 'task-status', listener: (...args: BackendGatewayEvents['task-status']) => void): unknown;
+  off(event: 'elicitation-complete', listener: (...args: BackendGatewayEvents['elicitation-complete']) => void): unknown;
   /** What the server announced on its current connection; undefined while it is not running. */
   serverCapabilities(serverId: string): Readonly<Record<string, unknown>> | undefined;
   serverInstructions(serverId: string): string | undefined;

@@ -114,4 +114,52 @@ describe('ArgumentValidator', () => {
       removeSchema.mockRestore();
     }
   });
+
+  it('reads a schema without $schema as 2020-12: prefixItems accepted and refused', () => {
+    const pair = {
+      type: 'object' as const,
+      properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'number' }], items: false } },
+      required: ['pair'],
+    };
+    const validator = new ArgumentValidator();
+    expect(issuesOf(validator, { pair: ['a', 1] }, pair)).toEqual([]);
+    expect(issuesOf(validator, { pair: ['a', 'b'] }, pair)).toEqual(['arguments.pair[1]: must be number']);
+    expect(issuesOf(validator, { pair: ['a', 1, true] }, pair)).toHaveLength(1);
+  });
+
+  it('enforces unevaluatedProperties across allOf, naming the extra key', () => {
+    const strict = {
+      type: 'object' as const,
+      allOf: [{ properties: { a: { type: 'string' } } }, { properties: { b: { type: 'number' } } }],
+      unevaluatedProperties: false,
+    };
+    const validator = new ArgumentValidator();
+    expect(issuesOf(validator, { a: 'x', b: 1 }, strict)).toEqual([]);
+    expect(issuesOf(validator, { a: 'x', b: 1, c: true }, strict)).toEqual(['arguments.c: is not allowed']);
+  });
+
+  it('checks a draft-07 tuple (items as an array) with and without $schema', () => {
+    const tuple = {
+      type: 'object' as const,
+      properties: { pair: { type: 'array', items: [{ type: 'string' }, { type: 'number' }] } },
+    };
+    const validator = new ArgumentValidator();
+    expect(issuesOf(validator, { pair: ['a', 'b'] }, tuple)).toEqual(['arguments.pair[1]: must be number']);
+    const declared = { ...tuple, $schema: 'http://json-schema.org/draft-07/schema#' };
+    expect(issuesOf(validator, { pair: ['a', 'b'] }, declared)).toEqual(['arguments.pair[1]: must be number']);
+    expect(issuesOf(validator, { pair: ['a', 2] }, declared)).toEqual([]);
+  });
+
+  it('honours 2019-09 and enforces minContains', () => {
+    const tags = {
+      $schema: 'https://json-schema.org/draft/2019-09/schema',
+      type: 'object' as const,
+      properties: { tags: { type: 'array', contains: { const: 'x' }, minContains: 2 } },
+    };
+    const validator = new ArgumentValidator();
+    expect(issuesOf(validator, { tags: ['x', 'x'] }, tags)).toEqual([]);
+    expect(issuesOf(validator, { tags: ['x', 'y'] }, tags)).toContain(
+      'arguments.tags: must contain at least 2 valid item(s)',
+    );
+  });
 });

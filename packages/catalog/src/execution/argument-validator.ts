@@ -1,4 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import {
@@ -17,13 +18,18 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 
 /**
  * Validates tool arguments against the tool's `inputSchema` before a call leaves Search MCP, reporting every
- * problem at once (`allErrors`) as paths a model can act on (`arguments.path: must be string`). Compiled
+ * problem at once (`allErrors`) as paths a model can act on (`arguments.path: must be string`).
+ *
+ * The dialect follows `$schema`: none means JSON Schema 2020-12 (MCP's default since 2025-11-25), retried as
+ * draft-07 when that does not compile (older servers write tuples as `items: [...]`); `2020-12` and `2019-09` are
+ * themselves; `draft-07`/`draft-06` are draft-07; anything else (draft-04) is tried as draft-07. Compiled
  * validators are cached per schema object, weakly: a schema no server lists any more takes its validator along. A
  * schema that does not compile (backends send odd schemas) is not enforced: the backend still validates, and one
  * warning is logged.
  */
 export class ArgumentValidator {
   private readonly draft07: Ajv;
+  private readonly draft2019: Ajv;
   private readonly draft2020: Ajv;
   private readonly cache = new WeakMap<object, ValidateFunction | null>();
   private readonly logger: Logger;
@@ -32,6 +38,7 @@ export class ArgumentValidator {
     this.logger = options.logger ?? silentLogger;
     const settings = { allErrors: true, strict: false, validateSchema: false, allowUnionTypes: true } as const;
     this.draft07 = addFormats(new Ajv(settings));
+    this.draft2019 = addFormats(new Ajv2019(settings) as unknown as Ajv);
     this.draft2020 = addFormats(new Ajv2020(settings) as unknown as Ajv);
   }
 
@@ -55,25 +62,43 @@ export class ArgumentValidator {
   private compile(toolKey: string, schema: JsonSchemaObject): ValidateFunction | null {
     const cached = this.cache.get(schema);
     if (cached !== undefined) return cached;
-    let compiled: ValidateFunction | null;
-    try {
-      const is2020 = typeof schema.$schema === 'string' && schema.$schema.includes('2020-12');
-      // $schema and $id would make ajv register the schema globally; a copy without them compiles in isolation.
-      const { $schema: _schema, $id: _id, ...body } = schema;
-      const ajv = is2020 ? this.draft2020 : this.draft07;
-      compiled = ajv.compile(body);
-      // Ajv keeps every compiled schema in a strong Map keyed by the (always fresh) copy, so reconnects and
-      // list_changed would grow it without end. The compiled function works on without it; our WeakMap caches it.
-      ajv.removeSchema(body);
-    } catch (error) {
+    // $schema and $id would make ajv register the schema globally; a copy without them compiles in isolation.
+    const { $schema: dialect, $id: _id, ...body } = schema;
+    const candidates = this.dialectsFor(toolKey, dialect);
+    let compiled: ValidateFunction | null = null;
+    let failure: unknown;
+    for (const ajv of candidates) {
+      try {
+        compiled = ajv.compile(body);
+        // Ajv keeps every compiled schema in a strong Map keyed by the (always fresh) copy, so reconnects and
+        // list_changed would grow it without end. The compiled function works on without it; our WeakMap caches it.
+        ajv.removeSchema(body);
+        break;
+      } catch (error) {
+        ajv.removeSchema(body);
+        failure = error;
+      }
+    }
+    if (!compiled) {
       this.logger.warn('inputSchema does not compile; arguments are not checked here', {
         toolKey,
-        error: errorMessage(error),
+        error: errorMessage(failure),
       });
-      compiled = null;
     }
     this.cache.set(schema, compiled);
     return compiled;
+  }
+
+  /** The Ajv instances to try, in order, for a schema's `$schema`. */
+  private dialectsFor(toolKey: string, dialect: unknown): Ajv[] {
+    if (dialect === undefined) return [this.draft2020, this.draft07];
+    const uri = String(dialect);
+    if (uri.includes('2020-12')) return [this.draft2020];
+    if (uri.includes('2019-09')) return [this.draft2019];
+    if (!uri.includes('draft-07') && !uri.includes('draft-06')) {
+      this.logger.debug('inputSchema names a JSON Schema dialect Ajv lacks; checked as draft-07', { toolKey, uri });
+    }
+    return [this.draft07];
   }
 }
 
@@ -90,6 +115,10 @@ function toIssue(error: ErrorObject): Issue {
       break;
     case 'additionalProperties':
       segments.push(String((error.params as { additionalProperty: string }).additionalProperty));
+      message = 'is not allowed';
+      break;
+    case 'unevaluatedProperties':
+      segments.push(String((error.params as { unevaluatedProperty: string }).unevaluatedProperty));
       message = 'is not allowed';
       break;
     case 'enum':

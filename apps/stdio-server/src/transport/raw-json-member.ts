@@ -1,10 +1,13 @@
 /**
  * The source text of a top-level member's value in a JSON object text, e.g. `1e300` for `{"id":1e300,…}`, which
  * `JSON.parse` would turn into a number written differently (`1e+300`). The text must be valid JSON (parse it first):
- * the scan relies on that and takes linear time. Like `JSON.parse`, the last of duplicate members wins. Undefined
- * when the text is not an object or has no such member.
+ * the search relies on that. It takes constant time when the member is plainly the last one (how the TypeScript SDK
+ * writes a request's id), else linear time. Like `JSON.parse`, the last of duplicate members wins. Undefined when the
+ * text is not an object or has no such member.
  */
 export function rawJsonMember(text: string, name: string): string | undefined {
+  const last = lastMemberValue(text, name);
+  if (last !== undefined) return last;
   let index = skipWhitespace(text, 0);
   if (text[index] !== '{') return undefined;
   index += 1;
@@ -24,12 +27,54 @@ export function rawJsonMember(text: string, name: string): string | undefined {
   }
 }
 
-function skipWhitespace(text: string, index: number): number {
-  while (index < text.length) {
-    const code = text.charCodeAt(index);
-    if (code !== 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) break;
-    index += 1;
+/**
+ * The member's value text when it is plainly the object's last member (`…,"id":12}` or `…,"id":"abc"}`: no
+ * whitespace around it, a number or a string without escapes), found from the end in constant time; else undefined.
+ * The TypeScript SDK writes every request's id last, so most lines never need the scan, however large their params.
+ * In valid JSON text the member just before the final `}` belongs to the top-level object and is its last one, which
+ * is also the one `JSON.parse` keeps among duplicates. `name` must need no escaping in JSON.
+ */
+function lastMemberValue(text: string, name: string): string | undefined {
+  let end = text.length - 1;
+  while (end > 0 && isWhitespace(text.charCodeAt(end))) end -= 1;
+  if (text.charCodeAt(end) !== closeBraceCode) return undefined;
+  let start = end;
+  if (text.charCodeAt(end - 1) === quoteCode) {
+    start = text.lastIndexOf('"', end - 2);
+    // A backslash anywhere in the string (or right before its quote) could mean an escaped quote: leave it to the scan.
+    if (start <= 0 || text.charCodeAt(start - 1) === backslashCode) return undefined;
+    const backslashAt = text.indexOf('\\', start);
+    if (backslashAt !== -1 && backslashAt < end) return undefined;
+  } else {
+    while (start > 0 && isNumberCharacter(text.charCodeAt(start - 1))) start -= 1;
+    if (start === end) return undefined;
   }
+  const keyStart = start - name.length - 3;
+  if (keyStart < 1 || !text.startsWith(`"${name}":`, keyStart)) return undefined;
+  // A ',' or '{' before the key's quote is structural: inside a string it would leave invalid JSON behind it.
+  const before = text.charCodeAt(keyStart - 1);
+  return before === commaCode || before === openBraceCode ? text.slice(start, end) : undefined;
+}
+
+const quoteCode = 0x22;
+const commaCode = 0x2c;
+const backslashCode = 0x5c;
+const openBraceCode = 0x7b;
+const closeBraceCode = 0x7d;
+
+function isWhitespace(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+}
+
+/** Digits, sign, decimal point and exponent: the characters of a JSON number. */
+function isNumberCharacter(code: number): boolean {
+  return (
+    (code >= 0x30 && code <= 0x39) || code === 0x2d || code === 0x2b || code === 0x2e || code === 0x65 || code === 0x45
+  );
+}
+
+function skipWhitespace(text: string, index: number): number {
+  while (index < text.length && isWhitespace(text.charCodeAt(index))) index += 1;
   return index;
 }
 

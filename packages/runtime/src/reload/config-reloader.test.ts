@@ -183,6 +183,17 @@ describe('createConfigReloader', () => {
     expect(logs.filter((record) => record.level === 'error')).toHaveLength(2);
   });
 
+  it('keeps the last good config while the file is gone, and applies it when it is back', async () => {
+    const { file, servers, nextLog, nextReload } = await setup({ mcpServers: { kept: server('1') } });
+    const rejected = nextLog('rejected');
+    await rm(file);
+    expect(await rejected).toMatchObject({ problems: [`Config file not found: ${file}`] });
+    const reloaded = nextReload();
+    await writeFile(file, JSON.stringify({ mcpServers: { kept: server('1'), back: server('2') } }));
+    expect((await reloaded).servers.added).toEqual(['back']);
+    expect(servers.configs).toHaveLength(1);
+  });
+
   it('sees an editor-style save (a new file renamed over the old one), and later saves too', async () => {
     const { file, directory, nextReload } = await setup({ mcpServers: { kept: server('1') } });
     for (const marker of ['2', '3']) {

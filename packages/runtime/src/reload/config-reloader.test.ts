@@ -295,6 +295,18 @@ describe('createConfigReloader', () => {
     expect(servers.configs.at(-1)?.mcpServers.c).toBeDefined();
   });
 
+  it('closes without waiting for a reload being applied, and logs nothing of it afterwards', async () => {
+    const { file, servers, reloader, logs } = await setup({ mcpServers: { a: server('1') } });
+    const held = servers.hold();
+    await writeFile(file, JSON.stringify({ mcpServers: { a: server('1'), b: server('2') } }));
+    const reloading = reloader.reload();
+    await held.entered;
+    await reloader.close();
+    held.release();
+    await reloading;
+    expect(logs.filter((record) => String(record.msg).startsWith('config reloaded'))).toEqual([]);
+  });
+
   it('applies nothing after close', async () => {
     const { file, servers, reloader } = await setup({ mcpServers: { a: server('1') } });
     await reloader.close();

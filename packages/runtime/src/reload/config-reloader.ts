@@ -44,7 +44,10 @@ export interface ConfigReloaderOptions {
 export interface ConfigReloader {
   /** Reads the file now, as a change would; resolves once what it found is applied (or rejected). */
   reload(): Promise<void>;
-  /** Stops watching; resolves once a reload being applied has finished. No reload starts after it. */
+  /**
+   * Stops watching; no reload starts after it and nothing more is logged. A reload being applied is not waited for:
+   * the host stops the manager next, which ends the servers that reload was starting.
+   */
   close(): Promise<void>;
 }
 
@@ -74,6 +77,7 @@ export function createConfigReloader(options: ConfigReloaderOptions): ConfigRelo
     try {
       servers = await options.manager.reconfigure(next);
     } catch (error) {
+      // After close the host is stopping the manager: a reload cut short by that is no news.
       if (closed) return;
       logger.error('config reload failed while applying server changes; save the file again to retry', {
         file,
@@ -82,6 +86,7 @@ export function createConfigReloader(options: ConfigReloaderOptions): ConfigRelo
       return;
     }
     current = next;
+    if (closed) return;
     const notApplied = [
       ...(servers.notApplied ?? []),
       ...(catalogNotApplied ?? []),
@@ -152,7 +157,6 @@ export function createConfigReloader(options: ConfigReloaderOptions): ConfigRelo
       closed = true;
       pending = undefined;
       watcher.close();
-      await applying;
     },
   };
 }

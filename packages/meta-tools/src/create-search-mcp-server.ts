@@ -66,6 +66,7 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): Server {
     exposure: createToolExposure(catalog),
     session,
     tasks: hub?.sessions.tasks,
+    noteLinks: hub ? (serverId, result) => hub.routes.noteLinks(serverId, result) : undefined,
   };
 
   const listTools = createToolLister(context, {

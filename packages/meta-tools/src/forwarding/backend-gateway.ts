@@ -19,7 +19,10 @@ export interface BackendGateway {
   off(event: 'resource-updated', listener: (...args: BackendGatewayEvents['resource-updated']) => void): unknown;
   off(event: 'resources-changed' | 'prompts-changed', listener: (serverId: string) => void): unknown;
   off(event: 'task-status', listener: (...args: BackendGatewayEvents['task-status']) => void): unknown;
-  off(event: 'elicitation-complete', listener: (...args: BackendGatewayEvents['elicitation-complete']) => void): unknown;
+  off(
+    event: 'elicitation-complete',
+    listener: (...args: BackendGatewayEvents['elicitation-complete']) => void,
+  ): unknown;
   /** What the server announced on its current connection; undefined while it is not running. */
   serverCapabilities(serverId: string): Readonly<Record<string, unknown>> | undefined;
   serverInstructions(serverId: string): string | undefined;

@@ -27,6 +27,8 @@ export interface HandlerContext {
   readonly session: ClientSession | undefined;
   /** Where tasks created by direct task-augmented calls are kept (with a hub). */
   readonly tasks: TaskTable | undefined;
+  /** Remembers the resources a tool result links or embeds, so the client can read them (with a hub). */
+  readonly noteLinks: ((serverId: string, result: unknown) => void) | undefined;
 }
 
 /**

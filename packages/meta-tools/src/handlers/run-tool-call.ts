@@ -39,6 +39,7 @@ export async function runToolCall(context: HandlerContext, run: ToolCallRun): Pr
       ...(context.session ? { origin: { session: context.session, extra } } : {}),
       ...(run.task ? { task: run.task } : {}),
     });
+    if (serverId !== undefined) context.noteLinks?.(serverId, result);
     await progress.settle();
     context.audit({ ...target, outcome: result.isError ? 'tool_error' : 'ok' }, extra, started);
     return result;

@@ -77,25 +77,27 @@ export class ResourceRoutes {
   /** Remembers the resources a tool or prompt result of `serverId` links or embeds, so they can be read. */
   noteLinks(serverId: string, result: unknown): void {
     if (!isRecord(result)) return;
-    const blocks: unknown[] = Array.isArray(result.content) ? [...result.content] : [];
+    // On the tools/call path: no copies, one pass over the blocks.
+    if (Array.isArray(result.content)) for (const block of result.content) this.noteLink(serverId, block);
     if (Array.isArray(result.messages)) {
-      for (const message of result.messages) if (isRecord(message)) blocks.push(message.content);
+      for (const message of result.messages) if (isRecord(message)) this.noteLink(serverId, message.content);
     }
-    for (const block of blocks) {
-      if (!isRecord(block)) continue;
-      const uri =
-        block.type === 'resource_link'
-          ? block.uri
-          : block.type === 'resource' && isRecord(block.resource)
-            ? block.resource.uri
-            : undefined;
-      if (typeof uri !== 'string') continue;
-      this.links.delete(uri);
-      this.links.set(uri, serverId);
-      if (this.links.size > this.maxLinks) {
-        const oldest = this.links.keys().next().value;
-        if (oldest !== undefined) this.links.delete(oldest);
-      }
+  }
+
+  private noteLink(serverId: string, block: unknown): void {
+    if (!isRecord(block)) return;
+    const uri =
+      block.type === 'resource_link'
+        ? block.uri
+        : block.type === 'resource' && isRecord(block.resource)
+          ? block.resource.uri
+          : undefined;
+    if (typeof uri !== 'string') return;
+    this.links.delete(uri);
+    this.links.set(uri, serverId);
+    if (this.links.size > this.maxLinks) {
+      const oldest = this.links.keys().next().value;
+      if (oldest !== undefined) this.links.delete(oldest);
     }
   }
 

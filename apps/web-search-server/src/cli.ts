@@ -78,7 +78,7 @@ async function serve(level: LogLevel): Promise<void> {
 
   // serveStdio picks the era from the client's first message (a 2025 `initialize`, or a 2026-07-28 request with its
   // `_meta` envelope) and pins one server from the factory to the connection.
-  const connection = serveStdio(() => createWebSearchMcpServer({ service, version, logger }), {
+  const connection = serveStdio((context) => createWebSearchMcpServer({ service, version, logger, era: context.era }), {
     onerror: (error) => logger.warn('protocol error', { error: errorMessage(error) }),
   });
 

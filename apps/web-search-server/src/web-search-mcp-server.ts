@@ -32,6 +32,8 @@ export interface WebSearchMcpServerOptions {
   service: WebSearchService;
   version: string;
   logger: Logger;
+  /** The era the serving entry (`serveStdio`, `createMcpHandler`) builds this instance for: its factory context. */
+  era: 'legacy' | 'modern';
 }
 
 /**
@@ -61,19 +63,21 @@ export function createWebSearchMcpServer(options: WebSearchMcpServerOptions): Se
   // One line per connection saying who connected and in which revision: the first thing to look at when a client
   // cannot use the server. A 2025-era client says it in `initialize`; a 2026-07-28 client in each request's `_meta`.
   let announced = false;
-  const announceClient = (era: 'legacy' | 'modern', protocolVersion: unknown, client: unknown) => {
+  const announceClient = (protocolVersion: unknown, client: unknown) => {
     if (announced) return;
     announced = true;
     const { name, version } = isRecord(client) ? client : {};
-    logger.info('client connected', { era, protocolVersion, client: { name, version } });
+    logger.info('client connected', { era: options.era, protocolVersion, client: { name, version } });
   };
-  server.oninitialized = () =>
-    announceClient('legacy', server.getNegotiatedProtocolVersion(), server.getClientVersion());
+  server.oninitialized = () => announceClient(server.getNegotiatedProtocolVersion(), server.getClientVersion());
   const announceModernClient = (context: ServerContext) => {
-    const envelope: Record<string, unknown> | undefined = context.mcpReq.envelope;
-    if (envelope?.[PROTOCOL_VERSION_META_KEY] === undefined) return;
-    announceClient('modern', envelope[PROTOCOL_VERSION_META_KEY], envelope[CLIENT_INFO_META_KEY]);
+    if (options.era !== 'modern') return;
+    const envelope: Record<string, unknown> = context.mcpReq.envelope ?? {};
+    announceClient(envelope[PROTOCOL_VERSION_META_KEY], envelope[CLIENT_INFO_META_KEY]);
   };
+  // JSON that is not JSON-RPC, answers to nothing, messages of the other era: say so on stderr. (The SDK skips lines
+  // that are not JSON at all without a word: stray output of a wrapper must not kill the connection.)
+  server.onerror = (error) => logger.warn('protocol error', { error: errorMessage(error) });
 
   server.setRequestHandler('tools/list', (_request, context) => {
     announceModernClient(context);

@@ -42,7 +42,9 @@ beforeAll(async () => {
     pollIntervalMs: 10,
     logger,
   });
-  handler = createMcpHandler(() => createWebSearchMcpServer({ service, version: '0.0.0-test', logger }));
+  handler = createMcpHandler((context) =>
+    createWebSearchMcpServer({ service, version: '0.0.0-test', logger, era: context.era }),
+  );
   http = await startFetchHandlerServer((request) => handler.fetch(request));
 });
 afterAll(async () => {

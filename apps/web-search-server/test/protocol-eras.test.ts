@@ -34,6 +34,7 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 afterEach(async () => {
   fake.options = { apiKey };
+  fake.requests.length = 0;
   await Promise.all(sessions.splice(0).map((session) => session.close()));
   await Promise.all(peers.splice(0).map((peer) => peer.close()));
 });
@@ -206,6 +207,48 @@ describe('2026-07-28 without a handshake (bare JSON-RPC)', () => {
     expect(JSON.stringify(refused.error?.data)).toContain(modernProtocolVersion);
     const listed = await peer.request('tools/list', { _meta: modernRequestMeta(modernProtocolVersion) });
     expect(listed.result).toMatchObject({ tools: [{ name: toolName }] });
+  });
+});
+
+describe('the era is fixed for the connection, and bad input gets a clear answer', () => {
+  const initialize = {
+    protocolVersion: latestLegacyProtocolVersion,
+    capabilities: {},
+    clientInfo: { name: 'raw-legacy', version: '1.0.0' },
+  };
+
+  it('a connection opened in 2025 stays 2025: a later request with the 2026 envelope is answered the 2025 way', async () => {
+    const peer = startPeer();
+    await peer.request('initialize', initialize);
+    // Before `notifications/initialized`, on purpose: the envelope must not make the server call the client modern.
+    const listed = await peer.request('tools/list', { _meta: modernRequestMeta(modernProtocolVersion) });
+    expect(listed.result).toMatchObject({ tools: [{ name: toolName }] });
+    expect(listed.result?.resultType).toBeUndefined();
+    expect(listed.result?.ttlMs).toBeUndefined();
+    peer.notify('notifications/initialized');
+    expect(await serverReport(peer.stderr)).toMatchObject({ era: 'legacy', client: { name: 'raw-legacy' } });
+  });
+
+  it('a connection opened in 2026-07-28 refuses initialize (-32022) and a request without the envelope (-32602)', async () => {
+    const peer = startPeer();
+    await peer.request('tools/list', { _meta: modernRequestMeta(modernProtocolVersion) });
+    const refused = await peer.request('initialize', initialize);
+    expect(refused.error).toMatchObject({ code: -32022, data: { supported: [modernProtocolVersion] } });
+    const bare = await peer.request('tools/call', { name: toolName, arguments: { query: 'x' } });
+    expect(bare.error).toMatchObject({ code: -32602, message: expect.stringContaining('_meta envelope') });
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('lines that are not JSON-RPC never stop the server: non-JSON is skipped, other JSON is a logged protocol error', async () => {
+    const peer = startPeer();
+    await peer.request('initialize', initialize);
+    peer.notify('notifications/initialized');
+    peer.writeLine('this is not JSON');
+    peer.writeLine('{"hello":"world"}');
+    const listed = await peer.request('tools/list', {});
+    expect(listed.result).toMatchObject({ tools: [{ name: toolName }] });
+    await peer.stderr.waitFor((text) => text.includes('"msg":"protocol error"'));
+    expect(peer.noise).toEqual([]);
   });
 });
 

@@ -18,6 +18,8 @@ export interface RawStdioPeer {
   /** Sends a request and waits (bounded) for its answer, result or error. */
   request(method: string, params?: Record<string, unknown>, timeoutMs?: number): Promise<JsonRpcAnswer>;
   notify(method: string, params?: Record<string, unknown>): void;
+  /** Writes one raw line (bad input on purpose). */
+  writeLine(line: string): void;
   /** Notifications the server sent, in order. */
   notifications: Array<{ method: string; params?: Record<string, unknown> }>;
   /** stdout lines that were not JSON-RPC messages (must stay empty: stdout carries only the protocol). */
@@ -107,6 +109,9 @@ export function startRawStdioPeer(target: RawStdioTarget): RawStdioPeer {
     },
     notify(method, params) {
       write({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) });
+    },
+    writeLine(line) {
+      child.stdin.write(`${line}\n`);
     },
     notifications,
     noise,

@@ -18,7 +18,8 @@ export async function searchCommand(cli: CliArguments, lifecycle: CliLifecycle):
   await connectWithProgress(runtime);
   const caller = cli.project !== undefined ? { projectId: cli.project } : {};
   let hybrid: HybridSearchReadiness | undefined;
-  if (runtime.catalog.strategyFor(caller) === 'hybrid') {
+  // Nothing to embed without tools: the catalog says so without loading the model.
+  if (runtime.catalog.strategyFor(caller) === 'hybrid' && (await runtime.catalog.visibleTools(caller)).length > 0) {
     hybrid = await prepareHybridWithProgress(runtime, caller);
     if (!hybrid.ready)
       process.stderr.write(`search-mcp: hybrid search is not available, BM25 answers: ${hybrid.reason}\n`);

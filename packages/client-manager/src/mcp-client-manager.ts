@@ -2,7 +2,6 @@ import { EventEmitter } from 'node:events';
 import type { CallToolResult, LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import {
   ConfigError,
-  diffServerConfigs,
   formatConfigPath,
   formatToolKey,
   isResolvedConfig,
@@ -27,6 +26,7 @@ import type {
   McpClientManagerEvents,
   McpClientManagerOptions,
 } from './mcp-client-manager-options.js';
+import { applyServerConfig } from './apply-server-config.js';
 import { type ManagerWiring, wireManager } from './manager-wiring.js';
 import type { ServerConfigChanges } from './server-config-changes.js';
 import type { BackendRequestOptions } from './connection/backend-request-options.js';
@@ -332,36 +332,22 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
 
   private async applyConfig(input: SearchMcpConfigInput | ResolvedConfig): Promise<ServerConfigChanges> {
     this.assertOpen();
-    const next = this.resolve(input);
-    const diff = diffServerConfigs(this.currentConfig, next);
-    this.wiring.addConfig(next);
-    const replaced = [...diff.removed, ...diff.changed];
-    const reasons = new Map(replaced.map((id) => [id, diff.removed.includes(id) ? 'was removed' : 'was changed']));
-    await Promise.allSettled(
-      replaced.map((id) => this.connections.get(id)?.stop(`${reasons.get(id)} by a config reload and stopped`)),
-    );
-    const connections = new Map<string, ServerConnection>();
-    for (const serverConfig of Object.values(next.mcpServers)) {
-      const kept = diff.unchanged.includes(serverConfig.id) ? this.connections.get(serverConfig.id) : undefined;
-      connections.set(serverConfig.id, kept ?? this.wiring.createConnection(serverConfig));
-    }
-    this.connections = connections;
-    this.currentConfig = next;
-    for (const id of diff.removed) this.toolsChanged(id, []);
-    this.logger.info('config reloaded', { ...diff });
-    if (this.started && !this.closed) {
-      const starting = [...diff.added, ...diff.changed].flatMap((id) => {
-        const connection = connections.get(id);
-        return connection?.config.enabled ? [connection.start()] : [];
-      });
-      await Promise.allSettled(starting);
-    }
-    return { ...diff, notApplied: [] };
+    const current = { config: this.currentConfig, connections: this.connections };
+    return applyServerConfig(current, this.resolve(input), {
+      wiring: this.wiring,
+      logger: this.logger,
+      start: () => this.started && !this.closed,
+      onInstalled: ({ config, connections }, changes) => {
+        this.connections = connections;
+        this.currentConfig = config;
+        for (const id of changes.removed) this.toolsChanged(id, []);
+      },
+    });
   }
 
   private toolsChanged(serverId: string, tools: readonly ToolInfo[]): void {
     // Tools that must run as tasks (`execution.taskSupport: "required"`), looked up on every call: a set per server.
-    const required = tools.filter((tool) => taskSupportOf(tool) === 'required').map((tool) => tool.toolName);
+    const required = tools.filter(tasks.requiresTask).map((tool) => tool.toolName);
     if (required.length > 0) this.taskTools.set(serverId, new Set(required));
     else this.taskTools.delete(serverId);
     this.revision += 1;
@@ -383,9 +369,4 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
   private assertOpen(): void {
     if (this.closed) throw new Error('McpClientManager is closed');
   }
-}
-
-function taskSupportOf(tool: ToolInfo): unknown {
-  const execution = tool.definition?.execution as { taskSupport?: unknown } | undefined;
-  return execution?.taskSupport;
 }

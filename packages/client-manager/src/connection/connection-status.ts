@@ -1,5 +1,38 @@
 import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
-import type { ServerFeature } from '@search-mcp/shared';
+import type { SecretRedactor, ServerFeature, ServerState, ServerStatus, ServerTransportKind } from '@search-mcp/shared';
+import type { BackendClient } from './backend-client.js';
+
+/** What a connection knows of itself now. */
+export interface ConnectionFacts {
+  id: string;
+  state: ServerState;
+  toolCount: number;
+  restarts: number;
+  transport: ServerTransportKind | undefined;
+  pid: number | undefined;
+  connectedAt: Date | undefined;
+  connectMs: number | undefined;
+  lastError: string | undefined;
+  /** The client while running. */
+  client: BackendClient | undefined;
+  redactor: SecretRedactor;
+}
+
+/** `ServerStatus` from a connection's facts: the pid while it runs or starts, the backend's own facts while running. */
+export function describeStatus(facts: ConnectionFacts): ServerStatus {
+  const { state, client } = facts;
+  const status: ServerStatus = { id: facts.id, state, toolCount: facts.toolCount, restarts: facts.restarts };
+  if (facts.transport) status.transport = facts.transport;
+  if (facts.pid !== undefined && (state === 'running' || state === 'starting')) status.pid = facts.pid;
+  if (facts.connectedAt && state === 'running') status.connectedAt = facts.connectedAt.toISOString();
+  if (facts.connectMs !== undefined) status.connectMs = facts.connectMs;
+  if (facts.lastError !== undefined) status.lastError = facts.lastError;
+  const serverInfo = client?.getServerVersion();
+  if (serverInfo) status.serverInfo = facts.redactor.redactDeep({ name: serverInfo.name, version: serverInfo.version });
+  if (client?.protocolVersion !== undefined) status.protocolVersion = client.protocolVersion;
+  if (client) status.features = featuresOf(client.getServerCapabilities());
+  return status;
+}
 
 const featureCapabilities: ReadonlyArray<[ServerFeature, keyof ServerCapabilities]> = [
   ['tools', 'tools'],

@@ -1,10 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult, Implementation, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import {
-  BackendError,
   errorMessage,
   type Logger,
-  type SecretRedactor,
   type ServerConfig,
   type ServerHealth,
   ServerNotRunningError,
@@ -15,45 +13,21 @@ import {
 } from '@search-mcp/shared';
 import type { ProcessTransport } from '../process/process-transport.js';
 import { BackendSessionState } from '../features/backend-session-state.js';
-import type { ReverseRequestRouter } from '../reverse/reverse-request-types.js';
 import { type BackendClient, createBackendClient } from './backend-client.js';
 import type { BackendRequestOptions } from './backend-request-options.js';
 import { closeConnection } from './close-connection.js';
-import { featuresOf } from './connection-status.js';
-import type { ConnectionFactory } from './connection-factory.js';
+import { describeStatus } from './connection-status.js';
 import { configErrorFailure, connectionLostMessage, describeExit, gaveUpMessage } from './failure-messages.js';
-import { forwardRequest } from './forward-request.js';
-import { type CallToolOptions, forwardToolCall, resolveMaxTotalTimeoutMs } from './forward-tool-call.js';
-import { InFlightRequests } from './in-flight-requests.js';
-import type { LogRateLimit } from './log-rate-limit.js';
-import type { EmitManagerEvent } from './notification-relays.js';
-import type { RestartPolicy } from './restart-policy.js';
+import type { CallToolOptions } from './forward-tool-call.js';
+import { type ForwardExtra, RequestForwarder } from './request-forwarder.js';
 import { RestartScheduler } from './restart-scheduler.js';
 import { pingServer } from './ping-server.js';
 import { ToolListRefresh } from './tool-list-refresh.js';
 import { listAllToolPages } from './tool-paging.js';
 import { type ConnectedServer, connectAndListTools } from './connection-attempt.js';
+import type { ServerConnectionSettings } from './server-connection-settings.js';
 
-export interface ServerConnectionSettings {
-  config: ServerConfig;
-  /** The manager's logger (secrets already masked); the connection adds its server id. */
-  logger: Logger;
-  clientInfo: Implementation;
-  restartPolicy: RestartPolicy;
-  /** Opens one connection (spawn + initialize, or a remote connect). */
-  openConnection: ConnectionFactory;
-  /** Masks secrets in `lastError` and in every error this connection throws. */
-  redactor: SecretRedactor;
-  /** The manager's default overall limit of a call; see `CallToolOptions.maxTotalTimeoutMs`. */
-  maxTotalTimeoutMs?: number;
-  /** Answers the backend's sampling, elicitation and roots requests; without one none is declared. */
-  reverseRequests?: ReverseRequestRouter;
-  logRateLimit: LogRateLimit;
-  /** The manager's events (log messages, resource and prompt changes, task status). */
-  emit: EmitManagerEvent;
-  onStatusChange: (status: ServerStatus, previous: ServerState) => void;
-  onToolsChanged: (serverId: string, tools: readonly ToolInfo[]) => void;
-}
+export type { ServerConnectionSettings } from './server-connection-settings.js';
 
 type ConnectReason = 'start' | 'restart' | 'reconnect';
 
@@ -86,7 +60,7 @@ export class ServerConnection {
   private connectMs?: number;
   private lastConnectAttemptAt = 0;
   private readonly toolListRefresh = new ToolListRefresh();
-  private readonly inFlight = new InFlightRequests();
+  private readonly requests: RequestForwarder;
   /** Subscriptions and logging level the client side asked for: sent again after each reconnect. */
   readonly sessionState = new BackendSessionState();
   /** Why the server was stopped on purpose (`removed by a config reload`): calls it broke say so. */
@@ -101,6 +75,18 @@ export class ServerConnection {
     this.configError = configError !== undefined ? settings.redactor.redact(configError) : undefined;
     this.state = !settings.config.enabled ? 'disabled' : this.configError !== undefined ? 'failed' : 'stopped';
     if (this.configError !== undefined) this.lastError = this.configError;
+    this.requests = new RequestForwarder(
+      {
+        id: this.id,
+        config: () => this.config,
+        runningClient: () => this.runningClient(),
+        generation: () => this.generation,
+        stopReason: () => this.stopReason,
+        connectionLost: (reason) => this.connectionLost(reason),
+        exitDetail: () => describeExit(this.process?.exit),
+      },
+      settings,
+    );
   }
 
   get config(): ServerConfig {
@@ -112,25 +98,19 @@ export class ServerConnection {
   }
 
   status(): ServerStatus {
-    const status: ServerStatus = {
+    return describeStatus({
       id: this.id,
       state: this.state,
       toolCount: this.listTools().length,
       restarts: this.restarts,
-    };
-    if (this.transportKind) status.transport = this.transportKind;
-    const pid = this.process?.pid;
-    if (pid !== undefined && (this.state === 'running' || this.state === 'starting')) status.pid = pid;
-    if (this.connectedAt && this.state === 'running') status.connectedAt = this.connectedAt.toISOString();
-    if (this.connectMs !== undefined) status.connectMs = this.connectMs;
-    if (this.lastError !== undefined) status.lastError = this.lastError;
-    const client = this.state === 'running' ? this.client : undefined;
-    const serverInfo = client?.getServerVersion();
-    if (serverInfo)
-      status.serverInfo = this.settings.redactor.redactDeep({ name: serverInfo.name, version: serverInfo.version });
-    if (client?.protocolVersion !== undefined) status.protocolVersion = client.protocolVersion;
-    if (client) status.features = featuresOf(client.getServerCapabilities());
-    return status;
+      transport: this.transportKind,
+      pid: this.process?.pid,
+      connectedAt: this.connectedAt,
+      connectMs: this.connectMs,
+      lastError: this.lastError,
+      client: this.state === 'running' ? this.client : undefined,
+      redactor: this.settings.redactor,
+    });
   }
 
   /** The tools of the current connection (empty unless running), without those whose permission is `false`. */
@@ -190,73 +170,32 @@ export class ServerConnection {
     await this.start();
   }
 
-  async callTool(
-    toolName: string,
-    args: Record<string, unknown>,
-    options: CallToolOptions = {},
-  ): Promise<CallToolResult> {
-    const client = this.runningClient();
-    const timeoutMs = options.timeoutMs ?? this.config.timeoutMs;
-    return this.guard(`tools/call ${toolName}`, () =>
-      forwardToolCall(client, {
-        serverId: this.id,
-        toolName,
-        args,
-        options,
-        timeoutMs,
-        maxTotalTimeoutMs: resolveMaxTotalTimeoutMs(options, this.config, this.settings.maxTotalTimeoutMs, timeoutMs),
-        inFlight: this.inFlight,
-        ...this.failureHooks(),
-      }),
-    );
+  /** Forwards a `tools/call`; see `RequestForwarder` (not running → `ServerNotRunningError`, reconnect soon). */
+  callTool(toolName: string, args: Record<string, unknown>, options: CallToolOptions = {}): Promise<CallToolResult> {
+    return this.requests.callTool(toolName, args, options);
   }
 
-  /**
-   * Forwards any request (resources, prompts, completion, logging, tasks) as a raw request: the result passes
-   * through unchanged. Same rules as `callTool`: not running → `ServerNotRunningError` and a reconnect soon.
-   */
-  async forward(
+  /** Forwards any request (resources, prompts, completion, logging, tasks); the result passes unchanged. */
+  forward(
     method: string,
     params: Record<string, unknown>,
     options: BackendRequestOptions = {},
-    extra: { operation?: string; name?: string; check?: (result: Record<string, unknown>) => string | undefined } = {},
+    extra: ForwardExtra = {},
   ): Promise<Record<string, unknown>> {
-    const client = this.runningClient();
-    const timeoutMs = options.timeoutMs ?? this.config.timeoutMs;
-    const operation = extra.operation ?? method;
-    return this.guard(operation, () =>
-      forwardRequest(client, {
-        serverId: this.id,
-        method,
-        params,
-        operation,
-        options,
-        timeoutMs,
-        maxTotalTimeoutMs: resolveMaxTotalTimeoutMs({}, this.config, this.settings.maxTotalTimeoutMs, timeoutMs),
-        inFlight: this.inFlight,
-        ...(extra.name !== undefined ? { name: extra.name } : {}),
-        ...(extra.check ? { check: extra.check } : {}),
-        ...this.failureHooks(),
-      }),
-    );
+    return this.requests.forward(method, params, options, extra);
   }
 
-  /** The overall limit of a request to this server: its own setting, else the manager's, else 10 × `timeoutMs`. */
   overallLimitMs(): number {
-    return resolveMaxTotalTimeoutMs({}, this.config, this.settings.maxTotalTimeoutMs, this.config.timeoutMs);
+    return this.requests.overallLimitMs();
+  }
+
+  sendRootsListChanged(): Promise<void> {
+    return this.requests.sendRootsListChanged();
   }
 
   /** What the backend announced in `initialize`; undefined unless running. */
   capabilities(): ServerCapabilities | undefined {
     return this.state === 'running' ? this.client?.getServerCapabilities() : undefined;
-  }
-
-  /** Tells the backend the client's roots changed (when roots were declared with `listChanged`). */
-  async sendRootsListChanged(): Promise<void> {
-    const client = this.runningClient();
-    const roots = client.declaredCapabilities.roots as { listChanged?: unknown } | undefined;
-    if (roots?.listChanged !== true) return;
-    await this.guard('notifications/roots/list_changed', () => client.sendRootsListChanged());
   }
 
   /** The backend's `instructions` from `initialize`; undefined unless running. */
@@ -272,29 +211,6 @@ export class ServerConnection {
       throw new ServerNotRunningError({ serverId: this.id, state: this.state });
     }
     return client;
-  }
-
-  private failureHooks() {
-    return {
-      remote: this.config.transport !== 'stdio',
-      onConnectionFailure: (error: unknown) => this.connectionLost(`call failed: ${errorMessage(error)}`),
-      connectionDetail: () => describeExit(this.process?.exit),
-    };
-  }
-
-  /** Masks secrets in what fails, and names a stop on purpose (a config reload) that broke the request. */
-  private async guard<T>(operation: string, run: () => Promise<T>): Promise<T> {
-    const generation = this.generation;
-    try {
-      return await run();
-    } catch (error) {
-      if (generation !== this.generation && this.stopReason !== undefined) {
-        const message = `MCP server '${this.id}' ${this.stopReason} during ${operation}`;
-        throw this.settings.redactor.redactDeep(new BackendError({ serverId: this.id, message, cause: error }));
-      }
-      // A backend may echo a secret in its error; the error's fields, message and cause are masked alike.
-      throw this.settings.redactor.redactDeep(error);
-    }
   }
 
   async ping(timeoutMs: number): Promise<ServerHealth> {
@@ -379,15 +295,9 @@ export class ServerConnection {
   }
 
   private async restoreSession(generation: number): Promise<void> {
-    const client = this.client;
-    const capabilities = this.capabilities();
-    if (!client || !capabilities) return;
-    const resources = capabilities.resources as { subscribe?: unknown } | undefined;
-    await this.sessionState.restore(
-      (method, params) => (generation === this.generation ? this.forward(method, params) : Promise.resolve()),
-      this.logger,
-      { subscribe: resources?.subscribe === true, logging: capabilities.logging !== undefined },
-    );
+    const send = (method: string, params: Record<string, unknown>) =>
+      generation === this.generation ? this.forward(method, params) : Promise.resolve();
+    await this.sessionState.restore(send, this.logger, this.capabilities());
   }
 
   /** Resources and prompts came or went with the connection: listeners re-list them. */
@@ -402,7 +312,7 @@ export class ServerConnection {
       clientInfo: this.settings.clientInfo,
       logger: this.logger,
       router: this.settings.reverseRequests,
-      inFlight: this.inFlight,
+      inFlight: this.requests.inFlight,
       emit: this.settings.emit,
       logRateLimit: this.settings.logRateLimit,
       onClose: () => this.handleClose(generation),

@@ -1,4 +1,4 @@
-import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import type { LoggingLevel, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, type Logger } from '@search-mcp/shared';
 
 /** What re-applying needs: a way to send one request to the (new) connection. */
@@ -44,9 +44,10 @@ export class BackendSessionState {
   }
 
   /** Sends the subscriptions and the level again after a reconnect. Failures are logged, never thrown. */
-  async restore(send: SendToBackend, logger: Logger, offers: { subscribe: boolean; logging: boolean }): Promise<void> {
+  async restore(send: SendToBackend, logger: Logger, capabilities: ServerCapabilities | undefined): Promise<void> {
+    if (!capabilities) return;
     const pending: Array<Promise<unknown>> = [];
-    if (offers.subscribe) {
+    if ((capabilities.resources as { subscribe?: unknown } | undefined)?.subscribe === true) {
       for (const uri of this.subscriptions.keys()) {
         pending.push(
           send('resources/subscribe', { uri }).catch((error: unknown) =>
@@ -56,7 +57,7 @@ export class BackendSessionState {
       }
     }
     const level = this.loggingLevel;
-    if (offers.logging && level !== undefined) {
+    if (capabilities.logging !== undefined && level !== undefined) {
       pending.push(
         send('logging/setLevel', { level }).catch((error: unknown) =>
           logger.warn('could not set the logging level again', { level, error: errorMessage(error) }),

@@ -1,4 +1,4 @@
-import { BackendError, isRecord, type ToolCallResult } from '@search-mcp/shared';
+import { BackendError, isRecord, type ToolCallResult, type ToolInfo } from '@search-mcp/shared';
 import type { BackendRequestOptions } from '../connection/backend-request-options.js';
 import type { CallToolOptions } from '../connection/forward-tool-call.js';
 import type { TaskStatusParams } from '../connection/notification-relays.js';
@@ -7,6 +7,12 @@ import { requireCapability } from './feature-support.js';
 
 /** Listens to one server's `notifications/tasks/status`; returns the function that stops listening. */
 export type TaskStatusListener = (listener: (params: TaskStatusParams) => void) => () => void;
+
+/** A tool that must run as a task: `execution.taskSupport` is `required`. */
+export function requiresTask(tool: ToolInfo): boolean {
+  const execution = tool.definition?.execution as { taskSupport?: unknown } | undefined;
+  return execution?.taskSupport === 'required';
+}
 
 const terminal = new Set(['completed', 'failed', 'cancelled']);
 const minimumPollMs = 250;

@@ -231,13 +231,16 @@ describe('search-mcp serve: hot reload while a client is connected', () => {
   );
 
   it(
-    'applies an editor-style save (a temporary file renamed over the config)',
+    'applies an editor-style save (a temporary file renamed over the config) and names a server that fails to start',
     async () => {
       const reloaded = logAfterNow('config reloaded:');
+      const failed = logAfterNow('server started by the reload failed');
       const temporary = join(directory, '.mcp-servers.json.swp');
-      await writeFile(temporary, configText(serverEntries(true, join(directory, 'b'))));
+      const ghost = { command: join(directory, 'no-such-server') };
+      await writeFile(temporary, configText({ ...serverEntries(true, join(directory, 'b')), ghost }));
       await rename(temporary, configFile);
-      expect(await reloaded).toContain('config reloaded: added notes; removed none; changed none (2 unchanged)');
+      expect(await reloaded).toContain('config reloaded: added notes, ghost; removed none; changed none (2 unchanged)');
+      expect(JSON.parse(await failed)).toMatchObject({ level: 'warn', server: 'ghost', reason: expect.any(String) });
       const result = await call('tool_execute', { toolKey: 'notes:echo', arguments: { message: 'renamed' } });
       expect(textOf(result)).toContain('renamed');
     },

@@ -34,7 +34,18 @@ class RecordingServers implements ReconfigurableServers {
   private gate: Promise<void> | undefined;
   private entered: (() => void) | undefined;
 
+  /** Servers whose start fails, with the reason `status()` gives. */
+  readonly failingStarts = new Map<string, string>();
+
   constructor(private current: ResolvedConfig) {}
+
+  status() {
+    // As the manager does: a broken entry is failed with its reason, never started.
+    return Object.values(this.current.mcpServers).map(({ id, configError }) => {
+      const lastError = configError ?? this.failingStarts.get(id);
+      return lastError === undefined ? { id, state: 'running' } : { id, state: 'failed', lastError };
+    });
+  }
 
   /** The next reconfigure waits for the returned `release`; `entered` resolves when it has begun. */
   hold(): { entered: Promise<void>; release: () => void } {
@@ -315,13 +326,18 @@ describe('createConfigReloader', () => {
     expect(servers.configs).toEqual([]);
   });
 
-  it('reports new config warnings and broken server entries of the new file', async () => {
-    const { file, nextReload, logs } = await setup({ mcpServers: { a: server('1') } });
+  it('reports new config warnings, broken server entries and servers that failed to start', async () => {
+    const { file, nextReload, logs, servers } = await setup({ mcpServers: { a: server('1') } });
+    servers.failingStarts.set('c', 'spawn no-such-command ENOENT');
     const reloaded = nextReload();
     await writeFile(
       file,
       JSON.stringify({
-        mcpServers: { a: server('1', { enviroment: {} }), b: { command: '${SEARCH_MCP_RELOAD_TEST_UNSET}' } },
+        mcpServers: {
+          a: server('1', { enviroment: {} }),
+          b: { command: '${SEARCH_MCP_RELOAD_TEST_UNSET}' },
+          c: { command: 'no-such-command' },
+        },
       }),
     );
     await reloaded;
@@ -336,5 +352,14 @@ describe('createConfigReloader', () => {
         reason: expect.stringContaining('SEARCH_MCP_RELOAD_TEST_UNSET'),
       }),
     );
+    expect(warnings).toContainEqual(
+      expect.objectContaining({
+        msg: 'server started by the reload failed',
+        server: 'c',
+        reason: 'spawn no-such-command ENOENT',
+      }),
+    );
+    // The broken entry is told once, as broken, not again as a failed start.
+    expect(warnings.filter((record) => record.server === 'b')).toHaveLength(1);
   });
 });

@@ -107,11 +107,7 @@ export function createConfigReloader(options: ConfigReloaderOptions): ConfigRelo
     }
     const oldWarnings = new Set(previous.warnings);
     for (const warning of next.warnings) if (!oldWarnings.has(warning)) logger.warn('config warning', { warning });
-    for (const id of [...servers.added, ...servers.changed]) {
-      const reason = Object.hasOwn(next.mcpServers, id) ? next.mcpServers[id]?.configError : undefined;
-      if (reason !== undefined)
-        logger.warn('server entry is broken; it stays failed until fixed', { server: id, reason });
-    }
+    reportServersThatDoNotRun(next, servers, options.manager, logger);
     options.onReloaded?.({ previous, config: next, servers, notApplied });
   };
 
@@ -176,6 +172,26 @@ function applyToCatalog(
   } catch (error) {
     logger.error('the catalog could not take the new config; it keeps the old one', { error: errorMessage(error) });
     return undefined;
+  }
+}
+
+/** The servers the reload started or restarted that are not running: a broken entry, or a failed start. */
+function reportServersThatDoNotRun(
+  next: ResolvedConfig,
+  servers: ServerReconfiguration,
+  manager: ReconfigurableServers,
+  logger: Logger,
+): void {
+  const started = [...servers.added, ...servers.changed];
+  const states = new Map((manager.status?.() ?? []).map((status) => [status.id, status]));
+  for (const id of started) {
+    const configError = Object.hasOwn(next.mcpServers, id) ? next.mcpServers[id]?.configError : undefined;
+    const status = states.get(id);
+    if (configError !== undefined) {
+      logger.warn('server entry is broken; it stays failed until fixed', { server: id, reason: configError });
+    } else if (status?.state === 'failed') {
+      logger.warn('server started by the reload failed', { server: id, reason: status.lastError ?? 'failed' });
+    }
   }
 }
 

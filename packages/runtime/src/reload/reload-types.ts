@@ -18,6 +18,8 @@ export interface ServerReconfiguration {
 /** Starts added servers, stops removed ones, restarts changed ones: `McpClientManager` of the runtime. */
 export interface ReconfigurableServers {
   reconfigure(config: ResolvedConfig): Promise<ServerReconfiguration>;
+  /** Each server's state after the reload, so servers that failed to start can be named with their reason. */
+  status?(): ReadonlyArray<{ id: string; state: string; lastError?: string }>;
 }
 
 /**

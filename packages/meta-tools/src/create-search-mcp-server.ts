@@ -51,6 +51,7 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): Server {
         initialCaller: defaultCaller,
         callerOf,
         instructionsWaitMs: options.instructionsWaitMs ?? 3000,
+        startupWaitMs: options.startupWaitMs ?? 5000,
         onInitialize: options.onInitialize,
       })
     : undefined;

@@ -13,6 +13,7 @@ export function registerCompletionHandler(server: ParamsCheckingServer, context:
   const { hub } = context;
   server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
     const { ref, argument, context: completionContext, _meta } = request.params;
+    await context.startupSettled(extra);
     let serverId: string | undefined;
     let backendRef: CompleteParams['ref'];
     try {

@@ -11,6 +11,11 @@ export interface ForwardingContext {
   readonly session: ClientSession;
   /** The caller of a request, from its `_meta` and transport; remembered as the session's caller. */
   callerOf(meta: Record<string, unknown> | undefined, extra: RequestExtra): Caller;
+  /**
+   * Resolves at once, except for the session's first forwarded request: that waits (bounded, as a discovery does)
+   * for servers still connecting, so a client that lists or reads once right after start-up is not told "none".
+   */
+  startupSettled(extra: RequestExtra): Promise<void>;
 }
 
 /** How a client request is forwarded: its signal, its `_meta` (our own keys out) and its origin (for reverse requests). */

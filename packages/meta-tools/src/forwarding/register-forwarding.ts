@@ -33,6 +33,8 @@ export interface ForwardingRegistration {
   initialCaller: Caller;
   callerOf(meta: Record<string, unknown> | undefined, extra: RequestExtra): Caller;
   instructionsWaitMs: number;
+  /** How long the session's first list waits for servers still connecting. */
+  startupWaitMs: number;
   onInitialize?: ((server: ParamsCheckingServer) => void) | undefined;
 }
 
@@ -52,12 +54,18 @@ export function registerForwarding(server: ParamsCheckingServer, options: Forwar
     capabilities: () => server.getClientCapabilities(),
     canSee: (serverId) => hub.canSee(serverId, caller),
   };
+  let listedOnce = false;
   const context: ForwardingContext = {
     hub,
     session,
     callerOf: (meta, extra) => {
       caller = options.callerOf(meta, extra);
       return caller;
+    },
+    startupSettled: async (extra) => {
+      if (listedOnce) return;
+      listedOnce = true;
+      if (options.manager) await waitForStartingServers(options.manager, options.startupWaitMs, extra.signal);
     },
   };
   hub.addSession(session);

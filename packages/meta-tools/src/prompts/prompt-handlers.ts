@@ -12,6 +12,7 @@ export function registerPromptHandlers(server: ParamsCheckingServer, context: Fo
   const { hub } = context;
   server.setRequestHandler(ListPromptsRequestSchema, async (request, extra) => {
     refuseCursor('prompts/list', request.params?.cursor);
+    await context.startupSettled(extra);
     try {
       const table = await hub.prompts(await hub.visibleServerIds(context.callerOf(request.params?._meta, extra)));
       return { prompts: table.prompts.map((prompt) => prompt.definition) };
@@ -21,6 +22,7 @@ export function registerPromptHandlers(server: ParamsCheckingServer, context: Fo
   });
   server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
     const { name, arguments: args, _meta } = request.params;
+    await context.startupSettled(extra);
     let target: { serverId: string; name: string } | undefined;
     try {
       const table = await hub.prompts(await hub.visibleServerIds(context.callerOf(_meta, extra)));

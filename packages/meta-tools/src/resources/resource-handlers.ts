@@ -72,6 +72,7 @@ async function candidatesFor(
   meta: Record<string, unknown> | undefined,
   extra: RequestExtra,
 ): Promise<string[]> {
+  await context.startupSettled(extra);
   try {
     const visible = await context.hub.visibleServerIds(context.callerOf(meta, extra));
     return await context.hub.routes.candidates(uri, visible);
@@ -100,6 +101,7 @@ async function listPage(
 ): Promise<Record<string, unknown>> {
   const { hub } = context;
   let visible: string[];
+  if (params?.cursor === undefined) await context.startupSettled(extra);
   try {
     visible = (await hub.visibleServerIds(context.callerOf(params?._meta, extra))).filter((id) =>
       hub.offers(id, 'resources'),

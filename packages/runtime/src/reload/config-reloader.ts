@@ -79,7 +79,7 @@ export function createConfigReloader(options: ConfigReloaderOptions): ConfigRelo
     } catch (error) {
       // After close the host is stopping the manager: a reload cut short by that is no news.
       if (closed) return;
-      logger.error('config reload failed while applying server changes; save the file again to retry', {
+      logger.error('config reload failed while applying server changes; edit the config file to try again', {
         file,
         error: errorMessage(error),
       });
@@ -88,12 +88,14 @@ export function createConfigReloader(options: ConfigReloaderOptions): ConfigRelo
     current = next;
     if (closed) return;
     const notApplied = [
-      ...(servers.notApplied ?? []),
-      ...(catalogNotApplied ?? []),
-      ...settingsNeedingRestart(previous, next, {
-        catalogReconfigurable: catalogNotApplied !== undefined,
-        ...(options.fixedByHost ? { fixedByHost: options.fixedByHost } : {}),
-      }),
+      ...new Set([
+        ...(servers.notApplied ?? []),
+        ...(catalogNotApplied ?? []),
+        ...settingsNeedingRestart(previous, next, {
+          catalogReconfigurable: catalogNotApplied !== undefined,
+          ...(options.fixedByHost ? { fixedByHost: options.fixedByHost } : {}),
+        }),
+      ]),
     ];
     logger.info(reloadSummary(servers), {
       file,
@@ -103,7 +105,7 @@ export function createConfigReloader(options: ConfigReloaderOptions): ConfigRelo
       unchanged: servers.unchanged.length,
     });
     if (notApplied.length > 0) {
-      logger.warn(`restart search-mcp to apply: ${[...new Set(notApplied)].join(', ')}`, { file });
+      logger.warn(`restart search-mcp to apply: ${notApplied.join(', ')}`, { file });
     }
     const oldWarnings = new Set(previous.warnings);
     for (const warning of next.warnings) if (!oldWarnings.has(warning)) logger.warn('config warning', { warning });

@@ -3,8 +3,10 @@
  * reaches the session whose call caused it, never the other one; subscriptions and tasks belong to their session.
  * One app process for the file (proxy mode, anonymous callers).
  */
+import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
@@ -195,5 +197,20 @@ describe('subscriptions and tasks per session', () => {
     const c = await openSession('C', {});
     const result = await errorOf(call(c.client, 'a__ask-sampling', { prompt: 'x' }));
     expect(result.message).toMatch(/does not support sampling/);
+  });
+});
+
+describe('a client no one here wrote: the MCP Inspector CLI over Streamable HTTP', () => {
+  it('lists the first page of resources', { timeout: stepTimeoutMs }, async () => {
+    const inspector = join(repoRoot, 'apps/stdio-server/node_modules/.bin/mcp-inspector');
+    const { stdout } = await promisify(execFile)(
+      inspector,
+      ['--cli', `${app.url}/mcp`, '--transport', 'http', '--method', 'resources/list'],
+      { cwd: repoRoot, timeout: 60_000 },
+    );
+    const page = JSON.parse(stdout) as { resources: Array<{ uri: string }>; nextCursor?: string };
+    // everything comes first in the config; a's resources follow on a later page.
+    expect(page.resources.map((resource) => resource.uri)).toContain('demo://resource/static/document/architecture.md');
+    expect(typeof page.nextCursor).toBe('string');
   });
 });

@@ -13,7 +13,9 @@ import { notConnectedNote } from './not-connected-note.js';
  * this run; `hybrid` waits for its vectors first (with progress), so the answer is hybrid's, not BM25's stand-in.
  */
 export async function searchCommand(cli: CliArguments, lifecycle: CliLifecycle): Promise<number> {
-  const { runtime, config } = await loadRuntime(cli, 'error', lifecycle);
+  // A strategy asked for by name should say when it could not be used (no API key, no model): warnings are shown.
+  const logLevel = cli.strategy !== undefined && cli.strategy !== 'bm25' ? 'warn' : 'error';
+  const { runtime, config } = await loadRuntime(cli, logLevel, lifecycle);
   printConfigWarnings(config);
   await connectWithProgress(runtime);
   const caller = cli.project !== undefined ? { projectId: cli.project } : {};

@@ -15,9 +15,9 @@ interface Outcome {
   stderr: string;
 }
 
-function runCli(args: string[]): Promise<Outcome> {
+function runCli(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Outcome> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [cli, ...args], { timeout: 120_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [cli, ...args], { timeout: 120_000, env }, (error, stdout, stderr) => {
       const code = error ? (error as { code?: unknown }).code : 0;
       resolve({ code: typeof code === 'number' ? code : -1, stdout, stderr });
     });
@@ -114,6 +114,15 @@ describe('search-mcp search', () => {
     expect(bm25.stderr).toBe('');
     // Loading the model and embedding takes seconds, more on a loaded 2-core CI machine.
   }, 180_000);
+
+  it('--strategy llm without an API key says why BM25 answers instead', async () => {
+    const { OPENAI_API_KEY: _key, OPENAI_BASE_URL: _url, ...env } = process.env;
+    const outcome = await runCli(['search', 'read graph', '--strategy', 'llm', '--config', config], env);
+    expect(outcome.code).toBe(0);
+    expect(outcome.stdout).toContain('memory:read_graph');
+    expect(outcome.stderr).toContain('LLM search is unavailable; searches use the first stage (BM25)');
+    expect(outcome.stderr).toContain('OPENAI_API_KEY is not set');
+  });
 
   it('refuses an unknown strategy in one line, before starting anything', async () => {
     expect(await runCli(['search', 'x', '--strategy', 'bm52', '--config', config])).toEqual({

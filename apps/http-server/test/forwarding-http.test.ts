@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   CreateMessageRequestSchema,
+  ElicitRequestSchema,
   type McpError,
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -28,6 +29,7 @@ interface LabelledSession {
   client: Client;
   label: string;
   sampled: number;
+  elicited: number;
   updates: string[];
   /** Resolves on this session's next sampling request; the handler answers only when `release` is called. */
   holdNextSampling(): Promise<{ release: () => void }>;
@@ -53,6 +55,7 @@ async function openSession(label: string, capabilities: Record<string, unknown> 
     client,
     label,
     sampled: 0,
+    elicited: 0,
     updates: [],
     holdNextSampling: () => withDeadline(new Promise((resolve) => holds.push(resolve)), `sampling in ${label}`),
   };
@@ -62,6 +65,13 @@ async function openSession(label: string, capabilities: Record<string, unknown> 
       const hold = holds.shift();
       if (hold) await new Promise<void>((release) => hold({ release }));
       return { model: 'test', role: 'assistant', content: { type: 'text', text: `sampled by ${label}` } };
+    });
+  }
+  if (capabilities.elicitation) {
+    // Each session answers with its own choice, so the report shows whose answer the backend got.
+    client.setRequestHandler(ElicitRequestSchema, async () => {
+      session.elicited += 1;
+      return { action: 'accept', content: { interpretation: label === 'A' ? 'programming' : `chosen by ${label}` } };
     });
   }
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, async (notification) => {
@@ -191,6 +201,29 @@ describe('subscriptions and tasks per session', () => {
     expect(listedByB.tasks).toEqual([]);
     const cancelled = await a.client.request({ method: 'tasks/cancel', params: { taskId } }, Loose);
     expect(cancelled.taskId).toBe(taskId);
+  });
+
+  it('an elicitation of A’s task reaches A exactly, though B called the backend later', {
+    timeout: stepTimeoutMs,
+  }, async () => {
+    const withElicitation = { sampling: {}, elicitation: {} };
+    const taskOwner = await openSession('A', withElicitation);
+    const other = await openSession('B', withElicitation);
+    const created = await call(
+      taskOwner.client,
+      'everything__simulate-research-query',
+      { topic: 'python', ambiguous: true },
+      { ttl: 60_000 },
+    );
+    const taskId = (created.task as { taskId: string }).taskId;
+    const later = call(other.client, 'everything__trigger-long-running-operation', { duration: 2, steps: 2 });
+    const result = await taskOwner.client.request({ method: 'tasks/result', params: { taskId } }, Loose, {
+      timeout: 120_000,
+    });
+    await later;
+    expect(JSON.stringify(result)).toContain('programming');
+    expect(taskOwner.elicited).toBe(1);
+    expect(other.elicited).toBe(0);
   });
 
   it('a session without sampling gets the backend a clear error at once', { timeout: stepTimeoutMs }, async () => {

@@ -37,6 +37,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
+  codeArea,
   collectStderrTail,
   descendantsOf,
   formatMb,
@@ -600,14 +601,29 @@ const out = PROBE_OUT;
 let window = 0;
 let kind;
 let created = new Map();
+let promiseSites = new Map();
 const hook = createHook({
   init(_id, type) {
     created.set(type, (created.get(type) || 0) + 1);
+    if (type !== 'PROMISE' || kind !== 'sites') return;
+    // Who made the promise: the first frame that is not this hook, Node's async_hooks or a built-in such as
+    // \`Promise.then (<anonymous>)\` (then its caller is named).
+    const stack = new Error().stack.split('\\n');
+    let site = '(unknown)';
+    for (let index = 1; index < stack.length; index += 1) {
+      const frame = stack[index];
+      if (frame.includes('node:internal/async_hooks') || frame.includes(__filename)) continue;
+      if (frame.endsWith('<anonymous>)') || frame.trim() === 'at <anonymous>') continue;
+      site = frame.trim().replace(/^at /, '');
+      break;
+    }
+    promiseSites.set(site, (promiseSites.get(site) || 0) + 1);
   },
 });
 // Timing: when a message crosses each pipe. 0 client → search-mcp, 1 search-mcp → backend, 2 backend →
 // search-mcp, 3 search-mcp → client. Backend stderr is not JSON and is left out by its first byte.
 let events = [];
+let cpu;
 const push = Readable.prototype.push;
 Readable.prototype.push = function (chunk, encoding) {
   if (kind === 'time' && chunk && this instanceof net.Socket && chunk[0] === 0x7b)
@@ -634,11 +650,19 @@ process.on('SIGUSR2', () => {
     const started = () => writeFileSync(out + '.' + window + '.started', '');
     if (next === 'time') {
       events = [];
+      cpu = process.cpuUsage();
       kind = 'time';
       started();
       return;
     }
     created = new Map();
+    promiseSites = new Map();
+    if (next === 'sites') {
+      kind = 'sites';
+      hook.enable();
+      started();
+      return;
+    }
     const options = { samplingInterval: 64, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true };
     session.post('HeapProfiler.startSampling', options, (error) => {
       if (error) throw error;
@@ -649,10 +673,16 @@ process.on('SIGUSR2', () => {
     return;
   }
   if (kind === 'time') {
-    report({ events: events.map((value) => (typeof value === 'bigint' ? Number(value) / 1000 : value)) });
+    const used = process.cpuUsage(cpu);
+    const times = events.map((value) => (typeof value === 'bigint' ? Number(value) / 1000 : value));
+    report({ events: times, cpuUs: used.user + used.system });
     return;
   }
   hook.disable();
+  if (kind === 'sites') {
+    report({ promiseSites: [...promiseSites].sort((a, b) => b[1] - a[1]) });
+    return;
+  }
   session.post('HeapProfiler.stopSampling', (error, result) => {
     if (error) throw error;
     const sites = new Map();
@@ -668,7 +698,11 @@ process.on('SIGUSR2', () => {
       for (const child of node.children) walk(child);
     };
     walk(result.profile.head);
-    report({ created: Object.fromEntries(created), bytes, sites: [...sites].sort((a, b) => b[1] - a[1]) });
+    report({
+      created: Object.fromEntries(created),
+      bytes,
+      sites: [...sites].sort((a, b) => b[1] - a[1]),
+    });
   });
 });
 `;
@@ -679,9 +713,19 @@ interface CountWindow {
   sites: Array<[site: string, bytes: number]>;
 }
 
+/** Where promises were made: the frame that made each (stack traces cost much, so they get a window of their own). */
+interface SitesWindow {
+  promiseSites: Array<[site: string, count: number]>;
+}
+
+/** What a probe window records: pipe timing, counts and allocations, or where promises are made. */
+type WindowKind = 'time' | 'count' | 'sites';
+
 /** The probe's pipe events of a timing window: kind (0–3, see the probe) and CLOCK_MONOTONIC µs, flattened. */
 interface TimeWindow {
   events: number[];
+  /** CPU time (user + system, all threads) search-mcp used in the window, in µs. */
+  cpuUs: number;
 }
 
 /**
@@ -719,6 +763,7 @@ function hopTimes(window: TimeWindow) {
     request: summarize(request),
     backend: summarize(backend),
     response: summarize(response),
+    cpuUsPerCall: window.cpuUs / Math.max(1, request.length),
   };
 }
 
@@ -765,7 +810,8 @@ async function profileEcho(directory: string, outputPath: string, top: number) {
     `${echo.measuredRounds} rounds of the four calls, interleaved as in the benchmark; ${forwardedCalls} went through ` +
       `search-mcp. Its busy (non-idle) time in those rounds: ${formatMs(summary.busyMs)}, ` +
       `${((summary.busyMs * 1000) / forwardedCalls).toFixed(1)} µs per forwarded call ` +
-      `(idle ${formatMs(summary.idleMs)}). The profiler slows search-mcp down: compare shares, not these latencies.`,
+      `(idle ${formatMs(summary.idleMs)}). The profiler slows search-mcp down: compare shares, not these latencies. ` +
+      `The measured rounds in the profile's clock (CLOCK_MONOTONIC µs): ${echo.measuredWindow.startUs}–${echo.measuredWindow.endUs}.`,
     '',
     '| Area | Self time | Share of busy | Per forwarded call |',
     '| --- | ---: | ---: | ---: |',
@@ -807,8 +853,9 @@ async function countEcho(directory: string, top: number) {
   await writeFile(probePath, probeScript.replace('PROBE_OUT', JSON.stringify(probeOut)));
   const timed: Partial<Record<(typeof searchMcpPaths)[number], ReturnType<typeof hopTimes>>> = {};
   const counted: Partial<Record<(typeof searchMcpPaths)[number], CountWindow>> = {};
+  const promiseSites: Partial<Record<(typeof searchMcpPaths)[number], SitesWindow>> = {};
   let window = 0;
-  const inWindow = async (pid: number, kind: 'time' | 'count', calls: () => Promise<void>): Promise<unknown> => {
+  const inWindow = async (pid: number, kind: WindowKind, calls: () => Promise<void>): Promise<unknown> => {
     const prefix = `${probeOut}.${window}`;
     window += 1;
     await writeFile(`${prefix}.kind`, kind);
@@ -829,6 +876,7 @@ async function countEcho(directory: string, top: number) {
         };
         timed[path] = hopTimes((await inWindow(searchMcpPid, 'time', callMany)) as TimeWindow);
         counted[path] = (await inWindow(searchMcpPid, 'count', callMany)) as CountWindow;
+        promiseSites[path] = (await inWindow(searchMcpPid, 'sites', callMany)) as SitesWindow;
       }
     },
   });
@@ -842,8 +890,8 @@ async function countEcho(directory: string, top: number) {
       '(stream push and write), async resources created (async_hooks), bytes allocated (V8 sampling heap profiler ' +
       'with collected objects kept, every 64 bytes: estimates). `(no script)` is code made by `new Function` (zod).',
     '',
-    '| Path | Calls timed | search-mcp holds the request: p50 / p90 | the response: p50 / p90 | backend turn (pipes included): p50 | Promises per call | Async resources per call | Allocated per call |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| Path | Calls timed | search-mcp holds the request: p50 / p90 | the response: p50 / p90 | backend turn (pipes included): p50 | search-mcp CPU per call | Promises per call | Async resources per call | Allocated per call |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   const label = (path: (typeof searchMcpPaths)[number]) =>
     path === 'toolExecute' ? '`tool_execute`' : '`tools/call everything:echo`';
@@ -854,12 +902,23 @@ async function countEcho(directory: string, top: number) {
     const resources = Object.entries(count.created).sort((a, b) => b[1] - a[1]);
     lines.push(
       `| ${label(path)} | ${hops.calls} | ${µs(hops.request.p50)} / ${µs(hops.request.p90)} | ` +
-        `${µs(hops.response.p50)} / ${µs(hops.response.p90)} | ${µs(hops.backend.p50)} | ` +
+        `${µs(hops.response.p50)} / ${µs(hops.response.p90)} | ${µs(hops.backend.p50)} | ${µs(hops.cpuUsPerCall)} | ` +
         `${perCall(count.created['PROMISE'] ?? 0)} | ` +
         `${resources.map(([type, number]) => `${type} ${perCall(number)}`).join(', ')} | ` +
         `${(count.bytes / diagnosisRounds / 1024).toFixed(1)} KiB |`,
     );
   }
+  lines.push(
+    '',
+    `| Promises per call, by where they are made | ${searchMcpPaths.map((path) => label(path)).join(' | ')} |`,
+    '| --- | ---: | ---: |',
+  );
+  const byArea = searchMcpPaths.map((path) => promisesByArea(promiseSites[path] as SitesWindow));
+  const areas = [...new Set(byArea.flatMap((areaCounts) => [...areaCounts.keys()]))].sort(
+    (a, b) => (byArea[0]?.get(b) ?? 0) - (byArea[0]?.get(a) ?? 0),
+  );
+  for (const area of areas)
+    lines.push(`| ${area} | ${byArea.map((areaCounts) => perCall(areaCounts.get(area) ?? 0)).join(' | ')} |`);
   for (const path of searchMcpPaths) {
     const count = counted[path] as CountWindow;
     lines.push(
@@ -869,10 +928,28 @@ async function countEcho(directory: string, top: number) {
       ...count.sites
         .slice(0, top)
         .map(([site, bytes]) => `| \`${shortSite(site)}\` | ${Math.round(bytes / diagnosisRounds)} |`),
+      '',
+      `| ${label(path)}: top ${top} places that make promises (async calls, awaits, thens) | Promises per call |`,
+      '| --- | ---: |',
+      ...(promiseSites[path] as SitesWindow).promiseSites
+        .slice(0, top)
+        .map(([site, number]) => `| \`${shortSite(site)}\` | ${perCall(number)} |`),
     );
   }
   lines.push('');
   return lines.join('\n');
+}
+
+/** The count's promises summed by the package or area of the code that made them (see `codeArea`). */
+function promisesByArea(count: SitesWindow): Map<string, number> {
+  const areas = new Map<string, number>();
+  for (const [site, number] of count.promiseSites) {
+    // `fn (file:///…/x.js:12:5)` or a bare `file:///…/x.js:12:5` / `node:internal/…:95:5`.
+    const url = site.match(/\(?((?:file|node):[^()\s]+?):\d+:\d+\)?$/)?.[1] ?? '';
+    const area = url === '' ? '(unknown)' : codeArea(url, '');
+    areas.set(area, (areas.get(area) ?? 0) + number);
+  }
+  return areas;
 }
 
 /** `name file:///…/node_modules/pkg/dist/x.js:12` → `name pkg/dist/x.js:12`. */

@@ -1028,7 +1028,9 @@ function markdown(machine: Machine, startup: StartupResult, echo: EchoResult, me
     '# search-mcp proxy benchmark',
     '',
     `${machineSummary(machine)} · ` +
-      `${machine.totalMemoryGb} GB RAM · load ${machine.loadAverageAtStart.join(' / ')} at start · SDK ${machine.sdk} · server-everything ${machine.serverEverything}`,
+      `${machine.totalMemoryGb} GB RAM · load ${machine.loadAverageAtStart.join(' / ')} at start` +
+      `${machine.loadAverageAtEnd ? `, ${machine.loadAverageAtEnd.join(' / ')} at end` : ''}${niceNote(machine.nice)} · ` +
+      `SDK ${machine.sdk} · server-everything ${machine.serverEverything}`,
     '',
     'Real SDK clients (`Client` + `StdioClientTransport`) spawning `apps/stdio-server/dist/cli.js serve`. ' +
       `echo: ${echo.warmupRounds} warm-up + ${echo.measuredRounds} measured rounds of the four calls, cycling through all 24 orders ` +
@@ -1105,6 +1107,12 @@ function pair(summary: Summary): string {
 interface Machine extends MachineInfo {
   sdk: string;
   serverEverything: string;
+  /** The scheduling priority this run (and every process it starts) had: `nice -n -10` shields it from other load. */
+  nice: number;
+}
+
+function niceNote(nice: number): string {
+  return nice === 0 ? '' : ` · run at nice ${nice}`;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -1203,6 +1211,7 @@ async function main(): Promise<void> {
       requireFromApp,
       '@modelcontextprotocol/server-everything/package.json',
     ),
+    nice: os.getPriority(),
   };
   const directory = await mkdtemp(join(os.tmpdir(), 'search-mcp-proxy-bench-'));
   try {
@@ -1221,7 +1230,8 @@ async function main(): Promise<void> {
       md = [
         '# search-mcp echo latency (--echo-only)',
         '',
-        `${machineSummary(machine)} · load ${machine.loadAverageAtStart.join(' / ')} at start, ${loadAverage().join(' / ')} at end · ` +
+        `${machineSummary(machine)} · load ${machine.loadAverageAtStart.join(' / ')} at start, ${loadAverage().join(' / ')} at end` +
+          `${niceNote(machine.nice)} · ` +
           `${echo.warmupRounds} warm-up + ${echo.measuredRounds} measured rounds, interleaved`,
         '',
         ...metricTableLines(echoRows(echo)),

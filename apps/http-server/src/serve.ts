@@ -115,7 +115,7 @@ export async function serve(commandLine: CommandLine, fail: (message: string, co
     mode: runtime.mode,
     stateless: commandLine.stateless,
   });
-  void runtime.manager.startAll();
+  void runtime.startBackends();
   // The app authenticates with the tokens it started with: an `auth` edit needs a restart.
   const reloader = startHotReload(runtime, { configPath, logger, redactor, fixedByHost: ['auth'] });
   if (reloader) stopReloading = () => reloader.close();

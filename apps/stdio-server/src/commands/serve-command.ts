@@ -33,7 +33,7 @@ export async function serveCommand(cli: CliArguments, lifecycle: CliLifecycle): 
     mode: runtime.mode,
     servers: runtime.manager.serverIds.length,
   });
-  void runtime.manager.startAll().then((statuses) => {
+  void runtime.startBackends().then((statuses) => {
     const failed = statuses.filter((status) => status.state === 'failed');
     logger.info('backends settled', {
       running: statuses.filter((status) => status.state === 'running').length,

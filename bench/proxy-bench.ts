@@ -533,7 +533,7 @@ async function benchMemory(directory: string) {
     const vmHwmKb = processStatusFieldKb(session.pid, 'VmHWM');
     const pssKb = proportionalSetSizeKb(session.pid);
     if (vmRssKb === undefined) throw new Error(`memory: cannot read /proc/${session.pid}/status`);
-    const children = descendantsOf(session.pid).map((child) => {
+    const processes = descendantsOf(session.pid).map((child) => {
       const childRssKb = processStatusFieldKb(child.pid, 'VmRSS');
       const childPssKb = proportionalSetSizeKb(child.pid);
       return {
@@ -543,6 +543,10 @@ async function benchMemory(directory: string) {
         ...(childPssKb !== undefined ? { pssKb: childPssKb } : {}),
       };
     });
+    // The process watchdog (one per search-mcp, not per server) is reported apart, so "per server" means that.
+    const isWatchdog = (child: { command: string }) => child.command.includes('watchdog.cjs');
+    const children = processes.filter((child) => !isWatchdog(child));
+    const watchdog = processes.find(isWatchdog);
     rememberTree(session.pid);
     const childrenRssKb = children.reduce((total, child) => total + child.vmRssKb, 0);
     const pssKnown = children.every((child) => child.pssKb !== undefined);
@@ -556,6 +560,7 @@ async function benchMemory(directory: string) {
         ...(vmHwmKb !== undefined ? { vmHwmMb: round3(kbToMb(vmHwmKb)) } : {}),
         ...(pssKb !== undefined ? { pssMb: round3(kbToMb(pssKb)) } : {}),
       },
+      ...(watchdog ? { watchdog } : {}),
       children: {
         count: children.length,
         totalVmRssMb: round3(kbToMb(childrenRssKb)),
@@ -1018,6 +1023,15 @@ function markdown(machine: Machine, startup: StartupResult, echo: EchoResult, me
       formatMb(echo.searchMcpVmRssMbOneBackend),
       '',
     ]);
+  if (memory.watchdog) {
+    const pss = memory.watchdog.pssKb !== undefined ? ` (PSS ${formatMb(kbToMb(memory.watchdog.pssKb))})` : '';
+    rows.push([
+      '',
+      'process watchdog VmRSS (one per search-mcp)',
+      `${formatMb(kbToMb(memory.watchdog.vmRssKb))}${pss}`,
+      '',
+    ]);
+  }
   rows.push(['', `children (${memory.children.count}) total VmRSS`, formatMb(memory.children.totalVmRssMb), '']);
   rows.push(['', 'children VmRSS per server', formatMb(memory.children.perChildVmRssMb), '']);
   if (memory.children.totalPssMb !== undefined && memory.children.perChildPssMb !== undefined) {

@@ -8,6 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const memoryServer = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-memory/dist/index.js');
+const featureServer = fileURLToPath(
+  new URL('../../../packages/client-manager/test/fixtures/feature-server.mjs', import.meta.url),
+);
 
 function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -84,4 +87,21 @@ describe('search-mcp doctor', () => {
     expect(json.stderr).toBe('');
     // Loading the model and embedding takes seconds, more on a loaded 2-core CI machine.
   }, 180_000);
+
+  it('warns when two servers list the same resource URI, and names the one that answers', async () => {
+    const shared = join(directory, 'shared-uri.json');
+    const server = (name: string) => ({
+      command: process.execPath,
+      args: [featureServer, '--name', name, '--shared-uri', 'shared://doc'],
+    });
+    await writeFile(shared, JSON.stringify({ mcpServers: { alpha: server('alpha'), beta: server('beta') } }));
+    const text = await runCli(['doctor', '--config', shared]);
+    expect(text.code).toBe(0);
+    expect(text.stdout.replace(/\s+/g, ' ')).toContain(
+      'resources: "shared://doc" is listed by "alpha" and "beta"; "alpha" answers it (first in config order)',
+    );
+    const json = await runCli(['doctor', '--json', '--config', shared]);
+    const report = JSON.parse(json.stdout) as { resourceDuplicates: Array<{ uri: string; serverIds: string[] }> };
+    expect(report.resourceDuplicates).toEqual([{ uri: 'shared://doc', serverIds: ['alpha', 'beta'] }]);
+  }, 120_000);
 });

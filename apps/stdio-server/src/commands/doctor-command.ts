@@ -23,7 +23,15 @@ export async function doctorCommand(cli: CliArguments, lifecycle: CliLifecycle):
       `mcpServers: ${ids.map((id) => JSON.stringify(id)).join(', ')} are the same server (same command and args, or ` +
       'the same URL); keep one',
   );
-  const warnings = [...config.warnings, ...duplicateWarnings];
+  // Two servers listing the same resource URI: reads go to the first in config order (the forwarding rule), so the
+  // other's resource is unreachable under that URI. Known only once the servers answered `resources/list`.
+  const resourceDuplicates = await runtime.hub.duplicates();
+  const resourceWarnings = resourceDuplicates.map(
+    ({ uri, serverIds }) =>
+      `resources: ${JSON.stringify(uri)} is listed by ${serverIds.map((id) => JSON.stringify(id)).join(' and ')}; ` +
+      `${JSON.stringify(serverIds[0])} answers it (first in config order)`,
+  );
+  const warnings = [...config.warnings, ...duplicateWarnings, ...resourceWarnings];
   if (cli.json) {
     process.stdout.write(
       `${JSON.stringify(
@@ -31,6 +39,7 @@ export async function doctorCommand(cli: CliArguments, lifecycle: CliLifecycle):
           config: configPath,
           warnings,
           duplicates,
+          resourceDuplicates,
           servers: statuses.map((status) => {
             const hint = status.lastError ? failureHint(status.lastError) : undefined;
             return hint ? { ...status, hint } : status;

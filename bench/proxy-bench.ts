@@ -1138,8 +1138,10 @@ const usage = `usage: tsx bench/proxy-bench.ts [--echo-only] [--rounds N] [--pro
   --rounds N     measured echo rounds, a multiple of 24 (default ${echoMeasuredRounds})
   --profile      search-mcp under node --cpu-prof during the echo rounds: top self-time functions and areas,
                  and the .cpuprofile (default: search-mcp-proxy-<time>.cpuprofile in the temp directory)
-  --count        promises, async resources and bytes allocated in search-mcp per forwarded call
-  --top N        how many functions the --profile and --count tables list (default 25)`;
+  --count        inside search-mcp, per forwarded call: how long it holds the request and the response, its CPU,
+                 promises (and where they are made), async resources and bytes allocated (and by what)
+  --top N        how many functions the --profile and --count tables list (default 25)
+On a shared machine, \`nice -n -10 npx tsx bench/proxy-bench.ts …\` keeps other load from swamping the ratios.`;
 
 type Mode =
   | { kind: 'full' | 'echo-only'; rounds: number }

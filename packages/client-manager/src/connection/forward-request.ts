@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { toBackendFailure } from './backend-error-mapping.js';
 import type { BackendRequestOptions } from './backend-request-options.js';
 import { CallTimer } from './call-timer.js';
+import { RequestAbort } from './request-abort.js';
 import type { InFlightRequests } from './in-flight-requests.js';
 
 /** Results pass through as the backend sent them; the SDK's result schemas would strip unknown fields. */
@@ -51,7 +52,7 @@ export async function forwardRequest(client: Client, request: ForwardedRequest):
   callerSignal?.throwIfAborted();
   const params = request.params;
   if (options.meta) params._meta = { ...options.meta };
-  const controller = new AbortController();
+  const controller = new RequestAbort();
   const started = performance.now();
   let overall: NodeJS.Timeout | undefined;
   const startOverall = () => {

@@ -442,7 +442,9 @@ async function waitUntilAllConnected(session: SearchMcpSession): Promise<{ ms: n
     calls += 1;
     const result = await callToolRaw(session.client, 'tool_discovery', { query: 'warm up', maxResults: 1 });
     const structured = result['structuredContent'] as { notice?: string } | undefined;
-    if (result['isError'] !== true && structured?.notice === undefined)
+    // The notice also says when nothing matches 'warm up' well; only its connection sentences mean "not yet".
+    const notice = structured?.notice ?? '';
+    if (result['isError'] !== true && !/Still connecting|Not available/.test(notice))
       return { ms: round(performance.now() - session.spawnedAt, 0), calls };
     log(`discovery: not all connected yet (${structured?.notice ?? textContentOf(result)})`);
     await sleep(250);

@@ -29,17 +29,19 @@ export class BackendClient extends Client {
     return this.negotiatedVersion;
   }
 
-  override async request<T extends Parameters<Client['request']>[1]>(
+  /** Every request passes straight through (no extra await on the hot path); only `initialize` is looked at. */
+  override request<T extends Parameters<Client['request']>[1]>(
     request: ClientRequest,
     resultSchema: T,
     options?: RequestOptions,
   ): ReturnType<Client['request']> {
-    const result = await super.request(request, resultSchema, options);
-    if (request.method === 'initialize') {
+    const pending = super.request(request, resultSchema, options);
+    if (request.method !== 'initialize') return pending;
+    return pending.then((result) => {
       const version = (result as { protocolVersion?: unknown }).protocolVersion;
       if (typeof version === 'string') this.negotiatedVersion = version;
-    }
-    return result;
+      return result;
+    });
   }
 }
 

@@ -41,11 +41,12 @@ function createTaskResultProblem(result: Record<string, unknown>): string | unde
  * checks the result's shape. With `options.task` the call is task-augmented and resolves with the backend's
  * `{ task }`. Limits, progress, cancellation and error mapping: `forwardRequest`.
  */
-export async function forwardToolCall(client: Client, call: ForwardedCall): Promise<CallToolResult> {
+export function forwardToolCall(client: Client, call: ForwardedCall): Promise<CallToolResult> {
   const { toolName, options } = call;
   const params: Record<string, unknown> = { name: toolName, arguments: call.args };
   if (options.task) params.task = { ...options.task };
-  const result = await forwardRequest(client, {
+  // Returned as it is: no extra await on the hot path.
+  return forwardRequest(client, {
     serverId: call.serverId,
     method: 'tools/call',
     params,
@@ -59,8 +60,7 @@ export async function forwardToolCall(client: Client, call: ForwardedCall): Prom
     remote: call.remote,
     onConnectionFailure: call.onConnectionFailure,
     connectionDetail: call.connectionDetail,
-  });
-  return result as CallToolResult;
+  }) as Promise<CallToolResult>;
 }
 
 /**

@@ -17,6 +17,20 @@ describe('searchMcpInvocation', () => {
     expect(searchMcpInvocation('node', ['apps\\stdio-server\\dist\\cli.js'])).toBe('apps\\stdio-server\\dist\\cli.js');
   });
 
+  it('finds an installed package run by path, as init writes it when search-mcp is not on PATH', () => {
+    const scoped = '/home/me/.npm/_npx/1f2e/node_modules/@search-mcp/cli/dist/cli.js';
+    expect(searchMcpInvocation('node', [scoped, 'serve'])).toBe(scoped);
+    expect(searchMcpInvocation(scoped, [])).toBe(scoped);
+    const unscoped = '/usr/lib/node_modules/search-mcp/dist/cli.js';
+    expect(searchMcpInvocation('node', [unscoped])).toBe(unscoped);
+    const legacy = '/opt/app/node_modules/@search-mcp/stdio-server/dist/cli.js';
+    expect(searchMcpInvocation('node', [legacy])).toBe(legacy);
+    const windows = 'C:\\Users\\me\\AppData\\Roaming\\npm\\node_modules\\@search-mcp\\cli\\dist\\cli.js';
+    expect(searchMcpInvocation('node.exe', [windows])).toBe(windows);
+    const windowsUnscoped = 'C:\\npm\\node_modules\\search-mcp\\dist\\cli.js';
+    expect(searchMcpInvocation('node', [windowsUnscoped])).toBe(windowsUnscoped);
+  });
+
   it('leaves other servers alone, however alike their names', () => {
     expect(searchMcpInvocation('npx', ['-y', '@modelcontextprotocol/server-everything'])).toBeUndefined();
     expect(searchMcpInvocation('npx', ['-y', 'search-mcp-server-brave'])).toBeUndefined();
@@ -24,6 +38,10 @@ describe('searchMcpInvocation', () => {
     expect(searchMcpInvocation('search-mcp-http', [])).toBeUndefined();
     expect(searchMcpInvocation('node', ['apps/stdio-server/dist/other.js'])).toBeUndefined();
     expect(searchMcpInvocation('node', ['search-mcp@'])).toBeUndefined();
+    expect(searchMcpInvocation('node', ['/x/node_modules/@search-mcp/http/dist/cli.js'])).toBeUndefined();
+    expect(searchMcpInvocation('node', ['/x/node_modules/search-mcp-server-brave/dist/cli.js'])).toBeUndefined();
+    expect(searchMcpInvocation('node', ['/x/node_modules/@search-mcp/cli/dist/other.js'])).toBeUndefined();
+    expect(searchMcpInvocation('node', ['/x/node_modules/other/node_modules-search-mcp/dist/cli.js'])).toBeUndefined();
   });
 });
 
@@ -34,6 +52,7 @@ describe('parseConfig: an entry that runs Search MCP itself', () => {
         mcpServers: {
           'search-mcp': { command: 'npx', args: ['-y', '@search-mcp/cli'] },
           clone: { command: 'node', args: ['${REPO}/apps/stdio-server/dist/cli.js', 'serve'] },
+          installed: { command: 'node', args: ['/home/me/.npm/_npx/1f2e/node_modules/@search-mcp/cli/dist/cli.js'] },
           files: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'] },
         },
       },
@@ -44,6 +63,8 @@ describe('parseConfig: an entry that runs Search MCP itself', () => {
       'mcpServers["search-mcp"]: skipped: it runs Search MCP itself ("@search-mcp/cli"), which would start itself',
       'mcpServers.clone: skipped: it runs Search MCP itself ("/src/search-mcp/apps/stdio-server/dist/cli.js"), ' +
         'which would start itself',
+      'mcpServers.installed: skipped: it runs Search MCP itself ' +
+        '("/home/me/.npm/_npx/1f2e/node_modules/@search-mcp/cli/dist/cli.js"), which would start itself',
     ]);
   });
 });

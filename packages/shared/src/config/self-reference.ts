@@ -9,6 +9,13 @@ const PACKAGE_NAMES = ['search-mcp', '@search-mcp/cli', '@search-mcp/stdio-serve
 /** A built app run from a clone: `node …/apps/stdio-server/dist/cli.js`. */
 const BUILT_CLI = /(?:^|[\\/])apps[\\/]stdio-server[\\/]dist[\\/]cli\.js$/;
 
+/**
+ * An installed package run by path: `node …/node_modules/@search-mcp/cli/dist/cli.js`, as `init` writes when
+ * `search-mcp` is not on PATH (also `search-mcp`, `@search-mcp/stdio-server`; `/` or `\` on Windows).
+ */
+const INSTALLED_CLI =
+  /(?:^|[\\/])node_modules[\\/](?:@search-mcp[\\/](?:cli|stdio-server)|search-mcp)[\\/]dist[\\/]cli\.js$/;
+
 /** The words of `command` and `args` that show the entry runs Search MCP, or undefined when none does. */
 export function searchMcpInvocation(command: string, args: readonly string[]): string | undefined {
   for (const word of [command, ...args]) {
@@ -23,7 +30,7 @@ export function selfReferenceWarning(invocation: string): string {
 }
 
 function namesSearchMcp(word: string): boolean {
-  if (BUILT_CLI.test(word)) return true;
+  if (BUILT_CLI.test(word) || INSTALLED_CLI.test(word)) return true;
   // `npx -y @search-mcp/cli@1.2.0`, `search-mcp@latest`, `/usr/local/bin/search-mcp`, `search-mcp.cmd`.
   const base = word.replace(/^.*[\\/](?=[^\\/]+$)/, '').replace(/\.(?:cmd|exe|ps1)$/i, '');
   const candidates = [word, base];

@@ -64,22 +64,26 @@ export interface ToolCatalogOptions {
  * connected, and the caller's project (and token) allow it (`isServerVisibleToProject`).
  */
 export class ToolCatalog {
-  readonly config: ResolvedConfig;
+  private currentConfig: ResolvedConfig;
   private readonly sources: readonly CatalogToolSource[];
   private readonly tools: VisibleToolsCache;
   private readonly searcher: CatalogSearch;
   private readonly validator: ArgumentValidator;
   private readonly executor: ToolExecutor;
-  private readonly tokens: readonly CatalogToken[];
+  private tokens: readonly CatalogToken[];
+  /** True when the host handed in its own tokens: a reload does not replace them. */
+  private readonly hostTokens: boolean;
 
   constructor(options: ToolCatalogOptions) {
     this.sources = options.sources;
-    this.config = options.config
+    this.currentConfig = options.config
       ? isResolvedConfig(options.config)
         ? options.config
         : parseConfig(options.config)
       : parseConfig({ mcpServers: {} });
     const logger = options.logger ?? silentLogger;
+    const catalog = this;
+    this.hostTokens = options.tokens !== undefined;
     this.tokens = options.tokens ?? this.config.auth.tokens;
     this.tools = new VisibleToolsCache(this.sources, logger);
     const cloud = this.config.search.cloud;
@@ -95,7 +99,10 @@ export class ToolCatalog {
         : undefined);
     this.searcher = new CatalogSearch({
       localProvider: options.searchProvider ?? new Bm25SearchProvider(),
-      defaultMaxResults: this.config.search.maxResults,
+      // Read at each search, so a reload's `search.maxResults` applies at once.
+      get defaultMaxResults() {
+        return catalog.config.search.maxResults;
+      },
       logger,
       providers: {
         ...(cloudProvider ? { cloud: cloudProvider } : {}),
@@ -105,6 +112,28 @@ export class ToolCatalog {
     });
     this.validator = new ArgumentValidator({ logger });
     this.executor = new ToolExecutor(options.executor);
+  }
+
+  /** Search settings, projects, tokens and server entries in use: the latest given to `reconfigure`. */
+  get config(): ResolvedConfig {
+    return this.currentConfig;
+  }
+
+  /**
+   * Takes a new config live (hot reload): projects, `search.strategy`, `search.maxResults`, `auth.tokens` (unless the
+   * host handed in its own `tokens`) and each server's `enabled`, `projects` and `toolPermissions` apply from the next
+   * request on. Returns the settings that changed but stay as they were until a restart: `search.cloud` (its ranker
+   * is built once) and `auth` when the host's own tokens are in use.
+   */
+  reconfigure(config: ResolvedConfig | SearchMcpConfigInput): string[] {
+    const next = isResolvedConfig(config) ? config : parseConfig(config);
+    const previous = this.currentConfig;
+    const notApplied: string[] = [];
+    if (!sameSetting(previous.search.cloud, next.search.cloud)) notApplied.push('search.cloud');
+    if (this.hostTokens && !sameSetting(previous.auth, next.auth)) notApplied.push('auth');
+    this.currentConfig = next;
+    if (!this.hostTokens) this.tokens = next.auth.tokens;
+    return notApplied;
   }
 
   /** The strategy for the caller: its project's `optimization` when the project is configured, else `search.strategy`. */
@@ -245,4 +274,12 @@ export class ToolCatalog {
     });
     return { resolved, visible };
   }
+}
+
+/**
+ * Two settings sections from `parseConfig` are the same (same key order, since both are built by the parser; a
+ * reordered file at worst reports a setting as not applied).
+ */
+function sameSetting(left: unknown, right: unknown): boolean {
+  return JSON.stringify(left) === JSON.stringify(right);
 }

@@ -166,4 +166,31 @@ describe('visibility', () => {
     const { catalog } = setUp();
     expect(catalog.visibleServerIds()).not.toContain('local');
   });
+
+  it('takes a new config live: server entries, projects and tokens apply at once; the cloud ranker needs a restart', () => {
+    const source = new NoVisibleToolsSource(['fs', 'team'], 'running');
+    const catalog = new ToolCatalog({ sources: [source], config: { mcpServers: { fs: { command: 'fs-server' } } } });
+    expect(catalog.visibleServerIds()).toEqual(['fs']);
+    expect(catalog.strategyFor({ projectId: 'web' })).toBe('bm25');
+    const notApplied = catalog.reconfigure({
+      mcpServers: { fs: { command: 'fs-server', enabled: false }, team: { command: 'team-server' } },
+      projects: { web: { optimization: null } },
+      search: { maxResults: 3, cloud: { url: 'http://127.0.0.1:9' } },
+      auth: { tokens: [{ id: 'ci', token: 'ci-secret' }] },
+    });
+    expect(notApplied).toEqual(['search.cloud']);
+    expect(catalog.visibleServerIds({ tokenId: 'ci' })).toEqual(['team']);
+    expect(() => catalog.visibleServerIds({ tokenId: 'nobody' })).toThrow(AuthenticationError);
+    expect(catalog.strategyFor({ projectId: 'web' })).toBe('off');
+    expect(catalog.config.search.maxResults).toBe(3);
+  });
+
+  it('keeps tokens the host handed in across a reload, and says auth was not applied', () => {
+    const catalog = new ToolCatalog({ sources: [], tokens: [{ id: 'host' }] });
+    expect(catalog.reconfigure({ mcpServers: {}, auth: { tokens: [{ id: 'ci', token: 'ci-secret' }] } })).toEqual([
+      'auth',
+    ]);
+    expect(() => catalog.visibleServerIds({ tokenId: 'host' })).not.toThrow();
+    expect(() => catalog.visibleServerIds({ tokenId: 'ci' })).toThrow(AuthenticationError);
+  });
 });

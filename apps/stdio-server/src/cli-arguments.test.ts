@@ -15,7 +15,7 @@ function usageErrorOf(argv: string[]): UsageError {
 
 describe('parseCliArguments', () => {
   it('reads commands, flags and positionals', () => {
-    const none = { write: false, force: false, replaceIn: [] };
+    const none = { write: false, force: false, replaceIn: [], watch: true };
     expect(parseCliArguments([])).toEqual({ command: 'serve', positionals: [], json: false, ...none });
     expect(
       parseCliArguments([
@@ -59,6 +59,8 @@ describe('parseCliArguments', () => {
       write: false,
       replaceIn: [],
     });
+    expect(parseCliArguments(['--no-watch'])).toMatchObject({ command: 'serve', watch: false });
+    expect(parseCliArguments(['serve', '--no-watch', '--config', 'c.json'])).toMatchObject({ watch: false });
     expect(parseCliArguments(['-v']).command).toBe('version');
     expect(parseCliArguments(['doctor', '--help']).command).toBe('help');
   });
@@ -99,6 +101,9 @@ describe('parseCliArguments', () => {
     // An option of another command is not silently ignored.
     expect(usageErrorOf(['list', '--strategy', 'bm25']).message).toBe('--strategy is an option of search, not of list');
     expect(usageErrorOf(['search', 'x', '--write']).message).toBe('--write is an option of init, not of search');
+    expect(usageErrorOf(['doctor', '--no-watch']).message).toBe('--no-watch is an option of serve, not of doctor');
+    expect(usageErrorOf(['--no-watch=1']).message).toBe('--no-watch does not take an argument');
+    expect(usageErrorOf(['--watch']).message).toBe('unknown option --watch; did you mean --no-watch?');
     for (const argv of [['--confg'], ['--mode', 'x'], ['call']]) expect(usageErrorOf(argv).message).not.toContain('\n');
   });
 

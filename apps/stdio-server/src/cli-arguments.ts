@@ -29,6 +29,8 @@ export interface CliArguments {
   project?: string;
   logLevel?: LogLevel;
   json: boolean;
+  /** `serve`: watch the config file and apply its edits live (false with `--no-watch`). */
+  watch: boolean;
   limit?: number;
   server?: string;
   /** `search --strategy`: overrides the config's strategy for this run. */
@@ -54,6 +56,7 @@ const options = {
   project: { type: 'string' },
   'log-level': { type: 'string' },
   json: { type: 'boolean', default: false },
+  'no-watch': { type: 'boolean', default: false },
   limit: { type: 'string', short: 'n' },
   server: { type: 'string' },
   strategy: { type: 'string' },
@@ -69,7 +72,8 @@ const options = {
 export const usage = `search-mcp: one MCP server in front of all your MCP servers
 
 Usage:
-  search-mcp [serve]                 run the stdio MCP server (what AI clients start)
+  search-mcp [serve]                 run the stdio MCP server (what AI clients start); it applies edits of
+                                     its config file live   [--no-watch: only at a restart]
   search-mcp search <query…>         find tools   [--limit N] [--strategy bm25|hybrid|llm|cloud] [--json]
   search-mcp call <toolKey> [JSON]   run a tool   [--json]
   search-mcp list                    list tools   [--server ID] [--json]
@@ -120,6 +124,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     command,
     positionals,
     json: values.json ?? false,
+    watch: !(values['no-watch'] ?? false),
     write: values.write ?? false,
     force: values.force ?? false,
     replaceIn: [],
@@ -188,6 +193,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
 /** Options that mean something to one command only; elsewhere they are a mistake worth saying. */
 const commandOptions: Readonly<Record<string, readonly CommandName[]>> = {
   strategy: ['search'],
+  'no-watch': ['serve'],
   limit: ['search'],
   server: ['list'],
   write: ['init'],

@@ -1,8 +1,12 @@
-import { createSearchMcpRuntime, type SearchMcpRuntime } from '@search-mcp/runtime';
+import {
+  createGrowingSecretRedactor,
+  createSearchMcpRuntime,
+  type GrowingSecretRedactor,
+  type SearchMcpRuntime,
+} from '@search-mcp/runtime';
 import {
   collectConfigSecrets,
   createJsonLineLogger,
-  createSecretRedactor,
   type Logger,
   type LogLevel,
   type ResolvedConfig,
@@ -18,12 +22,15 @@ export interface LoadedRuntime {
   config: ResolvedConfig;
   configPath: string;
   logger: Logger;
+  /** Masks every configured secret in the log; hot reload teaches it the secrets of each reloaded config. */
+  redactor: GrowingSecretRedactor;
 }
 
 /**
  * Loads the config (`--config`, `$SEARCH_MCP_CONFIG`, `./config/mcp-servers.json`, `~/.config/search-mcp/config.json`)
  * and wires the runtime, which the lifecycle closes on every way out. Throws a ConfigError before anything starts.
- * Logs are JSON lines on stderr with every configured secret masked.
+ * Logs are JSON lines on stderr with every configured secret masked (those a reload adds too, once the returned
+ * redactor is handed to hot reload).
  */
 export async function loadRuntime(
   cli: CliArguments,
@@ -37,10 +44,11 @@ export async function loadRuntime(
   });
   const { path } = loaded;
   const config = cli.strategy ? withStrategy(loaded.config, cli.strategy, cli.project) : loaded.config;
+  const redactor = createGrowingSecretRedactor(collectConfigSecrets(config));
   const logger = createJsonLineLogger({
     level: cli.logLevel ?? defaultLevel,
     write: (line) => process.stderr.write(line),
-    redactor: createSecretRedactor(collectConfigSecrets(config)),
+    redactor,
   });
   lifecycle.useLogger(logger);
   const runtime = createSearchMcpRuntime({
@@ -51,7 +59,7 @@ export async function loadRuntime(
     ...(cli.project !== undefined ? { projectId: cli.project } : {}),
   });
   lifecycle.onClose(() => runtime.close());
-  return { runtime, config, configPath: path, logger };
+  return { runtime, config, configPath: path, logger, redactor };
 }
 
 /**

@@ -8,10 +8,11 @@ import { StdioJsonRpcServerTransport } from '../transport/stdio-json-rpc-server-
  * The stdio MCP server. `initialize` and `tools/list` are answered at once; backends connect in the background
  * (a discovery meanwhile searches what is connected and says what is still starting). Stdout carries only the
  * protocol; logs go to stderr. Stdin EOF, a closed stdout, SIGINT, SIGTERM and SIGHUP all end every backend's process
- * tree before exiting. The config file is watched (off with `SEARCH_MCP_WATCH=0`): edits apply while serving.
+ * tree before exiting. The config file is watched (off with `--no-watch` or `SEARCH_MCP_WATCH=0`): edits apply
+ * while serving, and the secrets of a reloaded config are masked in the log like those it started with.
  */
 export async function serveCommand(cli: CliArguments, lifecycle: CliLifecycle): Promise<void> {
-  const { runtime, config, configPath, logger } = await loadRuntime(cli, 'info', lifecycle);
+  const { runtime, config, configPath, logger, redactor } = await loadRuntime(cli, 'info', lifecycle);
   for (const warning of config.warnings) logger.warn('config warning', { warning });
   const server = runtime.createServer();
   // Closed before the runtime (closers run last-added first): stop answering, then stop the backends.
@@ -40,7 +41,7 @@ export async function serveCommand(cli: CliArguments, lifecycle: CliLifecycle): 
       failed: failed.map((status) => `${status.id}: ${status.lastError ?? 'failed'}`),
     });
   });
-  const reloader = startHotReload(runtime, { configPath, logger });
+  const reloader = startHotReload(runtime, { configPath, logger, redactor, watch: cli.watch });
   // Closed first (closers run last-added first): no reload may start servers while the runtime stops them.
   if (reloader) lifecycle.onClose(() => reloader.close());
 }

@@ -10,6 +10,7 @@ import type { Logger } from '@search-mcp/shared';
 import { installReverseHandlers } from '../reverse/reverse-request-handlers.js';
 import type { ReverseRequestRouter } from '../reverse/reverse-request-types.js';
 import type { InFlightRequests } from './in-flight-requests.js';
+import type { OriginTracker } from './origin-tracker.js';
 import type { LogRateLimit } from './log-rate-limit.js';
 import { type EmitManagerEvent, installNotificationRelays } from './notification-relays.js';
 
@@ -51,6 +52,7 @@ export interface BackendClientSettings {
   logger: Logger;
   router: ReverseRequestRouter | undefined;
   inFlight: InFlightRequests;
+  originTracker?: OriginTracker;
   emit: EmitManagerEvent;
   logRateLimit: LogRateLimit;
   /** The connection closed (crash, remote close). */
@@ -69,7 +71,10 @@ export function createBackendClient(settings: BackendClientSettings): BackendCli
   const client = new BackendClient(settings.clientInfo, capabilities);
   client.onerror = (error) => logger.debug('transport error', { error: error.message });
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => settings.onToolListChanged());
-  if (router) installReverseHandlers(client, { serverId, router, capabilities, inFlight: settings.inFlight, logger });
+  if (router) {
+    const { inFlight, originTracker } = settings;
+    installReverseHandlers(client, { serverId, router, capabilities, inFlight, logger, originTracker });
+  }
   const stopRelays = installNotificationRelays(client, {
     serverId,
     emit: settings.emit,

@@ -8,6 +8,7 @@ import {
 } from '@search-mcp/shared';
 import type { ProcessTransport } from '../process/process-transport.js';
 import { closeConnection } from './close-connection.js';
+import type { OriginTracker } from './origin-tracker.js';
 import type { ConnectionFactory } from './connection-factory.js';
 import { describeStartFailure } from './failure-messages.js';
 import { listAllToolPages } from './tool-paging.js';
@@ -19,6 +20,7 @@ export interface ConnectionAttempt {
   createClient: () => Client;
   /** Called as soon as a local process exists (see `ConnectionRequest.onProcess`). */
   onProcess: (process: ProcessTransport) => void;
+  originTracker?: OriginTracker;
 }
 
 export interface ConnectedServer {
@@ -50,6 +52,7 @@ export async function connectAndListTools(attempt: ConnectionAttempt): Promise<C
       timeoutMs,
       signal: deadline.signal,
       logger,
+      ...(attempt.originTracker ? { originTracker: attempt.originTracker } : {}),
       onProcess: (spawned) => {
         serverProcess = spawned;
         attempt.onProcess(spawned);

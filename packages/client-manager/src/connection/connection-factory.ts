@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Logger, ServerConfig, ServerTransportKind } from '@search-mcp/shared';
 import type { ProcessTransport } from '../process/process-transport.js';
+import type { OriginTracker } from './origin-tracker.js';
 
 /** What the connection state machine asks of a factory for one connection attempt. */
 export interface ConnectionRequest {
@@ -17,6 +18,8 @@ export interface ConnectionRequest {
    * `stop()` can end it at once, and a failed start is explained with its exit and stderr.
    */
   onProcess: (process: ProcessTransport) => void;
+  /** Streamable HTTP only: learns which of our requests a server→client request came with (exact attribution). */
+  originTracker?: OriginTracker;
 }
 
 /** A connected client. */

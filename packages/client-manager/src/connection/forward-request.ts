@@ -7,6 +7,7 @@ import type { BackendRequestOptions } from './backend-request-options.js';
 import { CallTimer } from './call-timer.js';
 import { RequestAbort } from './request-abort.js';
 import type { InFlightRequests } from './in-flight-requests.js';
+import type { OriginTracker } from './origin-tracker.js';
 
 /** Results pass through as the backend sent them; the SDK's result schemas would strip unknown fields. */
 const PassThroughResultSchema = z.looseObject({});
@@ -29,6 +30,8 @@ export interface ForwardedRequest {
   maxTotalTimeoutMs: number;
   /** This server's requests in flight, when the request has an `origin`. */
   inFlight: InFlightRequests;
+  /** Streamable HTTP backends: learns the request's id, so reverse requests on its stream find its origin. */
+  originTracker?: OriginTracker;
   /** What is wrong with a result's shape, or undefined. A malformed result becomes a `BackendError`. */
   check?: (result: Record<string, unknown>) => string | undefined;
   /** A remote server's request that fails below MCP means a broken connection. */
@@ -74,8 +77,10 @@ export async function forwardRequest(client: Client, request: ForwardedRequest):
     // A reverse request may pause the idle timer indefinitely: the overall limit keeps the bound.
     startOverall();
   }
+  const tracker = origin ? request.originTracker : undefined;
+  const token = tracker && origin ? tracker.begin(origin) : undefined;
   try {
-    const result = await client.request({ method: request.method, params }, PassThroughResultSchema, {
+    const pending = client.request({ method: request.method, params }, PassThroughResultSchema, {
       timeout: noSdkTimeout,
       signal: controller.signal,
       ...(onProgress
@@ -88,6 +93,9 @@ export async function forwardRequest(client: Client, request: ForwardedRequest):
           }
         : {}),
     });
+    // The transport sent the request synchronously inside `request`: the tracker has its id now.
+    tracker?.sent();
+    const result = await pending;
     const problem = request.check?.(result);
     if (problem !== undefined) {
       throw new BackendError({
@@ -109,6 +117,7 @@ export async function forwardRequest(client: Client, request: ForwardedRequest):
       connectionDetail: request.connectionDetail,
     });
   } finally {
+    if (token) tracker?.forget(token);
     idle.stop();
     done?.();
     if (overall) clearTimeout(overall);

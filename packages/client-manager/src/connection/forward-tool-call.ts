@@ -4,6 +4,7 @@ import type { ToolCallOptions } from '@search-mcp/shared';
 import { callToolResultProblem } from './call-result-shape.js';
 import { forwardRequest } from './forward-request.js';
 import type { InFlightRequests } from './in-flight-requests.js';
+import type { OriginTracker } from './origin-tracker.js';
 
 /** Options of one forwarded call: the shared `ToolCallOptions` and an overall limit. */
 export interface CallToolOptions extends ToolCallOptions {
@@ -22,6 +23,7 @@ export interface ForwardedCall {
   timeoutMs: number;
   maxTotalTimeoutMs: number;
   inFlight: InFlightRequests;
+  originTracker?: OriginTracker;
   /** A remote server's call that fails below MCP means a broken connection. */
   remote: boolean;
   /** Called with such a failure, so the connection is rebuilt. */
@@ -56,6 +58,7 @@ export function forwardToolCall(client: Client, call: ForwardedCall): Promise<Ca
     timeoutMs: call.timeoutMs,
     maxTotalTimeoutMs: call.maxTotalTimeoutMs,
     inFlight: call.inFlight,
+    ...(call.originTracker ? { originTracker: call.originTracker } : {}),
     check: options.task ? createTaskResultProblem : callToolResultProblem,
     remote: call.remote,
     onConnectionFailure: call.onConnectionFailure,

@@ -66,6 +66,7 @@ async function openRemote(request: ConnectionRequest, settings: ConnectionFactor
     signal: request.signal,
     logger: request.logger,
     ...(settings.fetch ? { fetch: settings.fetch } : {}),
+    ...(request.originTracker ? { originTracker: request.originTracker } : {}),
   });
   return { client: remote.client, kind: remote.kind };
 }

@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Logger, RemoteServerConfig } from '@search-mcp/shared';
 import { ProgressOrderingTransport } from '../transport/progress-ordering-transport.js';
+import type { OriginTracker } from './origin-tracker.js';
 
 export interface RemoteConnectOptions {
   /** Makes a fresh SDK client; the fallback needs a second one. */
@@ -12,6 +13,8 @@ export interface RemoteConnectOptions {
   signal?: AbortSignal;
   fetch?: FetchLike;
   logger: Logger;
+  /** Tags server→client requests with the request of ours whose POST stream they came on (Streamable HTTP). */
+  originTracker?: OriginTracker;
 }
 
 export interface RemoteConnection {
@@ -51,10 +54,16 @@ async function connectWith(
 ): Promise<RemoteConnection> {
   const url = new URL(config.url);
   const requestInit: RequestInit = { headers: config.headers };
+  const tracker = kind === 'http' ? options.originTracker : undefined;
+  const fetchImplementation = tracker ? tracker.taggingFetch(options.fetch ?? fetch) : options.fetch;
   const transport: Transport =
     kind === 'http'
-      ? new StreamableHTTPClientTransport(url, { requestInit, ...(options.fetch ? { fetch: options.fetch } : {}) })
+      ? new StreamableHTTPClientTransport(url, {
+          requestInit,
+          ...(fetchImplementation ? { fetch: fetchImplementation } : {}),
+        })
       : new SSEClientTransport(url, { requestInit, ...(options.fetch ? { fetch: options.fetch } : {}) });
+  tracker?.watch(transport);
   const client = options.createClient();
   try {
     await client.connect(new ProgressOrderingTransport(transport), {

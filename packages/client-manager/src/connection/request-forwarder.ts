@@ -5,6 +5,7 @@ import type { BackendRequestOptions } from './backend-request-options.js';
 import { forwardRequest } from './forward-request.js';
 import { type CallToolOptions, forwardToolCall, resolveMaxTotalTimeoutMs } from './forward-tool-call.js';
 import { InFlightRequests } from './in-flight-requests.js';
+import type { OriginTracker } from './origin-tracker.js';
 
 /** What the forwarder needs to know of its connection, asked at each request. */
 export interface ForwarderHost {
@@ -20,6 +21,8 @@ export interface ForwarderHost {
   connectionLost(reason: string): void;
   /** How the server process ended, for a connection that closed during a request. */
   exitDetail(): string | undefined;
+  /** Streamable HTTP servers: exact attribution of reverse requests. */
+  readonly originTracker?: OriginTracker;
 }
 
 /** Extra facts about one forwarded request. */
@@ -106,6 +109,7 @@ export class RequestForwarder {
 
   private failureHooks() {
     return {
+      ...(this.host.originTracker ? { originTracker: this.host.originTracker } : {}),
       remote: this.host.config().transport !== 'stdio',
       onConnectionFailure: (error: unknown) => this.host.connectionLost(`call failed: ${errorMessage(error)}`),
       connectionDetail: () => this.host.exitDetail(),

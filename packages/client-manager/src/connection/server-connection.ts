@@ -19,6 +19,7 @@ import { closeConnection } from './close-connection.js';
 import { describeStatus } from './connection-status.js';
 import { configErrorFailure, connectionLostMessage, describeExit, gaveUpMessage } from './failure-messages.js';
 import type { CallToolOptions } from './forward-tool-call.js';
+import { OriginTracker } from './origin-tracker.js';
 import { type ForwardExtra, RequestForwarder } from './request-forwarder.js';
 import { RestartScheduler } from './restart-scheduler.js';
 import { pingServer } from './ping-server.js';
@@ -61,6 +62,8 @@ export class ServerConnection {
   private lastConnectAttemptAt = 0;
   private readonly toolListRefresh = new ToolListRefresh();
   private readonly requests: RequestForwarder;
+  /** Streamable HTTP (or auto) servers: exact attribution of reverse requests to our requests' origins. */
+  private readonly originTracker: OriginTracker | undefined;
   /** Subscriptions and logging level the client side asked for: sent again after each reconnect. */
   readonly sessionState = new BackendSessionState();
   /** Why the server was stopped on purpose (`removed by a config reload`): calls it broke say so. */
@@ -75,6 +78,7 @@ export class ServerConnection {
     this.configError = configError !== undefined ? settings.redactor.redact(configError) : undefined;
     this.state = !settings.config.enabled ? 'disabled' : this.configError !== undefined ? 'failed' : 'stopped';
     if (this.configError !== undefined) this.lastError = this.configError;
+    this.originTracker = settings.config.transport === 'stdio' ? undefined : new OriginTracker();
     this.requests = new RequestForwarder(
       {
         id: this.id,
@@ -84,6 +88,7 @@ export class ServerConnection {
         stopReason: () => this.stopReason,
         connectionLost: (reason) => this.connectionLost(reason),
         exitDetail: () => describeExit(this.process?.exit),
+        ...(this.originTracker ? { originTracker: this.originTracker } : {}),
       },
       settings,
     );
@@ -258,6 +263,7 @@ export class ServerConnection {
         openConnection: this.settings.openConnection,
         logger: this.logger,
         createClient: () => this.createClient(generation),
+        ...(this.originTracker ? { originTracker: this.originTracker } : {}),
         onProcess: (spawned) => {
           if (generation !== this.generation) return;
           this.process = spawned;
@@ -313,6 +319,7 @@ export class ServerConnection {
       logger: this.logger,
       router: this.settings.reverseRequests,
       inFlight: this.requests.inFlight,
+      ...(this.originTracker ? { originTracker: this.originTracker } : {}),
       emit: this.settings.emit,
       logRateLimit: this.settings.logRateLimit,
       onClose: () => this.handleClose(generation),

@@ -3,6 +3,7 @@ import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '@search-mcp/shared';
 import { z } from 'zod';
 import type { InFlightRequests } from '../connection/in-flight-requests.js';
+import type { OriginTracker } from '../connection/origin-tracker.js';
 import type { ReverseRequestMethod, ReverseRequestRouter } from './reverse-request-types.js';
 
 export interface ReverseHandlerSettings {
@@ -12,6 +13,8 @@ export interface ReverseHandlerSettings {
   capabilities: ClientCapabilities;
   inFlight: InFlightRequests;
   logger: Logger;
+  /** Streamable HTTP servers: the origin of the request on whose stream a reverse request came, when known. */
+  originTracker: OriginTracker | undefined;
 }
 
 /** Which declared capability lets a backend send each method. */
@@ -38,6 +41,7 @@ export function installReverseHandlers(client: Client, settings: ReverseHandlerS
     client.setRequestHandler(schema, async (request, extra) => {
       inFlight.pauseAll();
       try {
+        const exactOrigin = settings.originTracker?.exactOrigin(extra.requestId);
         logger.debug('reverse request', { method, inFlight: inFlight.size });
         const result = await router.route({
           serverId,
@@ -47,6 +51,7 @@ export function installReverseHandlers(client: Client, settings: ReverseHandlerS
           inFlight: inFlight.list(),
           signal: extra.signal,
           ...(extra.taskId !== undefined ? { relatedTaskId: extra.taskId } : {}),
+          ...(exactOrigin !== undefined ? { exactOrigin } : {}),
         });
         // The SDK's result types are narrower than what passes through (unknown fields are kept).
         return result as never;

@@ -29,7 +29,11 @@ export interface ReverseRequest {
   readonly inFlight: readonly InFlightRequest[];
   /** The task the request belongs to (`_meta["io.modelcontextprotocol/related-task"]`): an exact link. */
   readonly relatedTaskId?: string;
-  /** Exact origin, when the transport can tell (not available yet: stdio has no such channel). */
+  /**
+   * The origin of the request of ours on whose Streamable HTTP response stream this request came: exact. Absent for
+   * stdio and SSE backends (no such channel), for requests a backend sends outside any call, and for calls without
+   * an origin.
+   */
   readonly exactOrigin?: RequestOrigin;
   /** Aborted when the backend cancels the request or its connection closes. */
   readonly signal: AbortSignal;

@@ -33,7 +33,15 @@ describe('search-mcp-http command line', () => {
   it('prints the usage on --help, and a usage error with exit code 2', async () => {
     const { stdout } = await run(process.execPath, [cliEntry, '--help']);
     expect(stdout).toContain('--max-sessions-per-token N');
-    for (const args of [['--port', 'x'], ['--max-sessions-per-token', '0'], ['--mode', 'all'], ['--nonsense']]) {
+    expect(stdout).toContain('--no-watch');
+    const mistakes = [
+      ['--port', 'x'],
+      ['--max-sessions-per-token', '0'],
+      ['--mode', 'all'],
+      ['--nonsense'],
+      ['--no-watch=1'],
+    ];
+    for (const args of mistakes) {
       const failure = await run(process.execPath, [cliEntry, ...args]).catch(
         (error: { code: number; stderr: string }) => error,
       );

@@ -4,7 +4,7 @@ import { httpAppDefaults } from './http-app-options.js';
 
 export const usage = `search-mcp-http: Search MCP over Streamable HTTP, with a REST API
 
-Usage: search-mcp-http [--config PATH] [--host 127.0.0.1] [--port 3000] [--stateless]
+Usage: search-mcp-http [--config PATH] [--host 127.0.0.1] [--port 3000] [--stateless] [--no-watch]
 
 Options:
   --config PATH            config file (default: $SEARCH_MCP_CONFIG, ./config/mcp-servers.json,
@@ -12,6 +12,8 @@ Options:
   --host HOST              address to bind (default 127.0.0.1: this machine only)
   --port PORT              default 3000
   --stateless              no sessions: a fresh MCP server per request (for several instances behind a load balancer)
+  --no-watch               apply edits of the config file only at a restart (default: servers, projects and search
+                           settings apply live; auth is read at start only). Also SEARCH_MCP_WATCH=0
   --mode meta|proxy        what tools/list shows (default: exposure.mode, else meta)
   --cors-origin URL        allow this browser origin (repeatable; CORS is off otherwise)
   --allowed-host NAME      a host name clients may use in Host (repeatable; loopback names are always allowed;
@@ -38,6 +40,8 @@ export interface CommandLine {
   host: string;
   port: number;
   stateless: boolean;
+  /** Watch the config file and apply its edits live (false with `--no-watch`). */
+  watch: boolean;
   mode?: 'meta' | 'proxy';
   corsOrigins: string[];
   allowedHosts: string[];
@@ -60,6 +64,7 @@ function readArguments(args: readonly string[]) {
         host: { type: 'string', default: '127.0.0.1' },
         port: { type: 'string', default: '3000' },
         stateless: { type: 'boolean', default: false },
+        'no-watch': { type: 'boolean', default: false },
         mode: { type: 'string' },
         'cors-origin': { type: 'string', multiple: true },
         'allowed-host': { type: 'string', multiple: true },
@@ -107,6 +112,7 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
     host: values.host ?? '127.0.0.1',
     port,
     stateless: values.stateless ?? false,
+    watch: !(values['no-watch'] ?? false),
     ...(values.mode !== undefined ? { mode: values.mode as 'meta' | 'proxy' } : {}),
     corsOrigins: values['cors-origin'] ?? [],
     allowedHosts: values['allowed-host'] ?? [],

@@ -26,7 +26,7 @@ const shortTokenLength = 24;
 /**
  * `search-mcp-http` (serve): loads the config, starts the runtime and the app, and shuts both down through the
  * runtime's one shutdown path on SIGINT, SIGTERM and SIGHUP (calls in flight are answered, then backends stop).
- * The config file is watched (off with `SEARCH_MCP_WATCH=0`): server edits apply live and every session is told
+ * The config file is watched (off with `--no-watch` or `SEARCH_MCP_WATCH=0`): server edits apply live and every session is told
  * its tools changed; `auth` is read at start only.
  */
 export async function serve(commandLine: CommandLine, fail: (message: string, code: number) => never): Promise<void> {
@@ -117,7 +117,13 @@ export async function serve(commandLine: CommandLine, fail: (message: string, co
   });
   void runtime.startBackends();
   // The app authenticates with the tokens it started with: an `auth` edit needs a restart.
-  const reloader = startHotReload(runtime, { configPath, logger, redactor, fixedByHost: ['auth'] });
+  const reloader = startHotReload(runtime, {
+    configPath,
+    logger,
+    redactor,
+    fixedByHost: ['auth'],
+    watch: commandLine.watch,
+  });
   if (reloader) stopReloading = () => reloader.close();
 }
 

@@ -39,6 +39,7 @@ export type { ParseConfigOptions } from './config/parse-config.js';
 export { formatConfigPath } from './config/config-path.js';
 export { diffServerConfigs } from './config/diff-server-configs.js';
 export type { ServerConfigDiff } from './config/diff-server-configs.js';
+export { sameJsonValue } from './config/config-values.js';
 export { findDuplicateServers, serverIdentityKey } from './config/server-identity.js';
 export type { ServerIdentitySource } from './config/server-identity.js';
 export type { VariableEnvironment } from './config/env-expansion.js';

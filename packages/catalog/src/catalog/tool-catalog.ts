@@ -1,6 +1,7 @@
 import {
   isResolvedConfig,
   parseConfig,
+  sameJsonValue,
   silentLogger,
   ToolDisabledError,
   type Logger,
@@ -129,8 +130,8 @@ export class ToolCatalog {
     const next = isResolvedConfig(config) ? config : parseConfig(config);
     const previous = this.currentConfig;
     const notApplied: string[] = [];
-    if (!sameSetting(previous.search.cloud, next.search.cloud)) notApplied.push('search.cloud');
-    if (this.hostTokens && !sameSetting(previous.auth, next.auth)) notApplied.push('auth');
+    if (!sameJsonValue(previous.search.cloud, next.search.cloud)) notApplied.push('search.cloud');
+    if (this.hostTokens && !sameJsonValue(previous.auth, next.auth)) notApplied.push('auth');
     this.currentConfig = next;
     if (!this.hostTokens) this.tokens = next.auth.tokens;
     return notApplied;
@@ -274,12 +275,4 @@ export class ToolCatalog {
     });
     return { resolved, visible };
   }
-}
-
-/**
- * Two settings sections from `parseConfig` are the same (same key order, since both are built by the parser; a
- * reordered file at worst reports a setting as not applied).
- */
-function sameSetting(left: unknown, right: unknown): boolean {
-  return JSON.stringify(left) === JSON.stringify(right);
 }

@@ -1,8 +1,8 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller } from '@search-mcp/catalog';
 import { silentLogger } from '@search-mcp/shared';
 import { createRequestAudit } from './audit/request-audit.js';
+import { answersDependOnCaller, fixedToolListHint, listCacheHint, resourceReadHint } from './cache-hints.js';
 import { callToolRequestSchema, createCallToolHandler } from './handlers/call-tool-handler.js';
 import { createToolExposure, type HandlerContext } from './handlers/handler-context.js';
 import { createToolLister } from './handlers/list-tools-handler.js';
@@ -17,6 +17,15 @@ import { refuseCursor } from './forwarding/list-cursor.js';
 import { forwardingCapabilities, registerForwarding } from './forwarding/register-forwarding.js';
 import { toJsonRpcError } from './wire-errors.js';
 
+/** The lists whose 2026-07-28 answers get `listCacheHint`. */
+const cachedLists = new Set([
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+  'server/discover',
+]);
+
 /**
  * Builds the MCP server AI clients see, on the SDK's low-level `Server` so backend JSON Schemas and results pass
  * through untouched. Connect it to any transport: `await server.connect(transport)`.
@@ -26,7 +35,7 @@ import { toJsonRpcError } from './wire-errors.js';
  * - proxy mode: every visible tool as `server__tool`, definitions unchanged, one page sorted by name.
  * - both: `tools/call` accepts any tool key (`server:tool`, `server.tool`, `server__tool`) or listed name.
  */
-export function createSearchMcpServer(options: SearchMcpServerOptions): Server {
+export function createSearchMcpServer(options: SearchMcpServerOptions): ParamsCheckingServer {
   const { catalog } = options;
   const config = catalog.config;
   const mode = options.mode ?? config.exposure.mode;
@@ -36,6 +45,18 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): Server {
   const server = new ParamsCheckingServer(options.serverInfo ?? { name: 'search-mcp', version: packageVersion }, {
     capabilities: hub ? forwardingCapabilities(stateless) : { tools: { listChanged: true } },
     instructions: buildServerInstructions(config, mode, options.projectId),
+  });
+  // One line per connection saying who connected and in which revision: the first thing to look at when a client
+  // cannot use Search MCP.
+  server.onClientConnected((client) => logger.info('client connected', { ...client }));
+  // 2026-07-28 answers say how long they may be reused and by whom (plan §2.6); 2025 answers carry no such fields.
+  const callerDependent = answersDependOnCaller(config) || options.resolveCaller !== undefined;
+  const fixedToolList = mode === 'meta' && (options.pinned ?? config.exposure.pinned).length === 0;
+  server.hintCaches((method) => {
+    if (method === 'resources/read') return resourceReadHint;
+    if (method === 'tools/list' && fixedToolList) return fixedToolListHint;
+    if (!cachedLists.has(method)) return undefined;
+    return listCacheHint({ callerDependent, manager: options.manager });
   });
   const defaultCaller: Caller = options.projectId !== undefined ? { projectId: options.projectId } : {};
   const callerOf = (meta: Record<string, unknown> | undefined, extra: RequestExtra): Caller => {
@@ -47,6 +68,7 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): Server {
     ? registerForwarding(server, {
         hub,
         stateless,
+        era: options.era ?? 'legacy',
         manager: options.manager,
         initialCaller: defaultCaller,
         callerOf,
@@ -87,23 +109,26 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): Server {
   // connecting (proxy mode, pinned tools): its first listing waits for them, as long as a discovery would.
   let listedOnce = false;
   const listsBackendTools = mode === 'proxy' || (options.pinned ?? config.exposure.pinned).length > 0;
-  server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
-    refuseCursor('tools/list', request.params?.cursor);
-    const caller = context.callerOf(request.params?._meta, extra);
-    if (!listedOnce && listsBackendTools && options.manager)
-      await waitForStartingServers(options.manager, context.startupWaitMs, extra.signal);
-    listedOnce = true;
-    let tools: Tool[];
-    try {
-      tools = await listTools(caller);
-    } catch (error) {
-      // A refused caller (token not allowed for the project, a bad project id) gets that error's own code and
-      // message; the SDK would send -32603 for an error without a numeric code.
-      throw toJsonRpcError(error, 'tools/list');
-    }
-    notifier.listed(caller, tools);
-    return { tools };
-  });
-  server.setRequestHandler(callToolRequestSchema, createCallToolHandler(context));
+  server.handle(
+    'tools/list',
+    async (request: { params?: { cursor?: string; _meta?: Record<string, unknown> } }, extra) => {
+      refuseCursor('tools/list', request.params?.cursor);
+      const caller = context.callerOf(request.params?._meta, extra);
+      if (!listedOnce && listsBackendTools && options.manager)
+        await waitForStartingServers(options.manager, context.startupWaitMs, extra.signal);
+      listedOnce = true;
+      let tools: Tool[];
+      try {
+        tools = await listTools(caller);
+      } catch (error) {
+        // A refused caller (token not allowed for the project, a bad project id) gets that error's own code and
+        // message; the SDK would send -32603 for an error without a numeric code.
+        throw toJsonRpcError(error, 'tools/list');
+      }
+      notifier.listed(caller, tools);
+      return { tools };
+    },
+  );
+  server.handle('tools/call', createCallToolHandler(context), callToolRequestSchema);
   return server;
 }

@@ -1,4 +1,4 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/server';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller } from '@search-mcp/catalog';
 import { errorMessage, type Logger } from '@search-mcp/shared';

@@ -1,97 +1,243 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  type AnyObjectSchema,
-  getLiteralValue,
-  getObjectShape,
-  type SchemaOutput,
-  safeParse,
-} from '@modelcontextprotocol/sdk/server/zod-compat.js';
-import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import {
-  ErrorCode,
-  type Notification,
-  type Request,
+  CLIENT_INFO_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  type CancelTaskRequest,
+  type GetTaskPayloadRequest,
+  type GetTaskRequest,
+  type JSONRPCRequest,
+  isInputRequiredResult,
+  type ListTasksRequest,
+  Protocol,
+  type RequestMethod,
+  type RequestTypeMap,
   type Result,
-  type ServerNotification,
-  type ServerRequest,
-  type ServerResult,
-} from '@modelcontextprotocol/sdk/types.js';
+  Server,
+  type ServerContext,
+  type SpecTypeName,
+  specTypeSchemas,
+  type StandardSchemaV1,
+} from '@modelcontextprotocol/server';
 import { formatIssues, isRecord } from '@search-mcp/shared';
-import { z } from 'zod';
+import { type CacheHint, withCacheHint } from './cache-hints.js';
+import type { RequestExtra } from './search-mcp-server-options.js';
 import { JsonRpcWireError } from './wire-errors.js';
 
-type Handler<T extends AnyObjectSchema> = (
-  request: SchemaOutput<T>,
-  extra: RequestHandlerExtra<ServerRequest | Request, ServerNotification | Notification>,
-) => ServerResult | Result | Promise<ServerResult | Result>;
-
-/** Changes the SDK's own `initialize` result before it goes out (instructions that need the backends). */
-export type InitializeResultTransform = (
-  result: Result,
-  extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
-) => Promise<Result>;
-
-// Set per server after construction; the SDK registers its `initialize` handler inside the `Server` constructor,
-// before subclass fields exist, so the hook lives outside the instance.
-const initializeTransforms = new WeakMap<object, InitializeResultTransform>();
+/** A handler of ours: the request as validated, and the era-blind view of its context. */
+export type ParamsCheckedHandler<M extends HandledMethod> = (
+  request: HandledRequests[M],
+  extra: RequestExtra,
+) => unknown;
 
 /**
- * The SDK's low-level `Server`, except that a request whose params do not fit its method's schema is answered with
- * `-32602 Invalid params` and one readable line. The SDK lets the schema's error escape, which goes out as `-32603`
- * with the whole zod error as its message (modelcontextprotocol/typescript-sdk#2284). Every handler, the SDK's own
- * (`initialize`, `ping`) included, is registered through here.
+ * 2025's task methods: the 2.x SDK does not count them as spec methods any more (2026-07-28 moves tasks to an
+ * extension), so they are registered with a params schema of their own.
+ */
+interface TaskRequests {
+  'tasks/get': GetTaskRequest;
+  'tasks/result': GetTaskPayloadRequest;
+  'tasks/cancel': CancelTaskRequest;
+  'tasks/list': ListTasksRequest;
+}
+type HandledRequests = RequestTypeMap & TaskRequests;
+type HandledMethod = RequestMethod | keyof TaskRequests;
+const taskMethods = new Set<string>(['tasks/get', 'tasks/result', 'tasks/cancel', 'tasks/list']);
+/** Params are checked before (`checkParams`, against the spec's task schemas): any object passes here. */
+const anyParams: StandardSchemaV1 = {
+  '~standard': { version: 1, vendor: 'search-mcp', validate: (value) => ({ value }) },
+};
+
+/** Changes the SDK's own `initialize` (2025) or `server/discover` (2026-07-28) result before it goes out. */
+export type HandshakeResultTransform = (result: Result, extra: RequestExtra) => Promise<Result>;
+
+/** The spec's request schema of each method the aggregate answers. */
+const requestTypes: Record<string, SpecTypeName> = {
+  initialize: 'InitializeRequest',
+  ping: 'PingRequest',
+  'server/discover': 'DiscoverRequest',
+  'tools/list': 'ListToolsRequest',
+  'tools/call': 'CallToolRequest',
+  'resources/list': 'ListResourcesRequest',
+  'resources/templates/list': 'ListResourceTemplatesRequest',
+  'resources/read': 'ReadResourceRequest',
+  'resources/subscribe': 'SubscribeRequest',
+  'resources/unsubscribe': 'UnsubscribeRequest',
+  'prompts/list': 'ListPromptsRequest',
+  'prompts/get': 'GetPromptRequest',
+  'completion/complete': 'CompleteRequest',
+  'logging/setLevel': 'SetLevelRequest',
+  'tasks/get': 'GetTaskRequest',
+  'tasks/result': 'GetTaskPayloadRequest',
+  'tasks/cancel': 'CancelTaskRequest',
+  'tasks/list': 'ListTasksRequest',
+};
+
+// Kept outside the instance: the SDK registers `initialize` inside the `Server` constructor, before subclass fields
+// exist, and the wrappers read these when a request arrives.
+const handshakeTransforms = new WeakMap<object, HandshakeResultTransform>();
+const cacheHintSources = new WeakMap<object, (method: string) => CacheHint | undefined>();
+const clientListeners = new WeakMap<object, (client: ConnectedClient) => void>();
+
+/** Who connected, in which revision: told once per instance. */
+export interface ConnectedClient {
+  era: 'legacy' | 'modern';
+  protocolVersion: string | undefined;
+  name: string | undefined;
+  version: string | undefined;
+}
+const ownSchemas = new WeakMap<object, Map<string, StandardSchemaV1>>();
+
+/**
+ * The 2.x SDK's low-level `Server` (both protocol eras, the era fixed per instance by the serving entry), except:
  *
- * It also skips the SDK `Server`'s re-parse of `tools/call` results, which strips unknown fields of content blocks
- * and rejects content types it does not know: backend results must pass unchanged.
+ * - a request whose params do not fit its method is answered `-32602 Invalid params` with one readable line. The
+ *   SDK answers a zod dump, and for most methods as `-32603` (measured on 2.4.0; typescript-sdk#2284);
+ * - `tools/call` results pass unchanged: the SDK's re-validation of results would judge backends' content blocks;
+ * - handlers get an era-blind `RequestExtra` (signal, id, session, notify, send), so one handler serves both eras;
+ * - `transformHandshakeResult` lets the `initialize` / `server/discover` answer name the backends' instructions.
  */
 export class ParamsCheckingServer extends Server {
-  override setRequestHandler<T extends AnyObjectSchema>(requestSchema: T, handler: Handler<T>): void {
-    const method = methodOf(requestSchema);
-    const anyParams = z.looseObject({ method: z.literal(method) });
-    Protocol.prototype.setRequestHandler.call(this, anyParams, (request, extra) => {
-      const parsed = safeParse(requestSchema, request);
-      if (!parsed.success) {
-        throw new JsonRpcWireError(
-          ErrorCode.InvalidParams,
-          `Invalid ${method} params: ${describeParamsError(parsed.error)}`,
-        );
-      }
-      if (method !== 'initialize') return handler(parsed.data, extra);
-      return (async () => {
-        const result = (await handler(parsed.data, extra)) as Result;
-        const transform = initializeTransforms.get(this);
-        return transform ? transform(result, extra as RequestHandlerExtra<ServerRequest, ServerNotification>) : result;
-      })();
-    });
+  /**
+   * Registers `handler` for `method`. `requestSchema` (a schema of the whole request) replaces the spec's where the
+   * aggregate accepts more, or words its errors itself.
+   */
+  handle<M extends HandledMethod>(method: M, handler: ParamsCheckedHandler<M>, requestSchema?: StandardSchemaV1): void {
+    if (requestSchema) {
+      const schemas = ownSchemas.get(this) ?? new Map<string, StandardSchemaV1>();
+      schemas.set(method, requestSchema);
+      ownSchemas.set(this, schemas);
+    }
+    const call = (request: unknown, context: ServerContext) =>
+      handler(request as HandledRequests[M], requestExtraOf(context, this));
+    // Task methods are no spec methods for the SDK; a method with a schema of ours must not be judged by the SDK's
+    // schema first (its message is a zod dump): both go through the SDK's custom-params path, params checked above.
+    if (taskMethods.has(method) || requestSchema) {
+      const register = this.setRequestHandler as unknown as (
+        method: string,
+        schemas: { params: StandardSchemaV1 },
+        handler: (params: Record<string, unknown>, context: ServerContext) => unknown,
+      ) => void;
+      register.call(this, method, { params: anyParams }, (params, context) => call({ method, params }, context));
+      return;
+    }
+    const register = this.setRequestHandler as unknown as (
+      method: string,
+      handler: (request: unknown, context: ServerContext) => unknown,
+    ) => void;
+    register.call(this, method, call);
+  }
+
+  /** One transform for `initialize` and `server/discover`; a later call replaces it. */
+  transformHandshakeResult(transform: HandshakeResultTransform): void {
+    handshakeTransforms.set(this, transform);
   }
 
   /**
-   * Lets `transform` change the `initialize` result (the client's capabilities are known by then:
-   * `getClientCapabilities()`). One transform per server; a later call replaces it.
+   * Where 2026-07-28 answers get their `ttlMs`/`cacheScope`: asked per answer (the hint follows the servers' states),
+   * `undefined` = none. Fields a result already has win. 2025-era answers never get them.
    */
-  transformInitializeResult(transform: InitializeResultTransform): void {
-    initializeTransforms.set(this, transform);
+  hintCaches(source: (method: string) => CacheHint | undefined): void {
+    cacheHintSources.set(this, source);
+  }
+
+  /**
+   * `listener` hears once who connected: a 2025 client when `initialized` arrives, a 2026-07-28 client with its
+   * first request (its envelope names it).
+   */
+  onClientConnected(listener: (client: ConnectedClient) => void): void {
+    clientListeners.set(this, listener);
+    this.oninitialized = () => {
+      const info = this.getClientVersion();
+      this.tellClient({
+        era: 'legacy',
+        protocolVersion: this.getNegotiatedProtocolVersion(),
+        name: info?.name,
+        version: info?.version,
+      });
+    };
+  }
+
+  private tellClient(client: ConnectedClient): void {
+    const listener = clientListeners.get(this);
+    clientListeners.delete(this);
+    listener?.(client);
+  }
+
+  /** Whether this instance serves the 2026-07-28 era (fixed by the serving entry before the first request). */
+  servesModernEra(): boolean {
+    const version = this.getNegotiatedProtocolVersion();
+    return version !== undefined && version >= '2026';
+  }
+
+  protected override _wrapHandler(
+    method: string,
+    handler: (request: JSONRPCRequest, context: ServerContext) => Promise<Result>,
+  ): (request: JSONRPCRequest, context: ServerContext) => Promise<Result> {
+    // `tools/call` skips the SDK's result validation (Protocol's identity wrapper); every other method keeps the
+    // Server's (cache hints, input_required checks).
+    const inner =
+      method === 'tools/call'
+        ? (Protocol.prototype as unknown as ParamsCheckingServer)._wrapHandler.call(this, method, handler)
+        : super._wrapHandler(method, handler);
+    const isHandshake = method === 'initialize' || method === 'server/discover';
+    return async (request, context) => {
+      if (clientListeners.has(this) && this.servesModernEra()) {
+        const envelope: Record<string, unknown> = context.mcpReq.envelope ?? {};
+        const info = isRecord(envelope[CLIENT_INFO_META_KEY]) ? envelope[CLIENT_INFO_META_KEY] : {};
+        const version = envelope[PROTOCOL_VERSION_META_KEY];
+        this.tellClient({
+          era: 'modern',
+          protocolVersion: typeof version === 'string' ? version : undefined,
+          name: typeof info.name === 'string' ? info.name : undefined,
+          version: typeof info.version === 'string' ? info.version : undefined,
+        });
+      }
+      checkParams(method, request, ownSchemas.get(this)?.get(method));
+      let result = await inner(request, context);
+      const transform = isHandshake ? handshakeTransforms.get(this) : undefined;
+      if (transform) result = await transform(result, requestExtraOf(context, this));
+      const hint = this.servesModernEra() ? cacheHintSources.get(this)?.(method) : undefined;
+      return hint && !isInputRequiredResult(result) ? withCacheHint(result, hint) : result;
+    };
   }
 }
 
-function methodOf(schema: AnyObjectSchema): string {
-  const literal = getObjectShape(schema)?.method;
-  const method = literal ? getLiteralValue(literal) : undefined;
-  if (typeof method !== 'string') throw new Error('A request schema needs a string method literal');
-  return method;
+/** The era-blind view of a 2.x request context our handlers use. */
+function requestExtraOf(context: ServerContext, server: ParamsCheckingServer): RequestExtra {
+  const { mcpReq } = context;
+  return {
+    requestId: mcpReq.id,
+    signal: mcpReq.signal,
+    sessionId: context.sessionId,
+    authInfo: context.http?.authInfo,
+    _meta: mcpReq._meta as Record<string, unknown> | undefined,
+    envelope: mcpReq.envelope as Record<string, unknown> | undefined,
+    era: server.servesModernEra() ? 'modern' : 'legacy',
+    sendNotification: (notification) => mcpReq.notify(notification as never),
+    sendRequest: (request, resultSchema, options) =>
+      mcpReq.send(request as never, resultSchema, options) as Promise<Record<string, unknown>>,
+  };
+}
+
+function checkParams(method: string, request: JSONRPCRequest, own: StandardSchemaV1 | undefined): void {
+  const type = requestTypes[method];
+  const schema = own ?? (type ? (specTypeSchemas[type] as StandardSchemaV1) : undefined);
+  if (!schema) return;
+  const outcome = schema['~standard'].validate(request);
+  if (outcome instanceof Promise) return;
+  if (outcome.issues) {
+    throw new JsonRpcWireError(-32602, `Invalid ${method} params: ${describeIssues(outcome.issues)}`);
+  }
 }
 
 /** `protocolVersion: expected string; clientInfo: expected object`: paths below `params`, one line. */
-function describeParamsError(error: unknown): string {
-  const issues = isRecord(error) && Array.isArray(error.issues) ? (error.issues as unknown[]) : [];
+function describeIssues(issues: readonly StandardSchemaV1.Issue[]): string {
   if (issues.length === 0) return 'they do not match the method';
   return formatIssues(
-    issues.filter(isRecord).map((issue) => {
-      const path = Array.isArray(issue.path) ? issue.path.map(String) : [];
-      return {
-        path: (path[0] === 'params' ? path.slice(1) : path).join('.') || 'params',
-        message: typeof issue.message === 'string' ? issue.message : 'invalid',
-      };
+    issues.map((issue) => {
+      const path = (issue.path ?? []).map((segment) =>
+        String(isRecord(segment) && 'key' in segment ? segment.key : segment),
+      );
+      return { path: (path[0] === 'params' ? path.slice(1) : path).join('.') || 'params', message: issue.message };
     }),
   );
 }

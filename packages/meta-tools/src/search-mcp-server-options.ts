@@ -1,6 +1,4 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { Implementation, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { AuthInfo, Implementation, RequestOptions, Server, StandardSchemaV1 } from '@modelcontextprotocol/server';
 import type { Caller, ToolCatalog } from '@search-mcp/catalog';
 import type { Logger, ServerStatus } from '@search-mcp/shared';
 import type { AuditSink } from './audit/audit-record.js';
@@ -13,8 +11,30 @@ export interface ServerStatusSource {
   off(event: 'tools-changed' | 'status-change', listener: () => void): unknown;
 }
 
-/** What the SDK passes a request handler: the request's id, session, abort signal and a way to notify. */
-export type RequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+/**
+ * What a handler of Search MCP gets with a request, the same in both protocol eras: the request's id, session (2025
+ * Streamable HTTP), abort signal, and ways to notify and ask the client on the request's own stream.
+ */
+export interface RequestExtra {
+  readonly requestId: string | number;
+  readonly signal: AbortSignal;
+  readonly sessionId?: string | undefined;
+  /** The caller's credentials, when the HTTP entry verified them. */
+  readonly authInfo?: AuthInfo | undefined;
+  /** The request's `_meta` (progress token, project id); 2026-07-28 envelope keys are in `envelope`. */
+  readonly _meta?: Record<string, unknown> | undefined;
+  /** 2026-07-28: the client's protocol version, info and capabilities this request carried. */
+  readonly envelope?: Record<string, unknown> | undefined;
+  /** `legacy` = 2025 revisions (`initialize` handshake), `modern` = 2026-07-28 (per-request envelope). */
+  readonly era: 'legacy' | 'modern';
+  sendNotification(notification: { method: string; params?: Record<string, unknown> }): Promise<void>;
+  /** A request to the client on this request's stream (2025 era only: a 2026 client is asked by `input_required`). */
+  sendRequest(
+    request: { method: string; params?: Record<string, unknown> },
+    resultSchema: StandardSchemaV1,
+    options?: RequestOptions,
+  ): Promise<Record<string, unknown>>;
+}
 
 export interface SearchMcpServerOptions {
   catalog: ToolCatalog;
@@ -48,6 +68,12 @@ export interface SearchMcpServerOptions {
   stateless?: boolean;
   /** How long `initialize` waits for the caller's servers still starting, for their instructions. Default 3,000 ms. */
   instructionsWaitMs?: number;
-  /** Called when the client's `initialize` arrives (its capabilities are known), before it is answered. */
+  /**
+   * The protocol era this instance serves, as the serving entry decided (`serveStdio`, `createMcpHandler`: their
+   * factory context). `modern` (2026-07-28) answers carry cache hints; a backend's request to the client is refused
+   * for a modern client (it has no server-to-client requests). Default `legacy` (a server connected directly).
+   */
+  era?: 'legacy' | 'modern';
+  /** Called when the client's `initialize` (or 2026 `server/discover`) arrives, before it is answered. */
   onInitialize?: (server: Server) => void;
 }

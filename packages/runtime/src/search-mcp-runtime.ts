@@ -1,4 +1,3 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ClientCapabilities, Implementation } from '@modelcontextprotocol/sdk/types.js';
 import { Bm25SearchProvider, type SearchProvider, ToolCatalog, type ToolRegistry } from '@search-mcp/catalog';
 import { McpClientManager, type McpClientManagerOptions } from '@search-mcp/client-manager';
@@ -7,11 +6,17 @@ import {
   ClientSessions,
   createSearchMcpServer,
   ForwardingHub,
+  type SearchMcpServer,
   type SearchMcpServerOptions,
 } from '@search-mcp/meta-tools';
 import { type Logger, type ResolvedConfig, type ServerStatus, silentLogger } from '@search-mcp/shared';
 import { createJsonlAuditSink } from './audit/jsonl-audit-sink.js';
 import { createStrategyProviders } from './search/strategy-providers.js';
+import {
+  createEraDetectingConnection,
+  type ProtocolEra,
+  type SearchMcpConnection,
+} from './serving/era-detecting-connection.js';
 
 export interface SearchMcpRuntimeOptions {
   config: ResolvedConfig;
@@ -54,8 +59,16 @@ export interface SearchMcpRuntime {
    * backends are told what that client can really do; an `initialize` arriving earlier starts them at once.
    */
   startBackends(options?: { waitForClientMs?: number }): Promise<ServerStatus[]>;
-  /** A new MCP server (one per stdio connection or HTTP session) over the shared manager and catalog. */
-  createServer(overrides?: Partial<SearchMcpServerOptions>): Server;
+  /**
+   * A new MCP server instance over the shared manager and catalog, for a client of `era` (the serving entry's
+   * factory context: `serveStdio`, `createMcpHandler`).
+   */
+  serverFactory(context: { era: ProtocolEra }, overrides?: Partial<SearchMcpServerOptions>): SearchMcpServer;
+  /**
+   * One client connection (stdio, an in-memory pair, a 2025 HTTP session) served in the era its client opens with:
+   * 2025 revisions after `initialize`, 2026-07-28 without a handshake. `connect(transport)`, then `close()`.
+   */
+  createServer(overrides?: Partial<SearchMcpServerOptions>): SearchMcpConnection;
   /** Stops every backend (ending their process trees) and flushes the audit log. Safe to call more than once. */
   close(): Promise<void>;
 }
@@ -128,6 +141,21 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
     clientInitialized = true;
     startNow?.();
   };
+  const serverFactory = (context: { era: ProtocolEra }, overrides: Partial<SearchMcpServerOptions> = {}) =>
+    createSearchMcpServer({
+      catalog,
+      manager,
+      mode,
+      hub,
+      logger: logger.child({ component: 'meta-tools' }),
+      ...(audit ? { audit } : {}),
+      ...(options.projectId !== undefined ? { projectId: options.projectId } : {}),
+      ...(options.serverInfo ? { serverInfo: options.serverInfo } : {}),
+      // The first client's capabilities are known now: backends waiting for them may start.
+      ...(waitsForClient ? { onInitialize } : {}),
+      era: context.era,
+      ...overrides,
+    });
   let closing: Promise<void> | undefined;
   return {
     config,
@@ -137,19 +165,10 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
     hub,
     ...(audit ? { audit } : {}),
     startBackends,
+    serverFactory,
     createServer: (overrides = {}) =>
-      createSearchMcpServer({
-        catalog,
-        manager,
-        mode,
-        hub,
-        logger: logger.child({ component: 'meta-tools' }),
-        ...(audit ? { audit } : {}),
-        ...(options.projectId !== undefined ? { projectId: options.projectId } : {}),
-        ...(options.serverInfo ? { serverInfo: options.serverInfo } : {}),
-        // The first client's capabilities are known now: backends waiting for them may start.
-        ...(waitsForClient ? { onInitialize } : {}),
-        ...overrides,
+      createEraDetectingConnection((context) => serverFactory(context, overrides), {
+        onerror: (error) => logger.debug('client message not served', { error: error.message }),
       }),
     close: () => {
       closing ??= (async () => {

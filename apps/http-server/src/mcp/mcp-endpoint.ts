@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller } from '@search-mcp/catalog';
 import type { Logger, SecretRedactor } from '@search-mcp/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { callerOf } from '../request-context.js';
-import type { McpServerFactory } from './mcp-server-factory.js';
+import type { McpServerConnection as Server, McpServerFactory } from './mcp-server-factory.js';
 import { type PooledSession, SessionPool } from './session-pool.js';
 import { type PendingRequestListener, TrackedTransport } from './tracked-transport.js';
 

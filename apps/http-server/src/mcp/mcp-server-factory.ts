@@ -1,4 +1,4 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/server';
 import type { Caller } from '@search-mcp/catalog';
 
 /** What a session's MCP server is made with: who its requests come from, and the project it opened with. */
@@ -9,5 +9,14 @@ export interface McpServerOverrides {
   stateless?: boolean;
 }
 
+/**
+ * One session's (or stateless request's) MCP server, connected to its transport: the runtime's connection, which
+ * serves the protocol era the client opens with.
+ */
+export interface McpServerConnection {
+  connect(transport: Transport): Promise<void>;
+  close(): Promise<void>;
+}
+
 /** Makes one MCP server per session (the runtime's `createServer`), over the runtime's shared manager and catalog. */
-export type McpServerFactory = (overrides: McpServerOverrides) => Server;
+export type McpServerFactory = (overrides: McpServerOverrides) => McpServerConnection;

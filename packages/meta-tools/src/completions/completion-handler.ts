@@ -1,4 +1,4 @@
-import { CompleteRequestSchema, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { CompleteParams } from '../forwarding/backend-gateway.js';
 import { backendOptions, type ForwardingContext } from '../forwarding/forwarding-context.js';
 import type { ParamsCheckingServer } from '../params-checking-server.js';
@@ -11,7 +11,7 @@ import { JsonRpcWireError, toForwardedError } from '../wire-errors.js';
  */
 export function registerCompletionHandler(server: ParamsCheckingServer, context: ForwardingContext): void {
   const { hub } = context;
-  server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
+  server.handle('completion/complete', async (request, extra) => {
     const { ref, argument, context: completionContext, _meta } = request.params;
     await context.startupSettled(extra);
     let serverId: string | undefined;

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller } from '@search-mcp/catalog';
 import { errorMessage } from '@search-mcp/shared';
 import { registerCompletionHandler } from '../completions/completion-handler.js';
@@ -29,6 +28,7 @@ export function forwardingCapabilities(stateless: boolean) {
 export interface ForwardingRegistration {
   hub: ForwardingHub;
   stateless: boolean;
+  era: 'legacy' | 'modern';
   manager: ServerStatusSource | undefined;
   initialCaller: Caller;
   callerOf(meta: Record<string, unknown> | undefined, extra: RequestExtra): Caller;
@@ -50,6 +50,7 @@ export function registerForwarding(server: ParamsCheckingServer, options: Forwar
     key: randomUUID(),
     server,
     stateless: options.stateless,
+    era: options.era,
     caller: () => caller,
     capabilities: () => server.getClientCapabilities(),
     canSee: (serverId) => hub.canSee(serverId, caller),
@@ -81,7 +82,7 @@ export function registerForwarding(server: ParamsCheckingServer, options: Forwar
   if (!options.stateless) registerSetLevelHandler(server, context);
   registerTaskHandlers(server, context);
 
-  server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+  server.setNotificationHandler('notifications/roots/list_changed', async () => {
     let visible: string[];
     try {
       visible = await hub.visibleServerIds(caller);
@@ -96,7 +97,7 @@ export function registerForwarding(server: ParamsCheckingServer, options: Forwar
     }
   });
 
-  server.transformInitializeResult(async (result, extra) => {
+  server.transformHandshakeResult(async (result, extra) => {
     options.onInitialize?.(server);
     // The instructions name the servers' own notes; servers still starting get a short, bounded wait.
     if (options.manager && options.instructionsWaitMs > 0)

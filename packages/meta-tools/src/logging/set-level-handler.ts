@@ -1,4 +1,3 @@
-import { SetLevelRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ForwardingContext } from '../forwarding/forwarding-context.js';
 import type { ParamsCheckingServer } from '../params-checking-server.js';
 import { toForwardedError } from '../wire-errors.js';
@@ -10,7 +9,7 @@ import { toForwardedError } from '../wire-errors.js';
  */
 export function registerSetLevelHandler(server: ParamsCheckingServer, context: ForwardingContext): void {
   const { hub } = context;
-  server.setRequestHandler(SetLevelRequestSchema, async (request, extra) => {
+  server.handle('logging/setLevel', async (request, extra) => {
     try {
       const visible = await hub.visibleServerIds(context.callerOf(request.params._meta, extra));
       await hub.setLevel(context.session, request.params.level, visible);

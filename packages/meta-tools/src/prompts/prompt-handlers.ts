@@ -1,4 +1,4 @@
-import { ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { backendOptions, type ForwardingContext } from '../forwarding/forwarding-context.js';
 import { refuseCursor } from '../forwarding/list-cursor.js';
 import type { ParamsCheckingServer } from '../params-checking-server.js';
@@ -10,7 +10,7 @@ import { JsonRpcWireError, toForwardedError } from '../wire-errors.js';
  */
 export function registerPromptHandlers(server: ParamsCheckingServer, context: ForwardingContext): void {
   const { hub } = context;
-  server.setRequestHandler(ListPromptsRequestSchema, async (request, extra) => {
+  server.handle('prompts/list', async (request, extra) => {
     refuseCursor('prompts/list', request.params?.cursor);
     await context.startupSettled(extra);
     try {
@@ -20,7 +20,7 @@ export function registerPromptHandlers(server: ParamsCheckingServer, context: Fo
       throw toForwardedError(error, 'prompts/list');
     }
   });
-  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
+  server.handle('prompts/get', async (request, extra) => {
     const { name, arguments: args, _meta } = request.params;
     await context.startupSettled(extra);
     let target: { serverId: string; name: string } | undefined;

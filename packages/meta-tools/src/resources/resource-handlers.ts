@@ -1,11 +1,4 @@
-import {
-  ErrorCode,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ReadResourceRequestSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, isRecord } from '@search-mcp/shared';
 import type { Listed } from '../forwarding/backend-gateway.js';
 import { backendOptions, type ForwardingContext } from '../forwarding/forwarding-context.js';
@@ -21,13 +14,11 @@ import { isNotFound, JsonRpcWireError, toForwardedError } from '../wire-errors.j
  */
 export function registerResourceHandlers(server: ParamsCheckingServer, context: ForwardingContext): void {
   const { hub } = context;
-  server.setRequestHandler(ListResourcesRequestSchema, (request, extra) =>
-    listPage(context, 'resources', request.params, extra),
-  );
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, (request, extra) =>
+  server.handle('resources/list', (request, extra) => listPage(context, 'resources', request.params, extra));
+  server.handle('resources/templates/list', (request, extra) =>
     listPage(context, 'resourceTemplates', request.params, extra),
   );
-  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+  server.handle('resources/read', async (request, extra) => {
     const { uri, _meta } = request.params;
     const servers = await candidatesFor(context, uri, _meta, extra);
     for (const serverId of servers) {
@@ -39,7 +30,7 @@ export function registerResourceHandlers(server: ParamsCheckingServer, context: 
     }
     throw resourceNotFound(uri);
   });
-  server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
+  server.handle('resources/subscribe', async (request, extra) => {
     const { uri, _meta } = request.params;
     const servers = await candidatesFor(context, uri, _meta, extra);
     const serverId = servers.find((id) => {
@@ -54,7 +45,7 @@ export function registerResourceHandlers(server: ParamsCheckingServer, context: 
     }
     return {};
   });
-  server.setRequestHandler(UnsubscribeRequestSchema, async (request, extra) => {
+  server.handle('resources/unsubscribe', async (request, extra) => {
     const { uri, _meta } = request.params;
     const servers = await candidatesFor(context, uri, _meta, extra);
     try {

@@ -1,4 +1,4 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/server';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller } from '@search-mcp/catalog';
 import type { RequestExtra } from '../search-mcp-server-options.js';
@@ -10,6 +10,11 @@ export interface ClientSession {
   readonly server: Server;
   /** HTTP stateless: no stream to send anything on outside a request, never initialised. */
   readonly stateless: boolean;
+  /**
+   * `modern`: a 2026-07-28 client. It has no server-to-client requests (a backend's elicitation or sampling would
+   * need an `input_required` round trip, not forwarded yet), so none is sent to it.
+   */
+  readonly era: 'legacy' | 'modern';
   /** The caller of the session's latest request (its token and project). */
   caller(): Caller;
   /** What the client declared in `initialize`; undefined before. */

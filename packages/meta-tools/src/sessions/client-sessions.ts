@@ -141,7 +141,7 @@ export class ClientSessions {
           : {}),
       },
       {
-        sessions: () => this.all().filter((session) => !session.stateless),
+        sessions: () => this.all().filter((session) => !session.stateless && session.era === 'legacy'),
         rootsOwner: (serverId) => {
           const owner = this.rootsOwners.get(serverId);
           return owner && owner.until > Date.now() ? owner.session : undefined;
@@ -151,6 +151,7 @@ export class ClientSessions {
     );
     if (attribution.kind === 'none') throw new JsonRpcWireError(attribution.code, attribution.message);
     const { session } = attribution;
+    if (session.era === 'modern') throw modernClientRefusal(request.method);
     const missing = missingCapability(session.capabilities(), request.method, request.params);
     if (missing) throw new JsonRpcWireError(missing.code, missing.message);
     if (!attribution.exact) {
@@ -180,6 +181,19 @@ export class ClientSessions {
       throw clientFailure(error, session, this.sessions);
     }
   }
+}
+
+/**
+ * What a backend hears when the client it would ask speaks 2026-07-28: that revision has no server-to-client requests
+ * (it asks for input with `input_required` results, which Search MCP does not build from a backend's push request
+ * yet). The code is 2026-07-28's "missing required client capability".
+ */
+function modernClientRefusal(method: string): JsonRpcWireError {
+  return new JsonRpcWireError(
+    -32021,
+    `The client uses MCP 2026-07-28, which has no server-to-client requests; Search MCP cannot pass this ${method} to it (input_required rounds are not forwarded yet)`,
+    { requiredCapabilities: [method] },
+  );
 }
 
 function asOrigin(value: unknown): ClientOrigin | undefined {

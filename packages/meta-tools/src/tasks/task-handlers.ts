@@ -1,10 +1,4 @@
-import {
-  CancelTaskRequestSchema,
-  ErrorCode,
-  GetTaskPayloadRequestSchema,
-  GetTaskRequestSchema,
-  ListTasksRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller } from '@search-mcp/catalog';
 import { isRecord } from '@search-mcp/shared';
 import { backendOptions, type ForwardingContext } from '../forwarding/forwarding-context.js';
@@ -47,16 +41,16 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
       throw toForwardedError(error, 'tasks');
     }
   };
-  server.setRequestHandler(GetTaskRequestSchema, (request, extra) =>
+  server.handle('tasks/get', (request, extra) =>
     forward('getTask', request.params.taskId, request.params._meta, extra),
   );
-  server.setRequestHandler(GetTaskPayloadRequestSchema, (request, extra) =>
+  server.handle('tasks/result', (request, extra) =>
     forward('getTaskResult', request.params.taskId, request.params._meta, extra),
   );
-  server.setRequestHandler(CancelTaskRequestSchema, (request, extra) =>
+  server.handle('tasks/cancel', (request, extra) =>
     forward('cancelTask', request.params.taskId, request.params._meta, extra),
   );
-  server.setRequestHandler(ListTasksRequestSchema, async (request, extra) => {
+  server.handle('tasks/list', async (request, extra) => {
     refuseCursor('tasks/list', request.params?.cursor);
     const owner = taskOwner(context.session, context.callerOf(request.params?._meta, extra));
     const tasks = await Promise.all(

@@ -74,7 +74,11 @@ describe('search-mcp doctor', () => {
       };
     };
     expect(report.duplicates).toEqual([['memory', 'notes']]);
-    expect(report.warnings).toHaveLength(3);
+    // Unknown key, Search MCP itself, the duplicate servers, and the resource both copies of server-memory list.
+    expect(report.warnings).toHaveLength(4);
+    expect(report.warnings[3]).toMatch(
+      /^resources: "memory:\/\/\S+" is listed by "memory" and "notes"; "memory" answers/,
+    );
     expect(report.servers.map((server) => server.protocolVersion)).toEqual([
       expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
       expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),

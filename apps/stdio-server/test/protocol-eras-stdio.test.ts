@@ -221,6 +221,36 @@ describe.each(expectations)(
   },
 );
 
+describe('a backend request to the client during a 2026-07-28 client call', () => {
+  it('is refused with -32021 and a reason the backend passes on (input_required rounds are not forwarded yet)', async () => {
+    const transport = new Sdk2StdioTransport({ ...serverCommand(), stderr: 'pipe' });
+    const client = new Sdk2Client(
+      { name: 'era-matrix-elicit', version: '2.0.0' },
+      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    const asked: unknown[] = [];
+    client.setRequestHandler('elicitation/create', async (request) => {
+      asked.push(request);
+      return { action: 'accept', content: {} };
+    });
+    await client.connect(transport, { timeout: deadlineMs });
+    try {
+      const result = (await client.request(
+        { method: 'tools/call', params: { name: 'everything__trigger-elicitation-request', arguments: {} } },
+        Loose,
+        { timeout: deadlineMs },
+      )) as Record<string, unknown>;
+      // server-everything reports the failed elicitation as a tool error carrying our code and reason.
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain('-32021');
+      expect(textOf(result)).toContain('2026-07-28, which has no server-to-client requests');
+      expect(asked).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe('a bare peer whose first message is a 2026-07-28 request (no handshake)', () => {
   it('is answered at once, and server/discover names the aggregate', async () => {
     const target = serverCommand();

@@ -39,7 +39,7 @@ export async function applyServerConfig(
     connections.set(serverConfig.id, kept ?? settings.wiring.createConnection(serverConfig));
   }
   settings.onInstalled({ config: next, connections }, changes);
-  settings.logger.info('config reloaded', { ...diff });
+  settings.logger.debug('config reloaded', { ...diff });
   if (settings.start()) {
     const starting = [...diff.added, ...diff.changed].flatMap((id) => {
       const connection = connections.get(id);

@@ -7,9 +7,10 @@
  * - Search MCP spawns its servers itself (each in its own process group, stdin/stdout/stderr straight to Search MCP:
  *   no byte passes through here) and tells this process the group of each one.
  * - Search MCP holds the other end of an IPC channel. The kernel closes it the moment Search MCP dies: the watchdog
- *   then sends SIGTERM to every group it watches, SIGKILL after the grace period (`--grace MS`, default 1000), and
- *   exits. It also checks every second whether it has been handed to another parent (a second way to notice), and
- *   does the same on SIGTERM, SIGINT and SIGHUP.
+ *   then sends SIGTERM to every group it watches, SIGKILL after the grace period (`--grace MS`, default 1000) to
+ *   those still alive, and exits as soon as none is left (at once after a clean shutdown). It also checks every
+ *   second whether it has been handed to another parent (a second way to notice), and does the same on SIGTERM,
+ *   SIGINT and SIGHUP.
  * - On Linux it can find the process that actually serves in a group (behind `sh -c "node server.js; sleep 600"`
  *   that is `node`, while `sh` lives on: the only child holding the server's stdout, followed down from the group
  *   leader) and report its death, so a crash behind a wrapper is noticed at once instead of after every later call
@@ -130,25 +131,46 @@ function linkOf(path) {
 function shutDown() {
   if (shuttingDown) return;
   shuttingDown = true;
+  // On a clean shutdown the groups have ended (or are ending) already: go as soon as they are gone, not after the
+  // grace period, so the watchdog never outlives Search MCP by more than its servers do.
+  for (const group of groups.keys()) {
+    if (!signalGroup(group, 'SIGTERM')) groups.delete(group);
+  }
   if (groups.size === 0) process.exit(0);
-  for (const group of groups.keys()) signalGroup(group, 'SIGTERM');
-  setTimeout(() => {
+  const deadline = Date.now() + graceMs;
+  setInterval(() => {
+    for (const group of groups.keys()) {
+      if (!groupAlive(group)) groups.delete(group);
+    }
+    if (groups.size > 0 && Date.now() < deadline) return;
     for (const group of groups.keys()) signalGroup(group, 'SIGKILL');
     process.exit(0);
-  }, graceMs);
+  }, 25);
 }
 
 /**
  * @param {number} group
  * @param {NodeJS.Signals} signal
+ * @returns {boolean} false when the group is already gone
  */
 function signalGroup(group, signal) {
   try {
     if (!isWindows) process.kill(-group, signal);
     else if (signal === 'SIGKILL') spawn('taskkill', ['/pid', String(group), '/T', '/F'], { windowsHide: true });
     else process.kill(group, signal);
+    return true;
   } catch {
-    // ESRCH: the group is already gone.
+    return false; // ESRCH: the group is already gone.
+  }
+}
+
+/** @param {number} group */
+function groupAlive(group) {
+  try {
+    process.kill(isWindows ? group : -group, 0);
+    return true;
+  } catch {
+    return false;
   }
 }
 

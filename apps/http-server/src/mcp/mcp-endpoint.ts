@@ -5,12 +5,19 @@ import type { Caller } from '@search-mcp/catalog';
 import type { Logger, SecretRedactor } from '@search-mcp/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { callerOf } from '../request-context.js';
-import type { McpServerConnection as Server, McpServerFactory } from './mcp-server-factory.js';
+import type { McpServerConnection as Server, McpServerFactory, McpServerOverrides } from './mcp-server-factory.js';
+import { createModernMcpLeg, type EraServerFactory } from './modern-mcp-leg.js';
 import { type PooledSession, SessionPool } from './session-pool.js';
 import { type PendingRequestListener, TrackedTransport } from './tracked-transport.js';
 
 export interface McpEndpointOptions {
   createServer: McpServerFactory;
+  /**
+   * One server instance per request of an era (the runtime's `serverFactory`): with it, 2026-07-28 clients are served
+   * next to the 2025 sessions (no session, `Mcp-Method`/`Mcp-Name` checked). Without it, their requests get the 2025
+   * endpoint's answer (send `initialize` first).
+   */
+  serverFactory?: EraServerFactory;
   logger: Logger;
   redactor: SecretRedactor;
   /** Hears of every request received and answered, for the shutdown's drain. */
@@ -64,13 +71,22 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
       };
     };
 
-  const newServer = (caller: Caller, stateless = false) =>
-    // The session's project is the one named when it opened: its instructions list that project's servers.
-    options.createServer({
-      resolveCaller: resolveCaller(caller),
-      ...(caller.projectId !== undefined ? { projectId: caller.projectId } : {}),
-      ...(stateless ? { stateless: true } : {}),
-    });
+  // The session's project is the one named when it opened: its instructions list that project's servers.
+  const overridesFor = (caller: Caller, stateless = false): McpServerOverrides => ({
+    resolveCaller: resolveCaller(caller),
+    ...(caller.projectId !== undefined ? { projectId: caller.projectId } : {}),
+    ...(stateless ? { stateless: true } : {}),
+  });
+  const newServer = (caller: Caller, stateless = false) => options.createServer(overridesFor(caller, stateless));
+  // 2026-07-28 requests stand alone (no stream outside the request): served like stateless 2025 requests.
+  const modern = options.serverFactory
+    ? createModernMcpLeg({
+        serverFactory: options.serverFactory,
+        overridesFor: (caller) => overridesFor(caller, true),
+        redactor: options.redactor,
+        activity: options.activity,
+      })
+    : undefined;
 
   const endSession = async (transport: TrackedTransport, server: Server) => {
     await transport.close().catch(() => {});
@@ -118,6 +134,7 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
 
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
     const caller = callerOf(request);
+    if (modern && (await modern.accepts(request))) return modern.serve(request, reply, caller);
     if (options.stateless) return handleStateless(request, reply, caller);
 
     const sessionHeader = request.headers['mcp-session-id'];

@@ -1,0 +1,67 @@
+import { once } from 'node:events';
+import type { SecretRedactor } from '@search-mcp/shared';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/** Headers that describe the bytes Fastify already read; the body is re-serialised, so they would lie. */
+const bodyFramingHeaders = new Set(['content-length', 'transfer-encoding', 'connection']);
+
+/**
+ * The Fastify request as a web `Request` for the SDK's fetch-shaped handler. Fastify has parsed the JSON body already
+ * (its size limit and content-type checks ran); pass `request.body` as the handler's `parsedBody` too.
+ */
+export function toWebRequest(request: FastifyRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined || bodyFramingHeaders.has(name)) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, String(item));
+  }
+  const url = `http://${request.headers.host ?? '127.0.0.1'}${request.url}`;
+  const body = request.method === 'POST' && request.body !== undefined ? JSON.stringify(request.body) : undefined;
+  return new Request(url, { method: request.method, headers, ...(body !== undefined ? { body } : {}) });
+}
+
+/**
+ * Writes a web `Response` (JSON or an SSE stream) to Fastify's socket, each chunk through the secret redactor (the
+ * SDK writes whole JSON-RPC messages or SSE events per chunk). The client closing the connection cancels the stream:
+ * on Streamable HTTP 2026-07-28 that is how a request is cancelled, and the SDK aborts the handler.
+ */
+export async function sendWebResponse(
+  reply: FastifyReply,
+  response: Response,
+  redactor: SecretRedactor,
+): Promise<void> {
+  reply.hijack();
+  const raw = reply.raw;
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const reader = response.body?.getReader();
+  if (!reader) {
+    raw.writeHead(response.status, headers);
+    raw.end();
+    return;
+  }
+  // A re-serialised, redacted body has another length: let Node frame it.
+  delete headers['content-length'];
+  raw.writeHead(response.status, headers);
+  let gone = false;
+  raw.once('close', () => {
+    gone = true;
+    reader.cancel().catch(() => {});
+  });
+  const decoder = new TextDecoder();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || gone) break;
+      if (!raw.write(redactor.redact(decoder.decode(value, { stream: true })))) {
+        await Promise.race([once(raw, 'drain'), once(raw, 'close')]);
+      }
+    }
+  } catch {
+    // The stream failed or was cancelled (client gone): nothing more to write.
+  } finally {
+    if (!gone) raw.end();
+  }
+}

@@ -127,6 +127,14 @@ describe('real MCP servers', () => {
     ]);
   });
 
+  it('speaks 2025-11-25 with each (all three are 2025-era servers)', () => {
+    expect(manager.status().map((status) => [status.id, status.protocolVersion, status.protocolEra])).toEqual([
+      ['everything', '2025-11-25', 'legacy'],
+      ['filesystem', '2025-11-25', 'legacy'],
+      ['memory', '2025-11-25', 'legacy'],
+    ]);
+  });
+
   it('health-checks all three', async () => {
     const health = await manager.healthCheck();
     expect(health.map((entry) => [entry.id, entry.ok])).toEqual([

@@ -7,6 +7,7 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '@search-mcp/shared';
+import type { BackendPeer } from './backend-peer.js';
 import { installReverseHandlers } from '../reverse/reverse-request-handlers.js';
 import type { ReverseRequestRouter } from '../reverse/reverse-request-types.js';
 import type { InFlightRequests } from './in-flight-requests.js';
@@ -14,8 +15,12 @@ import type { OriginTracker } from './origin-tracker.js';
 import type { LogRateLimit } from './log-rate-limit.js';
 import { type EmitManagerEvent, installNotificationRelays } from './notification-relays.js';
 
-/** The SDK client, remembering the protocol revision `initialize` settled on (the 1.x client keeps it nowhere). */
-export class BackendClient extends Client {
+/**
+ * The 1.x SDK client of a 2025-era backend, remembering the protocol revision `initialize` settled on (the 1.x
+ * client keeps it nowhere).
+ */
+export class BackendClient extends Client implements BackendPeer {
+  readonly protocolEra = 'legacy';
   private negotiatedVersion: string | undefined;
 
   constructor(
@@ -28,6 +33,10 @@ export class BackendClient extends Client {
 
   get protocolVersion(): string | undefined {
     return this.negotiatedVersion;
+  }
+
+  checkHealth(options: { timeout: number }): Promise<unknown> {
+    return this.ping(options);
   }
 
   /** Every request passes straight through (no extra await on the hot path); only `initialize` is looked at. */

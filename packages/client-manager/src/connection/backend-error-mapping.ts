@@ -1,7 +1,7 @@
 import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { BackendError, SearchMcpError, TimeoutError } from '@search-mcp/shared';
+import { isConnectionClosed, isSdkTimeout, wireErrorOf } from './protocol-errors.js';
 
 export interface BackendFailureContext {
   serverId: string;
@@ -23,28 +23,28 @@ export function toBackendFailure(error: unknown, context: BackendFailureContext)
   if (SearchMcpError.isInstance(error)) return error;
   const { serverId, operation } = context;
 
-  if (error instanceof McpError) {
-    if (error.code === ErrorCode.RequestTimeout) {
-      return new TimeoutError({
-        timeoutMs: context.timeoutMs,
-        message: `MCP server '${serverId}' did not answer ${operation} within ${context.timeoutMs} ms`,
-        cause: error,
-      });
-    }
-    const message = stripMcpErrorPrefix(error.message);
-    if (error.code === ErrorCode.ConnectionClosed && message === 'Connection closed') {
-      const detail = context.connectionDetail?.();
-      return new BackendError({
-        serverId,
-        message: `MCP server '${serverId}' closed the connection during ${operation}${detail ? ` (${detail})` : ''}`,
-        cause: error,
-      });
-    }
+  if (isSdkTimeout(error)) {
+    return new TimeoutError({
+      timeoutMs: context.timeoutMs,
+      message: `MCP server '${serverId}' did not answer ${operation} within ${context.timeoutMs} ms`,
+      cause: error,
+    });
+  }
+  if (isConnectionClosed(error) && stripMcpErrorPrefix((error as Error).message) === 'Connection closed') {
+    const detail = context.connectionDetail?.();
     return new BackendError({
       serverId,
-      message,
-      backendCode: error.code,
-      ...(error.data !== undefined ? { data: error.data } : {}),
+      message: `MCP server '${serverId}' closed the connection during ${operation}${detail ? ` (${detail})` : ''}`,
+      cause: error,
+    });
+  }
+  const wire = wireErrorOf(error);
+  if (wire) {
+    return new BackendError({
+      serverId,
+      message: stripMcpErrorPrefix(wire.message),
+      backendCode: wire.code,
+      ...(wire.data !== undefined ? { data: wire.data } : {}),
       cause: error,
     });
   }

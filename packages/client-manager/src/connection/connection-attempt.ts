@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { BackendPeer, ProtocolEra } from './backend-peer.js';
 import {
   type Logger,
   type ServerConfig,
@@ -10,23 +10,31 @@ import type { ProcessTransport } from '../process/process-transport.js';
 import { closeConnection } from './close-connection.js';
 import type { OriginTracker } from './origin-tracker.js';
 import type { ConnectionFactory } from './connection-factory.js';
-import { describeStartFailure } from './failure-messages.js';
+import { describeStartFailure, refusedLegacyHandshake } from './failure-messages.js';
 import { listAllToolPages } from './tool-paging.js';
 
 export interface ConnectionAttempt {
   config: ServerConfig;
   openConnection: ConnectionFactory;
   logger: Logger;
-  createClient: () => Client;
+  /** A fresh client of the era asked for. */
+  createClient: (era: ProtocolEra) => BackendPeer;
+  /**
+   * The era to connect in, when known (configured, or learnt by an earlier connect of this entry). Undefined: try
+   * the 2025 handshake and, when the backend refuses it as an unsupported version, connect again in 2026-07-28.
+   */
+  era: ProtocolEra | undefined;
   /** Called as soon as a local process exists (see `ConnectionRequest.onProcess`). */
   onProcess: (process: ProcessTransport) => void;
   originTracker?: OriginTracker;
 }
 
 export interface ConnectedServer {
-  client: Client;
+  client: BackendPeer;
   process?: ProcessTransport;
   kind: ServerTransportKind;
+  /** The era that worked (cache it: the next connect goes straight to it). */
+  era: ProtocolEra;
   tools: ToolInfo[];
   /** Spawn, initialize and every tools/list page, in milliseconds. */
   connectMs: number;
@@ -38,17 +46,29 @@ export interface ConnectedServer {
  * last lines of its stderr (`TimeoutError` when the time ran out, else `ServerNotRunningError`).
  */
 export async function connectAndListTools(attempt: ConnectionAttempt): Promise<ConnectedServer> {
+  if (attempt.era !== undefined) return connectInEra(attempt, attempt.era);
+  try {
+    return await connectInEra(attempt, 'legacy');
+  } catch (error) {
+    if (!refusedLegacyHandshake(error)) throw error;
+    attempt.logger.info('the server refused the 2025 handshake; connecting in 2026-07-28');
+    return connectInEra(attempt, 'modern');
+  }
+}
+
+async function connectInEra(attempt: ConnectionAttempt, era: ProtocolEra): Promise<ConnectedServer> {
   const { config, logger } = attempt;
   const timeoutMs = config.startupTimeoutMs;
   const started = performance.now();
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new TimeoutError({ timeoutMs })), timeoutMs);
-  let client: Client | undefined;
+  let client: BackendPeer | undefined;
   let serverProcess: ProcessTransport | undefined;
   try {
     const opened = await attempt.openConnection({
       config,
-      createClient: attempt.createClient,
+      createClient: () => attempt.createClient(era),
+      protocolEra: era,
       timeoutMs,
       signal: deadline.signal,
       logger,
@@ -63,7 +83,7 @@ export async function connectAndListTools(attempt: ConnectionAttempt): Promise<C
     const remaining = Math.max(1, timeoutMs - (performance.now() - started));
     const tools = await listAllToolPages(client, { config, logger, timeoutMs: remaining, signal: deadline.signal });
     const connectMs = Math.round((performance.now() - started) * 10) / 10;
-    return { client, kind: opened.kind, tools, connectMs, ...(serverProcess ? { process: serverProcess } : {}) };
+    return { client, kind: opened.kind, era, tools, connectMs, ...(serverProcess ? { process: serverProcess } : {}) };
   } catch (error) {
     await closeConnection(client, serverProcess);
     throw describeStartFailure({

@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { BackendPeer, ProtocolEra } from './backend-peer.js';
 import type { Logger, ServerConfig, ServerTransportKind } from '@search-mcp/shared';
 import type { ProcessTransport } from '../process/process-transport.js';
 import type { OriginTracker } from './origin-tracker.js';
@@ -7,7 +7,12 @@ import type { OriginTracker } from './origin-tracker.js';
 export interface ConnectionRequest {
   config: ServerConfig;
   /** A fresh SDK client whose handlers (close, list_changed) belong to this attempt. */
-  createClient: () => Client;
+  createClient: () => BackendPeer;
+  /**
+   * The era the client speaks: `legacy` (1.x client, 2025 transports) or `modern` (2.x client; a remote server is
+   * reached with the 2.x Streamable HTTP transport, which sends the 2026-07-28 headers).
+   */
+  protocolEra: ProtocolEra;
   /** Budget of the whole attempt (spawn, initialize); `signal` aborts at its end. */
   timeoutMs: number;
   signal: AbortSignal;
@@ -24,7 +29,7 @@ export interface ConnectionRequest {
 
 /** A connected client. */
 export interface OpenedConnection {
-  client: Client;
+  client: BackendPeer;
   kind: ServerTransportKind;
   /** The server's process, for a local server. */
   process?: ProcessTransport;

@@ -1,6 +1,6 @@
 import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { SecretRedactor, ServerFeature, ServerState, ServerStatus, ServerTransportKind } from '@search-mcp/shared';
-import type { BackendClient } from './backend-client.js';
+import type { BackendPeer } from './backend-peer.js';
 
 /** What a connection knows of itself now. */
 export interface ConnectionFacts {
@@ -14,7 +14,7 @@ export interface ConnectionFacts {
   connectMs: number | undefined;
   lastError: string | undefined;
   /** The client while running. */
-  client: BackendClient | undefined;
+  client: BackendPeer | undefined;
   redactor: SecretRedactor;
 }
 
@@ -30,6 +30,7 @@ export function describeStatus(facts: ConnectionFacts): ServerStatus {
   const serverInfo = client?.getServerVersion();
   if (serverInfo) status.serverInfo = facts.redactor.redactDeep({ name: serverInfo.name, version: serverInfo.version });
   if (client?.protocolVersion !== undefined) status.protocolVersion = client.protocolVersion;
+  if (client) status.protocolEra = client.protocolEra;
   if (client) status.features = featuresOf(client.getServerCapabilities());
   return status;
 }

@@ -1,7 +1,7 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { ServerNotRunningError, TimeoutError } from '@search-mcp/shared';
 import type { ProcessExit, ProcessTransport } from '../process/process-transport.js';
 import { toBackendFailure } from './backend-error-mapping.js';
+import { isConnectionClosed, isSdkTimeout, unsupportedProtocolVersionCode, wireErrorOf } from './protocol-errors.js';
 
 /** The words for how a server process ended: `exit code 3`, `killed by SIGKILL`, … */
 export function describeExit(exit: ProcessExit | undefined): string | undefined {
@@ -55,9 +55,9 @@ export function describeStartFailure(context: StartFailureContext): Error {
   const { serverId, error, timeoutMs, deadline, process } = context;
   const detail = describeExit(process?.exit);
   let reason: string;
-  if (deadline.aborted || (error instanceof McpError && error.code === ErrorCode.RequestTimeout)) {
+  if (deadline.aborted || isSdkTimeout(error)) {
     reason = `did not finish starting within ${timeoutMs} ms (startupTimeoutMs)`;
-  } else if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+  } else if (isConnectionClosed(error)) {
     reason = `exited during start-up${detail ? ` (${detail})` : ''}`;
   } else {
     const failure = toBackendFailure(error, { serverId, operation: 'start-up', timeoutMs });
@@ -67,4 +67,17 @@ export function describeStartFailure(context: StartFailureContext): Error {
   return deadline.aborted
     ? new TimeoutError({ timeoutMs, message, cause: error })
     : new ServerNotRunningError({ serverId, state: 'failed', message, cause: error });
+}
+
+/**
+ * Whether a failed start (as `describeStartFailure` made it) was the backend refusing the 2025 handshake as a
+ * revision it does not speak (`-32022`, what a 2026-07-28-only server answers `initialize`): then it is worth
+ * connecting again in 2026-07-28.
+ */
+export function refusedLegacyHandshake(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth += 1) {
+    if (wireErrorOf(current)?.code === unsupportedProtocolVersionCode) return true;
+    current = current.cause;
+  }
+  return false;
 }

@@ -1,5 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { BackendPeer } from './backend-peer.js';
 import { BackendError, SearchMcpError, TimeoutError } from '@search-mcp/shared';
 import { z } from 'zod';
 import { toBackendFailure } from './backend-error-mapping.js';
@@ -8,6 +7,7 @@ import { CallTimer } from './call-timer.js';
 import { RequestAbort } from './request-abort.js';
 import type { InFlightRequests } from './in-flight-requests.js';
 import type { OriginTracker } from './origin-tracker.js';
+import { isConnectionClosed, wireErrorOf } from './protocol-errors.js';
 
 /** Results pass through as the backend sent them; the SDK's result schemas would strip unknown fields. */
 const PassThroughResultSchema = z.looseObject({});
@@ -49,7 +49,7 @@ export interface ForwardedRequest {
  * first progress or pause (a plain request pays for no second timer). Either aborts the request's signal, so the
  * backend gets `notifications/cancelled`.
  */
-export async function forwardRequest(client: Client, request: ForwardedRequest): Promise<Record<string, unknown>> {
+export async function forwardRequest(client: BackendPeer, request: ForwardedRequest): Promise<Record<string, unknown>> {
   const { serverId, options, operation, timeoutMs, maxTotalTimeoutMs } = request;
   const callerSignal = options.signal;
   callerSignal?.throwIfAborted();
@@ -106,7 +106,11 @@ export async function forwardRequest(client: Client, request: ForwardedRequest):
     return result;
   } catch (error) {
     // MCP errors, our own errors and the caller's cancellation say nothing about the connection.
-    const belowMcp = error instanceof Error && !(error instanceof McpError) && !SearchMcpError.isInstance(error);
+    const belowMcp =
+      error instanceof Error &&
+      wireErrorOf(error) === undefined &&
+      !isConnectionClosed(error) &&
+      !SearchMcpError.isInstance(error);
     if (request.remote && belowMcp && !controller.signal.aborted) request.onConnectionFailure(error);
     throw toBackendFailure(error, {
       serverId,

@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { BackendPeer } from './backend-peer.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolCallOptions } from '@search-mcp/shared';
 import { callToolResultProblem } from './call-result-shape.js';
@@ -43,7 +43,7 @@ function createTaskResultProblem(result: Record<string, unknown>): string | unde
  * checks the result's shape. With `options.task` the call is task-augmented and resolves with the backend's
  * `{ task }`. Limits, progress, cancellation and error mapping: `forwardRequest`.
  */
-export function forwardToolCall(client: Client, call: ForwardedCall): Promise<CallToolResult> {
+export function forwardToolCall(client: BackendPeer, call: ForwardedCall): Promise<CallToolResult> {
   const { toolName, options } = call;
   const params: Record<string, unknown> = { name: toolName, arguments: call.args };
   if (options.task) params.task = { ...options.task };

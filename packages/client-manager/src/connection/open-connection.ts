@@ -64,6 +64,7 @@ async function openRemote(request: ConnectionRequest, settings: ConnectionFactor
     createClient: request.createClient,
     timeoutMs: request.timeoutMs,
     signal: request.signal,
+    protocolEra: request.protocolEra,
     logger: request.logger,
     ...(settings.fetch ? { fetch: settings.fetch } : {}),
     ...(request.originTracker ? { originTracker: request.originTracker } : {}),

@@ -1,16 +1,20 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as ModernStreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { Logger, RemoteServerConfig } from '@search-mcp/shared';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { isRecord, type Logger, type RemoteServerConfig } from '@search-mcp/shared';
+import type { BackendPeer } from './backend-peer.js';
 import { ProgressOrderingTransport } from '../transport/progress-ordering-transport.js';
 import type { OriginTracker } from './origin-tracker.js';
 
 export interface RemoteConnectOptions {
   /** Makes a fresh SDK client; the fallback needs a second one. */
-  createClient: () => Client;
+  createClient: () => BackendPeer;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** `modern`: the 2.x Streamable HTTP transport (2026-07-28 headers, no session, no SSE fallback). */
+  protocolEra?: 'legacy' | 'modern';
   fetch?: FetchLike;
   logger: Logger;
   /** Tags server→client requests with the request of ours whose POST stream they came on (Streamable HTTP). */
@@ -18,7 +22,7 @@ export interface RemoteConnectOptions {
 }
 
 export interface RemoteConnection {
-  client: Client;
+  client: BackendPeer;
   transport: Transport;
   kind: 'http' | 'sse';
 }
@@ -34,16 +38,38 @@ export async function connectRemote(
   config: RemoteServerConfig,
   options: RemoteConnectOptions,
 ): Promise<RemoteConnection> {
+  if (options.protocolEra === 'modern') return connectModern(config, options);
   if (config.transport === 'sse') return connectWith('sse', config, options);
-  if (config.transport === 'http') return connectWith('http', config, options);
   try {
     return await connectWith('http', config, options);
   } catch (error) {
+    // A JSON-RPC error in the body (a 2026-07-28-only server refusing `initialize`): it does speak Streamable HTTP.
+    const refused = jsonRpcErrorIn(error);
+    if (refused) throw refused;
+    if (config.transport === 'http') throw error;
     if (!(error instanceof StreamableHTTPError) || error.code === undefined || !fallbackStatuses.has(error.code)) {
       throw error;
     }
     options.logger.info('Streamable HTTP refused, trying SSE', { status: error.code });
     return connectWith('sse', config, options);
+  }
+}
+
+/**
+ * The JSON-RPC error a server answered a POST with, as the `McpError` it is (the 1.x transport keeps only the HTTP
+ * status and the body's text), or undefined.
+ */
+function jsonRpcErrorIn(error: unknown): McpError | undefined {
+  if (!(error instanceof StreamableHTTPError) || error.code !== 400) return undefined;
+  const start = error.message.indexOf('{');
+  if (start === -1) return undefined;
+  try {
+    const body: unknown = JSON.parse(error.message.slice(start));
+    const answer = isRecord(body) && isRecord(body.error) ? body.error : undefined;
+    if (!answer || typeof answer.code !== 'number' || typeof answer.message !== 'string') return undefined;
+    return new McpError(answer.code, answer.message, answer.data);
+  } catch {
+    return undefined;
   }
 }
 
@@ -75,4 +101,24 @@ async function connectWith(
     throw error;
   }
   return { client, transport, kind };
+}
+
+/** A 2026-07-28 backend: Streamable HTTP only (the era has no SSE transport), on the 2.x SDK's transport. */
+async function connectModern(config: RemoteServerConfig, options: RemoteConnectOptions): Promise<RemoteConnection> {
+  const transport = new ModernStreamableHTTPClientTransport(new URL(config.url), {
+    requestInit: { headers: config.headers },
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  const client = options.createClient();
+  try {
+    // Not wrapped in ProgressOrderingTransport: that would hide the 2.x transport's per-request stream members.
+    await client.connect(transport as unknown as Transport, {
+      timeout: options.timeoutMs,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  } catch (error) {
+    await client.close().catch(() => {});
+    throw error;
+  }
+  return { client, transport: transport as unknown as Transport, kind: 'http' };
 }

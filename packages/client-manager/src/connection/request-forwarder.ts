@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { BackendError, errorMessage, type SecretRedactor, type ServerConfig } from '@search-mcp/shared';
-import type { BackendClient } from './backend-client.js';
+import type { BackendPeer } from './backend-peer.js';
 import type { BackendRequestOptions } from './backend-request-options.js';
 import { forwardRequest } from './forward-request.js';
 import { type CallToolOptions, forwardToolCall, resolveMaxTotalTimeoutMs } from './forward-tool-call.js';
@@ -12,7 +12,7 @@ export interface ForwarderHost {
   readonly id: string;
   config(): ServerConfig;
   /** The client of the running connection; throws `ServerNotRunningError` (and reconnects soon) otherwise. */
-  runningClient(): BackendClient;
+  runningClient(): BackendPeer;
   /** Grows with each connection attempt and each stop. */
   generation(): number;
   /** Why the server was stopped on purpose, when it was (`was removed by a config reload and stopped`). */

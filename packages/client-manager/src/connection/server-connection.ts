@@ -1,4 +1,3 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import {
   errorMessage,
@@ -13,10 +12,12 @@ import {
 } from '@search-mcp/shared';
 import type { ProcessTransport } from '../process/process-transport.js';
 import { BackendSessionState } from '../features/backend-session-state.js';
-import { type BackendClient, createBackendClient } from './backend-client.js';
+import { createBackendClient } from './backend-client.js';
+import type { BackendPeer, ProtocolEra } from './backend-peer.js';
 import type { BackendRequestOptions } from './backend-request-options.js';
 import { closeConnection } from './close-connection.js';
 import { describeStatus } from './connection-status.js';
+import { createModernBackendClient } from './modern-backend-client.js';
 import { configErrorFailure, connectionLostMessage, describeExit, gaveUpMessage } from './failure-messages.js';
 import type { CallToolOptions } from './forward-tool-call.js';
 import { OriginTracker } from './origin-tracker.js';
@@ -46,7 +47,12 @@ export class ServerConnection {
   private readonly configError: string | undefined;
 
   private state: ServerState;
-  private client?: BackendClient;
+  private client?: BackendPeer;
+  /**
+   * The era this entry's backend speaks, once a connect has shown it (or as configured): reconnects go straight to
+   * it. A config change makes a new connection, so the verdict is per server id and config.
+   */
+  private era: ProtocolEra | undefined;
   private process?: ProcessTransport;
   private transportKind?: ServerTransportKind;
   private tools: ToolInfo[] = [];
@@ -208,7 +214,7 @@ export class ServerConnection {
     return this.state === 'running' ? this.client?.getInstructions() : undefined;
   }
 
-  private runningClient(): BackendClient {
+  private runningClient(): BackendPeer {
     if (this.configError !== undefined) throw configErrorFailure(this.id, this.configError);
     const client = this.client;
     if (this.state !== 'running' || !client) {
@@ -262,7 +268,8 @@ export class ServerConnection {
         config: this.config,
         openConnection: this.settings.openConnection,
         logger: this.logger,
-        createClient: () => this.createClient(generation),
+        createClient: (era) => this.createClient(generation, era),
+        era: this.era,
         ...(this.originTracker ? { originTracker: this.originTracker } : {}),
         onProcess: (spawned) => {
           if (generation !== this.generation) return;
@@ -273,6 +280,8 @@ export class ServerConnection {
     } catch (error) {
       if (generation !== this.generation) return;
       this.process = undefined;
+      // A backend may have been replaced by one of the other era: the next attempt finds out again.
+      this.era = undefined;
       const failure = this.settings.redactor.redactDeep(error as Error);
       this.lastError = failure.message;
       this.logger.warn('could not connect', { error: failure.message });
@@ -284,8 +293,8 @@ export class ServerConnection {
       await closeConnection(connected.client, connected.process);
       return;
     }
-    // createClient made it: a BackendClient (the factory's type is the SDK's).
-    this.client = connected.client as BackendClient;
+    this.client = connected.client;
+    this.era = connected.era;
     this.process = connected.process;
     this.transportKind = connected.kind;
     this.tools = connected.tools;
@@ -312,7 +321,14 @@ export class ServerConnection {
     if (capabilities?.prompts) this.settings.emit('prompts-changed', this.id);
   }
 
-  private createClient(generation: number): Client {
+  private createClient(generation: number, era: ProtocolEra): BackendPeer {
+    if (era === 'modern') {
+      return createModernBackendClient({
+        clientInfo: this.settings.clientInfo,
+        logger: this.logger,
+        onClose: () => this.handleClose(generation),
+      });
+    }
     return createBackendClient({
       serverId: this.id,
       clientInfo: this.settings.clientInfo,

@@ -1,10 +1,13 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { BackendPeer } from './backend-peer.js';
 import type { Logger, ServerConfig, ToolDefinition, ToolInfo } from '@search-mcp/shared';
 import { z } from 'zod';
 import { dropDuplicateTools, parseToolPage, toToolInfo } from '../tools/lenient-tool-list.js';
+import { wireErrorOf } from './protocol-errors.js';
 
 const ToolsPageSchema = z.looseObject({ tools: z.unknown().optional(), nextCursor: z.string().optional() });
+
+/** JSON-RPC `-32601`. */
+const methodNotFoundCode = -32601;
 
 /** A server with more pages than this is cut off with a warning (a cursor bug would otherwise page forever). */
 export const maxToolPages = 100;
@@ -20,7 +23,7 @@ export interface ToolPagingOptions {
  * Lists every page of a server's tools, leniently (a malformed tool is dropped, never the server), with a guard
  * against servers whose cursors loop. Returns the catalog's view of each tool.
  */
-export async function listAllToolPages(client: Client, options: ToolPagingOptions): Promise<ToolInfo[]> {
+export async function listAllToolPages(client: BackendPeer, options: ToolPagingOptions): Promise<ToolInfo[]> {
   const { config, logger } = options;
   const definitions: ToolDefinition[] = [];
   const seenCursors = new Set<string>();
@@ -35,7 +38,7 @@ export async function listAllToolPages(client: Client, options: ToolPagingOption
       );
     } catch (error) {
       // A server without tools (prompts or resources only) may not implement tools/list at all.
-      if (error instanceof McpError && error.code === ErrorCode.MethodNotFound && page === 0) {
+      if (wireErrorOf(error)?.code === methodNotFoundCode && page === 0) {
         logger.info('server does not implement tools/list; it has no tools');
         return [];
       }

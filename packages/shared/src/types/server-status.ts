@@ -29,8 +29,16 @@ export interface ServerStatus {
   restarts: number;
   /** The backend's own name and version from `initialize`. */
   serverInfo?: { name: string; version: string };
-  /** The MCP protocol revision negotiated in `initialize` (e.g. `2025-11-25`), while running. */
+  /**
+   * The MCP protocol revision this connection speaks (e.g. `2025-11-25` from `initialize`, or `2026-07-28`), while
+   * running.
+   */
   protocolVersion?: string;
+  /**
+   * The protocol era of the connection, while running: `legacy` (the 2025 revisions, an `initialize` handshake) or
+   * `modern` (2026-07-28 and later: no handshake, version and capabilities in every request).
+   */
+  protocolEra?: 'legacy' | 'modern';
   /** What the backend offers beyond tools (from its capabilities), while running. */
   features?: ServerFeature[];
 }
@@ -41,7 +49,7 @@ export type ServerFeature = 'tools' | 'resources' | 'prompts' | 'completions' | 
 export interface ServerHealth {
   id: string;
   ok: boolean;
-  /** Round trip of a `ping`, when it answered. */
+  /** Round trip of the health check (`ping`, or `server/discover` for a modern backend), when it answered. */
   latencyMs?: number;
   error?: string;
 }

@@ -1,0 +1,41 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ClientCapabilities, Implementation, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+
+/** `legacy`: MCP 2025-03-26 … 2025-11-25 (an `initialize` handshake); `modern`: 2026-07-28 (none). */
+export type ProtocolEra = 'legacy' | 'modern';
+
+/** What a request to a backend may carry (the part of the SDKs' `RequestOptions` we use; both SDKs read it alike). */
+export interface PeerRequestOptions {
+  timeout?: number;
+  signal?: AbortSignal;
+  onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+/**
+ * One connection's client, whatever the backend's protocol era: the 1.x SDK client for 2025 backends
+ * (`BackendClient`) or the 2.x one for 2026-07-28 backends (`ModernBackendClient`). Everything past the connect
+ * (forwarding, paging, health, status) sees only this.
+ */
+export interface BackendPeer {
+  readonly protocolEra: ProtocolEra;
+  /** The revision the connection speaks, once connected. */
+  readonly protocolVersion: string | undefined;
+  /** What this client declared to the backend. */
+  readonly declaredCapabilities: ClientCapabilities;
+  /** The 2.x client takes the same transport shape (`start/send/close/onmessage/onclose/onerror`). */
+  connect(transport: Transport, options?: { timeout?: number; signal?: AbortSignal }): Promise<void>;
+  /** A raw request: the result is checked against `resultSchema` only (no SDK result schema, no response cache). */
+  request<T extends z.ZodType>(
+    request: { method: string; params?: Record<string, unknown> },
+    resultSchema: T,
+    options?: PeerRequestOptions,
+  ): Promise<z.output<T>>;
+  /** One health round trip: `ping` (2025) or `server/discover` (2026-07-28, which has no `ping`). */
+  checkHealth(options: { timeout: number }): Promise<unknown>;
+  sendRootsListChanged(): Promise<void>;
+  getServerCapabilities(): ServerCapabilities | undefined;
+  getServerVersion(): Implementation | undefined;
+  getInstructions(): string | undefined;
+  close(): Promise<void>;
+}

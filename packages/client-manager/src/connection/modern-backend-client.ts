@@ -1,0 +1,63 @@
+import {
+  Client,
+  type ClientCapabilities,
+  type Implementation,
+  type Transport as ModernTransport,
+} from '@modelcontextprotocol/client';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Logger } from '@search-mcp/shared';
+import type { BackendPeer } from './backend-peer.js';
+
+/** The revision a modern backend is reached in. */
+export const modernProtocolVersion = '2026-07-28';
+
+/**
+ * The 2.x SDK client of a backend that speaks MCP 2026-07-28 (no `initialize`: `server/discover`, then version,
+ * client info and capabilities in every request's `_meta`). The version is pinned: this client is used only for a
+ * backend that refused the 2025 handshake (`-32022`) or is configured `protocol: "2026-07-28"`.
+ *
+ * It declares no client capabilities yet: a 2026 backend asks for input with `input_required` results, which the
+ * manager does not bridge to its reverse-request router yet (issue 10, plan §4).
+ */
+export class ModernBackendClient extends Client implements BackendPeer {
+  readonly protocolEra = 'modern';
+  readonly declaredCapabilities: ClientCapabilities = {};
+
+  constructor(info: Implementation) {
+    super(info, {
+      capabilities: {},
+      versionNegotiation: { mode: { pin: modernProtocolVersion } },
+      // No input_required round trips are fulfilled here (see above); such a result reaches the caller as it is.
+      inputRequired: { autoFulfill: false },
+    });
+  }
+
+  get protocolVersion(): string | undefined {
+    return this.getNegotiatedProtocolVersion();
+  }
+
+  /** Our transports implement the 1.x `Transport`, the same shape the 2.x client drives. */
+  override connect(transport: Transport | ModernTransport, options?: { timeout?: number; signal?: AbortSignal }) {
+    return super.connect(transport as ModernTransport, options);
+  }
+
+  /** `ping` is gone in 2026-07-28: `server/discover` is the round trip that proves the backend answers. */
+  checkHealth(options: { timeout: number }): Promise<unknown> {
+    return this.discover(options);
+  }
+}
+
+export interface ModernBackendClientSettings {
+  clientInfo: Implementation;
+  logger: Logger;
+  /** The connection closed (crash, remote close). */
+  onClose: () => void;
+}
+
+/** A 2.x client for one connection attempt to a 2026-07-28 backend. */
+export function createModernBackendClient(settings: ModernBackendClientSettings): ModernBackendClient {
+  const client = new ModernBackendClient(settings.clientInfo);
+  client.onerror = (error) => settings.logger.debug('transport error', { error: error.message });
+  client.onclose = () => settings.onClose();
+  return client;
+}

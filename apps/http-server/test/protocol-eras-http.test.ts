@@ -24,9 +24,27 @@ function projectRegistry(name: string): ToolRegistry {
   const registry = new ToolRegistry({ serverId: name, projects: [name], description: `Tools of project ${name}` });
   registry.register({ name: `${name}-report`, description: `Write the ${name} status report` }, () => `${name} report`);
   registry.register({ name: `${name}-leak`, description: 'Echoes a configured secret' }, () => `key ${secret}`);
+  registry.register(
+    { name: `${name}-wait`, description: 'Waits until cancelled, after one progress step' },
+    (_args, context) => {
+      context.reportProgress({ progress: 1, total: 2, message: 'started' });
+      return new Promise((resolve) => {
+        context.signal.addEventListener('abort', () => {
+          cancelled.resolve();
+          resolve('cancelled');
+        });
+      });
+    },
+  );
   return registry;
 }
 
+/** Resolves when a `*-wait` call sees its signal aborted. */
+let noteCancelled: () => void = () => {};
+const cancelled = {
+  promise: new Promise<void>((resolve) => (noteCancelled = resolve)),
+  resolve: () => noteCancelled(),
+};
 let runtime: SearchMcpRuntime;
 let app: FastifyInstance;
 let url: string;
@@ -89,6 +107,36 @@ describe('a 2026-07-28 client over Streamable HTTP', () => {
       expect(JSON.stringify(leaked)).toContain('key ***');
       const other = await call({ name: 'beta__beta-report', arguments: {} }).catch((error: unknown) => error);
       expect(other).toMatchObject({ code: -32602 });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('gets progress, and closing the response stream cancels the call (the 2026 HTTP cancellation)', async () => {
+    const client = new Sdk2Client(
+      { name: 'era-http-cancel', version: '2' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await client.connect(
+      new Sdk2HttpTransport(new URL(url), { requestInit: { headers: { 'x-project-id': 'alpha' } } }),
+    );
+    try {
+      const controller = new AbortController();
+      const progress: string[] = [];
+      const running = client.request(
+        { method: 'tools/call', params: { name: 'alpha__alpha-wait', arguments: {} } },
+        Loose,
+        {
+          signal: controller.signal,
+          onprogress: (update) => {
+            progress.push(update.message ?? '');
+            controller.abort(new Error('cancelled by the test'));
+          },
+        },
+      );
+      await expect(running).rejects.toThrow('cancelled by the test');
+      await cancelled.promise;
+      expect(progress).toEqual(['started']);
     } finally {
       await client.close();
     }

@@ -42,6 +42,8 @@ describe('backends of both protocol eras', () => {
           modern: fixtureServer('modern-server.mjs'),
           'modern-http': { url: http.url },
           both: fixtureServer('modern-server.mjs', ['--both']),
+          'both-pinned': fixtureServer('modern-server.mjs', ['--both'], { protocol: '2026-07-28' }),
+          'pinned-2025': fixtureServer('modern-server.mjs', [], { protocol: '2025' }),
         },
       },
       {
@@ -85,7 +87,22 @@ describe('backends of both protocol eras', () => {
         protocolEra: 'legacy',
         ...info,
       },
+      // `protocol: "2026-07-28"` picks 2026 on a server of both eras, without trying 2025 first.
+      { id: 'both-pinned', state: 'running', transport: 'stdio', ...modern, ...info },
+      // `protocol: "2025"`: no second try in 2026-07-28.
+      {
+        id: 'pinned-2025',
+        state: 'failed',
+        transport: undefined,
+        protocolVersion: undefined,
+        protocolEra: undefined,
+        serverInfo: undefined,
+        features: undefined,
+      },
     ]);
+    expect(manager.status().find((status) => status.id === 'pinned-2025')?.lastError).toBe(
+      'MCP server \'pinned-2025\' Unsupported protocol version: 2025-11-25 (it speaks 2026-07-28; its config entry\'s "protocol" may pin "2026-07-28", or leave it out)',
+    );
     expect(manager.serverInstructions('modern')).toBe('A 2026-07-28 fixture.');
     const switched = recording.records.filter((record) => record.message.includes('refused the 2025 handshake'));
     expect(switched.map((record) => record.fields.server).sort()).toEqual(['modern', 'modern-http']);
@@ -148,12 +165,19 @@ describe('backends of both protocol eras', () => {
     });
   }
 
+  it('answers from the era the connection speaks (the both-eras server sees the client it was given)', async () => {
+    expect((await manager.callTool('both', 'era', {})).content).toEqual([{ type: 'text', text: 'legacy' }]);
+    expect((await manager.callTool('both-pinned', 'era', {})).content).toEqual([{ type: 'text', text: 'modern' }]);
+  });
+
   it('health-checks modern backends with server/discover and legacy ones with ping', async () => {
     const health = await manager.healthCheck({ timeoutMs: 10_000 });
     expect(health.map((entry) => [entry.id, entry.ok])).toEqual([
       ['modern', true],
       ['modern-http', true],
       ['both', true],
+      ['both-pinned', true],
+      ['pinned-2025', false],
     ]);
   });
 

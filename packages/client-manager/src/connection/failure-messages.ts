@@ -62,6 +62,7 @@ export function describeStartFailure(context: StartFailureContext): Error {
   } else {
     const failure = toBackendFailure(error, { serverId, operation: 'start-up', timeoutMs });
     reason = failure instanceof Error ? failure.message.replace(`MCP server '${serverId}': `, '') : String(failure);
+    reason += supportedVersionsHint(error);
   }
   const message = `MCP server '${serverId}' ${reason}${stderrSummary(process)}`;
   return deadline.aborted
@@ -80,4 +81,14 @@ export function refusedLegacyHandshake(error: unknown): boolean {
     current = current.cause;
   }
   return false;
+}
+
+/** ` (it speaks 2026-07-28; …)` for a `-32022` whose data names the revisions the server speaks, else nothing. */
+function supportedVersionsHint(error: unknown): string {
+  const wire = wireErrorOf(error);
+  if (wire?.code !== unsupportedProtocolVersionCode) return '';
+  const supported = (wire.data as { supported?: unknown } | undefined)?.supported;
+  if (!Array.isArray(supported) || supported.length === 0) return '';
+  const names = supported.filter((version): version is string => typeof version === 'string');
+  return ` (it speaks ${names.join(', ')}; its config entry's "protocol" may pin "2026-07-28", or leave it out)`;
 }

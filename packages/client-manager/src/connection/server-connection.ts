@@ -53,6 +53,8 @@ export class ServerConnection {
    * it. A config change makes a new connection, so the verdict is per server id and config.
    */
   private era: ProtocolEra | undefined;
+  /** The era the config pins (`protocol`), if any. */
+  private readonly configuredEra: ProtocolEra | undefined;
   private process?: ProcessTransport;
   private transportKind?: ServerTransportKind;
   private tools: ToolInfo[] = [];
@@ -85,6 +87,8 @@ export class ServerConnection {
     this.state = !settings.config.enabled ? 'disabled' : this.configError !== undefined ? 'failed' : 'stopped';
     if (this.configError !== undefined) this.lastError = this.configError;
     this.originTracker = settings.config.transport === 'stdio' ? undefined : new OriginTracker();
+    this.configuredEra = eraOfProtocol(settings.config.protocol);
+    this.era = this.configuredEra;
     this.requests = new RequestForwarder(
       {
         id: this.id,
@@ -281,7 +285,7 @@ export class ServerConnection {
       if (generation !== this.generation) return;
       this.process = undefined;
       // A backend may have been replaced by one of the other era: the next attempt finds out again.
-      this.era = undefined;
+      this.era = this.configuredEra;
       const failure = this.settings.redactor.redactDeep(error as Error);
       this.lastError = failure.message;
       this.logger.warn('could not connect', { error: failure.message });
@@ -407,4 +411,11 @@ export class ServerConnection {
     this.state = state;
     this.settings.onStatusChange(this.status(), previous);
   }
+}
+
+/** The era a config's `protocol` pins: none for `auto` (absent). */
+function eraOfProtocol(protocol: ServerConfig['protocol']): ProtocolEra | undefined {
+  if (protocol === '2025') return 'legacy';
+  if (protocol === '2026-07-28') return 'modern';
+  return undefined;
 }

@@ -62,6 +62,8 @@ export const serverEntrySchema = z.object({
   projects: z.array(nonEmptyString).optional(),
   timeoutMs: positiveInteger.default(configDefaults.timeoutMs),
   startupTimeoutMs: positiveInteger.default(configDefaults.startupTimeoutMs),
+  /** The MCP revision to reach the server in; `auto` (default): 2025 first, 2026-07-28 if it refuses that. */
+  protocol: z.enum(['auto', '2025', '2026-07-28']).optional(),
   description: z.string().optional(),
   category: z.string().optional(),
   tags: z.array(z.string()).default([]),

@@ -81,6 +81,7 @@ function resolveServerBase(entry: ServerEntry, key: string, id: string) {
     ...(entry.projects !== undefined ? { projects: [...entry.projects] } : {}),
     timeoutMs: entry.timeoutMs,
     startupTimeoutMs: entry.startupTimeoutMs,
+    ...(entry.protocol !== undefined && entry.protocol !== 'auto' ? { protocol: entry.protocol } : {}),
     ...(entry.description !== undefined ? { description: entry.description } : {}),
     ...(entry.category !== undefined ? { category: entry.category } : {}),
     tags: [...entry.tags],

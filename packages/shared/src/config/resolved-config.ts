@@ -15,6 +15,11 @@ interface ServerConfigBase {
   projects?: string[];
   timeoutMs: number;
   startupTimeoutMs: number;
+  /**
+   * The MCP revision the server is reached in, when pinned by the config: `2025` (the 2025 handshake only) or
+   * `2026-07-28`. Absent (`auto`): the 2025 handshake first, 2026-07-28 when the server refuses it (`-32022`).
+   */
+  protocol?: '2025' | '2026-07-28';
   description?: string;
   category?: string;
   tags: string[];

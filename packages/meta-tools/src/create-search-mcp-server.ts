@@ -48,7 +48,12 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): ParamsCh
   });
   // One line per connection saying who connected and in which revision: the first thing to look at when a client
   // cannot use Search MCP.
-  server.onClientConnected((client) => logger.info('client connected', { ...client }));
+  server.onClientConnected((client) => {
+    logger.info('client connected', { ...client });
+    // A 2026-07-28 client has no `initialize`: its first request carries its capabilities, so backends waiting for
+    // the first client's capabilities may start now (a 2025 client's `initialize` does this in the handshake).
+    if (client.era === 'modern') options.onInitialize?.(server);
+  });
   // 2026-07-28 answers say how long they may be reused and by whom (plan §2.6); 2025 answers carry no such fields.
   const callerDependent = answersDependOnCaller(config) || options.resolveCaller !== undefined;
   const fixedToolList = mode === 'meta' && (options.pinned ?? config.exposure.pinned).length === 0;

@@ -47,13 +47,14 @@ describe('REST v1', () => {
   it('lists visible tools with filters and pagination', async () => {
     // How many tools server-everything offers depends on the client capabilities it is told (sampling, roots, …).
     const everything = await request(server.url, '/v1/tools?server=everything&limit=100');
-    const total = (everything.body?.tools as unknown[]).length;
+    const everythingTools = (everything.body?.tools ?? []) as unknown[];
+    const total = everythingTools.length;
     expect(total).toBeGreaterThan(10);
     const page = await request(server.url, '/v1/tools?server=everything&limit=5&page=2');
     expect(page.status).toBe(200);
     expect(page.body?.tools).toHaveLength(5);
     expect(page.body?.tools[0]).toMatchObject({ serverName: 'everything', enabled: true });
-    expect(page.body?.tools[0]).toEqual((everything.body?.tools as unknown[])[5]);
+    expect(page.body?.tools[0]).toEqual(everythingTools[5]);
     expect(page.body?.pagination).toEqual({ page: 2, limit: 5, total, totalPages: Math.ceil(total / 5) });
     const all = await request(server.url, '/v1/tools?limit=100');
     const keys = ((all.body?.tools ?? []) as Array<{ toolKey: string }>).map((tool) => tool.toolKey);

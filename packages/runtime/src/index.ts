@@ -4,6 +4,7 @@
  */
 export { createSearchMcpRuntime } from './search-mcp-runtime.js';
 export type { SearchMcpRuntime, SearchMcpRuntimeOptions } from './search-mcp-runtime.js';
+export type { EraServerFactory, ProtocolEra, SearchMcpConnection } from './serving/era-detecting-connection.js';
 
 export { createJsonlAuditSink } from './audit/jsonl-audit-sink.js';
 export type { JsonlAuditSinkOptions } from './audit/jsonl-audit-sink.js';

@@ -3,7 +3,7 @@
  *
  *   npx -y pnpm@10.34.9 bench:context
  *
- * The 22 real catalogs of ../shared/fixtures/real-servers (237 tools) are mounted through
+ * The 22 real catalogs of fixtures/real-servers (237 tools) are mounted through
  * apps/stdio-server/test/fixtures/replay-server.mjs (one process per server, answering `tools/list` exactly as
  * recorded), so no server dependency or credential is needed. Measured, with SDK `Client` + `StdioClientTransport`
  * spawning the built `apps/stdio-server/dist/cli.js serve --config <temp config>`:
@@ -564,7 +564,7 @@ function markdown(
     `${machineSummary(machine)} · ` +
       `load ${machine.loadAverageAtStart.join(' / ')} at start · SDK ${machine.sdk} · @anthropic-ai/tokenizer ${machine.tokenizer}`,
     '',
-    `${direct.servers} real MCP server catalogs (${direct.tools} tools, ../shared/fixtures/real-servers) replayed by ` +
+    `${direct.servers} real MCP server catalogs (${direct.tools} tools, fixtures/real-servers) replayed by ` +
       '`apps/stdio-server/test/fixtures/replay-server.mjs`; real SDK clients spawning `apps/stdio-server/dist/cli.js serve`. ' +
       'Tokens: Claude tokenizer on the JSON of the `tools` array of `tools/list` (as `context-cost.ts` counts).',
     '',

@@ -11,6 +11,7 @@ import { closeConnection } from './close-connection.js';
 import type { OriginTracker } from './origin-tracker.js';
 import type { ConnectionFactory } from './connection-factory.js';
 import { describeStartFailure, refusedLegacyHandshake } from './failure-messages.js';
+import { loadModernClient } from './modern-client-loader.js';
 import { listAllToolPages } from './tool-paging.js';
 
 export interface ConnectionAttempt {
@@ -57,6 +58,8 @@ export async function connectAndListTools(attempt: ConnectionAttempt): Promise<C
 }
 
 async function connectInEra(attempt: ConnectionAttempt, era: ProtocolEra): Promise<ConnectedServer> {
+  // The client is made synchronously inside the factory: the 2.x SDK must be loaded before.
+  if (era === 'modern') await loadModernClient();
   const { config, logger } = attempt;
   const timeoutMs = config.startupTimeoutMs;
   const started = performance.now();

@@ -1,12 +1,20 @@
 import {
   Client,
   type ClientCapabilities,
+  type FetchLike,
   type Implementation,
   type Transport as ModernTransport,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Logger } from '@search-mcp/shared';
 import type { BackendPeer } from './backend-peer.js';
+import type { ModernErrorReader } from './protocol-errors.js';
+
+// Loaded only through `modern-client-loader.ts` (the 2.x SDK costs start-up time a 2025-only host never pays).
 
 /** The revision a modern backend is reached in. */
 export const modernProtocolVersion = '2026-07-28';
@@ -61,3 +69,31 @@ export function createModernBackendClient(settings: ModernBackendClientSettings)
   client.onclose = () => settings.onClose();
   return client;
 }
+
+/**
+ * The 2.x Streamable HTTP transport for a 2026-07-28 backend (it sends the revision's `Mcp-Method`/`Mcp-Name`
+ * headers), typed as the transport shape our clients take.
+ */
+export function createModernHttpTransport(url: URL, init: { headers: Record<string, string>; fetch?: FetchLike }) {
+  const transport = new StreamableHTTPClientTransport(url, {
+    requestInit: { headers: init.headers },
+    ...(init.fetch ? { fetch: init.fetch } : {}),
+  });
+  return transport as unknown as Transport;
+}
+
+/** How `protocol-errors.ts` reads the 2.x SDK's errors. */
+export const modernErrorReader: ModernErrorReader = {
+  wireError(error) {
+    if (!ProtocolError.isInstance(error)) return undefined;
+    const { code, message, data } = error as ProtocolError;
+    return { code, message, ...(data !== undefined ? { data } : {}) };
+  },
+  sdkCode(error) {
+    if (!SdkError.isInstance(error)) return undefined;
+    const { code } = error as SdkError;
+    if (code === SdkErrorCode.RequestTimeout) return 'timeout';
+    if (code === SdkErrorCode.ConnectionClosed) return 'closed';
+    return 'other';
+  },
+};

@@ -1,10 +1,10 @@
-import { StreamableHTTPClientTransport as ModernStreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord, type Logger, type RemoteServerConfig } from '@search-mcp/shared';
 import type { BackendPeer } from './backend-peer.js';
+import { loadedModernClient } from './modern-client-loader.js';
 import { ProgressOrderingTransport } from '../transport/progress-ordering-transport.js';
 import type { OriginTracker } from './origin-tracker.js';
 
@@ -105,14 +105,14 @@ async function connectWith(
 
 /** A 2026-07-28 backend: Streamable HTTP only (the era has no SSE transport), on the 2.x SDK's transport. */
 async function connectModern(config: RemoteServerConfig, options: RemoteConnectOptions): Promise<RemoteConnection> {
-  const transport = new ModernStreamableHTTPClientTransport(new URL(config.url), {
-    requestInit: { headers: config.headers },
+  const transport = loadedModernClient().createModernHttpTransport(new URL(config.url), {
+    headers: config.headers,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   const client = options.createClient();
   try {
     // Not wrapped in ProgressOrderingTransport: that would hide the 2.x transport's per-request stream members.
-    await client.connect(transport as unknown as Transport, {
+    await client.connect(transport, {
       timeout: options.timeoutMs,
       ...(options.signal ? { signal: options.signal } : {}),
     });
@@ -120,5 +120,5 @@ async function connectModern(config: RemoteServerConfig, options: RemoteConnectO
     await client.close().catch(() => {});
     throw error;
   }
-  return { client, transport: transport as unknown as Transport, kind: 'http' };
+  return { client, transport, kind: 'http' };
 }

@@ -17,7 +17,7 @@ import type { BackendPeer, ProtocolEra } from './backend-peer.js';
 import type { BackendRequestOptions } from './backend-request-options.js';
 import { closeConnection } from './close-connection.js';
 import { describeStatus } from './connection-status.js';
-import { createModernBackendClient } from './modern-backend-client.js';
+import { loadedModernClient } from './modern-client-loader.js';
 import { configErrorFailure, connectionLostMessage, describeExit, gaveUpMessage } from './failure-messages.js';
 import type { CallToolOptions } from './forward-tool-call.js';
 import { OriginTracker } from './origin-tracker.js';
@@ -327,7 +327,7 @@ export class ServerConnection {
 
   private createClient(generation: number, era: ProtocolEra): BackendPeer {
     if (era === 'modern') {
-      return createModernBackendClient({
+      return loadedModernClient().createModernBackendClient({
         clientInfo: this.settings.clientInfo,
         logger: this.logger,
         onClose: () => this.handleClose(generation),

@@ -116,7 +116,7 @@ function readStat(pid) {
   }
   // `pid (comm) state ppid …`: comm may hold spaces and parentheses, so fields are counted after the last `)`.
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  return { state: fields[0], ppid: Number(fields[1]), startTime: fields[19] };
+  return { state: fields[0], ppid: Number(fields[1]), pgrp: Number(fields[2]), startTime: fields[19] };
 }
 
 /** @param {string} path */
@@ -164,8 +164,23 @@ function signalGroup(group, signal) {
   }
 }
 
-/** @param {number} group */
+/**
+ * Whether any process of the group still runs. On Linux zombies do not count: killed members whose parent (Search
+ * MCP) is gone wait for init to reap them, which may take a while, and they hold nothing.
+ * @param {number} group
+ */
 function groupAlive(group) {
+  if (process.platform === 'linux') {
+    try {
+      return readdirSync('/proc').some((entry) => {
+        if (!/^\d+$/.test(entry)) return false;
+        const stat = readStat(Number(entry));
+        return stat !== undefined && stat.pgrp === group && stat.state !== 'Z' && stat.state !== 'X';
+      });
+    } catch {
+      // /proc unreadable: ask the kernel (zombies count there).
+    }
+  }
   try {
     process.kill(isWindows ? group : -group, 0);
     return true;

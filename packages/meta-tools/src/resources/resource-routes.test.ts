@@ -8,6 +8,8 @@ interface Listing {
   templates?: string[];
   pageSize?: number;
   fails?: boolean;
+  /** Answers `resources/templates/list` with an error (a server that has no templates, `-32601`). */
+  noTemplates?: boolean;
 }
 
 /** The listing half of a gateway, over fixed lists (the resource methods are all `ResourceRoutes` uses). */
@@ -30,6 +32,7 @@ function gatewayOf(servers: Record<string, Listing>): { gateway: BackendGateway;
     listResourceTemplates: async (id: string) => {
       const server = servers[id] as Listing;
       if (server.fails) throw new Error('listing failed');
+      if (server.noTemplates) throw new Error('Method not found');
       return { resourceTemplates: (server.templates ?? []).map((uriTemplate) => ({ uriTemplate, name: uriTemplate })) };
     },
   } as unknown as BackendGateway;
@@ -37,6 +40,12 @@ function gatewayOf(servers: Record<string, Listing>): { gateway: BackendGateway;
 }
 
 describe('ResourceRoutes', () => {
+  it('routes to a server whose templates list fails (it has none) by the resources it lists', async () => {
+    const { gateway } = gatewayOf({ a: { uris: ['modern://greeting'], noTemplates: true }, b: {} });
+    const routes = new ResourceRoutes(gateway, { logger: silentLogger });
+    expect(await routes.candidates('modern://greeting', ['a', 'b'])).toEqual(['a']);
+  });
+
   it('orders candidates: listing servers (config order), then the linker, then matching templates', async () => {
     const { gateway } = gatewayOf({
       a: { templates: ['doc://{name}'] },

@@ -49,10 +49,12 @@ export class ResourceRoutes {
     await Promise.all(
       servers.map(async (id) => {
         const index = this.indexOf(id);
-        // A server that cannot list now is skipped, not allowed to fail the read of another server's resource.
-        const [uris, templates] = await Promise.all([index.uris, index.templates]).catch(
-          () => [new Set<string>(), []] as const,
-        );
+        // A server that cannot list now is skipped, not allowed to fail the read of another server's resource. Each
+        // list on its own: a server without templates (`-32601` for `resources/templates/list`) keeps its resources.
+        const [uris, templates] = await Promise.all([
+          index.uris.catch(() => new Set<string>()),
+          index.templates.catch(() => []),
+        ]);
         if (uris.has(uri)) listing.push(id);
         else if (templates.some(({ template }) => template?.match(uri))) matching.push(id);
       }),

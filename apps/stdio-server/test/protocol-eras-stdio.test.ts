@@ -16,7 +16,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { modernRequestMeta, startRawStdioPeer } from '../../web-search-server/test/raw-stdio-peer.js';
 import { collectStderr, type StderrCollector } from '../../web-search-server/test/stderr-collector.js';
-import { cli, deadlineMs, everythingEntry } from './forwarding-support.js';
+import { cli, deadlineMs, eventually, everythingEntry, repoRoot } from './forwarding-support.js';
+
+/** A 2.x SDK backend that speaks only 2026-07-28 (refuses every 2025 request with -32022). */
+const modernBackend = join(repoRoot, 'packages/client-manager/test/fixtures/modern-server.mjs');
 
 const Loose = z.looseObject({});
 type Kind = 'sdk1' | 'sdk2-legacy' | 'sdk2-auto' | 'sdk2-2026';
@@ -41,7 +44,12 @@ beforeAll(async () => {
   configPath = join(directory, 'config.json');
   await writeFile(
     configPath,
-    JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [everythingEntry] } } }),
+    JSON.stringify({
+      mcpServers: {
+        everything: { command: process.execPath, args: [everythingEntry] },
+        modern: { command: process.execPath, args: [modernBackend] },
+      },
+    }),
   );
 });
 
@@ -123,7 +131,7 @@ function textOf(result: Record<string, unknown>): string {
 }
 
 describe.each(expectations)(
-  '$kind client ↔ search-mcp (stdio) ↔ server-everything (2025)',
+  '$kind client ↔ search-mcp (stdio) ↔ server-everything (2025) and a 2026-only backend',
   ({ kind, era, version }) => {
     let client: EraClient;
 
@@ -184,6 +192,19 @@ describe.each(expectations)(
         argument: { name: 'department', value: 'E' },
       });
       expect((completed.completion as { values: string[] }).values).toEqual(['Engineering']);
+    });
+
+    it('reaches a backend that speaks only 2026-07-28: a tool, its resource and its prompt', async () => {
+      // The backend connects after a refused 2025 attempt; wait (bounded) until its tool answers.
+      const answered = await eventually(async () => {
+        const result = await client.request('tools/call', { name: 'modern__era', arguments: {} });
+        return result.isError ? undefined : result;
+      }, 'the 2026-only backend answers');
+      expect(textOf(answered)).toBe('modern');
+      const read = await client.request('resources/read', { uri: 'modern://greeting' });
+      expect((read.contents as Array<{ text?: string }>)[0]?.text).toBe('hello from 2026');
+      const prompt = await client.request('prompts/get', { name: 'modern__greet', arguments: { name: 'Ada' } });
+      expect(JSON.stringify(prompt.messages)).toContain('Ada');
     });
 
     it('forwards progress, and a cancelled call stops without breaking the connection', async () => {

@@ -1,6 +1,7 @@
 import {
   CLIENT_INFO_META_KEY,
   PROTOCOL_VERSION_META_KEY,
+  SERVER_INFO_META_KEY,
   type CancelTaskRequest,
   type GetTaskPayloadRequest,
   type GetTaskRequest,
@@ -192,13 +193,26 @@ export class ParamsCheckingServer extends Server {
         });
       }
       checkParams(method, request, ownSchemas.get(this)?.get(method));
-      let result = await inner(request, context);
+      let result = withoutBackendServerInfo(await inner(request, context));
       const transform = isHandshake ? handshakeTransforms.get(this) : undefined;
       if (transform) result = await transform(result, requestExtraOf(context, this));
       const hint = this.servesModernEra() ? cacheHintSources.get(this)?.(method) : undefined;
       return hint && !isInputRequiredResult(result) ? withCacheHint(result, hint) : result;
     };
   }
+}
+
+/**
+ * A forwarded result without the backend's own `_meta["io.modelcontextprotocol/serverInfo"]` (a 2026-07-28 backend
+ * stamps it on every result): the client's server is Search MCP, and the SDK stamps ours on 2026 answers.
+ */
+function withoutBackendServerInfo(result: Result): Result {
+  const meta = result._meta;
+  if (!isRecord(meta) || !(SERVER_INFO_META_KEY in meta)) return result;
+  const { [SERVER_INFO_META_KEY]: _backend, ...rest } = meta;
+  if (Object.keys(rest).length > 0) return { ...result, _meta: rest };
+  const { _meta: _dropped, ...withoutMeta } = result;
+  return withoutMeta as Result;
 }
 
 /** The era-blind view of a 2.x request context our handlers use. */

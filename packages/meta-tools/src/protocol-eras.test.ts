@@ -21,8 +21,14 @@ type Negotiation = 'legacy' | { pin: '2026-07-28' };
  * (the one the stdio app uses): the factory gets the era the client opened with.
  */
 async function connect(negotiation: Negotiation, overrides: Partial<SearchMcpServerOptions> = {}, config = {}) {
+  const registry = createRegistry();
+  // What a 2026-07-28 backend's result looks like through the client manager: its own serverInfo in `_meta`.
+  registry.register({ name: 'stamped', description: 'A result stamped by a 2026 backend' }, () => ({
+    content: [{ type: 'text', text: 'stamped' }],
+    _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'backend', version: '1' }, trace: 'abc' },
+  }));
   const catalog = new ToolCatalog({
-    sources: [createRegistry(), new DisconnectedSource()],
+    sources: [registry, new DisconnectedSource()],
     config: { mcpServers: { fs: { command: 'fs-server', description: 'Files on disk' } }, ...config },
     executor: { retries: 0 },
   });
@@ -61,6 +67,11 @@ describe('one Search MCP server definition, both protocol eras', () => {
       params: { name: 'local__echo', arguments: { message: 'hi' } },
     });
     expect(echoed).toMatchObject({ content: [{ type: 'text', text: 'Echo: hi' }] });
+    const stamped = (await client.request(
+      { method: 'tools/call', params: { name: 'local__stamped', arguments: {} } },
+      z.looseObject({}),
+    )) as Record<string, unknown>;
+    expect(stamped._meta).toMatchObject({ 'io.modelcontextprotocol/serverInfo': { name: 'search-mcp' }, trace: 'abc' });
   });
 
   it('marks lists private for 2026 clients when projects make answers differ per caller', async () => {
@@ -93,6 +104,12 @@ describe('one Search MCP server definition, both protocol eras', () => {
     const { client, eras } = await connect('legacy');
     expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
     expect(eras).toEqual(['legacy']);
+    const stamped = (await client.request(
+      { method: 'tools/call', params: { name: 'local__stamped', arguments: {} } },
+      z.looseObject({}),
+    )) as Record<string, unknown>;
+    // The backend's serverInfo does not pass for ours; its other `_meta` does.
+    expect(stamped._meta).toEqual({ trace: 'abc' });
     const listed = (await client.request({ method: 'tools/list', params: {} })) as Record<string, unknown>;
     expect(listed.ttlMs).toBeUndefined();
     expect(listed.cacheScope).toBeUndefined();

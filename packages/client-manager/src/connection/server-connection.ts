@@ -17,6 +17,7 @@ import type { BackendPeer, ProtocolEra } from './backend-peer.js';
 import type { BackendRequestOptions } from './backend-request-options.js';
 import { closeConnection } from './close-connection.js';
 import { describeStatus } from './connection-status.js';
+import { EraVerdict } from './era-verdict.js';
 import { loadedModernClient } from './modern-client-loader.js';
 import { configErrorFailure, connectionLostMessage, describeExit, gaveUpMessage } from './failure-messages.js';
 import type { CallToolOptions } from './forward-tool-call.js';
@@ -48,13 +49,8 @@ export class ServerConnection {
 
   private state: ServerState;
   private client?: BackendPeer;
-  /**
-   * The era this entry's backend speaks, once a connect has shown it (or as configured): reconnects go straight to
-   * it. A config change makes a new connection, so the verdict is per server id and config.
-   */
-  private era: ProtocolEra | undefined;
-  /** The era the config pins (`protocol`), if any. */
-  private readonly configuredEra: ProtocolEra | undefined;
+  /** The protocol era to connect in (configured, or learnt by the last connect). */
+  private readonly era: EraVerdict;
   private process?: ProcessTransport;
   private transportKind?: ServerTransportKind;
   private tools: ToolInfo[] = [];
@@ -87,8 +83,7 @@ export class ServerConnection {
     this.state = !settings.config.enabled ? 'disabled' : this.configError !== undefined ? 'failed' : 'stopped';
     if (this.configError !== undefined) this.lastError = this.configError;
     this.originTracker = settings.config.transport === 'stdio' ? undefined : new OriginTracker();
-    this.configuredEra = eraOfProtocol(settings.config.protocol);
-    this.era = this.configuredEra;
+    this.era = new EraVerdict(settings.config.protocol);
     this.requests = new RequestForwarder(
       {
         id: this.id,
@@ -273,7 +268,7 @@ export class ServerConnection {
         openConnection: this.settings.openConnection,
         logger: this.logger,
         createClient: (era) => this.createClient(generation, era),
-        era: this.era,
+        era: this.era.current,
         ...(this.originTracker ? { originTracker: this.originTracker } : {}),
         onProcess: (spawned) => {
           if (generation !== this.generation) return;
@@ -284,8 +279,7 @@ export class ServerConnection {
     } catch (error) {
       if (generation !== this.generation) return;
       this.process = undefined;
-      // A backend may have been replaced by one of the other era: the next attempt finds out again.
-      this.era = this.configuredEra;
+      this.era.failed();
       const failure = this.settings.redactor.redactDeep(error as Error);
       this.lastError = failure.message;
       this.logger.warn('could not connect', { error: failure.message });
@@ -298,7 +292,7 @@ export class ServerConnection {
       return;
     }
     this.client = connected.client;
-    this.era = connected.era;
+    this.era.connected(connected.era);
     this.process = connected.process;
     this.transportKind = connected.kind;
     this.tools = connected.tools;
@@ -411,11 +405,4 @@ export class ServerConnection {
     this.state = state;
     this.settings.onStatusChange(this.status(), previous);
   }
-}
-
-/** The era a config's `protocol` pins: none for `auto` (absent). */
-function eraOfProtocol(protocol: ServerConfig['protocol']): ProtocolEra | undefined {
-  if (protocol === '2025') return 'legacy';
-  if (protocol === '2026-07-28') return 'modern';
-  return undefined;
 }

@@ -8,6 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const memoryServer = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-memory/dist/index.js');
+const modernServer = fileURLToPath(
+  new URL('../../../packages/client-manager/test/fixtures/modern-server.mjs', import.meta.url),
+);
 const featureServer = fileURLToPath(
   new URL('../../../packages/client-manager/test/fixtures/feature-server.mjs', import.meta.url),
 );
@@ -55,7 +58,7 @@ describe('search-mcp doctor', () => {
     expect(out).toContain('mcpServers.notes.enviroment: unknown key, ignored; did you mean "env"?');
     expect(out).toContain('mcpServers["search-mcp"]: skipped: it runs Search MCP itself');
     expect(out.replace(/\s+/g, ' ')).toContain('mcpServers: "memory", "notes" are the same server');
-    expect(out).toMatch(/memory +running +9 +\d+ ms +\d{4}-\d{2}-\d{2}/);
+    expect(out).toMatch(/memory +running +9 +\d+ ms +\d{4}-\d{2}-\d{2} \(legacy\)/);
     expect(out).toContain('Hybrid search (search.strategy or a project uses "hybrid"):');
     expect(out).toMatch(/model \S+: loaded, state ready/);
     expect(out).toContain('vectors in memory: 18');
@@ -107,5 +110,36 @@ describe('search-mcp doctor', () => {
     const json = await runCli(['doctor', '--json', '--config', shared]);
     const report = JSON.parse(json.stdout) as { resourceDuplicates: Array<{ uri: string; serverIds: string[] }> };
     expect(report.resourceDuplicates).toEqual([{ uri: 'shared://doc', serverIds: ['alpha', 'beta'] }]);
+  }, 120_000);
+
+  it('shows the protocol revision and era each backend was reached in, 2026-07-28 included', async () => {
+    const eras = join(directory, 'eras.json');
+    await writeFile(
+      eras,
+      JSON.stringify({
+        mcpServers: {
+          modern: { command: process.execPath, args: [modernServer] },
+          memory: {
+            command: process.execPath,
+            args: [memoryServer],
+            env: { MEMORY_FILE_PATH: join(directory, 'e.jsonl') },
+          },
+        },
+      }),
+    );
+    const text = await runCli(['doctor', '--config', eras]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/modern +running +\d+ +\d+ ms +2026-07-28 \(modern\)/);
+    expect(text.stdout).toMatch(/memory +running +9 +\d+ ms +2025-\d{2}-\d{2} \(legacy\)/);
+    const json = await runCli(['doctor', '--json', '--config', eras]);
+    const report = JSON.parse(json.stdout) as {
+      servers: Array<{ id: string; protocolVersion?: string; protocolEra?: string }>;
+    };
+    expect(
+      report.servers.map(({ id, protocolVersion, protocolEra }) => ({ id, protocolVersion, protocolEra })),
+    ).toEqual([
+      { id: 'modern', protocolVersion: '2026-07-28', protocolEra: 'modern' },
+      { id: 'memory', protocolVersion: expect.stringMatching(/^2025-/), protocolEra: 'legacy' },
+    ]);
   }, 120_000);
 });

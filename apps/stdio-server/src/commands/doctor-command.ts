@@ -73,7 +73,9 @@ export async function doctorCommand(cli: CliArguments, lifecycle: CliLifecycle):
         status.state,
         String(status.toolCount),
         status.connectMs !== undefined ? `${Math.round(status.connectMs)} ms` : '',
-        status.protocolVersion ?? '',
+        status.protocolVersion
+          ? `${status.protocolVersion}${status.protocolEra ? ` (${status.protocolEra})` : ''}`
+          : '',
         truncateText(status.lastError ?? '', 50),
       ]),
     ),

@@ -3,6 +3,7 @@ import type { AuditSink } from '@search-mcp/runtime';
 import type { Logger, SecretRedactor } from '@search-mcp/shared';
 import type { AccessToken } from './access/token-verifier.js';
 import type { McpServerFactory } from './mcp/mcp-server-factory.js';
+import type { EraServerFactory } from './mcp/modern-mcp-leg.js';
 import type { ToolRanker } from './rest/catalog-search-route.js';
 
 /** What the app takes from the composition root (`createSearchMcpRuntime`): it holds no search or tool logic. */
@@ -10,6 +11,8 @@ export interface HttpRuntime {
   readonly catalog: ToolCatalog;
   readonly audit?: AuditSink;
   createServer: McpServerFactory;
+  /** One server per request of an era: with it, 2026-07-28 clients are served next to the 2025 sessions. */
+  serverFactory?: EraServerFactory;
 }
 
 export interface HttpAppOptions {

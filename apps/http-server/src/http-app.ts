@@ -152,6 +152,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   registerLegacyRedirects(app);
   const mcp = registerMcpEndpoint(app, {
     createServer: runtime.createServer,
+    ...(runtime.serverFactory ? { serverFactory: runtime.serverFactory } : {}),
     logger,
     redactor,
     activity,

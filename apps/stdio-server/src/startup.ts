@@ -55,6 +55,9 @@ export async function loadRuntime(
     config,
     logger,
     serverInfo: { name: 'search-mcp', version: appVersion },
+    // serve has one client: backends are told what it declared (sampling, elicitation, roots), so they offer only
+    // what can be answered. The other commands have no client to answer a backend's request.
+    backendClientCapabilities: cli.command === 'serve' ? 'first-client' : {},
     ...(cli.mode ? { mode: cli.mode } : {}),
     ...(cli.project !== undefined ? { projectId: cli.project } : {}),
   });

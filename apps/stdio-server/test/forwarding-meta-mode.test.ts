@@ -53,7 +53,23 @@ describe('tool_execute', () => {
   it('tells the backend that this client cannot sample, and the tool reports it', async () => {
     const result = await callTool(session.client, 'tool_execute', { toolKey: 'a:ask-sampling', arguments: {} });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/does not support sampling/);
+    // serve tells backends what its one client declared: no sampling here, so a backend that asks anyway gets the
+    // SDK's -32601 for a capability its client never announced.
+    expect(textOf(result)).toBe('Method not found');
+  });
+
+  it('backends are told this client declared nothing: server-everything offers no sampling or roots tools', async () => {
+    const result = await callTool(session.client, 'tool_execute', {
+      toolKey: 'everything:get-roots-list',
+      arguments: {},
+    });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/not found/i);
+    const echo = await callTool(session.client, 'tool_execute', {
+      toolKey: 'everything:echo',
+      arguments: { message: 'x' },
+    });
+    expect(echo.isError).not.toBe(true);
   });
 
   it('forwards _meta without token, project or the client’s progress token', async () => {

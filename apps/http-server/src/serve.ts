@@ -1,18 +1,14 @@
 import {
   collectConfigSecrets,
   ConfigError,
+  createGrowingSecretRedactor,
   createJsonLineLogger,
   errorMessage,
   type Logger,
   type ResolvedConfig,
 } from '@search-mcp/shared';
 import { findAndLoadConfig } from '@search-mcp/shared/node';
-import {
-  createGrowingSecretRedactor,
-  createSearchMcpRuntime,
-  handleShutdownSignals,
-  startHotReload,
-} from '@search-mcp/runtime';
+import { createSearchMcpRuntime, handleShutdownSignals, startHotReload } from '@search-mcp/runtime';
 import { allowedHostsFor } from './access/allowed-hosts.js';
 import { loadOrCreateToken } from './access/generated-token.js';
 import type { AccessToken } from './access/token-verifier.js';

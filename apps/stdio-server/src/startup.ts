@@ -1,12 +1,9 @@
-import {
-  createGrowingSecretRedactor,
-  createSearchMcpRuntime,
-  type GrowingSecretRedactor,
-  type SearchMcpRuntime,
-} from '@search-mcp/runtime';
+import { createSearchMcpRuntime, type SearchMcpRuntime } from '@search-mcp/runtime';
 import {
   collectConfigSecrets,
+  createGrowingSecretRedactor,
   createJsonLineLogger,
+  type GrowingSecretRedactor,
   type Logger,
   type LogLevel,
   type ResolvedConfig,

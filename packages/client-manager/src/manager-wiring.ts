@@ -1,8 +1,8 @@
 import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import {
   collectConfigSecrets,
+  createGrowingSecretRedactor,
   createJsonLineLogger,
-  createSecretRedactor,
   type Logger,
   type ResolvedConfig,
   type SecretRedactor,
@@ -23,28 +23,6 @@ import { type ProcessWatchdog, processWatchdog } from './process/process-watchdo
 import { defaultWatchdogScript } from './process/watchdog-script.js';
 
 const packageInfo: Implementation = { name: 'search-mcp', version: packageVersion };
-
-/**
- * Masks the secrets of every config the manager has been given: a reload adds the new config's secrets (old ones
- * stay masked, since processes started with them may still print them).
- */
-class ReloadableRedactor implements SecretRedactor {
-  private secrets: string[];
-  private current: SecretRedactor;
-
-  constructor(config: ResolvedConfig) {
-    this.secrets = [...collectConfigSecrets(config)];
-    this.current = createSecretRedactor(this.secrets);
-  }
-
-  readonly redact = (text: string): string => this.current.redact(text);
-  readonly redactDeep = <T>(value: T): T => this.current.redactDeep(value);
-
-  add(config: ResolvedConfig): void {
-    this.secrets = [...new Set([...this.secrets, ...collectConfigSecrets(config)])];
-    this.current = createSecretRedactor(this.secrets);
-  }
-}
 
 export interface ManagerHooks {
   emit: EmitManagerEvent;
@@ -67,8 +45,10 @@ export function wireManager(
   options: McpClientManagerOptions,
   hooks: ManagerHooks,
 ): ManagerWiring {
-  const reloadable = options.redactor ? undefined : new ReloadableRedactor(config);
-  const redactor = options.redactor ?? (reloadable as ReloadableRedactor);
+  // Without a redactor of the host's, the manager masks the secrets of every config it is given: a reload adds the
+  // new config's secrets (old ones stay masked, since processes started with them may still print them).
+  const reloadable = options.redactor ? undefined : createGrowingSecretRedactor(collectConfigSecrets(config));
+  const redactor = options.redactor ?? (reloadable as SecretRedactor);
   const logger = createRedactingLogger(
     options.logger ?? createJsonLineLogger({ level: 'warn', write: (line) => process.stderr.write(line) }),
     redactor,
@@ -86,7 +66,7 @@ export function wireManager(
   return {
     logger,
     redactor,
-    addConfig: (next) => reloadable?.add(next),
+    addConfig: (next) => reloadable?.add(collectConfigSecrets(next)),
     createConnection: (serverConfig) =>
       new ServerConnection({
         config: serverConfig,

@@ -20,13 +20,10 @@ export type {
 
 export { createConfigReloader } from './reload/config-reloader.js';
 export type { ConfigReloader, ConfigReloaderOptions } from './reload/config-reloader.js';
-export { createGrowingSecretRedactor } from './reload/growing-secret-redactor.js';
-export type { GrowingSecretRedactor } from './reload/growing-secret-redactor.js';
 export type {
   ConfigReload,
   ReconfigurableCatalog,
   ReconfigurableServers,
-  SecretCollector,
   ServerReconfiguration,
 } from './reload/reload-types.js';
 export { CONFIG_WATCH_ENV_VARIABLE, startHotReload } from './reload/start-hot-reload.js';

@@ -47,6 +47,8 @@ export type { VariableEnvironment } from './config/env-expansion.js';
 export { collectConfigSecrets } from './secrets/config-secrets.js';
 export { createSecretRedactor, noSecrets } from './secrets/secret-redactor.js';
 export type { SecretRedactor } from './secrets/secret-redactor.js';
+export { createGrowingSecretRedactor } from './secrets/growing-secret-redactor.js';
+export type { GrowingSecretRedactor, SecretCollector } from './secrets/growing-secret-redactor.js';
 
 export { createJsonLineLogger, logLevels, silentLogger } from './logging/logger.js';
 export type { JsonLineLoggerOptions, LogFields, Logger, LogLevel } from './logging/logger.js';
@@ -75,6 +77,8 @@ export type {
 } from './types/server-status.js';
 export type { JsonSchemaObject, ToolAnnotations, ToolDefinition, ToolInfo } from './types/tool-info.js';
 export type { ToolCallOptions, ToolCallResult, ToolProgress, ToolSource } from './types/tool-call.js';
+export { isLoggingLevel, loggingLevels } from './types/logging-level.js';
+export type { LoggingLevel } from './types/logging-level.js';
 
 export { errorMessage } from './text/error-message.js';
 export { isRecord } from './text/is-record.js';

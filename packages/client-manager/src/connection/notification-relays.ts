@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
-import { isRecord } from '@search-mcp/shared';
+import { isLoggingLevel, isRecord } from '@search-mcp/shared';
 import { z } from 'zod';
 import type { McpClientManagerEvents } from '../mcp-client-manager-options.js';
 import { type LogRateLimit, LogRateLimiter } from './log-rate-limit.js';
@@ -16,17 +16,6 @@ export interface NotificationRelaySettings {
   emit: EmitManagerEvent;
   logRateLimit: LogRateLimit;
 }
-
-const loggingLevels: readonly string[] = [
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-];
 
 /** Params pass through as the backend sent them: the SDK's schemas would strip fields they do not know. */
 function notification<M extends string>(method: M) {
@@ -48,7 +37,7 @@ export function installNotificationRelays(client: Client, settings: Notification
     }),
   );
   client.setNotificationHandler(notification('notifications/message'), ({ params }) => {
-    if (!params || typeof params.level !== 'string' || !loggingLevels.includes(params.level)) return;
+    if (!params || !isLoggingLevel(params.level)) return;
     if (!limiter.take()) return;
     emit('log-message', serverId, params as LogMessageParams);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLoggingLevel, LogLevels } from './log-levels.js';
+import { LogLevels } from './log-levels.js';
 
 describe('LogLevels', () => {
   it('lets everything through to a session that set no level', () => {
@@ -19,11 +19,5 @@ describe('LogLevels', () => {
     expect(levels.passes('b', 'debug')).toBe(false);
     expect(levels.delete('b')).toBe('warning');
     expect(levels.delete('a')).toBeUndefined();
-  });
-
-  it('knows the spec’s level names', () => {
-    expect(isLoggingLevel('emergency')).toBe(true);
-    expect(isLoggingLevel('verbose')).toBe(false);
-    expect(isLoggingLevel(3)).toBe(false);
   });
 });

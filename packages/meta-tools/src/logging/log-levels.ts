@@ -1,22 +1,6 @@
-import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
-
-/** RFC 5424 severities as MCP names them, least severe first. */
-export const loggingLevels: readonly LoggingLevel[] = [
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-];
+import { type LoggingLevel, loggingLevels } from '@search-mcp/shared';
 
 const severity = new Map(loggingLevels.map((level, index) => [level, index]));
-
-export function isLoggingLevel(value: unknown): value is LoggingLevel {
-  return typeof value === 'string' && severity.has(value as LoggingLevel);
-}
 
 /**
  * The log level each session asked for. A session that set none gets everything (the spec leaves the default to the

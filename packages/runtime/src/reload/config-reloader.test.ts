@@ -7,11 +7,15 @@
 import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createJsonLineLogger, diffServerConfigs, type ResolvedConfig } from '@search-mcp/shared';
+import {
+  createGrowingSecretRedactor,
+  createJsonLineLogger,
+  diffServerConfigs,
+  type ResolvedConfig,
+} from '@search-mcp/shared';
 import { loadConfig } from '@search-mcp/shared/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ConfigReloader, createConfigReloader } from './config-reloader.js';
-import { createGrowingSecretRedactor } from './growing-secret-redactor.js';
 import type { ConfigReload, ReconfigurableServers, ServerReconfiguration } from './reload-types.js';
 
 const cleanups: Array<() => Promise<void> | void> = [];

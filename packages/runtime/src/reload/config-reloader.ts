@@ -1,4 +1,5 @@
 import {
+  type SecretCollector,
   ConfigError,
   collectConfigSecrets,
   errorMessage,
@@ -12,7 +13,6 @@ import type {
   ConfigReload,
   ReconfigurableCatalog,
   ReconfigurableServers,
-  SecretCollector,
   ServerReconfiguration,
 } from './reload-types.js';
 import { settingsNeedingRestart } from './settings-needing-restart.js';

@@ -32,11 +32,6 @@ export interface ReconfigurableCatalog {
   reconfigure?(config: ResolvedConfig): undefined | readonly string[];
 }
 
-/** A secret redactor that can learn the secrets of a new config (see `createGrowingSecretRedactor`). */
-export interface SecretCollector {
-  add(secrets: Iterable<string>): void;
-}
-
 /** One applied reload. */
 export interface ConfigReload {
   previous: ResolvedConfig;

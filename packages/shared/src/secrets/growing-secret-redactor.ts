@@ -1,5 +1,9 @@
-import { createSecretRedactor, type SecretRedactor } from '@search-mcp/shared';
-import type { SecretCollector } from './reload-types.js';
+import { createSecretRedactor, type SecretRedactor } from './secret-redactor.js';
+
+/** A secret redactor that can learn more secrets later (those of a reloaded config). */
+export interface SecretCollector {
+  add(secrets: Iterable<string>): void;
+}
 
 /** A redactor that also learns secrets later (those of a reloaded config). */
 export type GrowingSecretRedactor = SecretRedactor & SecretCollector;

@@ -45,7 +45,7 @@ export class ModernBackendClient extends Client implements BackendPeer {
   }
 
   /** Our transports implement the 1.x `Transport`, the same shape the 2.x client drives. */
-  override connect(transport: Transport | ModernTransport, options?: { timeout?: number; signal?: AbortSignal }) {
+  override connect(transport: Transport | ModernTransport, options?: Parameters<Client['connect']>[1]) {
     return super.connect(transport as ModernTransport, options);
   }
 

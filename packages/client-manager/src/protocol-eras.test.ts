@@ -73,7 +73,7 @@ describe('backends of both protocol eras', () => {
     const modern = { protocolVersion: '2026-07-28', protocolEra: 'modern' };
     const info = {
       serverInfo: { name: 'modern-fixture', version: '1.0.0' },
-      features: ['tools', 'resources', 'prompts'],
+      features: ['tools', 'resources', 'prompts', 'logging'],
     };
     expect(statuses).toEqual([
       { id: 'modern', state: 'running', transport: 'stdio', ...modern, ...info },
@@ -116,6 +116,12 @@ describe('backends of both protocol eras', () => {
           'slow',
           'cancellations',
           'era',
+          'ask',
+          'ask-twice',
+          'sample',
+          'client-capabilities',
+          'grow',
+          'log',
         ]);
         expect((await manager.callTool(id, 'echo', { message: 'hi' })).content).toEqual([
           { type: 'text', text: 'Echo: hi' },
@@ -151,7 +157,7 @@ describe('backends of both protocol eras', () => {
 
       it('reads resources, gets prompts and passes errors on with their code', async () => {
         const page = await manager.listResources(id);
-        expect(page.resources.map((resource) => resource.uri)).toEqual(['modern://greeting']);
+        expect(page.resources.map((resource) => resource.uri)).toEqual(['modern://greeting', 'modern://asked']);
         expect((await manager.readResource(id, 'modern://greeting')).contents).toEqual([
           { uri: 'modern://greeting', mimeType: 'text/plain', text: 'hello from 2026' },
         ]);

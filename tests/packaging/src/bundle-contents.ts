@@ -66,6 +66,27 @@ export function bareImportsOfDeclarations(code: string): string[] {
   return [...found].sort();
 }
 
+/** One bare import of a built file: the file, what it imports, and whether the file is a declaration. */
+export interface BuildImport {
+  file: string;
+  specifier: string;
+  kind: 'types' | 'code';
+}
+
+/** Every bare import of the files under `dist/` (declarations read as declarations, modules lexed). */
+export async function importsOfBuild(packageDirectory: string, files: readonly string[]): Promise<BuildImport[]> {
+  const found: BuildImport[] = [];
+  for (const file of files.filter((entry) => entry.startsWith('dist/'))) {
+    const code = readFileSync(join(packageDirectory, file), 'utf8');
+    if (/\.d\.[cm]?ts$/.test(file)) {
+      for (const specifier of bareImportsOfDeclarations(code)) found.push({ file, specifier, kind: 'types' });
+    } else if (/\.[cm]?js$/.test(file)) {
+      for (const specifier of await bareImportsOfModule(code)) found.push({ file, specifier, kind: 'code' });
+    }
+  }
+  return found;
+}
+
 export interface ForeignCode {
   file: string;
   /** Where the inlined code came from, as the bundle names it. */

@@ -1,7 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -10,6 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { declaredAs, installedCopyOf, sdkGenerationTwo, sharedPackages, versionOfCopy } from './shared-packages.js';
 import { binsOf, type PackageManifest, readManifest } from './workspace.js';
 
 const run = promisify(execFile);
@@ -66,25 +66,45 @@ afterAll(() => {
 });
 
 describe('the packed packages installed with npm into an empty folder', () => {
-  it('installs each package once, at its packed version, sharing one SDK', () => {
-    const sdkCopies = new Set<string>();
+  it('installs each package once, at its packed version, sharing one copy of each SDK package and of zod', () => {
+    // Every copy of a shared package that something in the install loads, with who loads it.
+    const copies = new Map<string, Map<string, string[]>>();
+    const noteCopy = (name: string, fromDirectory: string, who: string) => {
+      const copy = installedCopyOf(name, fromDirectory);
+      if (copy === undefined) return;
+      const byCopy = copies.get(name) ?? new Map<string, string[]>();
+      byCopy.set(copy, [...(byCopy.get(copy) ?? []), who]);
+      copies.set(name, byCopy);
+    };
     for (const packed of packages) {
       expect(installedManifest(packed.name).version).toBe(packed.version);
-      const resolveFrom = createRequire(join(installDirectory, 'node_modules', packed.name, 'package.json'));
-      // Peer dependencies: every package that uses the SDK resolves the same copy (its types and classes match).
       const manifest = installedManifest(packed.name);
-      if (
-        manifest.peerDependencies?.['@modelcontextprotocol/sdk'] ||
-        manifest.dependencies?.['@modelcontextprotocol/sdk']
-      ) {
-        sdkCopies.add(resolveFrom.resolve('@modelcontextprotocol/sdk/types.js'));
-      }
+      const directory = join(installDirectory, 'node_modules', packed.name);
+      for (const name of sharedPackages)
+        if (declaredAs(manifest, name) !== 'undeclared') noteCopy(name, directory, packed.name);
       // No nested copy of another workspace package (a release must not install two @search-mcp/shared).
       for (const other of packages) {
         expect(existsSync(join(installDirectory, 'node_modules', packed.name, 'node_modules', other.name))).toBe(false);
       }
     }
-    expect(sdkCopies.size).toBe(1);
+    // The 2.x packages bring core and zod: theirs must be the same copies ours load.
+    for (const name of sdkGenerationTwo) {
+      for (const [copy] of copies.get(name) ?? []) {
+        for (const shared of ['@modelcontextprotocol/core', 'zod']) noteCopy(shared, copy, `${name} (${copy})`);
+      }
+    }
+    const duplicated = [...copies].flatMap(([name, byCopy]) =>
+      byCopy.size === 1
+        ? []
+        : [
+            `${name}: ${[...byCopy].map(([copy, who]) => `${versionOfCopy(copy)} at ${copy} for ${who.join(', ')}`).join('; ')}`,
+          ],
+    );
+    expect(duplicated).toEqual([]);
+    // Not a vacuous pass: the published packages load the 2.x SDK, its core and zod.
+    expect([...copies.keys()]).toEqual(
+      expect.arrayContaining(['@modelcontextprotocol/server', '@modelcontextprotocol/core', 'zod']),
+    );
   });
 
   it.each(packages.filter((entry) => entry.relativeDirectory.startsWith('packages/')))(

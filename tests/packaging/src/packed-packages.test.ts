@@ -1,14 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
+import { foreignCodeIn, importsOfBuild, isNodeBuiltin, listFiles, packageNameOf } from './bundle-contents.js';
 import {
-  bareImportsOfDeclarations,
-  bareImportsOfModule,
-  foreignCodeIn,
-  isNodeBuiltin,
-  listFiles,
-  packageNameOf,
-} from './bundle-contents.js';
+  type DeclaredAs,
+  declaredAs,
+  expectedDeclaration,
+  sdkGenerationTwo,
+  sdkPackages,
+  sharedPackages,
+} from './shared-packages.js';
 import {
   binsOf,
   type PackageManifest,
@@ -118,20 +119,39 @@ describe.each(packages)('$name as packed', (packed) => {
       ...Object.keys(manifest.peerDependencies ?? {}),
       ...Object.keys(manifest.optionalDependencies ?? {}),
     ]);
-    const undeclared: string[] = [];
-    for (const file of files.filter((entry) => entry.startsWith('dist/'))) {
-      let specifiers: string[] = [];
-      const code = readFileSync(join(root, file), 'utf8');
-      if (/\.d\.[cm]?ts$/.test(file)) specifiers = bareImportsOfDeclarations(code);
-      else if (/\.[cm]?js$/.test(file)) specifiers = await bareImportsOfModule(code);
-      for (const specifier of specifiers) {
-        if (isNodeBuiltin(specifier) || declared.has(packageNameOf(specifier))) continue;
-        undeclared.push(`${file} imports ${specifier}`);
-      }
-    }
+    const undeclared = (await importsOfBuild(root, files))
+      .filter(({ specifier }) => !isNodeBuiltin(specifier) && !declared.has(packageNameOf(specifier)))
+      .map(({ file, specifier }) => `${file} imports ${specifier}`);
     expect(undeclared).toEqual([]);
   });
+
+  it('declares each MCP SDK package as its build uses it: peer if its types expose it, else dependency, else not', async () => {
+    const imports = { types: new Set<string>(), code: new Set<string>() };
+    for (const { specifier, kind } of await importsOfBuild(root, files)) imports[kind].add(packageNameOf(specifier));
+    const wrong: string[] = [];
+    for (const name of sdkPackages) {
+      const expected = expectedDeclaration(name, imports);
+      const actual = declaredAs(manifest, name);
+      if (actual !== expected) wrong.push(mismatch(name, actual, expected));
+    }
+    expect(wrong).toEqual([]);
+  });
 });
+
+const declaredWords: Record<DeclaredAs, string> = {
+  peer: 'a peer dependency',
+  dependency: 'a dependency',
+  both: 'both a dependency and a peer',
+  undeclared: 'not declared',
+};
+const becauseWords: Record<DeclaredAs, string> = {
+  peer: 'its .d.ts exposes it',
+  dependency: 'only its JavaScript imports it',
+  both: 'never',
+  undeclared: 'its build does not import it',
+};
+const mismatch = (name: string, actual: DeclaredAs, expected: DeclaredAs) =>
+  `${name} is ${declaredWords[actual]}; should be ${declaredWords[expected]}: ${becauseWords[expected]}`;
 
 /** A package without bins is a library: hosts import it, so the types it exposes must be the host's own. */
 const libraries = packages.filter(
@@ -141,10 +161,10 @@ const libraries = packages.filter(
 describe.each(libraries)('$name as a library', (packed) => {
   const manifest = readManifest(join(packed.unpacked, 'package'));
 
-  it('takes the SDK and zod, whose types it exposes, as peer dependencies', () => {
-    for (const shared of ['@modelcontextprotocol/sdk', 'zod']) {
-      expect(manifest.dependencies?.[shared], `${shared} belongs in peerDependencies`).toBeUndefined();
-    }
+  it('takes zod as a peer dependency, and mirrors every peer in devDependencies', () => {
+    // zod stays a peer wherever a library uses it (its schemas meet the host's and the SDK's: one zod per install);
+    // the SDK packages follow what the build exposes (the test above).
+    expect(manifest.dependencies?.zod, 'zod belongs in peerDependencies').toBeUndefined();
     // A peer is also a devDependency, so the package builds and tests on its own in the workspace.
     for (const [name, range] of Object.entries(manifest.peerDependencies ?? {})) {
       expect(manifest.devDependencies?.[name], `devDependencies.${name}`).toBe(range);
@@ -153,12 +173,12 @@ describe.each(libraries)('$name as a library', (packed) => {
 });
 
 describe('the repository', () => {
-  it('names one version range for the SDK and for zod in every package.json', () => {
+  it('names one version range for each SDK package and for zod in every package.json, one for all 2.x packages', () => {
     const ranges = new Map<string, Set<string>>();
     const manifests = [{ name: '(root)', manifest: readManifest(repositoryRoot) }, ...workspace];
     for (const { name, manifest } of manifests) {
       for (const field of dependencyFields) {
-        for (const shared of ['@modelcontextprotocol/sdk', 'zod']) {
+        for (const shared of sharedPackages) {
           const range = manifest[field]?.[shared];
           if (range === undefined) continue;
           const seen = ranges.get(shared) ?? new Set();
@@ -167,10 +187,17 @@ describe('the repository', () => {
         }
       }
     }
+    const rangeOf = (entry: string) => entry.split(' ')[0];
     for (const [shared, seen] of ranges) {
-      const distinct = new Set([...seen].map((entry) => entry.split(' ')[0]));
+      const distinct = new Set([...seen].map(rangeOf));
       expect(distinct.size, `${shared}: ${[...seen].join(', ')}`).toBe(1);
     }
-    expect([...ranges.keys()].sort()).toEqual(['@modelcontextprotocol/sdk', 'zod']);
+    // server, client and core are released together (each pins core exactly): one range across them.
+    const generationTwo = sdkGenerationTwo.flatMap((name) =>
+      [...(ranges.get(name) ?? [])].map((entry) => `${name} ${entry}`),
+    );
+    expect(new Set(generationTwo.map((entry) => entry.split(' ')[1])).size, generationTwo.join(', ')).toBe(1);
+    // Not a vacuous pass: the repository uses zod and the 2.x SDK.
+    expect([...ranges.keys()]).toEqual(expect.arrayContaining(['zod', '@modelcontextprotocol/server']));
   });
 });

@@ -200,7 +200,9 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
    * Calls a tool and returns the backend's `CallToolResult` unchanged (including `isError`, `structuredContent`,
    * `_meta`). A server that is not running fails at once with `ServerNotRunningError` and is reconnected in the
    * background; backend errors become `BackendError`, timeouts `TimeoutError`; cancellation rejects with the
-   * signal's reason.
+   * signal's reason. A 2026-07-28 backend may answer `input_required` instead: it resolves as that value
+   * (`isInputRequiredResult` from `@search-mcp/shared`), unfulfilled; call again with `options.inputResponses` and
+   * its `requestState` to retry (a 2025 backend given those rejects with `ValidationError`).
    */
   async callTool(
     id: string,
@@ -261,7 +263,10 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
     return resources.listResourceTemplates(this.connection(id), this.logger, cursor, options);
   }
 
-  /** Reads a resource; the backend's result (`{ contents }`) unchanged. */
+  /**
+   * Reads a resource; the backend's result (`{ contents }`) unchanged, or its `input_required` answer (retry with
+   * `options.inputResponses` and `requestState`, as for `callTool`).
+   */
   async readResource(id: string, uri: string, options?: BackendRequestOptions): Promise<Record<string, unknown>> {
     return resources.readResource(this.connection(id), uri, options);
   }
@@ -281,6 +286,7 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
     return prompts.listPrompts(this.connection(id), this.logger, cursor, options);
   }
 
+  /** Gets a prompt (`{ messages }`), or a 2026-07-28 backend's `input_required` answer (retry as for `callTool`). */
   async getPrompt(
     id: string,
     name: string,

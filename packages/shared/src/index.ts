@@ -77,6 +77,8 @@ export type {
 } from './types/server-status.js';
 export type { JsonSchemaObject, ToolAnnotations, ToolDefinition, ToolInfo } from './types/tool-info.js';
 export type { ToolCallOptions, ToolCallResult, ToolProgress, ToolSource } from './types/tool-call.js';
+export { hasInputRetry, inputRequiredMethods, isInputRequiredResult } from './types/input-required.js';
+export type { InputRequest, InputRequiredResult, InputRetry } from './types/input-required.js';
 export { isLoggingLevel, loggingLevels } from './types/logging-level.js';
 export type { LoggingLevel } from './types/logging-level.js';
 

@@ -1,5 +1,5 @@
 /** The catalog's request and response types (types only). */
-import type { SearchResult, SearchStrategy, ToolInfo, ToolProgress } from '@search-mcp/shared';
+import type { InputRetry, SearchResult, SearchStrategy, ToolInfo, ToolProgress } from '@search-mcp/shared';
 import type { CatalogSearchFilter } from './search-filter.js';
 import type { CatalogMatch } from './search-match.js';
 
@@ -58,7 +58,11 @@ export interface CatalogListFilter {
   tag?: string;
 }
 
-export interface CatalogExecuteOptions {
+/**
+ * `inputResponses` and `requestState` (`InputRetry`) make the call the retry of one that answered `input_required`
+ * (`isInputRequiredResult`); they go to the source unchanged (only a 2026-07-28 backend takes them).
+ */
+export interface CatalogExecuteOptions extends InputRetry {
   signal?: AbortSignal;
   onProgress?: (progress: ToolProgress) => void;
   /** Per-call timeout passed to the source (each progress restarts it); default the server's `timeoutMs`. */

@@ -220,7 +220,8 @@ export class ToolCatalog {
 
   /**
    * Runs a tool: visibility is enforced again, arguments are validated against its `inputSchema` (every problem at
-   * once), and retryable failures (a server reconnecting) are retried. The result is the backend's, unchanged.
+   * once), and retryable failures (a server reconnecting) are retried. The result is the backend's, unchanged: from a
+   * 2026-07-28 backend possibly `input_required` (a value, not a failure; retry with `options.inputResponses`).
    * @throws ToolNotFoundError, ToolDisabledError, AuthorizationError, ValidationError, ServerNotRunningError,
    * BackendError, TimeoutError
    */
@@ -258,6 +259,8 @@ export class ToolCatalog {
           ...(options.meta ? { meta: options.meta } : {}),
           ...(options.origin ? { origin: options.origin } : {}),
           ...(options.task ? { task: options.task } : {}),
+          ...(options.inputResponses !== undefined ? { inputResponses: options.inputResponses } : {}),
+          ...(options.requestState !== undefined ? { requestState: options.requestState } : {}),
         }),
       options.signal ? { signal: options.signal } : {},
     );

@@ -10,6 +10,8 @@ export interface PeerRequestOptions {
   timeout?: number;
   signal?: AbortSignal;
   onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** 2.x client: an `input_required` result resolves as a value (not fulfilled, not an error). */
+  allowInputRequired?: boolean;
 }
 
 /**

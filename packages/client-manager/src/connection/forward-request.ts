@@ -1,11 +1,12 @@
 import type { BackendPeer } from './backend-peer.js';
-import { BackendError, SearchMcpError, TimeoutError } from '@search-mcp/shared';
+import { BackendError, isInputRequiredResult, SearchMcpError, TimeoutError } from '@search-mcp/shared';
 import { z } from 'zod';
 import { toBackendFailure } from './backend-error-mapping.js';
 import type { BackendRequestOptions } from './backend-request-options.js';
 import { CallTimer } from './call-timer.js';
 import { RequestAbort } from './request-abort.js';
 import type { InFlightRequests } from './in-flight-requests.js';
+import { inputRetryParams, mayAskForInput } from './input-retry.js';
 import type { OriginTracker } from './origin-tracker.js';
 import { isConnectionClosed, wireErrorOf } from './protocol-errors.js';
 
@@ -32,7 +33,10 @@ export interface ForwardedRequest {
   inFlight: InFlightRequests;
   /** Streamable HTTP backends: learns the request's id, so reverse requests on its stream find its origin. */
   originTracker?: OriginTracker;
-  /** What is wrong with a result's shape, or undefined. A malformed result becomes a `BackendError`. */
+  /**
+   * What is wrong with a result's shape, or undefined. A malformed result becomes a `BackendError`. Not asked of an
+   * `input_required` answer (the 2.x SDK checked that it carries `inputRequests` or `requestState`).
+   */
   check?: (result: Record<string, unknown>) => string | undefined;
   /** A remote server's request that fails below MCP means a broken connection. */
   remote: boolean;
@@ -47,7 +51,9 @@ export interface ForwardedRequest {
  * and turns failures into the shared errors. Two limits: the idle limit `timeoutMs` (restarted by each progress
  * notification, paused while the backend waits on a reverse request) and `maxTotalTimeoutMs`, which starts with the
  * first progress or pause (a plain request pays for no second timer). Either aborts the request's signal, so the
- * backend gets `notifications/cancelled`.
+ * backend gets `notifications/cancelled`. A 2026-07-28 backend's `input_required` answer (`tools/call`,
+ * `prompts/get`, `resources/read`) resolves as it is (an `InputRequiredResult`); `options.inputResponses` and
+ * `requestState` make the request its retry (`input-retry.ts`).
  */
 export async function forwardRequest(client: BackendPeer, request: ForwardedRequest): Promise<Record<string, unknown>> {
   const { serverId, options, operation, timeoutMs, maxTotalTimeoutMs } = request;
@@ -55,6 +61,9 @@ export async function forwardRequest(client: BackendPeer, request: ForwardedRequ
   callerSignal?.throwIfAborted();
   const params = request.params;
   if (options.meta) params._meta = { ...options.meta };
+  const retry = inputRetryParams(client, serverId, request.method, options);
+  if (retry) Object.assign(params, retry);
+  const asksForInput = mayAskForInput(client, request.method);
   const controller = new RequestAbort();
   const started = performance.now();
   let overall: NodeJS.Timeout | undefined;
@@ -83,6 +92,7 @@ export async function forwardRequest(client: BackendPeer, request: ForwardedRequ
     const pending = client.request({ method: request.method, params }, PassThroughResultSchema, {
       timeout: noSdkTimeout,
       signal: controller.signal,
+      ...(asksForInput ? { allowInputRequired: true } : {}),
       ...(onProgress
         ? {
             onprogress: (progress) => {
@@ -96,7 +106,11 @@ export async function forwardRequest(client: BackendPeer, request: ForwardedRequ
     // The transport sent the request synchronously inside `request`: the tracker has its id now.
     tracker?.sent();
     const result = await pending;
-    const problem = request.check?.(result);
+    const problem = isInputRequiredResult(result)
+      ? asksForInput
+        ? undefined
+        : `\`resultType: "input_required"\` needs MCP 2026-07-28 (this connection speaks ${client.protocolVersion ?? 'an older revision'})`
+      : request.check?.(result);
     if (problem !== undefined) {
       throw new BackendError({
         serverId,

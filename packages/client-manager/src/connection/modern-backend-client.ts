@@ -11,6 +11,7 @@ import {
 } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Logger } from '@search-mcp/shared';
+import type { ReverseRequestRouter } from '../reverse/reverse-request-types.js';
 import type { BackendPeer } from './backend-peer.js';
 import type { ModernErrorReader } from './protocol-errors.js';
 
@@ -24,16 +25,21 @@ export const modernProtocolVersion = '2026-07-28';
  * client info and capabilities in every request's `_meta`). The version is pinned: this client is used only for a
  * backend that refused the 2025 handshake (`-32022`) or is configured `protocol: "2026-07-28"`.
  *
- * It declares no client capabilities yet: a 2026 backend asks for input with `input_required` results, which the
- * manager does not bridge to its reverse-request router yet (issue 10, plan §4).
+ * It declares (in every request's envelope) the capabilities a 2025 backend is told in `initialize`: a 2026 backend
+ * asks for input only within them (else its SDK refuses with `-32021`). It asks with `input_required` results,
+ * which are never fulfilled here: `forwardRequest` hands them to the caller as they are, and the caller retries with
+ * the answers (plan §4: the front side decides who answers).
  */
 export class ModernBackendClient extends Client implements BackendPeer {
   readonly protocolEra = 'modern';
-  readonly declaredCapabilities: ClientCapabilities = {};
 
-  constructor(info: Implementation) {
+  constructor(
+    info: Implementation,
+    /** What this client declares in each request's `io.modelcontextprotocol/clientCapabilities`. */
+    readonly declaredCapabilities: ClientCapabilities = {},
+  ) {
     super(info, {
-      capabilities: {},
+      capabilities: declaredCapabilities,
       versionNegotiation: { mode: { pin: modernProtocolVersion } },
       // No input_required round trips are fulfilled here (see above); such a result reaches the caller as it is.
       inputRequired: { autoFulfill: false },
@@ -58,13 +64,21 @@ export class ModernBackendClient extends Client implements BackendPeer {
 export interface ModernBackendClientSettings {
   clientInfo: Implementation;
   logger: Logger;
+  /** Which capabilities can be served, asked for `serverId` (none without a router, as for a 2025 backend). */
+  router?: ReverseRequestRouter | undefined;
+  serverId?: string;
   /** The connection closed (crash, remote close). */
   onClose: () => void;
 }
 
-/** A 2.x client for one connection attempt to a 2026-07-28 backend. */
+/** A 2.x client for one connection attempt to a 2026-07-28 backend, declaring what the router can serve. */
 export function createModernBackendClient(settings: ModernBackendClientSettings): ModernBackendClient {
-  const client = new ModernBackendClient(settings.clientInfo);
+  // The router types them with the 1.x SDK's schema: the same JSON object.
+  const { router, serverId } = settings;
+  const capabilities = (
+    router && serverId !== undefined ? router.clientCapabilities(serverId) : {}
+  ) as ClientCapabilities;
+  const client = new ModernBackendClient(settings.clientInfo, capabilities);
   client.onerror = (error) => settings.logger.debug('transport error', { error: error.message });
   client.onclose = () => settings.onClose();
   return client;

@@ -31,7 +31,7 @@ export async function listPrompts(
   })) as PromptPage;
 }
 
-/** `prompts/get`: the result (`{ messages, … }`) unchanged. */
+/** `prompts/get`: the result (`{ messages, … }`) unchanged, or a 2026 backend's `input_required` (retry options). */
 export async function getPrompt(
   connection: ServerConnection,
   name: string,

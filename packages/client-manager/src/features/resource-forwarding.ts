@@ -46,7 +46,7 @@ export async function listResourceTemplates(
   })) as ResourceTemplatePage;
 }
 
-/** `resources/read`: the result (`{ contents, … }`) unchanged. */
+/** `resources/read`: the result (`{ contents, … }`) unchanged, or a 2026 backend's `input_required` (retry options). */
 export async function readResource(
   connection: ServerConnection,
   uri: string,

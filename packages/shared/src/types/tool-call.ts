@@ -1,3 +1,4 @@
+import type { InputRetry } from './input-required.js';
 import type { ServerState } from './server-status.js';
 import type { ToolInfo } from './tool-info.js';
 
@@ -20,7 +21,11 @@ export interface ToolProgress {
   message?: string;
 }
 
-export interface ToolCallOptions {
+/**
+ * Options of one call. `inputResponses` and `requestState` (`InputRetry`) make it the retry of a call that answered
+ * `input_required` (a 2026-07-28 backend only; any other source rejects them).
+ */
+export interface ToolCallOptions extends InputRetry {
   /** Per-call timeout; each progress notification restarts it. */
   timeoutMs?: number;
   /** Cancels the call; the promise rejects with the signal's reason. */
@@ -47,6 +52,7 @@ export interface ToolCallOptions {
 export interface ToolSource {
   /** Every tool this source can run now (running servers, enabled registry tools). */
   listAllTools(): Promise<ToolInfo[]>;
+  /** The result; from a 2026-07-28 backend it may be an `InputRequiredResult` (`isInputRequiredResult`). */
   callTool(
     serverId: string,
     toolName: string,

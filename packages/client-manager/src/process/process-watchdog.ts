@@ -26,6 +26,8 @@ const maxQuickDeaths = 3;
  */
 export class ProcessWatchdog {
   private child?: ChildProcess;
+  /** Watchdogs let go on purpose (`releaseIfIdle`): their exit is no death to count or recover from. */
+  private readonly released = new WeakSet<ChildProcess>();
   private readonly groups = new Map<number, GroupEntry>();
   private startedAt = 0;
   private quickDeaths = 0;
@@ -50,6 +52,40 @@ export class ProcessWatchdog {
         if (this.groups.delete(group)) this.send({ type: 'forget', group });
       },
     };
+  }
+
+  /** The watchdog's pid while one runs (for diagnostics and tests). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /**
+   * When no group is watched any more (this host's last server has ended), lets the watchdog go and resolves once it
+   * has exited (it exits at once with nothing to watch; at most `graceMs` + 1 s is waited). Why: a host that exits
+   * while its watchdog still runs hands it to init, and the watchdog, exiting a moment later, stays a zombie until
+   * init reaps it — 1–2 s in some containers, never under an init that does not reap — so the host's process tree
+   * is not gone when the host is. Ended while the host lives, it is reaped by the host at once. The next server
+   * starts a new one. With groups still watched (another manager's servers) nothing happens.
+   */
+  async releaseIfIdle(): Promise<void> {
+    const watchdog = this.child;
+    if (watchdog === undefined || this.groups.size > 0) return;
+    this.child = undefined;
+    this.released.add(watchdog);
+    if (watchdog.exitCode !== null || watchdog.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        watchdog.off('exit', done);
+        resolve();
+      };
+      // Not unref'd: a host with nothing else left to do must still wait for the exit it is here to reap.
+      const timer = setTimeout(done, this.graceMs + 1000);
+      watchdog.once('exit', done);
+      // The closed channel is the watchdog's signal to end what it watches (nothing) and exit.
+      if (watchdog.connected) watchdog.disconnect();
+      else watchdog.kill('SIGTERM');
+    });
   }
 
   private send(message: { type: string; group: number }): void {
@@ -81,6 +117,7 @@ export class ProcessWatchdog {
       // Spawning node itself failed (a broken install); 'exit' follows or nothing can be done.
     });
     child.once('exit', () => {
+      if (this.released.has(child)) return;
       if (this.child === child) this.child = undefined;
       this.quickDeaths = Date.now() - this.startedAt < quickDeathMs ? this.quickDeaths + 1 : 0;
       this.rewatch();

@@ -146,6 +146,7 @@ export class StdioProcessTransport implements ProcessTransport {
     // Nothing to end: never started, already ending, already gone, or never spawned at all.
     if (this.closing || !server || this.closed || server.pid === undefined) {
       this.finish();
+      if (server) await this.options.watchdog?.releaseIfIdle();
       return;
     }
     this.closing = true;
@@ -167,6 +168,9 @@ export class StdioProcessTransport implements ProcessTransport {
       }
     }
     this.finish();
+    // The last server of this host is gone: its watchdog goes too, reaped by us (a host that exits next leaves
+    // no zombie watchdog behind for init to collect).
+    await this.options.watchdog?.releaseIfIdle();
   }
 
   killNow(): void {

@@ -1,4 +1,4 @@
-import type { LoggingLevel, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
+import type { LoggingLevel, ServerNotification } from '@modelcontextprotocol/server';
 import { type Caller, isServerVisibleToProject, type ToolCatalog } from '@search-mcp/catalog';
 import { errorMessage, isRecord, type Logger } from '@search-mcp/shared';
 import { type InstructionsBudget, summarizeBackendInstructions } from './backend-instructions.js';

@@ -1,12 +1,14 @@
-import type { Server } from '@modelcontextprotocol/server';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Server, Tool } from '@modelcontextprotocol/server';
 import type { Caller } from '@search-mcp/catalog';
 import { errorMessage, type Logger } from '@search-mcp/shared';
 import type { ServerStatusSource } from './search-mcp-server-options.js';
 
+/** What the notifier compares of a listed tool (a `Tool` of either SDK generation has it). */
+type ListedTool = Pick<Tool, 'name' | 'description'>;
+
 export interface ListChangedNotifier {
   /** Remembers what a `tools/list` answer sent this client, and for which caller. */
-  listed(caller: Caller, tools: readonly Tool[]): void;
+  listed(caller: Caller, tools: readonly ListedTool[]): void;
 }
 
 export interface ListChangedNotifierOptions {
@@ -14,7 +16,7 @@ export interface ListChangedNotifierOptions {
   /** Tells of backend tool-list changes; without one, nothing is ever sent. */
   manager: ServerStatusSource | undefined;
   /** The list the client would get now. */
-  listTools: (caller: Caller) => Promise<Tool[]>;
+  listTools: (caller: Caller) => Promise<readonly ListedTool[]>;
   /** The caller assumed until the client lists tools itself. */
   initialCaller: Caller;
   /** Quiet time after the last backend change before checking. */
@@ -69,6 +71,6 @@ export function createListChangedNotifier(options: ListChangedNotifierOptions): 
 }
 
 /** What a client can tell apart in a tool list: names and descriptions. */
-function fingerprintOf(tools: readonly Tool[]): string {
+function fingerprintOf(tools: readonly ListedTool[]): string {
   return tools.map((tool) => `${tool.name}\u0000${tool.description ?? ''}`).join('\u0001');
 }

@@ -1,4 +1,3 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { configDefaults, isRecord } from '@search-mcp/shared';
 import { z } from 'zod';
 import { toolDiscoveryArguments, toolExecuteArguments } from './meta-tool-arguments.js';
@@ -10,6 +9,21 @@ import { toolDiscoveryArguments, toolExecuteArguments } from './meta-tool-argume
  */
 export const TOOL_DISCOVERY = 'tool_discovery';
 export const TOOL_EXECUTE = 'tool_execute';
+
+type JsonValue = string | number | boolean | null | JsonValue[] | JsonObject;
+type JsonObject = { [key: string]: JsonValue };
+
+/**
+ * A meta tool as listed: the part of MCP's `Tool` these two use, spelled out so a definition is a `Tool` of either SDK
+ * generation (1.x types `inputSchema.properties` as objects, 2.x as JSON values; JSON objects are both).
+ */
+export interface MetaToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: { type: 'object'; properties: Record<string, JsonObject>; required?: string[] };
+  annotations?: { readOnlyHint?: boolean; openWorldHint?: boolean };
+}
 
 /**
  * How to ask, where the model reads it when it fills in `query`. Tool text is terse and verb-first ("Post a message
@@ -27,10 +41,8 @@ const QUERY_DESCRIPTION =
  * `tool_discovery` as listed. `defaultMaxResults` is the configured `search.maxResults`, so the description says the
  * default that really applies.
  */
-export function toolDiscoveryDefinition(defaultMaxResults: number = configDefaults.maxResults): Tool {
-  const inputSchema = toToolInputSchema(toolDiscoveryArguments) as Tool['inputSchema'] & {
-    properties: Record<string, Record<string, unknown>>;
-  };
+export function toolDiscoveryDefinition(defaultMaxResults: number = configDefaults.maxResults): MetaToolDefinition {
+  const inputSchema = toToolInputSchema(toolDiscoveryArguments);
   const { query, maxResults } = inputSchema.properties;
   if (query) query.description = QUERY_DESCRIPTION;
   if (maxResults) maxResults.description = `Default ${defaultMaxResults}.`;
@@ -46,14 +58,14 @@ export function toolDiscoveryDefinition(defaultMaxResults: number = configDefaul
   };
 }
 
-export function toolExecuteDefinition(): Tool {
+export function toolExecuteDefinition(): MetaToolDefinition {
   return {
     name: TOOL_EXECUTE,
     title: 'Run a tool',
     description:
       'Run a tool found with tool_discovery. Pass its toolKey exactly as returned and arguments that match its ' +
       'input schema.',
-    inputSchema: toToolInputSchema(toolExecuteArguments) as Tool['inputSchema'],
+    inputSchema: toToolInputSchema(toolExecuteArguments),
   };
 }
 
@@ -62,9 +74,9 @@ export function toolExecuteDefinition(): Tool {
  * constrain nothing and cost tokens in every conversation: `$schema` (2020-12 is MCP's default), `propertyNames:
  * { type: 'string' }` and `additionalProperties: {}`.
  */
-function toToolInputSchema(schema: z.ZodType): Record<string, unknown> {
+function toToolInputSchema(schema: z.ZodType): MetaToolDefinition['inputSchema'] {
   const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
-  return withoutNoOpKeywords(json) as Record<string, unknown>;
+  return withoutNoOpKeywords(json) as MetaToolDefinition['inputSchema'];
 }
 
 function withoutNoOpKeywords(value: unknown): unknown {

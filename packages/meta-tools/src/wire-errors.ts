@@ -1,4 +1,4 @@
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/server';
 import {
   BackendError,
   errorMessage,
@@ -49,9 +49,45 @@ export function toJsonRpcError(error: unknown, requestedName: string): JsonRpcWi
   if (BackendError.isInstance(error) && error.backendCode === urlElicitationRequired)
     return new JsonRpcWireError(urlElicitationRequired, error.message, error.data);
   if (SearchMcpError.isInstance(error)) return new JsonRpcWireError(error.jsonRpcCode, error.message);
-  if (error instanceof McpError)
-    return new JsonRpcWireError(error.code, error.message.replace(/^(?:MCP error -?\d+:\s*)+/, ''), error.data);
+  const wire = peerErrorOf(error);
+  if (wire) return new JsonRpcWireError(wire.code, wire.message, wire.data);
   return new JsonRpcWireError(JsonRpcErrorCode.InternalError, errorMessage(error));
+}
+
+/** A JSON-RPC error as a peer sent it (or as the SDK reports a failed exchange). */
+export interface PeerError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+const mcpErrorPrefix = /^(?:MCP error -?\d+:\s*)+/;
+
+/**
+ * The JSON-RPC error inside what an SDK call threw, or undefined when it is not one. Backend failures reach us already
+ * mapped (`BackendError`, by client-manager); what is left is the front client's side of our server→client requests
+ * (`elicitInput`, `createMessage`, `listRoots` on the 2.x `Server`):
+ * - `ProtocolError` (2.x, brand-checked across bundles): the client answered with an error;
+ * - `SdkError` (2.x, string codes): nothing came back — a timeout is -32001 and a closed connection -32000
+ *   "Connection closed", the codes the 1.x SDK used on the wire for them;
+ * - any other `Error` with an integer `code` (the 1.x `McpError` and look-alikes, read by shape so this package needs
+ *   no 1.x SDK): its code, its message without the `MCP error <code>: ` prefixes, its `data`.
+ */
+export function peerErrorOf(error: unknown): PeerError | undefined {
+  if (ProtocolError.isInstance(error)) {
+    const { code, message, data } = error as ProtocolError;
+    return { code, message: message.replace(mcpErrorPrefix, ''), ...(data !== undefined ? { data } : {}) };
+  }
+  if (SdkError.isInstance(error)) {
+    const { code, message } = error as SdkError;
+    if (code === SdkErrorCode.RequestTimeout) return { code: JsonRpcErrorCode.RequestTimeout, message };
+    if (code === SdkErrorCode.ConnectionClosed) return { code: JsonRpcErrorCode.ServerError, message };
+    return undefined;
+  }
+  if (!(error instanceof Error)) return undefined;
+  const { code, data } = error as Error & { code?: unknown; data?: unknown };
+  if (typeof code !== 'number' || !Number.isInteger(code)) return undefined;
+  return { code, message: error.message.replace(mcpErrorPrefix, ''), ...(data !== undefined ? { data } : {}) };
 }
 
 /**

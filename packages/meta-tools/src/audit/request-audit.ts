@@ -1,7 +1,7 @@
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller } from '@search-mcp/catalog';
 import { SearchMcpError } from '@search-mcp/shared';
 import type { RequestExtra } from '../search-mcp-server-options.js';
+import { peerErrorOf } from '../wire-errors.js';
 import type { AuditRecord, AuditSink } from './audit-record.js';
 
 export type AuditFields = Omit<AuditRecord, 'ts' | 'requestId' | 'durationMs'>;
@@ -31,6 +31,7 @@ export function callerFields(caller: Caller): Pick<AuditRecord, 'projectId' | 't
 /** The code of a failure, as an audit field: our error codes, a JSON-RPC code, else `INTERNAL_ERROR`. */
 export function errorFields(error: unknown): Pick<AuditRecord, 'errorCode'> {
   if (SearchMcpError.isInstance(error)) return { errorCode: error.code };
-  if (error instanceof McpError) return { errorCode: String(error.code) };
+  const wire = peerErrorOf(error);
+  if (wire) return { errorCode: String(wire.code) };
   return { errorCode: 'INTERNAL_ERROR' };
 }

@@ -1,8 +1,8 @@
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { CompleteParams } from '../forwarding/backend-gateway.js';
 import { backendOptions, type ForwardingContext } from '../forwarding/forwarding-context.js';
 import type { ParamsCheckingServer } from '../params-checking-server.js';
 import { JsonRpcWireError, toForwardedError } from '../wire-errors.js';
+import { JsonRpcErrorCode } from '@search-mcp/shared';
 
 /**
  * `completion/complete`, routed by its `ref`: a prompt by its exposed name (the backend gets its own name), a
@@ -32,7 +32,7 @@ export function registerCompletionHandler(server: ParamsCheckingServer, context:
     }
     if (serverId === undefined) {
       const what = ref.type === 'ref/prompt' ? `Prompt not found: ${ref.name}` : `Resource not found: ${ref.uri}`;
-      throw new JsonRpcWireError(ErrorCode.InvalidParams, what);
+      throw new JsonRpcWireError(JsonRpcErrorCode.InvalidParams, what);
     }
     if (!hub.offers(serverId, 'completions')) return { completion: { values: [] } };
     try {

@@ -1,5 +1,4 @@
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { isRecord } from '@search-mcp/shared';
+import { isRecord, JsonRpcErrorCode } from '@search-mcp/shared';
 import { JsonRpcWireError } from '../wire-errors.js';
 
 /** The lists Search MCP pages over several backends. */
@@ -33,7 +32,7 @@ const base64url = /^[A-Za-z0-9_-]+$/;
  * a backend cursor that is not a string.
  */
 export function decodeListCursor(kind: ListKind, text: string, visibleServerIds: readonly string[]): ListPosition {
-  const invalid = (why: string) => new JsonRpcWireError(ErrorCode.InvalidParams, `Invalid cursor: ${why}`);
+  const invalid = (why: string) => new JsonRpcWireError(JsonRpcErrorCode.InvalidParams, `Invalid cursor: ${why}`);
   if (!base64url.test(text)) throw invalid('not a cursor Search MCP returned');
   let body: unknown;
   try {
@@ -52,7 +51,7 @@ export function decodeListCursor(kind: ListKind, text: string, visibleServerIds:
 export function refuseCursor(method: string, cursor: unknown): void {
   if (cursor !== undefined) {
     throw new JsonRpcWireError(
-      ErrorCode.InvalidParams,
+      JsonRpcErrorCode.InvalidParams,
       `Invalid cursor: ${method} is answered in one page, so it takes no cursor`,
     );
   }

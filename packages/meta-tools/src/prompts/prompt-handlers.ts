@@ -1,8 +1,8 @@
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { backendOptions, type ForwardingContext } from '../forwarding/forwarding-context.js';
 import { refuseCursor } from '../forwarding/list-cursor.js';
 import type { ParamsCheckingServer } from '../params-checking-server.js';
 import { JsonRpcWireError, toForwardedError } from '../wire-errors.js';
+import { JsonRpcErrorCode } from '@search-mcp/shared';
 
 /**
  * `prompts/list` (every visible server's prompts as `server__prompt`, one page sorted by name) and `prompts/get` (by
@@ -30,7 +30,7 @@ export function registerPromptHandlers(server: ParamsCheckingServer, context: Fo
     } catch (error) {
       throw toForwardedError(error, name);
     }
-    if (!target) throw new JsonRpcWireError(ErrorCode.InvalidParams, `Prompt not found: ${name}`);
+    if (!target) throw new JsonRpcWireError(JsonRpcErrorCode.InvalidParams, `Prompt not found: ${name}`);
     try {
       const result = await hub.gateway.getPrompt(
         target.serverId,

@@ -1,5 +1,4 @@
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { errorMessage, isRecord } from '@search-mcp/shared';
+import { errorMessage, isRecord, JsonRpcErrorCode } from '@search-mcp/shared';
 import type { Listed } from '../forwarding/backend-gateway.js';
 import { backendOptions, type ForwardingContext } from '../forwarding/forwarding-context.js';
 import { decodeListCursor, encodeListCursor, type ListKind } from '../forwarding/list-cursor.js';
@@ -74,7 +73,7 @@ async function candidatesFor(
 
 function resourceNotFound(uri: string): JsonRpcWireError {
   // What SDK 2.x sends for an unknown resource on every protocol revision.
-  return new JsonRpcWireError(ErrorCode.InvalidParams, `Resource not found: ${uri}`, { uri });
+  return new JsonRpcWireError(JsonRpcErrorCode.InvalidParams, `Resource not found: ${uri}`, { uri });
 }
 
 type ListKey = 'resources' | 'resourceTemplates';

@@ -1,4 +1,4 @@
-import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
+import { UriTemplate } from '@modelcontextprotocol/server';
 import { errorMessage, isRecord, type Logger } from '@search-mcp/shared';
 import type { BackendGateway } from '../forwarding/backend-gateway.js';
 

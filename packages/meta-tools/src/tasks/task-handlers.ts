@@ -1,6 +1,5 @@
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller } from '@search-mcp/catalog';
-import { isRecord } from '@search-mcp/shared';
+import { isRecord, JsonRpcErrorCode } from '@search-mcp/shared';
 import { backendOptions, type ForwardingContext } from '../forwarding/forwarding-context.js';
 import { refuseCursor } from '../forwarding/list-cursor.js';
 import type { ParamsCheckingServer } from '../params-checking-server.js';
@@ -30,9 +29,10 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
     extra: RequestExtra,
   ) => {
     const task = hub.sessions.tasks.get(taskId, taskOwner(context.session, context.callerOf(meta, extra)));
-    if (!task) throw new JsonRpcWireError(ErrorCode.InvalidParams, `Task not found: ${taskId}`);
+    if (!task) throw new JsonRpcWireError(JsonRpcErrorCode.InvalidParams, `Task not found: ${taskId}`);
     const send = hub.gateway[method]?.bind(hub.gateway);
-    if (!send) throw new JsonRpcWireError(ErrorCode.MethodNotFound, 'Tasks are not forwarded by this Search MCP');
+    if (!send)
+      throw new JsonRpcWireError(JsonRpcErrorCode.MethodNotFound, 'Tasks are not forwarded by this Search MCP');
     try {
       const result = await send(task.serverId, task.backendTaskId, backendOptions(context, meta, extra));
       if (method === 'getTaskResult') hub.routes.noteLinks(task.serverId, result);

@@ -1,6 +1,7 @@
 import {
   errorMessage,
   formatToolKey,
+  hasInputRetry,
   isValidServerId,
   SearchMcpError,
   TimeoutError,
@@ -160,6 +161,11 @@ export class ToolRegistry implements CatalogToolSource {
     const entry = serverId === this.serverId ? this.entries.get(toolName) : undefined;
     if (!entry) throw new ToolNotFoundError({ toolName: toolKey });
     if (!entry.enabled) throw new ToolDisabledError({ toolName: toolKey, reason: 'disabled in the registry' });
+    if (hasInputRetry(options)) {
+      // Only a 2026-07-28 backend answers input_required: a retry here is a caller's mix-up, not to be dropped.
+      const message = `${toolKey} is an in-process tool: it never answers input_required, so it takes no inputResponses or requestState`;
+      throw new ValidationError({ issues: [{ path: 'inputResponses', message }], message });
+    }
     const controller = new AbortController();
     const onAbort = () => controller.abort(options.signal?.reason);
     if (options.signal?.aborted) throw options.signal.reason;

@@ -1,6 +1,8 @@
 /**
  * The built `search-mcp-http` serves both protocol eras on `/mcp`: a 2026-07-28 client (no session, no handshake)
- * next to a 2025 client (its session, unchanged), both reaching a backend that itself speaks only 2026-07-28.
+ * next to a 2025 client (its session, unchanged), both reaching a backend that itself speaks only 2026-07-28. Every
+ * client of the era harness (1.x, 2.x legacy / auto / pinned) negotiates its era; with a token configured, proxy
+ * mode's lists are `cacheScope: private` for 2026 clients (who may see what is shared depends on the caller).
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,12 +11,19 @@ import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport as Sdk1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import {
+  connectProtocolEraClient,
+  latestLegacyProtocolVersion,
+  modernProtocolVersion,
+  protocolEraClients,
+} from '../../web-search-server/test/protocol-era-clients.js';
 import { type CliProcess, startCli } from './cli-process.js';
 import { repoRoot, temporaryDirectory } from './http-test-support.js';
 
 const modernServer = join(repoRoot, 'packages/client-manager/test/fixtures/modern-server.mjs');
 const Loose = z.looseObject({});
 const stepTimeoutMs = 90_000;
+const token = 'eras-binary-token-0123456789abcdef';
 let directory: { path: string; remove: () => Promise<void> };
 let app: CliProcess;
 
@@ -25,7 +34,8 @@ beforeAll(async () => {
     configFile,
     JSON.stringify({
       mcpServers: { modern: { command: process.execPath, args: [modernServer] } },
-      auth: { allowAnonymous: true },
+      // Anonymous callers are let in; a configured token still makes answers depend on the caller.
+      auth: { allowAnonymous: true, tokens: [{ id: 'main', token }] },
     }),
   );
   app = await startCli(['--config', configFile, '--port', '0', '--mode', 'proxy']);
@@ -73,6 +83,34 @@ describe('search-mcp-http and the two protocol eras', () => {
       expect(JSON.stringify(result)).toContain('hi');
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe.each(protocolEraClients)('$label over HTTP, with a token', ({ kind, eraWithBothEraServer: era }) => {
+  it('negotiates its era, lists and calls the 2026-only backend; 2026 lists are private', {
+    timeout: stepTimeoutMs,
+  }, async () => {
+    const session = await connectProtocolEraClient(kind, {
+      transport: 'http',
+      url: new URL(`${app.url}/mcp`),
+      headers: { authorization: `Bearer ${token}` },
+    });
+    try {
+      expect(session.era).toBe(era);
+      expect(session.protocolVersion).toBe(era === 'modern' ? modernProtocolVersion : latestLegacyProtocolVersion);
+      const tools = await session.request('tools/list', {});
+      expect((tools.tools as Array<{ name: string }>).map((tool) => tool.name)).toContain('modern__echo');
+      const prompts = await session.request('prompts/list', {});
+      expect((prompts.prompts as Array<{ name: string }>).map((prompt) => prompt.name)).toContain('modern__greet');
+      for (const listed of [tools, prompts]) {
+        if (era === 'modern') expect(listed).toMatchObject({ cacheScope: 'private' });
+        else expect(listed.cacheScope).toBeUndefined();
+      }
+      const echoed = await session.request('tools/call', { name: 'modern__echo', arguments: { message: kind } });
+      expect(JSON.stringify(echoed.content)).toContain(`Echo: ${kind}`);
+    } finally {
+      await session.close();
     }
   });
 });

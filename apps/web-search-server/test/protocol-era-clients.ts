@@ -8,6 +8,11 @@
  * what the client negotiated: `era` and `protocolVersion`. The 2.x client says it itself; the 1.x client has no
  * getter, so its transport is watched for the `initialize` answer (public `Transport` interface, no private fields).
  *
+ * With `handlers`, the client answers `elicitation/create` and `sampling/createMessage` as a client app would (and
+ * declares those capabilities): a 2025 connection gets them as requests from the server, a 2026-07-28 one inside
+ * `input_required` results, which the 2.x client fulfils through the same handlers and retries (`asked` records
+ * both, `received` the raw messages, so a test can tell which way the question came).
+ *
  * Used by apps/web-search-server/test; the full matrix (client era × backend era × transport, through search-mcp)
  * reuses it. For exact 2025 revisions other than the newest, and for one bare stateless 2026 request, see
  * `raw-stdio-peer.ts` (the SDK clients always offer their newest revision).
@@ -19,7 +24,9 @@ import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport as Sdk1StdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as Sdk1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport as Sdk1Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '@search-mcp/shared';
+import { z } from 'zod';
 import { collectStderr, type StderrCollector } from './stderr-collector.js';
 
 export type ProtocolEra = 'legacy' | 'modern';
@@ -100,6 +107,59 @@ export interface ToolCallOptions {
   timeout?: number;
 }
 
+export interface RawRequestOptions {
+  onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  signal?: AbortSignal;
+  timeout?: number;
+}
+
+/** What a user answers to a form elicitation. */
+export type ElicitationAnswer =
+  | { action: 'accept'; content: Record<string, string | number | boolean | string[]> }
+  | { action: 'decline' }
+  | { action: 'cancel' };
+
+/** What a model answers to a sampling request. */
+export type SamplingAnswer = {
+  role: 'assistant';
+  model: string;
+  content: { type: 'text'; text: string };
+  stopReason?: string;
+};
+
+/** How the client answers what a server asks of it; each one given also declares its capability. */
+export interface ProtocolEraClientHandlers {
+  elicitation?: (params: Record<string, unknown>) => ElicitationAnswer | Promise<ElicitationAnswer>;
+  sampling?: (params: Record<string, unknown>) => SamplingAnswer | Promise<SamplingAnswer>;
+}
+
+/**
+ * Accepts a form elicitation the way a user filling every field would: strings with `text`, numbers with 42,
+ * booleans with true (the fields the server asked for, whatever they are named).
+ */
+export function fillForm(params: Record<string, unknown>, text: string): ElicitationAnswer {
+  const schema = isRecord(params.requestedSchema) ? params.requestedSchema : {};
+  const properties = isRecord(schema.properties) ? schema.properties : {};
+  const content: Record<string, string | number | boolean> = {};
+  for (const [key, property] of Object.entries(properties)) {
+    const type = isRecord(property) ? property.type : undefined;
+    content[key] = type === 'number' || type === 'integer' ? 42 : type === 'boolean' ? true : text;
+  }
+  return { action: 'accept', content };
+}
+
+export interface ReceivedNotification {
+  method: string;
+  params: Record<string, unknown>;
+}
+
+/** An open 2026-07-28 `subscriptions/listen` stream. */
+export interface ListenStream {
+  /** What the server agreed to send. */
+  honoredFilter: Record<string, unknown>;
+  close(): Promise<void>;
+}
+
 export interface ProtocolEraSession {
   kind: ProtocolEraClientKind;
   era: ProtocolEra;
@@ -113,6 +173,25 @@ export interface ProtocolEraSession {
   callTool(name: string, args: Record<string, unknown>, options?: ToolCallOptions): Promise<ToolCallOutcome>;
   /** Errors the client reported outside a request (a non-protocol line on stdout surfaces here). */
   transportErrors: Error[];
+  /** Any request, its result unchecked (no cache, no output validation): what the server sent. */
+  request(
+    method: string,
+    params: Record<string, unknown>,
+    options?: RawRequestOptions,
+  ): Promise<Record<string, unknown>>;
+  /** What the server asked of this client (`elicitation/create`, `sampling/createMessage`), in order. */
+  asked: Array<{ method: string; params: Record<string, unknown> }>;
+  /** Every JSON-RPC message the transport delivered to the client, in order (the wire, before the SDK). */
+  received: Array<Record<string, unknown>>;
+  /** Notifications from the server (progress and list_changed included), in order. */
+  notifications: ReceivedNotification[];
+  /** Resolves with the first notification (received before or after the call) that `matches`; bounded. */
+  waitForNotification(
+    matches: (notification: ReceivedNotification) => boolean,
+    timeoutMs?: number,
+  ): Promise<ReceivedNotification>;
+  /** Opens a `subscriptions/listen` stream (a 2.x client on a 2026-07-28 connection only). */
+  listen(filter: Record<string, unknown>): Promise<ListenStream>;
   close(): Promise<void>;
 }
 
@@ -120,9 +199,74 @@ export interface ConnectProtocolEraClientOptions {
   clientName?: string;
   /** Time limit of the connect (handshake or discovery), generous for loaded CI machines. */
   connectTimeoutMs?: number;
+  /** Answers to server requests; none: the client declares no elicitation or sampling capability. */
+  handlers?: ProtocolEraClientHandlers;
 }
 
 const defaultConnectTimeoutMs = 30_000;
+const defaultRequestTimeoutMs = 60_000;
+const Loose = z.looseObject({});
+
+function capabilitiesFor(handlers: ProtocolEraClientHandlers | undefined): Record<string, unknown> {
+  return {
+    ...(handlers?.elicitation ? { elicitation: { form: {} } } : {}),
+    ...(handlers?.sampling ? { sampling: {} } : {}),
+  };
+}
+
+/** What both clients share: the wire record, the notification log and its waiters. */
+function observe() {
+  const received: Array<Record<string, unknown>> = [];
+  const notifications: ReceivedNotification[] = [];
+  const asked: Array<{ method: string; params: Record<string, unknown> }> = [];
+  const waiters = new Set<() => void>();
+  /**
+   * Records every message the transport hands to whoever listens (the SDK sets `onmessage` more than once: a 2.x
+   * negotiated connect probes first), through the public `onmessage` property only.
+   */
+  const watch = (transport: { onmessage?: unknown }) => {
+    let current: ((message: Record<string, unknown>, extra?: unknown) => void) | undefined;
+    Object.defineProperty(transport, 'onmessage', {
+      configurable: true,
+      get: () => current,
+      set: (handler: ((message: Record<string, unknown>, extra?: unknown) => void) | undefined) => {
+        current =
+          handler === undefined
+            ? undefined
+            : (message, extra) => {
+                received.push(message);
+                handler(message, extra);
+              };
+      },
+    });
+  };
+  const note = (notification: ReceivedNotification) => {
+    notifications.push(notification);
+    for (const wake of [...waiters]) wake();
+  };
+  const waitForNotification = (matches: (notification: ReceivedNotification) => boolean, timeoutMs = 30_000) =>
+    new Promise<ReceivedNotification>((resolve, reject) => {
+      const check = () => {
+        const found = notifications.find(matches);
+        if (found === undefined) return;
+        waiters.delete(check);
+        clearTimeout(timer);
+        resolve(found);
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        const seen = notifications.map((notification) => notification.method).join(', ') || 'none';
+        reject(new Error(`no matching notification within ${timeoutMs} ms (received: ${seen})`));
+      }, timeoutMs);
+      waiters.add(check);
+      check();
+    });
+  return { received, notifications, asked, watch, note, waitForNotification };
+}
+
+function paramsOf(value: unknown): Record<string, unknown> {
+  return isRecord(value) && isRecord(value.params) ? value.params : {};
+}
 
 /** Connects one real client of `kind` to `target` and reports what it negotiated. */
 export async function connectProtocolEraClient(
@@ -170,24 +314,34 @@ async function connectSdk1(
   } else {
     transport = new Sdk1HttpTransport(target.url, { requestInit: { headers: target.headers ?? {} } });
   }
-  // The 1.x Client keeps the negotiated version to itself: read it off the initialize answer on the wire.
-  let answeredVersion: string | undefined;
-  const start = transport.start.bind(transport);
-  transport.start = async () => {
-    const deliver = transport.onmessage;
-    transport.onmessage = (message, extra) => {
-      if (answeredVersion === undefined && 'result' in message && isRecord(message.result)) {
-        const version = message.result.protocolVersion;
-        if (typeof version === 'string') answeredVersion = version;
-      }
-      deliver?.(message, extra);
-    };
-    await start();
-  };
-  const client = new Sdk1Client({ name: options.clientName ?? 'era-matrix-sdk1', version: '1.0.0' });
+  const observed = observe();
+  observed.watch(transport);
+  const client = new Sdk1Client(
+    { name: options.clientName ?? 'era-matrix-sdk1', version: '1.0.0' },
+    { capabilities: capabilitiesFor(options.handlers) },
+  );
+  const { elicitation, sampling } = options.handlers ?? {};
+  if (elicitation) {
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      observed.asked.push({ method: request.method, params: request.params as Record<string, unknown> });
+      return elicitation(request.params as Record<string, unknown>);
+    });
+  }
+  if (sampling) {
+    client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+      observed.asked.push({ method: request.method, params: request.params as Record<string, unknown> });
+      return sampling(request.params as Record<string, unknown>);
+    });
+  }
+  client.fallbackNotificationHandler = async (notification) =>
+    observed.note({ method: notification.method, params: paramsOf(notification) });
   const transportErrors: Error[] = [];
   client.onerror = (error) => transportErrors.push(error);
   await client.connect(transport, { timeout: options.connectTimeoutMs ?? defaultConnectTimeoutMs });
+  // The 1.x Client keeps the negotiated version to itself: read it off the initialize answer on the wire.
+  const answeredVersion = observed.received
+    .map((message) => (isRecord(message.result) ? message.result.protocolVersion : undefined))
+    .find((version): version is string => typeof version === 'string');
   if (answeredVersion === undefined) throw new Error('the 1.x client connected without an initialize answer');
   return {
     kind: 'sdk1',
@@ -200,6 +354,16 @@ async function connectSdk1(
     listTools: async () => (await client.listTools()) as ListedTools,
     callTool: async (name, args, callOptions = {}) =>
       (await client.callTool({ name, arguments: args }, undefined, callOptions)) as ToolCallOutcome,
+    request: async (method, params, requestOptions = {}) =>
+      (await client.request({ method, params } as never, Loose, {
+        timeout: defaultRequestTimeoutMs,
+        ...requestOptions,
+      })) as Record<string, unknown>,
+    asked: observed.asked,
+    received: observed.received,
+    notifications: observed.notifications,
+    waitForNotification: observed.waitForNotification,
+    listen: () => Promise.reject(new Error('the 1.x client speaks 2025 only: it has no subscriptions/listen')),
     close: () => client.close(),
   };
 }
@@ -226,11 +390,29 @@ async function connectSdk2(
   } else {
     transport = new Sdk2HttpTransport(target.url, { requestInit: { headers: target.headers ?? {} } });
   }
+  const observed = observe();
+  observed.watch(transport);
   const mode = kind === 'sdk2-legacy' ? 'legacy' : kind === 'sdk2-auto' ? 'auto' : { pin: modernProtocolVersion };
   const client = new Sdk2Client(
     { name: options.clientName ?? `era-matrix-${kind}`, version: '2.0.0' },
-    { versionNegotiation: { mode } },
+    { versionNegotiation: { mode }, capabilities: capabilitiesFor(options.handlers) },
   );
+  // One handler per kind serves both eras: a 2025 server's request, or a 2026 `input_required` the client fulfils.
+  const { elicitation, sampling } = options.handlers ?? {};
+  if (elicitation) {
+    client.setRequestHandler('elicitation/create', async (request) => {
+      observed.asked.push({ method: request.method, params: request.params as Record<string, unknown> });
+      return elicitation(request.params as Record<string, unknown>);
+    });
+  }
+  if (sampling) {
+    client.setRequestHandler('sampling/createMessage', async (request) => {
+      observed.asked.push({ method: request.method, params: request.params as Record<string, unknown> });
+      return sampling(request.params as Record<string, unknown>);
+    });
+  }
+  client.fallbackNotificationHandler = async (notification) =>
+    observed.note({ method: notification.method, params: paramsOf(notification) });
   const transportErrors: Error[] = [];
   client.onerror = (error) => transportErrors.push(error);
   await client.connect(transport, { timeout: options.connectTimeoutMs ?? defaultConnectTimeoutMs });
@@ -249,6 +431,23 @@ async function connectSdk2(
     listTools: async () => (await client.listTools(undefined, { cacheMode: 'bypass' })) as ListedTools,
     callTool: async (name, args, callOptions = {}) =>
       (await client.callTool({ name, arguments: args }, callOptions)) as ToolCallOutcome,
+    // A loose result schema: the wire's answer, not the client's cache or its own result checks.
+    request: async (method, params, requestOptions = {}) =>
+      (await client.request({ method, params } as never, Loose, {
+        timeout: defaultRequestTimeoutMs,
+        ...requestOptions,
+      })) as Record<string, unknown>,
+    asked: observed.asked,
+    received: observed.received,
+    notifications: observed.notifications,
+    waitForNotification: observed.waitForNotification,
+    listen: async (filter) => {
+      const subscription = await client.listen(filter, { timeout: defaultRequestTimeoutMs });
+      return {
+        honoredFilter: subscription.honoredFilter as Record<string, unknown>,
+        close: () => subscription.close(),
+      };
+    },
     close: () => client.close(),
   };
 }

@@ -2,13 +2,14 @@ import {
   CLIENT_INFO_META_KEY,
   PROTOCOL_VERSION_META_KEY,
   SERVER_INFO_META_KEY,
+  CLIENT_CAPABILITIES_META_KEY,
   type CancelTaskRequest,
+  type ClientCapabilities,
   type GetTaskPayloadRequest,
   type GetTaskRequest,
   type JSONRPCRequest,
   isInputRequiredResult,
   type ListTasksRequest,
-  Protocol,
   type RequestMethod,
   type RequestTypeMap,
   type Result,
@@ -173,11 +174,19 @@ export class ParamsCheckingServer extends Server {
     method: string,
     handler: (request: JSONRPCRequest, context: ServerContext) => Promise<Result>,
   ): (request: JSONRPCRequest, context: ServerContext) => Promise<Result> {
-    // `tools/call` skips the SDK's result validation (Protocol's identity wrapper); every other method keeps the
-    // Server's (cache hints, input_required checks).
+    // `tools/call` skips the SDK's result validation (it would judge backends' content blocks) but keeps its
+    // multi-round-trip seam: `input_required` checked against the request's capabilities (2026-07-28), or fulfilled
+    // by the legacy shim with real push requests for a 2025 client, which re-enters the handler with the answers.
+    // Every other method keeps the Server's wrapper (cache hints, input_required checks).
     const inner =
       method === 'tools/call'
-        ? (Protocol.prototype as unknown as ParamsCheckingServer)._wrapHandler.call(this, method, handler)
+        ? (request: JSONRPCRequest, context: ServerContext) =>
+            (this as unknown as MultiRoundTripSeam)._invokeInputRequiredCapableHandler(
+              method,
+              handler,
+              request,
+              context,
+            )
         : super._wrapHandler(method, handler);
     const isHandshake = method === 'initialize' || method === 'server/discover';
     return async (request, context) => {
@@ -215,9 +224,25 @@ function withoutBackendServerInfo(result: Result): Result {
   return withoutMeta as Result;
 }
 
+/**
+ * The 2.x `Server`'s seam for `tools/call`, `prompts/get` and `resources/read` (private in its types; the public
+ * wrapper around it also re-validates results, which we must not).
+ */
+interface MultiRoundTripSeam {
+  _invokeInputRequiredCapableHandler(
+    method: string,
+    handler: (request: JSONRPCRequest, context: ServerContext) => Promise<Result>,
+    request: JSONRPCRequest,
+    context: ServerContext,
+  ): Promise<Result>;
+}
+
 /** The era-blind view of a 2.x request context our handlers use. */
 function requestExtraOf(context: ServerContext, server: ParamsCheckingServer): RequestExtra {
   const { mcpReq } = context;
+  const modern = server.servesModernEra();
+  const envelopeCapabilities = (mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY];
+  const requestState = mcpReq.requestState();
   return {
     requestId: mcpReq.id,
     signal: mcpReq.signal,
@@ -225,7 +250,14 @@ function requestExtraOf(context: ServerContext, server: ParamsCheckingServer): R
     authInfo: context.http?.authInfo,
     _meta: mcpReq._meta as Record<string, unknown> | undefined,
     envelope: mcpReq.envelope as Record<string, unknown> | undefined,
-    era: server.servesModernEra() ? 'modern' : 'legacy',
+    era: modern ? 'modern' : 'legacy',
+    clientCapabilities: modern
+      ? isRecord(envelopeCapabilities)
+        ? (envelopeCapabilities as ClientCapabilities)
+        : undefined
+      : server.getClientCapabilities(),
+    inputResponses: mcpReq.inputResponses,
+    requestState: typeof requestState === 'string' ? requestState : undefined,
     sendNotification: (notification) => mcpReq.notify(notification as never),
     sendRequest: (request, resultSchema, options) =>
       mcpReq.send(request as never, resultSchema, options) as Promise<Record<string, unknown>>,

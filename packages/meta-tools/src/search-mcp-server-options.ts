@@ -1,4 +1,11 @@
-import type { AuthInfo, Implementation, RequestOptions, Server, StandardSchemaV1 } from '@modelcontextprotocol/server';
+import type {
+  AuthInfo,
+  ClientCapabilities,
+  Implementation,
+  RequestOptions,
+  Server,
+  StandardSchemaV1,
+} from '@modelcontextprotocol/server';
 import type { Caller, ToolCatalog } from '@search-mcp/catalog';
 import type { Logger, ServerStatus } from '@search-mcp/shared';
 import type { AuditSink } from './audit/audit-record.js';
@@ -27,6 +34,17 @@ export interface RequestExtra {
   readonly envelope?: Record<string, unknown> | undefined;
   /** `legacy` = 2025 revisions (`initialize` handshake), `modern` = 2026-07-28 (per-request envelope). */
   readonly era: 'legacy' | 'modern';
+  /**
+   * What the client can be asked (sampling, elicitation, roots): 2026-07-28 = this request's envelope, 2025 = its
+   * `initialize`.
+   */
+  readonly clientCapabilities?: ClientCapabilities | undefined;
+  /**
+   * A retried multi-round-trip request (2026-07-28, or the SDK's legacy shim re-entering the handler): the client's
+   * answers to our `inputRequests`, by key, and our `requestState` echoed (unverified: see `input/`).
+   */
+  readonly inputResponses?: Record<string, unknown> | undefined;
+  readonly requestState?: string | undefined;
   sendNotification(notification: { method: string; params?: Record<string, unknown> }): Promise<void>;
   /** A request to the client on this request's stream (2025 era only: a 2026 client is asked by `input_required`). */
   sendRequest(

@@ -1,5 +1,4 @@
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { isRecord, type ToolCallResult } from '@search-mcp/shared';
+import { isRecord, JsonRpcErrorCode, type ToolCallResult } from '@search-mcp/shared';
 import { z } from 'zod';
 import { TOOL_DISCOVERY, TOOL_EXECUTE } from '../meta-tool-definitions.js';
 import type { RequestExtra } from '../search-mcp-server-options.js';
@@ -29,12 +28,15 @@ export function createCallToolHandler(context: HandlerContext) {
     const { name, arguments: rawArguments, _meta, task } = request.params;
     if (typeof name !== 'string' || name === '') {
       throw new JsonRpcWireError(
-        ErrorCode.InvalidParams,
+        JsonRpcErrorCode.InvalidParams,
         'Invalid tools/call params: "name" must be a non-empty string',
       );
     }
     if (rawArguments !== undefined && !isRecord(rawArguments)) {
-      throw new JsonRpcWireError(ErrorCode.InvalidParams, 'Invalid tools/call params: "arguments" must be an object');
+      throw new JsonRpcWireError(
+        JsonRpcErrorCode.InvalidParams,
+        'Invalid tools/call params: "arguments" must be an object',
+      );
     }
     const meta = isRecord(_meta) ? _meta : undefined;
     const args = rawArguments ?? {};

@@ -1,6 +1,5 @@
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller } from '@search-mcp/catalog';
-import { isRecord, parseToolKey, type ToolCallResult } from '@search-mcp/shared';
+import { isRecord, JsonRpcErrorCode, parseToolKey, type ToolCallResult } from '@search-mcp/shared';
 import { TOOL_DISCOVERY, TOOL_EXECUTE } from '../meta-tool-definitions.js';
 import type { RequestExtra } from '../search-mcp-server-options.js';
 import { taskOwner, withExposedIds } from '../tasks/task-handlers.js';
@@ -26,6 +25,7 @@ export async function handleDirectCall(
     const toolKey = names.keyOf(name) ?? name;
     return await runToolCall(context, { event: 'tools/call', toolKey, args, caller, meta, extra });
   } catch (error) {
+    if (error instanceof JsonRpcWireError) throw error;
     throw toJsonRpcError(error, name);
   }
 }
@@ -46,10 +46,16 @@ export async function handleTaskCall(
 ): Promise<ToolCallResult> {
   const { tasks, session } = context;
   if (!tasks || !session || (context.mode === 'meta' && (name === TOOL_DISCOVERY || name === TOOL_EXECUTE))) {
-    throw new JsonRpcWireError(ErrorCode.MethodNotFound, `Tool ${name} does not run as a task; call it without "task"`);
+    throw new JsonRpcWireError(
+      JsonRpcErrorCode.MethodNotFound,
+      `Tool ${name} does not run as a task; call it without "task"`,
+    );
   }
   if (!isRecord(task) || (task.ttl !== undefined && typeof task.ttl !== 'number')) {
-    throw new JsonRpcWireError(ErrorCode.InvalidParams, 'Invalid tools/call params: "task" must be { ttl?: number }');
+    throw new JsonRpcWireError(
+      JsonRpcErrorCode.InvalidParams,
+      'Invalid tools/call params: "task" must be { ttl?: number }',
+    );
   }
   const ttl = typeof task.ttl === 'number' ? task.ttl : undefined;
   try {

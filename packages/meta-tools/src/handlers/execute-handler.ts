@@ -3,7 +3,7 @@ import { isRecord, type ToolCallResult } from '@search-mcp/shared';
 import { callerFields } from '../audit/request-audit.js';
 import { describeZodIssues, toolExecuteArguments } from '../meta-tool-arguments.js';
 import type { RequestExtra } from '../search-mcp-server-options.js';
-import { toErrorResult } from '../wire-errors.js';
+import { JsonRpcWireError, toErrorResult } from '../wire-errors.js';
 import type { HandlerContext } from './handler-context.js';
 import { runToolCall } from './run-tool-call.js';
 
@@ -59,7 +59,8 @@ export async function handleToolExecute(
       extra,
     });
   } catch (error) {
-    if (extra.signal.aborted) throw error;
+    // A bad retry (`requestState`) is a protocol error of the request, not a failure of the tool.
+    if (extra.signal.aborted || error instanceof JsonRpcWireError) throw error;
     return toErrorResult(error);
   }
 }

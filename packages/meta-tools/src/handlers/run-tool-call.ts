@@ -1,9 +1,14 @@
+import { isInputRequiredResult } from '@modelcontextprotocol/server';
 import type { Caller } from '@search-mcp/catalog';
-import { parseToolKey, type ToolCallResult } from '@search-mcp/shared';
+import { parseToolKey, type ToolCallResult, type ToolProgress } from '@search-mcp/shared';
 import { callerFields, errorFields } from '../audit/request-audit.js';
 import { forwardableMeta } from '../forwarding/forwardable-meta.js';
+import type { ParkedCall } from '../input/parked-call.js';
+import { pendingInputs } from '../input/pending-inputs.js';
+import { callerIdentity, callIdentity, invalidRequestState } from '../input/request-state-codec.js';
 import { createProgressForwarder } from '../progress-forwarder.js';
 import type { RequestExtra } from '../search-mcp-server-options.js';
+import { JsonRpcWireError } from '../wire-errors.js';
 import type { HandlerContext } from './handler-context.js';
 
 export interface ToolCallRun {
@@ -17,35 +22,158 @@ export interface ToolCallRun {
   task?: { ttl?: number };
 }
 
+/** How one backend call of a run is made: the call's own signal and progress sink, the retry answers. */
+interface BackendCall {
+  signal: AbortSignal;
+  onProgress: ((progress: ToolProgress) => void) | undefined;
+  parked?: ParkedCall;
+  inputResponses?: Record<string, unknown>;
+  requestState?: string;
+}
+
 /**
  * Runs one backend tool for `tool_execute` or a direct `tools/call`: visibility, validation and retries are the
  * catalog's; progress goes back to the client, cancellation and `_meta` (our own keys out) on to the backend, and
- * one audit record is written. The session is the call's origin: a backend's sampling/elicitation/roots request
- * during the call is routed to this client.
+ * one audit record is written per backend call. The session is the call's origin: a backend's sampling/elicitation/
+ * roots request during the call is routed to this client.
+ *
+ * Asking the client for input works in every pair of protocol eras (plan §4): a 2026-07-28 backend's
+ * `input_required` goes back to the client with our signed `requestState` (the SDK's legacy shim asks a 2025 client
+ * with real requests and re-enters here with the answers); a 2025 backend's push request during a 2026-07-28 client's
+ * call is parked in the call, which answers `input_required` and is continued by the retry.
  * Failures are thrown for the caller to shape.
  */
 export async function runToolCall(context: HandlerContext, run: ToolCallRun): Promise<ToolCallResult> {
+  const { extra } = run;
+  if (extra.requestState !== undefined) return resume(context, run, extra.requestState);
+  if (extra.inputResponses !== undefined && Object.keys(extra.inputResponses).length > 0) {
+    throw new JsonRpcWireError(-32602, 'Invalid tools/call params: inputResponses without requestState');
+  }
+  if (extra.era === 'modern' && context.session && !run.task) {
+    const parked = pendingInputs.create();
+    return answerFrom(run, startParkable(context, run, parked));
+  }
+  const progress = createProgressForwarder(run.meta, extra);
+  const result = await callBackend(context, run, { signal: extra.signal, onProgress: progress.onProgress });
+  await progress.settle();
+  return passInputRequired(result, run);
+}
+
+/** A retry: our `requestState` names the backend state to send back, or the parked call to continue. */
+async function resume(context: HandlerContext, run: ToolCallRun, requestState: string): Promise<ToolCallResult> {
+  const { extra } = run;
+  const state = pendingInputs.codec.open(requestState);
+  if (state.caller !== callerIdentity(run.caller) || state.call !== callIdentity(run.toolKey, run.args))
+    throw invalidRequestState();
+  if (state.kind === 'backend') {
+    if (parseToolKey(run.toolKey)?.serverId !== state.server) throw invalidRequestState();
+    const progress = createProgressForwarder(run.meta, extra);
+    const result = await callBackend(context, run, {
+      signal: extra.signal,
+      onProgress: progress.onProgress,
+      inputResponses: extra.inputResponses ?? {},
+      ...(state.backendState !== undefined ? { requestState: state.backendState } : {}),
+    });
+    await progress.settle();
+    return passInputRequired(result, run);
+  }
+  const parked = pendingInputs.get(state.callId);
+  if (!parked) throw invalidRequestState();
+  const progress = attach(parked, run);
+  parked.answer(extra.inputResponses);
+  return answerFrom(run, { parked, settle: progress });
+}
+
+/** Starts a 2026-07-28 client's backend call on its own signal, so it can outlive the request (parked). */
+function startParkable(context: HandlerContext, run: ToolCallRun, parked: ParkedCall) {
+  const settle = attach(parked, run);
+  parked.run(callBackend(context, run, { signal: parked.signal, onProgress: (p) => parked.progress(p), parked }));
+  return { parked, settle };
+}
+
+/** The request `run` takes the parked call: its cancellation, capabilities and progress token. */
+function attach(parked: ParkedCall, run: ToolCallRun): () => Promise<void> {
+  const progress = createProgressForwarder(run.meta, run.extra);
+  parked.attach({
+    signal: run.extra.signal,
+    clientCapabilities: run.extra.clientCapabilities,
+    onProgress: progress.onProgress,
+  });
+  return progress.settle;
+}
+
+/** Waits for the parked call's result or its next questions, and answers the request with them. */
+async function answerFrom(
+  run: ToolCallRun,
+  { parked, settle }: { parked: ParkedCall; settle: () => Promise<void> },
+): Promise<ToolCallResult> {
+  const outcome = await parked.outcome();
+  await settle();
+  if (outcome.kind === 'input') {
+    pendingInputs.hold(parked);
+    parked.release();
+    return {
+      resultType: 'input_required',
+      inputRequests: outcome.inputRequests,
+      requestState: pendingInputs.codec.seal({
+        kind: 'parked',
+        callId: parked.id,
+        caller: callerIdentity(run.caller),
+        call: callIdentity(run.toolKey, run.args),
+      }),
+    };
+  }
+  pendingInputs.forget(parked);
+  if (outcome.kind === 'failed') throw outcome.error;
+  return passInputRequired(outcome.result, run);
+}
+
+/**
+ * A 2026-07-28 backend's `input_required`, for the client: the same questions, and our `requestState` in place of
+ * the backend's (wrapped in it, signed, bound to this caller and call).
+ */
+function passInputRequired(result: ToolCallResult, run: ToolCallRun): ToolCallResult {
+  if (!isInputRequiredResult(result)) return result;
+  const server = parseToolKey(run.toolKey)?.serverId ?? '';
+  return {
+    resultType: 'input_required',
+    inputRequests: result.inputRequests,
+    requestState: pendingInputs.codec.seal({
+      kind: 'backend',
+      server,
+      backendState: result.requestState,
+      caller: callerIdentity(run.caller),
+      call: callIdentity(run.toolKey, run.args),
+    }),
+  };
+}
+
+/** One call to the backend, audited. */
+async function callBackend(context: HandlerContext, run: ToolCallRun, call: BackendCall): Promise<ToolCallResult> {
   const { event, toolKey, caller, extra } = run;
   const started = performance.now();
-  const progress = createProgressForwarder(run.meta, extra);
   const serverId = parseToolKey(toolKey)?.serverId;
   const target = { event, toolKey, ...(serverId ? { serverId } : {}), ...callerFields(caller) };
   try {
     const meta = forwardableMeta(run.meta);
+    const origin = context.session
+      ? { session: context.session, extra, ...(call.parked ? { parked: call.parked } : {}) }
+      : undefined;
     const result = await context.catalog.execute(toolKey, run.args, caller, {
-      signal: extra.signal,
-      ...(progress.onProgress ? { onProgress: progress.onProgress } : {}),
+      signal: call.signal,
+      ...(call.onProgress ? { onProgress: call.onProgress } : {}),
       ...(meta ? { meta } : {}),
-      ...(context.session ? { origin: { session: context.session, extra } } : {}),
+      ...(origin ? { origin } : {}),
       ...(run.task ? { task: run.task } : {}),
+      ...(call.inputResponses ? { inputResponses: call.inputResponses } : {}),
+      ...(call.requestState !== undefined ? { requestState: call.requestState } : {}),
     });
-    if (serverId !== undefined) context.noteLinks?.(serverId, result);
-    await progress.settle();
+    if (serverId !== undefined && !isInputRequiredResult(result)) context.noteLinks?.(serverId, result);
     context.audit({ ...target, outcome: result.isError ? 'tool_error' : 'ok' }, extra, started);
     return result;
   } catch (error) {
     context.audit(
-      { ...target, outcome: extra.signal.aborted ? 'cancelled' : 'error', ...errorFields(error) },
+      { ...target, outcome: call.signal.aborted ? 'cancelled' : 'error', ...errorFields(error) },
       extra,
       started,
     );

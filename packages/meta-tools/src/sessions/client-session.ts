@@ -1,6 +1,6 @@
-import type { Server } from '@modelcontextprotocol/server';
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities, Server } from '@modelcontextprotocol/server';
 import type { Caller } from '@search-mcp/catalog';
+import type { ParkedCall } from '../input/parked-call.js';
 import type { RequestExtra } from '../search-mcp-server-options.js';
 
 /** One client connection of Search MCP (a stdio connection or an HTTP session): one `createSearchMcpServer` server. */
@@ -11,8 +11,8 @@ export interface ClientSession {
   /** HTTP stateless: no stream to send anything on outside a request, never initialised. */
   readonly stateless: boolean;
   /**
-   * `modern`: a 2026-07-28 client. It has no server-to-client requests (a backend's elicitation or sampling would
-   * need an `input_required` round trip, not forwarded yet), so none is sent to it.
+   * `modern`: a 2026-07-28 client. It has no server-to-client requests: a backend's elicitation, sampling or roots
+   * request during its call is parked in the call (`ClientOrigin.parked`) and asked by an `input_required` round.
    */
   readonly era: 'legacy' | 'modern';
   /** The caller of the session's latest request (its token and project). */
@@ -26,5 +26,8 @@ export interface ClientSession {
 /** Which client request a backend request serves: handed to the client manager as the request's `origin`. */
 export interface ClientOrigin {
   readonly session: ClientSession;
+  /** The request that started the call (2025: the stream a backend's request to the client goes on). */
   readonly extra: RequestExtra;
+  /** A 2026-07-28 client's call: where a backend's request to the client waits for the client's retry. */
+  readonly parked?: ParkedCall;
 }

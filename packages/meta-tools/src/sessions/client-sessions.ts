@@ -1,4 +1,4 @@
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import { errorMessage, isRecord, type Logger } from '@search-mcp/shared';
 import { z } from 'zod';
 import { TaskTable } from '../tasks/task-table.js';
@@ -114,7 +114,8 @@ export class ClientSessions {
   async route(request: ReverseRequest): Promise<Record<string, unknown>> {
     const inFlight = request.inFlight.flatMap((entry) => {
       const origin = asOrigin(entry.origin);
-      return origin && this.sessions.has(origin.session.key)
+      // A 2026 client's parked call outlives the request (and, over HTTP, the server instance) that started it.
+      return origin && (this.sessions.has(origin.session.key) || origin.parked?.open === true)
         ? [
             {
               session: origin.session,
@@ -151,7 +152,8 @@ export class ClientSessions {
     );
     if (attribution.kind === 'none') throw new JsonRpcWireError(attribution.code, attribution.message);
     const { session } = attribution;
-    if (session.era === 'modern') throw modernClientRefusal(request.method);
+    const origin = attribution.origin?.origin as ClientOrigin | undefined;
+    if (session.era === 'modern') return this.park(request, origin);
     const missing = missingCapability(session.capabilities(), request.method, request.params);
     if (missing) throw new JsonRpcWireError(missing.code, missing.message);
     if (!attribution.exact) {
@@ -166,7 +168,6 @@ export class ClientSessions {
     const params = task ? withExposedTaskId(request.params, task.exposedId) : request.params;
     if (request.method === 'elicitation/create' && params.mode === 'url' && typeof params.elicitationId === 'string')
       this.elicitations.set(params.elicitationId, session.key);
-    const origin = attribution.origin?.origin as ClientOrigin | undefined;
     const timeout = origin
       ? this.timeouts[request.method]
       : Math.min(this.timeouts[request.method], this.unattributedTimeoutMs);
@@ -181,17 +182,33 @@ export class ClientSessions {
       throw clientFailure(error, session, this.sessions);
     }
   }
+
+  /**
+   * A 2026-07-28 client's call caused the request: it waits in the call until the client's retry answers it (the call
+   * answers the client `input_required`). Only what the client's latest request declared is asked; anything else gets
+   * the error a 2025 client lacking the capability causes.
+   */
+  private park(request: ReverseRequest, origin: ClientOrigin | undefined): Promise<Record<string, unknown>> {
+    const parked = origin?.parked;
+    if (!parked?.open) throw modernClientRefusal(request.method);
+    const missing = missingCapability(parked.clientCapabilities(), request.method, request.params);
+    if (missing) throw new JsonRpcWireError(missing.code, missing.message);
+    return parked.ask(request.method, request.params, {
+      signal: request.signal,
+      timeoutMs: this.timeouts[request.method],
+    });
+  }
 }
 
 /**
- * What a backend hears when the client it would ask speaks 2026-07-28: that revision has no server-to-client requests
- * (it asks for input with `input_required` results, which Search MCP does not build from a backend's push request
- * yet). The code is 2026-07-28's "missing required client capability".
+ * What a backend hears when the client it would ask speaks 2026-07-28 and no call of that client waits for it (the
+ * request came outside a call): that revision has no server-to-client requests, only `input_required` answers to a
+ * call. The code is 2026-07-28's "missing required client capability".
  */
 function modernClientRefusal(method: string): JsonRpcWireError {
   return new JsonRpcWireError(
     -32021,
-    `The client uses MCP 2026-07-28, which has no server-to-client requests; Search MCP cannot pass this ${method} to it (input_required rounds are not forwarded yet)`,
+    `The client uses MCP 2026-07-28, which has no server-to-client requests; Search MCP can pass this ${method} to it only during one of its tool calls`,
     { requiredCapabilities: [method] },
   );
 }

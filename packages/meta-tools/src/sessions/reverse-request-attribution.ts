@@ -1,4 +1,4 @@
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/server';
 
 /** The methods a backend may ask of the client. */
 export type ReverseMethod = 'sampling/createMessage' | 'elicitation/create' | 'roots/list';

@@ -3,6 +3,7 @@ import type { AuditSink } from '@search-mcp/runtime';
 import type { Logger, SecretRedactor } from '@search-mcp/shared';
 import type { AccessToken } from './access/token-verifier.js';
 import type { McpServerFactory } from './mcp/mcp-server-factory.js';
+import type { ListenHub } from './mcp/listen-streams.js';
 import type { EraServerFactory } from './mcp/modern-mcp-leg.js';
 import type { ToolRanker } from './rest/catalog-search-route.js';
 
@@ -13,6 +14,8 @@ export interface HttpRuntime {
   createServer: McpServerFactory;
   /** One server per request of an era: with it, 2026-07-28 clients are served next to the 2025 sessions. */
   serverFactory?: EraServerFactory;
+  /** Where 2026-07-28 `subscriptions/listen` streams hear of backend changes (the runtime's hub). */
+  hub?: ListenHub;
 }
 
 export interface HttpAppOptions {
@@ -34,6 +37,10 @@ export interface HttpAppOptions {
    * more share for anonymous callers when allowed), at least 1, so no token can take another's slots.
    */
   maxSessionsPerToken?: number;
+  /** Open 2026-07-28 `subscriptions/listen` streams at most, all tokens together. Default: `maxSessions`. */
+  maxListenStreams?: number;
+  /** Open listen streams at most per token. Default: the per-token share of sessions. */
+  maxListenStreamsPerToken?: number;
   /** Largest request body. Default 1 MiB. */
   bodyLimitBytes?: number;
   /** Requests per minute per token (per address without one). 0 turns it off. Default 6,000. */

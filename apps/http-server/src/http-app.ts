@@ -144,7 +144,13 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     inFlight,
     audit,
   };
-  registerHealthRoute(app, version);
+  // The endpoint registers later (after the REST routes); the health route reads its counts when asked.
+  let mcpCounts: McpEndpoint | undefined;
+  registerHealthRoute(app, version, () => ({
+    sessions: mcpCounts?.sessionCount ?? 0,
+    modernRequests: mcpCounts?.modernRequestCount ?? 0,
+    listenStreams: mcpCounts?.listenStreamCount ?? 0,
+  }));
   registerToolListRoutes(app, context);
   registerToolCallRoute(app, context);
   registerToolSearchRoute(app, context);
@@ -153,6 +159,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const mcp = registerMcpEndpoint(app, {
     createServer: runtime.createServer,
     ...(runtime.serverFactory ? { serverFactory: runtime.serverFactory } : {}),
+    ...(runtime.hub ? { hub: runtime.hub } : {}),
     logger,
     redactor,
     activity,
@@ -162,7 +169,12 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     maxSessionsPerToken:
       options.maxSessionsPerToken ??
       defaultMaxSessionsPerToken(maxSessions, options.tokens.length, options.allowAnonymous),
+    ...(options.maxListenStreams !== undefined ? { maxListenStreams: options.maxListenStreams } : {}),
+    ...(options.maxListenStreamsPerToken !== undefined
+      ? { maxListenStreamsPerToken: options.maxListenStreamsPerToken }
+      : {}),
   });
+  mcpCounts = mcp;
   registerOpenApiRoute(app);
 
   // However the server closes, nothing in flight is dropped: REST calls are answered 503, MCP requests get an error.

@@ -6,6 +6,7 @@ import type { Logger, SecretRedactor } from '@search-mcp/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { callerOf } from '../request-context.js';
 import type { McpServerConnection as Server, McpServerFactory, McpServerOverrides } from './mcp-server-factory.js';
+import { createListenStreams, type ListenHub } from './listen-streams.js';
 import { createModernMcpLeg, type EraServerFactory } from './modern-mcp-leg.js';
 import { type PooledSession, SessionPool } from './session-pool.js';
 import { type PendingRequestListener, TrackedTransport } from './tracked-transport.js';
@@ -18,6 +19,11 @@ export interface McpEndpointOptions {
    * endpoint's answer (send `initialize` first).
    */
   serverFactory?: EraServerFactory;
+  /**
+   * The runtime's hub: with it (and `serverFactory`), 2026-07-28 clients' `subscriptions/listen` streams hear of
+   * list changes and resource updates of the servers they see.
+   */
+  hub?: ListenHub;
   logger: Logger;
   redactor: SecretRedactor;
   /** Hears of every request received and answered, for the shutdown's drain. */
@@ -30,6 +36,10 @@ export interface McpEndpointOptions {
   maxSessions: number;
   /** At most this many open sessions per token (anonymous callers share one count). */
   maxSessionsPerToken: number;
+  /** Open 2026-07-28 `subscriptions/listen` streams at most, all tokens together. Default `maxSessions`. */
+  maxListenStreams?: number;
+  /** Open listen streams at most per token. Default `maxSessionsPerToken`. */
+  maxListenStreamsPerToken?: number;
 }
 
 interface Session extends PooledSession {
@@ -39,8 +49,16 @@ interface Session extends PooledSession {
 }
 
 export interface McpEndpoint {
+  /** Open 2025 sessions. */
   readonly sessionCount: number;
-  /** Answers every request still waiting in any session with `error`, then closes every session. */
+  /** 2026-07-28 requests served since start. */
+  readonly modernRequestCount: number;
+  /** Open 2026-07-28 `subscriptions/listen` streams. */
+  readonly listenStreamCount: number;
+  /**
+   * At shutdown: ends the 2026-07-28 listen streams (gracefully) and the 2026 exchanges still running, answers every
+   * request still waiting in any session with `error`, then closes every session.
+   */
   closeAll(error?: { code: number; message: string }): Promise<void>;
 }
 
@@ -79,12 +97,25 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
   });
   const newServer = (caller: Caller, stateless = false) => options.createServer(overridesFor(caller, stateless));
   // 2026-07-28 requests stand alone (no stream outside the request): served like stateless 2025 requests.
+  const listen =
+    options.serverFactory && options.hub
+      ? createListenStreams({
+          hub: options.hub,
+          serverFactory: options.serverFactory,
+          overridesFor: (caller) => overridesFor(caller),
+          redactor: options.redactor,
+          logger,
+          maxStreams: options.maxListenStreams ?? options.maxSessions,
+          maxStreamsPerToken: options.maxListenStreamsPerToken ?? options.maxSessionsPerToken,
+        })
+      : undefined;
   const modern = options.serverFactory
     ? createModernMcpLeg({
         serverFactory: options.serverFactory,
         overridesFor: (caller) => overridesFor(caller, true),
         redactor: options.redactor,
         activity: options.activity,
+        ...(listen ? { listen } : {}),
       })
     : undefined;
 
@@ -212,8 +243,15 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
     get sessionCount() {
       return pool.size;
     },
+    get modernRequestCount() {
+      return modern?.requestCount ?? 0;
+    },
+    get listenStreamCount() {
+      return listen?.openCount ?? 0;
+    },
     closeAll: async (error) => {
       clearInterval(sweep);
+      await modern?.close();
       const sessions = pool.ids().flatMap((id) => {
         const session = pool.get(id);
         return session ? [session.transport] : [];

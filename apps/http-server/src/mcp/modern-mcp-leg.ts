@@ -1,8 +1,11 @@
-import { type AuthInfo, createMcpHandler, isLegacyRequest, type Server } from '@modelcontextprotocol/server';
+import { createMcpHandler, isLegacyRequest, type Server } from '@modelcontextprotocol/server';
 import type { Caller } from '@search-mcp/catalog';
 import { isRecord, type SecretRedactor } from '@search-mcp/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { authInfoOf, callerOfAuthInfo } from './caller-auth-info.js';
+import type { ListenStreams } from './listen-streams.js';
 import type { McpServerOverrides } from './mcp-server-factory.js';
+import { PerRequestInstances } from './per-request-instances.js';
 import type { PendingRequestListener } from './tracked-transport.js';
 import { sendWebResponse, toWebRequest } from './web-request-bridge.js';
 
@@ -15,12 +18,18 @@ export interface ModernMcpLegOptions {
   overridesFor(caller: Caller): McpServerOverrides;
   redactor: SecretRedactor;
   activity: PendingRequestListener;
+  /** Serves `subscriptions/listen`; without it the SDK's own router answers (nothing is ever published there). */
+  listen?: ListenStreams;
 }
 
 export interface ModernMcpLeg {
+  /** 2026-07-28 requests served since start (`subscriptions/listen` included). */
+  readonly requestCount: number;
   /** Whether this request is 2026-07-28 traffic (a POST whose body carries the per-request envelope). */
   accepts(request: FastifyRequest): Promise<boolean>;
   serve(request: FastifyRequest, reply: FastifyReply, caller: Caller): Promise<void>;
+  /** At shutdown: ends the listen streams, then aborts the exchanges still running. */
+  close(): Promise<void>;
 }
 
 /**
@@ -28,40 +37,52 @@ export interface ModernMcpLeg {
  * `legacy: 'reject'` (2025 traffic never reaches it: the endpoint routes it to its sessions), one server instance per
  * request, no `Mcp-Session-Id`. The SDK checks `Mcp-Method`/`Mcp-Name` against the body (`400`, `-32020`). Tokens
  * and projects hold as on the 2025 leg: the caller the auth hook resolved rides to the factory as `authInfo`.
+ * `subscriptions/listen` goes to the listen streams, which publish only what each caller may see.
+ *
+ * A request's work may outlive its response: when a call answers `input_required` (a backend asked for input), the
+ * backend call waits in the runtime for the client's retry, a new POST. Only the client closing the response stream
+ * early cancels (the SDK aborts the handler); a response that ended normally aborts nothing.
  */
 export function createModernMcpLeg(options: ModernMcpLegOptions): ModernMcpLeg {
+  const instances = new PerRequestInstances();
   const handler = createMcpHandler(
-    (context) => options.serverFactory({ era: context.era }, options.overridesFor(callerOf(context.authInfo))),
+    (context) =>
+      instances.track(
+        context.requestInfo,
+        options.serverFactory({ era: context.era }, options.overridesFor(callerOfAuthInfo(context.authInfo))),
+      ),
     { legacy: 'reject' },
   );
+  let requestCount = 0;
   return {
+    get requestCount() {
+      return requestCount;
+    },
     accepts: async (request) =>
       request.method === 'POST' && !(await isLegacyRequest(toWebRequest(request), request.body)),
     serve: async (request, reply, caller) => {
+      requestCount += 1;
+      // A listen stream is not a call in flight: the shutdown ends it rather than waiting for it.
+      if (options.listen && isRecord(request.body) && request.body.method === 'subscriptions/listen') {
+        return options.listen.serve(request, reply, caller);
+      }
       options.activity.requestStarted();
+      const webRequest = toWebRequest(request);
       try {
-        const response = await handler.fetch(toWebRequest(request), {
-          authInfo: authInfoOf(caller),
-          parsedBody: request.body,
-        });
+        let response: Response;
+        try {
+          response = await handler.fetch(webRequest, { authInfo: authInfoOf(caller), parsedBody: request.body });
+        } finally {
+          instances.release(webRequest);
+        }
         await sendWebResponse(reply, response, options.redactor);
       } finally {
         options.activity.requestEnded();
       }
     },
-  };
-}
-
-/** The caller as the SDK's pass-through `authInfo` (the token itself never travels: only its id and project). */
-function authInfoOf(caller: Caller): AuthInfo {
-  return { token: '', clientId: caller.tokenId ?? 'anonymous', scopes: [], extra: { caller } };
-}
-
-function callerOf(authInfo: AuthInfo | undefined): Caller {
-  const caller = authInfo?.extra?.caller;
-  if (!isRecord(caller)) return {};
-  return {
-    ...(typeof caller.tokenId === 'string' ? { tokenId: caller.tokenId } : {}),
-    ...(typeof caller.projectId === 'string' ? { projectId: caller.projectId } : {}),
+    close: async () => {
+      await options.listen?.close();
+      await handler.close();
+    },
   };
 }

@@ -7,17 +7,23 @@ const bodyFramingHeaders = new Set(['content-length', 'transfer-encoding', 'conn
 
 /**
  * The Fastify request as a web `Request` for the SDK's fetch-shaped handler. Fastify has parsed the JSON body already
- * (its size limit and content-type checks ran); pass `request.body` as the handler's `parsedBody` too.
+ * (its size limit and content-type checks ran); pass the same body as the handler's `parsedBody` too. `body` replaces
+ * the parsed one (a listen filter narrowed to what the caller may subscribe).
+ *
+ * No abort signal is attached: the SDK would abort the exchange when it fires. The client closing the connection is
+ * noticed by `sendWebResponse` (it cancels the response stream: cancellation on 2026-07-28 HTTP); the normal end of a
+ * response aborts nothing, so work a response handed over (a call waiting for the client's `input_required` retry)
+ * goes on.
  */
-export function toWebRequest(request: FastifyRequest): Request {
+export function toWebRequest(request: FastifyRequest, body: unknown = request.body): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined || bodyFramingHeaders.has(name)) continue;
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, String(item));
   }
   const url = `http://${request.headers.host ?? '127.0.0.1'}${request.url}`;
-  const body = request.method === 'POST' && request.body !== undefined ? JSON.stringify(request.body) : undefined;
-  return new Request(url, { method: request.method, headers, ...(body !== undefined ? { body } : {}) });
+  const text = request.method === 'POST' && body !== undefined ? JSON.stringify(body) : undefined;
+  return new Request(url, { method: request.method, headers, ...(text !== undefined ? { body: text } : {}) });
 }
 
 /**

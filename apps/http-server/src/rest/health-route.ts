@@ -3,13 +3,24 @@ import { healthSchema } from './rest-schemas.js';
 
 const startedAt = Date.now();
 
-/** `GET /`: liveness without a token, and without server names (CONTRACT §6). */
-export function registerHealthRoute(app: ZodFastifyInstance, version: string): void {
+/** How many MCP clients of each protocol era the app serves (counts only: no names, no tokens). */
+export interface McpCounts {
+  /** Open 2025 sessions. */
+  sessions: number;
+  /** 2026-07-28 requests served since start. */
+  modernRequests: number;
+  /** Open 2026-07-28 `subscriptions/listen` streams. */
+  listenStreams: number;
+}
+
+/** `GET /`: liveness without a token, and without server names (CONTRACT §6), with the MCP clients per era. */
+export function registerHealthRoute(app: ZodFastifyInstance, version: string, mcpCounts: () => McpCounts): void {
   app.get('/', { schema: { summary: 'Health', security: [], response: { 200: healthSchema } } }, async () => ({
     status: 'ok' as const,
     message: 'Search MCP HTTP server',
     version,
     uptime: Math.round((Date.now() - startedAt) / 1000),
     timestamp: new Date().toISOString(),
+    mcp: mcpCounts(),
   }));
 }

@@ -31,7 +31,16 @@ describe('health and redirects', () => {
     const response = await request(server.url, '/', { token: null });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ status: 'ok', version: 'test' });
-    expect(Object.keys(response.body ?? {}).sort()).toEqual(['message', 'status', 'timestamp', 'uptime', 'version']);
+    expect(Object.keys(response.body ?? {}).sort()).toEqual([
+      'mcp',
+      'message',
+      'status',
+      'timestamp',
+      'uptime',
+      'version',
+    ]);
+    // Counts per protocol era, nothing else.
+    expect(response.body?.mcp).toEqual({ sessions: 0, modernRequests: 0, listenStreams: 0 });
     expect(JSON.stringify(response.body)).not.toMatch(/everything|fixture/);
   });
 

@@ -23,6 +23,13 @@ export const healthSchema = z.object({
   version: z.string(),
   uptime: z.number().describe('Seconds since start'),
   timestamp: z.string().describe('ISO 8601'),
+  mcp: z
+    .object({
+      sessions: z.number().describe('Open MCP sessions of 2025-era clients'),
+      modernRequests: z.number().describe('2026-07-28 MCP requests served since start (they have no session)'),
+      listenStreams: z.number().describe('Open 2026-07-28 subscriptions/listen streams'),
+    })
+    .describe('MCP clients per protocol era'),
 });
 
 export const projectHeaderSchema = z.looseObject({

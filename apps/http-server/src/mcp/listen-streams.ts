@@ -1,0 +1,341 @@
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  createMcpHandler,
+  type McpHttpHandler,
+  PROTOCOL_VERSION_META_KEY,
+} from '@modelcontextprotocol/server';
+import type { Caller } from '@search-mcp/catalog';
+import type { SearchMcpRuntime } from '@search-mcp/runtime';
+import { errorMessage, isRecord, type Logger, type SecretRedactor } from '@search-mcp/shared';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { authInfoOf } from './caller-auth-info.js';
+import type { McpServerOverrides } from './mcp-server-factory.js';
+import type { EraServerFactory } from './modern-mcp-leg.js';
+import { PerRequestInstances } from './per-request-instances.js';
+import { sendWebResponse, toWebRequest } from './web-request-bridge.js';
+
+/** What the listen streams hear backend changes from and subscribe resources through: the runtime's hub. */
+export type ListenHub = Pick<SearchMcpRuntime['hub'], 'gateway' | 'routes' | 'visibleServerIds'>;
+
+export interface ListenStreamsOptions {
+  hub: ListenHub;
+  serverFactory: EraServerFactory;
+  /** The rules of a request of `caller` (its project, its token). */
+  overridesFor(caller: Caller): McpServerOverrides;
+  redactor: SecretRedactor;
+  logger: Logger;
+  /** Open streams at most, all tokens together. */
+  maxStreams: number;
+  /** Open streams at most per token (anonymous callers share one count). */
+  maxStreamsPerToken: number;
+  /** Quiet time after the last backend change before listeners hear of it. Default 200 ms. */
+  debounceMs?: number;
+}
+
+export interface ListenStreams {
+  /** Streams open now. */
+  readonly openCount: number;
+  /** Serves one `subscriptions/listen` request; resolves when its stream has ended. */
+  serve(request: FastifyRequest, reply: FastifyReply, caller: Caller): Promise<void>;
+  /** Ends every stream the graceful way (the empty `subscriptions/listen` result) and stops hearing the backends. */
+  close(): Promise<void>;
+}
+
+/** Resource URIs one stream may subscribe to. */
+export const maxResourceSubscriptions = 100;
+
+const anonymous = '\u0000anonymous';
+const modernRevision = '2026-07-28';
+
+/** The listeners of one caller (token and project): they see the same servers, so they hear the same changes. */
+interface CallerGroup {
+  caller: Caller;
+  handler: McpHttpHandler;
+  streams: number;
+  /** What `tools/list` gave this caller when last looked at (undefined: not looked at yet). */
+  tools: string | undefined;
+  /** Tool checks run one after another: a slow one never overwrites a newer answer. */
+  checking: Promise<void>;
+  pending: { kinds: Set<'resources' | 'prompts'>; timer: NodeJS.Timeout } | undefined;
+}
+
+/**
+ * `subscriptions/listen` for 2026-07-28 clients: the long-lived stream that replaces the 2025 GET stream and
+ * `resources/subscribe`. The SDK's listen router writes the wire (acknowledgement first, the opted-in notification
+ * types only, keep-alives, the graceful end); this decides who hears what. Every caller (token + project) gets its
+ * own handler and event bus, so a change is published only to callers who can see the server it came from (CONTRACT
+ * §5): `tools/list_changed` when the list the caller would get now differs from the one it got last (meta mode: a
+ * pinned tool came or went; proxy mode: any of its tools), `resources/list_changed` and `prompts/list_changed` when
+ * a server it sees says so, `resources/updated` for URIs it subscribed on the stream (subscribed at the backend while
+ * the stream is open). Log messages never go here: on 2026-07-28 they belong to the response of the request they
+ * relate to. Open streams are capped per token and in total; they are not calls in flight, so they never hold up a
+ * shutdown, which ends them first.
+ */
+export function createListenStreams(options: ListenStreamsOptions): ListenStreams {
+  const { hub, logger } = options;
+  const debounceMs = options.debounceMs ?? 200;
+  const groups = new Map<string, CallerGroup>();
+  const openPerToken = new Map<string, number>();
+  const instances = new PerRequestInstances();
+  let open = 0;
+  let closed = false;
+  let toolsTimer: NodeJS.Timeout | undefined;
+
+  const groupFor = (caller: Caller): CallerGroup => {
+    const key = `${caller.tokenId ?? anonymous}\u0000${caller.projectId ?? ''}`;
+    let group = groups.get(key);
+    if (!group) {
+      const handler = createMcpHandler(
+        // A sessionful instance's capabilities (`resources.subscribe`): the stream's resource subscriptions are
+        // honoured here, not by the instance, which only answers this caller's `tools/list` checks.
+        (context) =>
+          instances.track(
+            context.requestInfo,
+            options.serverFactory({ era: context.era }, { ...options.overridesFor(caller), stateless: false }),
+          ),
+        {
+          legacy: 'reject',
+          maxSubscriptions: options.maxStreamsPerToken,
+          onerror: (error) => logger.debug('listen stream', { error: error.message }),
+        },
+      );
+      group = { caller, handler, streams: 0, tools: undefined, checking: Promise.resolve(), pending: undefined };
+      groups.set(key, group);
+    }
+    return group;
+  };
+
+  /** Asks this caller's own `tools/list`, as a 2026 client would, so the rule of what it sees lives in one place. */
+  const toolsOf = async (group: CallerGroup): Promise<string> => {
+    const body = {
+      jsonrpc: '2.0',
+      id: 'search-mcp-listen-check',
+      method: 'tools/list',
+      params: {
+        _meta: {
+          [PROTOCOL_VERSION_META_KEY]: modernRevision,
+          [CLIENT_INFO_META_KEY]: { name: 'search-mcp-listen-check', version: '1' },
+          [CLIENT_CAPABILITIES_META_KEY]: {},
+        },
+      },
+    };
+    const request = new Request('http://search-mcp.internal/mcp', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': modernRevision,
+        'mcp-method': 'tools/list',
+      },
+      body: JSON.stringify(body),
+    });
+    try {
+      const response = await group.handler.fetch(request, { authInfo: authInfoOf(group.caller), parsedBody: body });
+      const answer = lastMessageOf(await response.text());
+      if (!isRecord(answer?.result)) throw new Error(JSON.stringify(answer?.error ?? answer));
+      return JSON.stringify(answer.result.tools);
+    } finally {
+      instances.release(request);
+    }
+  };
+
+  const checkTools = (group: CallerGroup): void => {
+    group.checking = group.checking.then(async () => {
+      if (group.streams === 0 || closed) return;
+      try {
+        const tools = await toolsOf(group);
+        if (group.tools !== undefined && tools !== group.tools) group.handler.notify.toolsChanged();
+        group.tools = tools;
+      } catch (error) {
+        logger.debug('could not check a listener tool list for changes', { error: errorMessage(error) });
+      }
+    });
+  };
+
+  /** Calls `each` for every group whose caller sees `serverId` now. */
+  const forGroupsSeeing = async (serverId: string, each: (group: CallerGroup) => void): Promise<void> => {
+    await Promise.all(
+      [...groups.values()].map(async (group) => {
+        const visible = await hub.visibleServerIds(group.caller).catch(() => [] as string[]);
+        if (visible.includes(serverId) && group.streams > 0) each(group);
+      }),
+    );
+  };
+
+  const listChanged = (kind: 'resources' | 'prompts') => (serverId: string) =>
+    void forGroupsSeeing(serverId, (group) => {
+      if (group.pending) {
+        group.pending.kinds.add(kind);
+        return;
+      }
+      const timer = setTimeout(() => {
+        const kinds = group.pending?.kinds ?? new Set();
+        group.pending = undefined;
+        if (kinds.has('resources')) group.handler.notify.resourcesChanged();
+        if (kinds.has('prompts')) group.handler.notify.promptsChanged();
+      }, debounceMs);
+      timer.unref();
+      group.pending = { kinds: new Set([kind]), timer };
+    });
+  const onResourcesChanged = listChanged('resources');
+  const onPromptsChanged = listChanged('prompts');
+  const onResourceUpdated = (serverId: string, params: { uri: string }) =>
+    void forGroupsSeeing(serverId, (group) => group.handler.notify.resourceUpdated(params.uri));
+  const onToolsChanged = () => {
+    if (toolsTimer) clearTimeout(toolsTimer);
+    toolsTimer = setTimeout(() => {
+      toolsTimer = undefined;
+      for (const group of groups.values()) checkTools(group);
+    }, debounceMs);
+    toolsTimer.unref();
+  };
+  hub.gateway.on('tools-changed', onToolsChanged);
+  hub.gateway.on('resources-changed', onResourcesChanged);
+  hub.gateway.on('prompts-changed', onPromptsChanged);
+  hub.gateway.on('resource-updated', onResourceUpdated);
+
+  /**
+   * Subscribes the stream's resource URIs at the backends that serve them for this caller (the server a read would
+   * go to that offers subscriptions), and narrows the filter to those: the acknowledgement tells the client which
+   * URIs it will hear about. A URI no visible server serves is left out, never guessed.
+   */
+  const subscribeResources = async (caller: Caller, uris: readonly string[]) => {
+    const subscribed: Array<{ serverId: string; uri: string }> = [];
+    const visible = await hub.visibleServerIds(caller).catch(() => [] as string[]);
+    for (const uri of new Set(uris)) {
+      const candidates = await hub.routes.candidates(uri, visible).catch(() => [] as string[]);
+      const serverId = candidates.find((id) => {
+        const resources = hub.gateway.serverCapabilities(id)?.resources;
+        return isRecord(resources) && resources.subscribe === true;
+      });
+      if (serverId === undefined) continue;
+      try {
+        await hub.gateway.subscribeResource(serverId, uri);
+        subscribed.push({ serverId, uri });
+      } catch (error) {
+        logger.debug('could not subscribe a resource for a listen stream', {
+          server: serverId,
+          error: errorMessage(error),
+        });
+      }
+    }
+    return subscribed;
+  };
+
+  const refuse = (reply: FastifyReply, id: unknown, code: number, message: string) =>
+    reply.code(200).send({ jsonrpc: '2.0', id: id ?? null, error: { code, message } });
+
+  return {
+    get openCount() {
+      return open;
+    },
+    serve: async (request, reply, requestCaller) => {
+      const body = isRecord(request.body) ? request.body : {};
+      const params = isRecord(body.params) ? body.params : undefined;
+      // The project a request names in `_meta` wins, as on every other request (the auth hook allowed it).
+      const named = isRecord(params?._meta) ? params._meta.projectId : undefined;
+      const caller: Caller = typeof named === 'string' ? { ...requestCaller, projectId: named } : requestCaller;
+      const token = caller.tokenId ?? anonymous;
+      if (closed) return refuse(reply, body.id, -32000, 'Search MCP is shutting down; retry later');
+      if (open >= options.maxStreams) {
+        return refuse(
+          reply,
+          body.id,
+          -32603,
+          `Subscription limit reached: ${options.maxStreams} listen streams are open; retry later`,
+        );
+      }
+      if ((openPerToken.get(token) ?? 0) >= options.maxStreamsPerToken) {
+        return refuse(
+          reply,
+          body.id,
+          -32603,
+          `Subscription limit reached: this token has ${options.maxStreamsPerToken} listen streams open; close one first`,
+        );
+      }
+      const filter = isRecord(params?.notifications) ? params.notifications : undefined;
+      const uris = filter?.resourceSubscriptions;
+      if (Array.isArray(uris) && uris.length > maxResourceSubscriptions) {
+        return refuse(
+          reply,
+          body.id,
+          -32602,
+          `Invalid params: at most ${maxResourceSubscriptions} resourceSubscriptions per listen stream (got ${uris.length}); open another stream for more`,
+        );
+      }
+      open += 1;
+      openPerToken.set(token, (openPerToken.get(token) ?? 0) + 1);
+      const group = groupFor(caller);
+      group.streams += 1;
+      let subscribed: Array<{ serverId: string; uri: string }> = [];
+      const webRequestBody = { ...body };
+      try {
+        if (filter && Array.isArray(uris) && uris.every((uri) => typeof uri === 'string')) {
+          subscribed = await subscribeResources(caller, uris);
+          const honoured = subscribed.map(({ uri }) => uri);
+          webRequestBody.params = {
+            ...params,
+            notifications: { ...filter, resourceSubscriptions: honoured },
+          };
+        }
+        const webRequest = toWebRequest(request, webRequestBody);
+        let response: Response;
+        try {
+          response = await group.handler.fetch(webRequest, {
+            authInfo: authInfoOf(caller),
+            parsedBody: webRequestBody,
+          });
+        } finally {
+          instances.release(webRequest);
+        }
+        // The list this listener starts from: a change is a difference from it.
+        if (filter?.toolsListChanged === true && group.tools === undefined) checkTools(group);
+        await sendWebResponse(reply, response, options.redactor);
+      } finally {
+        open -= 1;
+        const left = (openPerToken.get(token) ?? 1) - 1;
+        if (left > 0) openPerToken.set(token, left);
+        else openPerToken.delete(token);
+        group.streams -= 1;
+        for (const { serverId, uri } of subscribed) {
+          hub.gateway.unsubscribeResource(serverId, uri).catch((error: unknown) => {
+            logger.debug('could not unsubscribe a resource of an ended listen stream', {
+              server: serverId,
+              error: errorMessage(error),
+            });
+          });
+        }
+        if (group.streams === 0) endGroup(group);
+      }
+    },
+    close: async () => {
+      closed = true;
+      if (toolsTimer) clearTimeout(toolsTimer);
+      hub.gateway.off('tools-changed', onToolsChanged);
+      hub.gateway.off('resources-changed', onResourcesChanged);
+      hub.gateway.off('prompts-changed', onPromptsChanged);
+      hub.gateway.off('resource-updated', onResourceUpdated);
+      await Promise.all([...groups.values()].map((group) => endGroup(group)));
+    },
+  };
+
+  async function endGroup(group: CallerGroup): Promise<void> {
+    for (const [key, value] of groups) if (value === group) groups.delete(key);
+    if (group.pending) clearTimeout(group.pending.timer);
+    group.pending = undefined;
+    await group.handler.close();
+  }
+}
+
+/** The last JSON-RPC message of a JSON or SSE body (an SSE answer ends with the response). */
+function lastMessageOf(text: string): { result?: unknown; error?: unknown } | undefined {
+  const trimmed = text.trim();
+  if (trimmed.startsWith('{')) return JSON.parse(trimmed) as { result?: unknown };
+  const data = trimmed
+    .split('\n')
+    .filter((line) => line.startsWith('data:'))
+    .map((line) => line.slice('data:'.length).trim());
+  const last = data.at(-1);
+  return last === undefined ? undefined : (JSON.parse(last) as { result?: unknown });
+}

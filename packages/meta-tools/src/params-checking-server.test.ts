@@ -1,8 +1,10 @@
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport, inputRequired, inputResponse, type JSONRPCMessage } from '@modelcontextprotocol/server';
 import { ToolCatalog } from '@search-mcp/catalog';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createSearchMcpServer } from './create-search-mcp-server.js';
+import { ParamsCheckingServer } from './params-checking-server.js';
 import packageJson from '../package.json' with { type: 'json' };
 
 /** Sends raw JSON-RPC to a real Search MCP server and collects what it answers, by id. */
@@ -74,5 +76,41 @@ describe('requests whose params do not fit the method', () => {
     expect(await session.request(2, 'ping')).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
     expect(await session.request(3, 'resources/list', {})).toMatchObject({ id: 3, error: { code: -32601 } });
     await session.close();
+  });
+});
+
+describe('tools/call keeps the SDK multi-round-trip seam, not its result validation', () => {
+  it('a 2025 client is asked by the legacy shim and the handler re-entered; the result passes as it is', async () => {
+    const server = new ParamsCheckingServer({ name: 'seam', version: '1' }, { capabilities: { tools: {} } });
+    const entries: Array<{ answered: boolean; state: string | undefined }> = [];
+    server.handle('tools/call', async (_request, extra) => {
+      const answer = inputResponse(extra.inputResponses, 'who');
+      entries.push({ answered: answer.kind === 'elicit', state: extra.requestState });
+      if (answer.kind !== 'elicit') {
+        return inputRequired({
+          inputRequests: {
+            who: inputRequired.elicit({ message: 'Who?', requestedSchema: { type: 'object', properties: {} } }),
+          },
+          requestState: 'round-1',
+        });
+      }
+      // A block type the SDK does not know: its result validation would refuse it.
+      return { content: [{ type: 'x-future-block', said: answer.action }] };
+    });
+    const client = new Client({ name: 'legacy', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler('elicitation/create', async () => ({ action: 'decline' }));
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    await client.connect(clientSide);
+    const result = await client.request(
+      { method: 'tools/call', params: { name: 'anything', arguments: {} } },
+      z.looseObject({}),
+    );
+    expect(result).toEqual({ content: [{ type: 'x-future-block', said: 'decline' }] });
+    expect(entries).toEqual([
+      { answered: false, state: undefined },
+      { answered: true, state: 'round-1' },
+    ]);
+    await client.close();
   });
 });

@@ -24,6 +24,9 @@ export interface CallAttachment {
   onProgress: ((progress: ToolProgress) => void) | undefined;
 }
 
+/** How long a call with no parked question waits for the retry (the longest default question wait). */
+const defaultWaitMs = 600_000;
+
 interface Ask {
   request: EmbeddedRequest;
   timeoutMs: number;
@@ -133,7 +136,9 @@ export class ParkedCall {
    */
   release(): void {
     this.detach();
-    const waitMs = Math.max(0, ...[...this.asks.values()].map((ask) => ask.timeoutMs));
+    const waits = [...this.asks.values()].map((ask) => ask.timeoutMs);
+    // No question left (the backend withdrew it): the result waits for the retry as long as a question would.
+    const waitMs = waits.length > 0 ? Math.max(...waits) : defaultWaitMs;
     clearTimeout(this.dropTimer);
     this.dropTimer = setTimeout(() => this.drop(`no retry within ${waitMs} ms`), waitMs);
     this.dropTimer.unref();

@@ -19,7 +19,7 @@ import { McpClientManager, type ReverseRequest, type ReverseRequestRouter } from
  */
 
 const modernServer = fileURLToPath(new URL('../test/fixtures/modern-server.mjs', import.meta.url));
-const declared = { elicitation: { form: {} }, sampling: {} };
+const declared = { elicitation: { form: {} }, sampling: {}, roots: { listChanged: true } };
 
 /** Starts the modern fixture over HTTP and resolves with its URL (the line it prints once it listens). */
 async function startHttpFixture(): Promise<{ child: ChildProcess; url: string }> {
@@ -200,6 +200,12 @@ describe('input_required of 2026-07-28 backends', () => {
       });
     });
   }
+
+  it('sends no roots list_changed to a 2026 backend (the revision has none; it asks for roots each time)', async () => {
+    await expect(manager.sendRootsListChanged('modern')).resolves.toBeUndefined();
+    await expect(manager.sendRootsListChanged('modern-http')).resolves.toBeUndefined();
+    expect(textOf(await manager.callTool('modern', 'echo', { message: 'still here' }))).toBe('Echo: still here');
+  });
 
   it('declares nothing without a router, and the backend SDK then refuses to ask (-32021)', async () => {
     expect(JSON.parse(textOf(await plain.callTool('modern', 'client-capabilities', {})))).toEqual({});

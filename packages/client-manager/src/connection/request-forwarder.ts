@@ -99,9 +99,14 @@ export class RequestForwarder {
     return resolveMaxTotalTimeoutMs({}, config, this.settings.maxTotalTimeoutMs, config.timeoutMs);
   }
 
-  /** Tells the backend the client's roots changed (only when roots were declared with `listChanged`). */
+  /**
+   * Tells the backend the client's roots changed (only when roots were declared with `listChanged`). Not to a
+   * 2026-07-28 backend: the revision has no such notification (the 2.x client refuses it); such a backend asks for
+   * roots with `input_required` each time it needs them, so it never holds a stale list.
+   */
   async sendRootsListChanged(): Promise<void> {
     const client = this.host.runningClient();
+    if (client.protocolEra === 'modern') return;
     const roots = client.declaredCapabilities.roots as { listChanged?: unknown } | undefined;
     if (roots?.listChanged !== true) return;
     await this.guard('notifications/roots/list_changed', () => client.sendRootsListChanged());

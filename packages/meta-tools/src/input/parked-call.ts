@@ -54,7 +54,10 @@ export class ParkedCall {
   private dropTimer: NodeJS.Timeout | undefined;
 
   /** @param onDrop told when the call is given up (no retry in time), to forget it */
-  constructor(private readonly onDrop: (call: ParkedCall, reason: string) => void) {}
+  constructor(private readonly onDrop: (call: ParkedCall, reason: string) => void) {
+    // A cancelled call asks nothing more: its questions fail at once, and its outcome is its failure.
+    this.controller.signal.addEventListener('abort', () => this.failAsks('The call was cancelled'), { once: true });
+  }
 
   /** The call's own abort signal: hand it to the backend call instead of the front request's. */
   get signal(): AbortSignal {
@@ -198,9 +201,14 @@ export class ParkedCall {
   private settle(outcome: CallOutcome): void {
     this.settled = outcome;
     // Questions the backend no longer waits for (it finished) are not asked.
-    for (const ask of this.asks.values()) ask.reject(new JsonRpcWireError(-32603, 'The call already ended'));
-    this.asks.clear();
+    this.failAsks('The call already ended');
     this.notify();
+  }
+
+  private failAsks(message: string): void {
+    const error = new JsonRpcWireError(-32603, message);
+    for (const ask of this.asks.values()) ask.reject(error);
+    this.asks.clear();
   }
 
   private notify(): void {

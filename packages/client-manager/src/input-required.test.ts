@@ -72,6 +72,7 @@ describe('input_required of 2026-07-28 backends', () => {
           modern: fixtureServer('modern-server.mjs'),
           'modern-http': { url: http.url },
           legacy: fixtureServer('feature-server.mjs', ['--name', 'legacy']),
+          raw: fixtureServer('raw-reply-server.mjs'),
         },
       },
       { logger: createRecordingLogger().logger, reverseRequests: router, shutdownGraceMs: 300 },
@@ -232,5 +233,13 @@ describe('input_required of 2026-07-28 backends', () => {
     // The same call without retry fields reaches it (and its push request reaches the router).
     await manager.callTool('legacy', 'ask-elicitation', {});
     expect(asked.slice(before).map((request) => request.method)).toEqual(['elicitation/create']);
+  });
+
+  it('takes input_required from a 2025 backend for the malformed result it is', async () => {
+    const failure = await manager.callTool('raw', 'input-required', {}).catch((error: unknown) => error);
+    expect(BackendError.isInstance(failure)).toBe(true);
+    expect((failure as Error).message).toBe(
+      'MCP server \'raw\' returned a malformed result for tools/call input-required: `resultType: "input_required"` needs MCP 2026-07-28 (this connection speaks 2025-11-25)',
+    );
   });
 });

@@ -33,10 +33,12 @@ describe('search-mcp-http command line', () => {
   it('prints the usage on --help, and a usage error with exit code 2', async () => {
     const { stdout } = await run(process.execPath, [cliEntry, '--help']);
     expect(stdout).toContain('--max-sessions-per-token N');
+    expect(stdout).toContain('--max-listen-streams-per-token N');
     expect(stdout).toContain('--no-watch');
     const mistakes = [
       ['--port', 'x'],
       ['--max-sessions-per-token', '0'],
+      ['--max-listen-streams', '1.5'],
       ['--mode', 'all'],
       ['--nonsense'],
       ['--no-watch=1'],

@@ -23,6 +23,9 @@ Options:
   --max-sessions-per-token N
                            open MCP sessions at most per token (default: an equal share of --max-sessions per
                            token); a token at its cap replaces its oldest idle session
+  --max-listen-streams N   open 2026-07-28 subscriptions/listen streams at most (default: --max-sessions)
+  --max-listen-streams-per-token N
+                           open listen streams at most per token (default: the per-token share of sessions)
   --shutdown-grace-ms N    on SIGTERM/SIGINT/SIGHUP, let calls in flight finish this long before answering them
                            503 (default ${httpAppDefaults.shutdownGraceMs})
   --log-level LEVEL        debug | info | warn | error | silent (logs go to stderr)
@@ -48,6 +51,8 @@ export interface CommandLine {
   rateLimitPerMinute?: number;
   maxSessions?: number;
   maxSessionsPerToken?: number;
+  maxListenStreams?: number;
+  maxListenStreamsPerToken?: number;
   shutdownGraceMs?: number;
   logLevel: LogLevel;
 }
@@ -71,6 +76,8 @@ function readArguments(args: readonly string[]) {
         'rate-limit': { type: 'string' },
         'max-sessions': { type: 'string' },
         'max-sessions-per-token': { type: 'string' },
+        'max-listen-streams': { type: 'string' },
+        'max-listen-streams-per-token': { type: 'string' },
         'shutdown-grace-ms': { type: 'string' },
         'log-level': { type: 'string', default: 'info' },
         version: { type: 'boolean', short: 'v', default: false },
@@ -93,7 +100,16 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
   }
   const logLevel = values['log-level'] as LogLevel;
   if (!logLevels.includes(logLevel)) throw new UsageError(`--log-level must be one of ${logLevels.join(', ')}`);
-  const whole = (name: 'rate-limit' | 'max-sessions' | 'max-sessions-per-token' | 'shutdown-grace-ms', least = 0) => {
+  const whole = (
+    name:
+      | 'rate-limit'
+      | 'max-sessions'
+      | 'max-sessions-per-token'
+      | 'max-listen-streams'
+      | 'max-listen-streams-per-token'
+      | 'shutdown-grace-ms',
+    least = 0,
+  ) => {
     const raw = values[name];
     if (raw === undefined) return undefined;
     const value = Number(raw);
@@ -105,6 +121,8 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
   const rateLimitPerMinute = whole('rate-limit');
   const maxSessions = whole('max-sessions', 1);
   const maxSessionsPerToken = whole('max-sessions-per-token', 1);
+  const maxListenStreams = whole('max-listen-streams', 1);
+  const maxListenStreamsPerToken = whole('max-listen-streams-per-token', 1);
   const shutdownGraceMs = whole('shutdown-grace-ms');
   return {
     command: values.help ? 'help' : values.version ? 'version' : 'serve',
@@ -119,6 +137,8 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
     ...(rateLimitPerMinute !== undefined ? { rateLimitPerMinute } : {}),
     ...(maxSessions !== undefined ? { maxSessions } : {}),
     ...(maxSessionsPerToken !== undefined ? { maxSessionsPerToken } : {}),
+    ...(maxListenStreams !== undefined ? { maxListenStreams } : {}),
+    ...(maxListenStreamsPerToken !== undefined ? { maxListenStreamsPerToken } : {}),
     ...(shutdownGraceMs !== undefined ? { shutdownGraceMs } : {}),
     logLevel,
   };

@@ -80,6 +80,10 @@ export async function serve(commandLine: CommandLine, fail: (message: string, co
     ...(commandLine.rateLimitPerMinute !== undefined ? { rateLimitPerMinute: commandLine.rateLimitPerMinute } : {}),
     ...(commandLine.maxSessions !== undefined ? { maxSessions: commandLine.maxSessions } : {}),
     ...(commandLine.maxSessionsPerToken !== undefined ? { maxSessionsPerToken: commandLine.maxSessionsPerToken } : {}),
+    ...(commandLine.maxListenStreams !== undefined ? { maxListenStreams: commandLine.maxListenStreams } : {}),
+    ...(commandLine.maxListenStreamsPerToken !== undefined
+      ? { maxListenStreamsPerToken: commandLine.maxListenStreamsPerToken }
+      : {}),
     ...(commandLine.shutdownGraceMs !== undefined ? { shutdownGraceMs: commandLine.shutdownGraceMs } : {}),
   });
   let stopReloading: (() => Promise<void>) | undefined;

@@ -4,9 +4,12 @@
  * project) adds a tool on request and announces it; `feature` (project alpha only) sends `resources/updated` on
  * request. Each listener hears only about servers its token and project can see.
  */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Client, type McpSubscription, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { type CliProcess, startCli } from './cli-process.js';
 import {
   alphaToken,
   eventually,
@@ -17,6 +20,7 @@ import {
   repoRoot,
   request,
   startApp,
+  temporaryDirectory,
 } from './http-test-support.js';
 
 const featureServer = `${repoRoot}/packages/client-manager/test/fixtures/feature-server.mjs`;
@@ -60,14 +64,14 @@ afterAll(async () => {
   await app?.close();
 });
 
-async function modernClient(token: string, project?: string): Promise<Listener> {
+async function modernClient(token: string, project?: string, base = app.url): Promise<Listener> {
   const client = new Client(
     { name: 'listen-test', version: '1' },
     { versionNegotiation: { mode: { pin: '2026-07-28' } } },
   );
   const headers: Record<string, string> = { authorization: `Bearer ${token}` };
   if (project) headers['x-project-id'] = project;
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { requestInit: { headers } }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers } }));
   const heard: Listener['heard'] = [];
   const taken = new Set<number>();
   const waiters: Array<() => void> = [];
@@ -185,4 +189,50 @@ describe('subscriptions/listen over HTTP (2026-07-28)', () => {
     expect(await alphaStream.closed).toBe('graceful');
     await legacy.client.close().catch(() => {});
   });
+});
+
+describe('subscriptions/listen through the built search-mcp-http', () => {
+  let directory: { path: string; remove: () => Promise<void> };
+  let cli: CliProcess;
+
+  beforeAll(async () => {
+    directory = await temporaryDirectory();
+    const configFile = join(directory.path, 'config.json');
+    await writeFile(
+      configFile,
+      JSON.stringify({
+        mcpServers: { fixture: { command: process.execPath, args: [fixtureServer] } },
+        // Meta mode: the list changes only when a pinned tool comes or goes.
+        exposure: { mode: 'meta', pinned: ['fixture:extra-tool'] },
+        auth: { tokens: [{ id: 'main', token: mainToken }] },
+      }),
+    );
+    cli = await startCli(['--config', configFile, '--port', '0', '--max-listen-streams', '1']);
+  }, 60_000);
+
+  afterAll(async () => {
+    if (cli && cli.child.exitCode === null) {
+      cli.child.kill('SIGKILL');
+      await cli.exited;
+    }
+    await directory?.remove();
+  });
+
+  it('announces a pinned tool that appears, caps streams by --max-listen-streams, and ends them on SIGTERM', async () => {
+    const listener = await modernClient(mainToken, undefined, cli.url);
+    const stream = await listener.client.listen({ toolsListChanged: true });
+    expect(stream.honoredFilter).toEqual({ toolsListChanged: true });
+    const second = await modernClient(mainToken, undefined, cli.url);
+    const refused = await second.client.listen({ toolsListChanged: true }).catch((error: unknown) => error);
+    expect(String((refused as Error).message)).toContain('1 listen streams are open');
+    await call(listener.client, 'fixture:add-tool');
+    await listener.next('notifications/tools/list_changed');
+    const listed = (await listener.client.request({ method: 'tools/list', params: {} }, Loose)) as {
+      tools: Array<{ name: string }>;
+    };
+    expect(listed.tools.map((tool) => tool.name)).toContain('fixture__extra-tool');
+    cli.child.kill('SIGTERM');
+    expect(await stream.closed).toBe('graceful');
+    await cli.exited;
+  }, 60_000);
 });

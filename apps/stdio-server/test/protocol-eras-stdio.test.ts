@@ -2,8 +2,12 @@
  * Issue 10's matrix over stdio, through the built binary: clients of both protocol eras (the 1.x SDK client, the 2.x
  * client in legacy, auto and pinned-2026 modes, and a bare peer whose first message is a 2026 request) against
  * search-mcp with `server-everything` (a 2025-era backend). Each client gets its own search-mcp (stdio is one client
- * per process); everything a client checks runs on that one connection.
+ * per process); everything a client checks runs on that one connection. Then: a 2025 backend's question during a
+ * 2026 client's call (bridged as `input_required`), and `doctor` showing each backend's negotiated revision under
+ * `auto` (a backend of both eras at 2026-07-28, server-everything at 2025-11-25). The era bridging of questions in
+ * every combination is `era-bridging-stdio.test.ts`; list changes from a 2026 backend `era-bridging-list-changed-stdio`.
  */
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -242,34 +246,73 @@ describe.each(expectations)(
   },
 );
 
-describe('a backend request to the client during a 2026-07-28 client call', () => {
-  it('is refused with -32021 and a reason the backend passes on (input_required rounds are not forwarded yet)', async () => {
+describe('a 2025 backend asks during a 2026-07-28 client call (server-everything)', () => {
+  it('reaches the client as input_required, and its answer reaches the backend', async () => {
     const transport = new Sdk2StdioTransport({ ...serverCommand(), stderr: 'pipe' });
     const client = new Sdk2Client(
       { name: 'era-matrix-elicit', version: '2.0.0' },
       { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
     );
-    const asked: unknown[] = [];
+    const asked: Array<{ message?: unknown }> = [];
     client.setRequestHandler('elicitation/create', async (request) => {
-      asked.push(request);
-      return { action: 'accept', content: {} };
+      asked.push(request.params);
+      return { action: 'accept', content: { name: 'Ada', check: true } };
     });
     await client.connect(transport, { timeout: deadlineMs });
     try {
+      await eventually(async () => {
+        const echoed = await client.request(
+          { method: 'tools/call', params: { name: 'everything__echo', arguments: { message: 'up' } } },
+          Loose,
+        );
+        return echoed.isError ? undefined : echoed;
+      }, 'server-everything answers');
       const result = (await client.request(
         { method: 'tools/call', params: { name: 'everything__trigger-elicitation-request', arguments: {} } },
         Loose,
         { timeout: deadlineMs },
       )) as Record<string, unknown>;
-      // server-everything reports the failed elicitation as a tool error carrying our code and reason.
-      expect(result.isError).toBe(true);
-      expect(textOf(result)).toContain('-32021');
-      expect(textOf(result)).toContain('2026-07-28, which has no server-to-client requests');
-      expect(asked).toEqual([]);
+      expect(result.isError).toBeUndefined();
+      expect(textOf(result)).toContain('- Name: Ada');
+      expect(textOf(result)).toContain('- Agreed to terms: true');
+      expect(asked).toEqual([expect.objectContaining({ message: 'Please provide inputs for the following fields:' })]);
     } finally {
       await client.close();
     }
   });
+});
+
+describe('search-mcp doctor negotiates each backend to the newest revision both sides speak', () => {
+  it('a backend of both eras at 2026-07-28 (modern) under auto, server-everything at 2025-11-25 (legacy)', async () => {
+    const negotiated = join(directory, 'negotiation.json');
+    await writeFile(
+      negotiated,
+      JSON.stringify({
+        mcpServers: {
+          both: { command: process.execPath, args: [modernBackend, '--both'] },
+          everything: { command: process.execPath, args: [everythingEntry] },
+        },
+      }),
+    );
+    // `doctor --json` carries the manager's status() per server; the text form of the same fields is doctor's own test.
+    const json = await new Promise<string>((resolve, reject) => {
+      execFile(
+        process.execPath,
+        [cli, 'doctor', '--json', '--config', negotiated],
+        { timeout: 90_000, env: { PATH: process.env.PATH ?? '', HOME: directory } },
+        (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)),
+      );
+    });
+    const report = JSON.parse(json) as {
+      servers: Array<{ id: string; protocolVersion?: string; protocolEra?: string }>;
+    };
+    expect(
+      report.servers.map(({ id, protocolVersion, protocolEra }) => ({ id, protocolVersion, protocolEra })),
+    ).toEqual([
+      { id: 'both', protocolVersion: '2026-07-28', protocolEra: 'modern' },
+      { id: 'everything', protocolVersion: '2025-11-25', protocolEra: 'legacy' },
+    ]);
+  }, 120_000);
 });
 
 describe('a bare peer whose first message is a 2026-07-28 request (no handshake)', () => {
@@ -280,11 +323,16 @@ describe('a bare peer whose first message is a 2026-07-28 request (no handshake)
       const meta = modernRequestMeta('2026-07-28');
       const listed = await peer.request('tools/list', { _meta: meta }, deadlineMs);
       expect(listed.result).toMatchObject({ resultType: 'complete', cacheScope: 'public' });
-      const called = await peer.request(
-        'tools/call',
-        { name: 'everything__echo', arguments: { message: 'stateless' }, _meta: meta },
-        deadlineMs,
-      );
+      // The first request is also what starts the backends (they are told this client's capabilities): until
+      // server-everything is up, a call to it is -32000 "not running"; the stateless call then works.
+      const called = await eventually(async () => {
+        const answer = await peer.request(
+          'tools/call',
+          { name: 'everything__echo', arguments: { message: 'stateless' }, _meta: meta },
+          deadlineMs,
+        );
+        return answer.error?.message === "MCP server 'everything' is not running" ? undefined : answer;
+      }, 'server-everything answers a stateless 2026 call');
       expect(JSON.stringify(called.result)).toContain('Echo: stateless');
       const discovered = await peer.request('server/discover', { _meta: meta }, deadlineMs);
       expect(discovered.result).toMatchObject({

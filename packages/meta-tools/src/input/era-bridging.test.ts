@@ -1,7 +1,14 @@
 import { once } from 'node:events';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client, type ClientCapabilities, InMemoryTransport, ProtocolError } from '@modelcontextprotocol/client';
+import {
+  Client,
+  type ClientCapabilities,
+  InMemoryTransport,
+  ProtocolError,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
+import { createMcpHandler } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { ToolCatalog } from '@search-mcp/catalog';
 import { McpClientManager } from '@search-mcp/client-manager';
@@ -225,6 +232,33 @@ describe('2026-07-28 client, 2025 backend: push requests become input_required r
     );
     expect((late as ProtocolError).code).toBe(-32602);
     expect((late as ProtocolError).message).toContain('Invalid or expired requestState');
+  });
+});
+
+describe('Streamable HTTP: one server instance per 2026-07-28 request', () => {
+  it('the retry, on a new instance, reaches the call the first one parked', async () => {
+    const instances: string[] = [];
+    const handler = createMcpHandler((context) => {
+      instances.push(context.era);
+      return createSearchMcpServer({ catalog, manager, hub, mode: 'proxy', era: context.era });
+    });
+    // The real handler and client; the socket is left out (the apps' tests cover it through their binaries).
+    const transport = new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
+      fetch: (url, init) => handler.fetch(new Request(url, init)),
+    });
+    const client = new Client(
+      { name: 'bridging-http', version: '1' },
+      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { name: 'Lin' } }));
+    await client.connect(transport);
+    closers.push(() => client.close());
+    const before = instances.length;
+    const result = await callTool(client, 'old__ask-elicitation', { message: 'Name?' });
+    expect(JSON.parse(textOf(result))).toEqual({ action: 'accept', content: { name: 'Lin' } });
+    // The call and its retry: two requests, two instances.
+    expect(instances.length - before).toBe(2);
+    expect(pendingInputs.size).toBe(0);
   });
 });
 

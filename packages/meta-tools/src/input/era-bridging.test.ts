@@ -235,6 +235,19 @@ describe('2026-07-28 client, 2025 backend: push requests become input_required r
   });
 });
 
+describe('2025 client, 2025 backend: push requests relayed as they are', () => {
+  it('elicitation and sampling, in both modes', async () => {
+    const proxy = await front('legacy', { answer: 'Ada' });
+    const accepted = await callTool(proxy.client, 'old__ask-elicitation', { message: 'Name?' });
+    expect(JSON.parse(textOf(accepted))).toEqual({ action: 'accept', content: { name: 'Ada' } });
+    expect(textOf(await callTool(proxy.client, 'old__ask-sampling', { prompt: 'hi' }))).toBe('from the front');
+    const meta = await front('legacy', { mode: 'meta', answer: 'decline' });
+    expect(JSON.parse(textOf(await execute(meta.client, 'old:ask-elicitation')))).toEqual({ action: 'decline' });
+    expect(textOf(await execute(meta.client, 'old:ask-sampling', { prompt: 'hi' }))).toBe('from the front');
+    expect(pendingInputs.size).toBe(0);
+  });
+});
+
 describe('Streamable HTTP: one server instance per 2026-07-28 request', () => {
   it('the retry, on a new instance, reaches the call the first one parked', async () => {
     const instances: string[] = [];

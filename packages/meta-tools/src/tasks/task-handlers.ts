@@ -1,11 +1,13 @@
 import type { Caller } from '@search-mcp/catalog';
 import { isRecord, JsonRpcErrorCode } from '@search-mcp/shared';
+import { z } from 'zod';
 import { backendOptions, type ForwardingContext } from '../forwarding/forwarding-context.js';
 import { refuseCursor } from '../forwarding/list-cursor.js';
 import type { ParamsCheckingServer } from '../params-checking-server.js';
 import type { RequestExtra } from '../search-mcp-server-options.js';
 import type { ClientSession } from '../sessions/client-session.js';
 import { JsonRpcWireError, toForwardedError } from '../wire-errors.js';
+import { toModernTask } from './modern-tasks.js';
 import type { ExposedTask } from './task-table.js';
 
 const relatedTaskKey = 'io.modelcontextprotocol/related-task';
@@ -19,20 +21,32 @@ export function taskOwner(session: ClientSession, caller: Caller): string {
  * `tasks/get`, `tasks/result`, `tasks/cancel` and `tasks/list` for tasks created through direct task-augmented
  * `tools/call`s. Task ids are ours (the backend's stay inside); another caller's task is "not found", never
  * "forbidden". `tasks/result` carries the caller as origin, so an elicitation the task needs reaches it exactly.
+ *
+ * A 2026-07-28 client gets the same tasks in the shapes of the tasks extension (`modern-tasks.ts`): `tasks/get` with
+ * the result inline once the backend's task completed, `tasks/cancel` and `tasks/update` as empty acknowledgements.
+ * `tasks/result` and `tasks/list` are not part of the extension: the SDK answers them -32601 on a 2026 connection.
  */
 export function registerTaskHandlers(server: ParamsCheckingServer, context: ForwardingContext): void {
   const { hub } = context;
+  const find = (taskId: string, meta: Record<string, unknown> | undefined, extra: RequestExtra): ExposedTask => {
+    const task = hub.sessions.tasks.get(taskId, taskOwner(context.session, context.callerOf(meta, extra)));
+    if (!task) throw new JsonRpcWireError(JsonRpcErrorCode.InvalidParams, `Task not found: ${taskId}`);
+    return task;
+  };
+  const gatewayMethod = (method: 'getTask' | 'getTaskResult' | 'cancelTask') => {
+    const send = hub.gateway[method]?.bind(hub.gateway);
+    if (!send)
+      throw new JsonRpcWireError(JsonRpcErrorCode.MethodNotFound, 'Tasks are not forwarded by this Search MCP');
+    return send;
+  };
   const forward = async (
     method: 'getTask' | 'getTaskResult' | 'cancelTask',
     taskId: string,
     meta: Record<string, unknown> | undefined,
     extra: RequestExtra,
   ) => {
-    const task = hub.sessions.tasks.get(taskId, taskOwner(context.session, context.callerOf(meta, extra)));
-    if (!task) throw new JsonRpcWireError(JsonRpcErrorCode.InvalidParams, `Task not found: ${taskId}`);
-    const send = hub.gateway[method]?.bind(hub.gateway);
-    if (!send)
-      throw new JsonRpcWireError(JsonRpcErrorCode.MethodNotFound, 'Tasks are not forwarded by this Search MCP');
+    const task = find(taskId, meta, extra);
+    const send = gatewayMethod(method);
     try {
       const result = await send(task.serverId, task.backendTaskId, backendOptions(context, meta, extra));
       if (method === 'getTaskResult') hub.routes.noteLinks(task.serverId, result);
@@ -41,15 +55,34 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
       throw toForwardedError(error, 'tasks');
     }
   };
+  /** 2026 `tasks/get`: the backend's task in the extension's shape; its result fetched once it completed. */
+  const getModern = async (taskId: string, meta: Record<string, unknown> | undefined, extra: RequestExtra) => {
+    const task = find(taskId, meta, extra);
+    const getTask = gatewayMethod('getTask');
+    const getTaskResult = gatewayMethod('getTaskResult');
+    try {
+      const status = await getTask(task.serverId, task.backendTaskId, backendOptions(context, meta, extra));
+      if (status.status !== 'completed') return toModernTask(status, task);
+      const result = await getTaskResult(task.serverId, task.backendTaskId, backendOptions(context, meta, extra));
+      hub.routes.noteLinks(task.serverId, result);
+      return toModernTask(status, task, { result: withExposedIds(result, task) });
+    } catch (error) {
+      throw toForwardedError(error, 'tasks');
+    }
+  };
   server.handle('tasks/get', (request, extra) =>
-    forward('getTask', request.params.taskId, request.params._meta, extra),
+    extra.era === 'modern'
+      ? getModern(request.params.taskId, request.params._meta, extra)
+      : forward('getTask', request.params.taskId, request.params._meta, extra),
   );
   server.handle('tasks/result', (request, extra) =>
     forward('getTaskResult', request.params.taskId, request.params._meta, extra),
   );
-  server.handle('tasks/cancel', (request, extra) =>
-    forward('cancelTask', request.params.taskId, request.params._meta, extra),
-  );
+  server.handle('tasks/cancel', async (request, extra) => {
+    const answer = await forward('cancelTask', request.params.taskId, request.params._meta, extra);
+    // The extension acknowledges with an empty result; the task's state is read with tasks/get.
+    return extra.era === 'modern' ? {} : answer;
+  });
   server.handle('tasks/list', async (request, extra) => {
     refuseCursor('tasks/list', request.params?.cursor);
     const owner = taskOwner(context.session, context.callerOf(request.params?._meta, extra));
@@ -67,7 +100,42 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
     );
     return { tasks: tasks.flat() };
   });
+  if (context.session.era === 'modern') {
+    // `tasks/update` answers `inputRequests` of a task; Search MCP surfaces none yet (a 2025 backend's requests during
+    // a task are not bridged), so every key is one "not outstanding", which the extension says to ignore: the known
+    // task is acknowledged, an unknown one is an error.
+    const handleUpdate = server.handle.bind(server) as unknown as (
+      method: 'tasks/update',
+      handler: (request: z.infer<typeof UpdateTaskRequest>, extra: RequestExtra) => unknown,
+      requestSchema: typeof UpdateTaskRequest,
+    ) => void;
+    handleUpdate(
+      'tasks/update',
+      (request, extra) => {
+        // The SDK lifts a 2026 request's `inputResponses` out of its params (multi-round-trip requests use the same
+        // name), so they are read from the request's context.
+        if (!isRecord(extra.inputResponses)) {
+          throw new JsonRpcWireError(
+            JsonRpcErrorCode.InvalidParams,
+            'Invalid tasks/update params: inputResponses: expected an object of responses by request key',
+          );
+        }
+        find(request.params.taskId, request.params._meta, extra);
+        return {};
+      },
+      UpdateTaskRequest,
+    );
+  }
 }
+
+/** The extension's `tasks/update` (no spec schema in the SDK: the extension is not part of it); `inputResponses` aside. */
+const UpdateTaskRequest = z.object({
+  method: z.literal('tasks/update'),
+  params: z.object({
+    taskId: z.string(),
+    _meta: z.record(z.string(), z.unknown()).optional(),
+  }),
+});
 
 /** A backend's task result with its task id replaced by ours, in the result and in its related-task `_meta`. */
 export function withExposedIds(result: Record<string, unknown>, task: ExposedTask): Record<string, unknown> {

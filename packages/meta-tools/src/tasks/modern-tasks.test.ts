@@ -1,0 +1,176 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { Client, InMemoryTransport, ProtocolError } from '@modelcontextprotocol/client';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { ToolCatalog } from '@search-mcp/catalog';
+import { McpClientManager } from '@search-mcp/client-manager';
+import { parseConfig, silentLogger } from '@search-mcp/shared';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createSearchMcpServer } from '../create-search-mcp-server.js';
+import { ForwardingHub } from '../forwarding-hub.js';
+import { ClientSessions } from '../sessions/client-sessions.js';
+
+// A 2025 backend's task seen by a 2026-07-28 client. server-everything's simulate-research-query requires a task
+// (`execution.taskSupport: "required"`, ttl 5 min, pollInterval 1 s, a few seconds of work). A 2025-era front client
+// creates it (task-augmented tools/call); a 2026 client of the same token follows it with the extension's methods.
+const require = createRequire(import.meta.url);
+const everythingManifest = require.resolve('@modelcontextprotocol/server-everything/package.json');
+const everythingBin = Object.values((require(everythingManifest) as { bin: Record<string, string> }).bin)[0] ?? '';
+
+let manager: McpClientManager;
+let catalog: ToolCatalog;
+let hub: ForwardingHub;
+const closers: Array<() => Promise<void>> = [];
+
+beforeAll(async () => {
+  const config = parseConfig({
+    mcpServers: { everything: { command: process.execPath, args: [join(dirname(everythingManifest), everythingBin)] } },
+  });
+  const sessions = new ClientSessions({ logger: silentLogger });
+  manager = new McpClientManager(config, { reverseRequests: sessions });
+  catalog = new ToolCatalog({
+    sources: [manager],
+    config,
+    executor: { retries: 0 },
+    tokens: [{ id: 'ann' }, { id: 'bob' }],
+  });
+  hub = new ForwardingHub({ gateway: manager, catalog, sessions, logger: silentLogger });
+  const started = await manager.startAll();
+  expect(started.map((status) => status.state)).toEqual(['running']);
+}, 60_000);
+
+afterAll(async () => {
+  hub.close();
+  await manager.close();
+});
+
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((close) => close()));
+});
+
+/** A 2.x SDK client (pinned 2026-07-28 or legacy) to a Search MCP server in proxy mode; `token` names its caller. */
+async function front(era: 'modern' | 'legacy', token: string) {
+  const client = new Client(
+    { name: `tasks-${era}`, version: '1' },
+    { capabilities: {}, versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' } },
+  );
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  const entry = serveStdio(
+    (context) =>
+      createSearchMcpServer({
+        catalog,
+        manager,
+        hub,
+        mode: 'proxy',
+        era: context.era,
+        resolveCaller: ({ meta }) => (typeof meta?.token === 'string' ? { tokenId: meta.token } : {}),
+      }),
+    { transport: serverTransport },
+  );
+  await client.connect(clientTransport);
+  closers.push(async () => {
+    await client.close();
+    await entry.close();
+  });
+  const send = (method: string, params: Record<string, unknown>) =>
+    client.request({ method, params: { ...params, _meta: { token } } }, z.looseObject({}), {
+      timeout: 30_000,
+    }) as Promise<Record<string, unknown>>;
+  return { client, send };
+}
+
+/** The research tool's name as Search MCP lists it in proxy mode. */
+async function researchToolName(send: (method: string, params: Record<string, unknown>) => Promise<unknown>) {
+  const { tools } = (await send('tools/list', {})) as { tools: Array<{ name: string }> };
+  const name = tools.map((tool) => tool.name).find((candidate) => candidate.endsWith('simulate-research-query'));
+  if (!name) throw new Error(`no research tool in ${tools.map((tool) => tool.name).join(', ')}`);
+  return name;
+}
+
+/** A task created by a 2025-era client of `token`: its id as Search MCP exposes it, and that client. */
+async function createdTask(token: string, topic: string) {
+  const legacy = await front('legacy', token);
+  const name = await researchToolName(legacy.send);
+  const created = await legacy.send('tools/call', { name, arguments: { topic }, task: { ttl: 60_000 } });
+  const task = created.task as { taskId?: unknown } | undefined;
+  expect(typeof task?.taskId).toBe('string');
+  return { taskId: String(task?.taskId), legacy };
+}
+
+/** Polls `tasks/get` at the task's own `pollIntervalMs` (the protocol's pace) until it is terminal. */
+async function pollUntilTerminal(
+  send: (method: string, params: Record<string, unknown>) => Promise<unknown>,
+  taskId: string,
+) {
+  const seen: Array<Record<string, unknown>> = [];
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const task = (await send('tasks/get', { taskId })) as Record<string, unknown>;
+    seen.push(task);
+    if (['completed', 'failed', 'cancelled'].includes(String(task.status))) return seen;
+    if (Date.now() > deadline) throw new Error(`task ${taskId} still ${String(task.status)} after 30 s`);
+    await new Promise((resolve) => setTimeout(resolve, Number(task.pollIntervalMs ?? 1000)));
+  }
+}
+
+/** A result without its `_meta` (a 2026 answer carries Search MCP's serverInfo there). */
+const body = (result: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(result).filter(([key]) => key !== '_meta'));
+
+const wireErrorOf = async (promise: Promise<unknown>) => {
+  const error = await promise.then(
+    () => undefined,
+    (failure: unknown) => failure,
+  );
+  expect(ProtocolError.isInstance(error), String(error)).toBe(true);
+  const { code, message } = error as ProtocolError;
+  return { code, message };
+};
+
+describe('the tasks extension for 2026-07-28 clients, over a 2025 backend task', () => {
+  it('shows the task in the extension shape (ttlMs, pollIntervalMs, our id) and its result inline once completed', async () => {
+    const { taskId, legacy } = await createdTask('ann', 'rust');
+    const modern = await front('modern', 'ann');
+    // The same task as the 2025 client sees it (the backend chooses its ttl and poll interval).
+    const old = await legacy.send('tasks/get', { taskId });
+    expect(old).toMatchObject({ taskId, ttl: expect.any(Number), pollInterval: expect.any(Number) });
+    const seen = await pollUntilTerminal(modern.send, taskId);
+    const first = seen[0] ?? {};
+    expect(first).toMatchObject({ taskId, ttlMs: old.ttl, pollIntervalMs: old.pollInterval, createdAt: old.createdAt });
+    expect(Object.keys(first)).not.toEqual(expect.arrayContaining(['ttl']));
+    expect(Object.keys(first)).not.toContain('pollInterval');
+    const last = seen.at(-1) ?? {};
+    expect(last.status).toBe('completed');
+    const content = (last.result as { content?: Array<{ text?: string }> } | undefined)?.content ?? [];
+    expect(content.map((block) => block.text).join('')).toContain('# Research Report: rust');
+    // Before it completed, no result was shown.
+    expect(seen.slice(0, -1).filter((task) => 'result' in task)).toEqual([]);
+  }, 60_000);
+
+  it('acknowledges tasks/update and tasks/cancel with empty results; another token, an unknown id or bad params are errors', async () => {
+    const { taskId } = await createdTask('ann', 'go');
+    const ann = await front('modern', 'ann');
+    const bob = await front('modern', 'bob');
+
+    expect(await wireErrorOf(bob.send('tasks/get', { taskId }))).toEqual({
+      code: -32602,
+      message: `Task not found: ${taskId}`,
+    });
+    expect(body(await ann.send('tasks/update', { taskId, inputResponses: {} }))).toEqual({});
+    expect(await wireErrorOf(ann.send('tasks/update', { taskId: 'nope', inputResponses: {} }))).toEqual({
+      code: -32602,
+      message: 'Task not found: nope',
+    });
+    const badUpdate = await wireErrorOf(ann.send('tasks/update', { taskId }));
+    expect(badUpdate.code).toBe(-32602);
+    expect(badUpdate.message).toMatch(/^Invalid tasks\/update params: inputResponses: /);
+    expect(badUpdate.message).not.toContain('\n');
+    expect(await wireErrorOf(bob.send('tasks/cancel', { taskId }))).toMatchObject({ code: -32602 });
+
+    expect(body(await ann.send('tasks/cancel', { taskId }))).toEqual({});
+    const last = (await pollUntilTerminal(ann.send, taskId)).at(-1) ?? {};
+    expect(last.status).toBe('cancelled');
+    expect(last).not.toHaveProperty('result');
+  }, 60_000);
+});

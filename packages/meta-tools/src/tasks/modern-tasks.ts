@@ -1,0 +1,67 @@
+import { isRecord } from '@search-mcp/shared';
+import type { ExposedTask } from './task-table.js';
+
+/**
+ * The 2026-07-28 tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663) as Search MCP shows the backend tasks in
+ * its table to 2026 clients. The extension renames and reshapes 2025's core tasks: `ttl` → `ttlMs`, `pollInterval` →
+ * `pollIntervalMs`, a created task is the result itself (`resultType: "task"`, not `{ task }`), `tasks/get` carries
+ * the final `result` (or `error`) inline instead of a blocking `tasks/result`, `tasks/cancel` and `tasks/update` answer
+ * an empty acknowledgement, and `tasks/list` is gone.
+ */
+export const tasksExtension = 'io.modelcontextprotocol/tasks';
+
+/** Whether a 2026 request's client capabilities include the tasks extension (only then may it get a task). */
+export function declaresTasksExtension(capabilities: unknown): boolean {
+  return (
+    isRecord(capabilities) && isRecord(capabilities.extensions) && isRecord(capabilities.extensions[tasksExtension])
+  );
+}
+
+const statuses = new Set(['working', 'input_required', 'completed', 'failed', 'cancelled']);
+
+/**
+ * A 2025 backend task (`tasks/get` or the `task` of a created one) in the extension's `Task` shape, under our id.
+ * `final` is what ends it: the backend's `tasks/result` for `completed`, its JSON-RPC error for `failed`.
+ *
+ * A 2025 backend asks for input during a task by pushing requests while a `tasks/result` waits; that is not bridged
+ * to `inputRequests` yet, so such a task shows as `working` with the backend's status message (an `input_required`
+ * task without `inputRequests` would be malformed).
+ */
+export function toModernTask(
+  backendTask: Record<string, unknown>,
+  exposed: ExposedTask,
+  final?: { result: Record<string, unknown> } | { error: Record<string, unknown> },
+): Record<string, unknown> {
+  const status = typeof backendTask.status === 'string' && statuses.has(backendTask.status) ? backendTask.status : '';
+  const createdAt = typeof backendTask.createdAt === 'string' ? backendTask.createdAt : iso(exposed.createdAt);
+  const task: Record<string, unknown> = {
+    taskId: exposed.exposedId,
+    status: status === 'input_required' || status === '' ? 'working' : status,
+    createdAt,
+    lastUpdatedAt: typeof backendTask.lastUpdatedAt === 'string' ? backendTask.lastUpdatedAt : createdAt,
+    ttlMs: typeof backendTask.ttl === 'number' ? backendTask.ttl : null,
+  };
+  if (typeof backendTask.statusMessage === 'string') task.statusMessage = backendTask.statusMessage;
+  else if (status === 'input_required') task.statusMessage = 'Waiting for input';
+  if (typeof backendTask.pollInterval === 'number') task.pollIntervalMs = backendTask.pollInterval;
+  if (task.status === 'completed' && final && 'result' in final) task.result = final.result;
+  if (task.status === 'failed') {
+    task.error =
+      final && 'error' in final
+        ? final.error
+        : { code: -32603, message: typeof task.statusMessage === 'string' ? task.statusMessage : 'The task failed' };
+  }
+  return task;
+}
+
+/** A created task as the extension answers a `tools/call` with it: the task itself, `resultType: "task"`. */
+export function toCreateTaskResult(
+  backendTask: Record<string, unknown>,
+  exposed: ExposedTask,
+): Record<string, unknown> {
+  return { resultType: 'task', ...toModernTask(backendTask, exposed) };
+}
+
+function iso(epochMs: number): string {
+  return new Date(epochMs).toISOString();
+}

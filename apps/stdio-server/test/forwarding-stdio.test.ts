@@ -29,7 +29,10 @@ let session: ForwardingClient;
 
 beforeAll(async () => {
   config = await forwardingConfig({ exposure: { mode: 'proxy' } });
-  session = await startForwardingClient(['--config', config.path]);
+  // `initialize` waits for every backend here (they all start in seconds), so their notes are in its instructions.
+  session = await startForwardingClient(['--config', config.path], {
+    env: { SEARCH_MCP_INSTRUCTIONS_WAIT_MS: '60000' },
+  });
   await waitForServers(session.client, ['everything', 'fs', 'a', 'b']);
 }, stepTimeoutMs);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { summarizeBackendInstructions } from './backend-instructions.js';
+import { stillStartingNote, summarizeBackendInstructions } from './backend-instructions.js';
 
 describe('summarizeBackendInstructions', () => {
   it('names which server said what, whitespace collapsed, servers without notes left out', () => {
@@ -40,5 +40,27 @@ describe('summarizeBackendInstructions', () => {
     const shown = lines.filter((line) => line.startsWith('- server-')).length;
     expect(shown).toBeGreaterThan(0);
     expect(lines.at(-1)).toBe(`… ${30 - shown} more servers have notes`);
+  });
+});
+
+describe('stillStartingNote', () => {
+  it('is empty when no server is starting', () => {
+    expect(stillStartingNote([], 'meta')).toBe('');
+  });
+
+  it('names the servers and says where their tools will appear, per mode', () => {
+    expect(stillStartingNote(['github', 'slack'], 'meta')).toBe(
+      'Still starting (their own notes are not included): github, slack. tool_discovery waits for servers still ' +
+        'starting and searches their tools once they are connected.',
+    );
+    expect(stillStartingNote(['github'], 'proxy')).toBe(
+      'Still starting (their own notes are not included): github. Their tools are added to the tool list once ' +
+        'they are connected.',
+    );
+  });
+
+  it('names ten servers at most and counts the rest', () => {
+    const ids = Array.from({ length: 13 }, (_, index) => `s${index}`);
+    expect(stillStartingNote(ids, 'proxy')).toMatch(/: s0, s1, s2, s3, s4, s5, s6, s7, s8, s9 and 3 more\. Their/);
   });
 });

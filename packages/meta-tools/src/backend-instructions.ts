@@ -44,3 +44,22 @@ export function summarizeBackendInstructions(
 function overflowLine(count: number): string {
   return count === 1 ? '… 1 more server has notes' : `… ${count} more servers have notes`;
 }
+
+/** Servers named at most in the note on servers still starting; the rest are counted. */
+const maxStartingNamed = 10;
+
+/**
+ * The instructions' note on the caller's servers still starting when `initialize` (or `server/discover`) was
+ * answered: their own notes are missing, and where their tools will appear (`meta`: `tool_discovery` waits for
+ * them; `proxy`: the tool list grows and `tools/list_changed` says so). Empty when none is starting.
+ */
+export function stillStartingNote(serverIds: readonly string[], mode: 'meta' | 'proxy'): string {
+  if (serverIds.length === 0) return '';
+  const named = serverIds.slice(0, maxStartingNamed).join(', ');
+  const more = serverIds.length > maxStartingNamed ? ` and ${serverIds.length - maxStartingNamed} more` : '';
+  const where =
+    mode === 'meta'
+      ? 'tool_discovery waits for servers still starting and searches their tools once they are connected.'
+      : 'Their tools are added to the tool list once they are connected.';
+  return `Still starting (their own notes are not included): ${named}${more}. ${where}`;
+}

@@ -1,4 +1,3 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller } from '@search-mcp/catalog';
 import { silentLogger } from '@search-mcp/shared';
 import { createRequestAudit } from './audit/request-audit.js';
@@ -16,6 +15,14 @@ import { waitForStartingServers } from './starting-servers.js';
 import { refuseCursor } from './forwarding/list-cursor.js';
 import { forwardingCapabilities, registerForwarding } from './forwarding/register-forwarding.js';
 import { toJsonRpcError } from './wire-errors.js';
+
+/**
+ * The longest the handshake (`initialize`, 2026 `server/discover`) waits for the caller's servers still starting, for
+ * their own notes. Short on purpose: a client waits for this answer before anything else, and it is what makes a
+ * start feel slow. Half a second covers a local server that starts fast, and keeps spawn → first answer under a
+ * second (Search MCP itself starts in ~350 ms); slower servers are named as still starting instead.
+ */
+const defaultInstructionsWaitMs = 500;
 
 /** The lists whose 2026-07-28 answers get `listCacheHint`. */
 const cachedLists = new Set([
@@ -77,7 +84,8 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): ParamsCh
         manager: options.manager,
         initialCaller: defaultCaller,
         callerOf,
-        instructionsWaitMs: options.instructionsWaitMs ?? 3000,
+        mode,
+        instructionsWaitMs: options.instructionsWaitMs ?? defaultInstructionsWaitMs,
         startupWaitMs: options.startupWaitMs ?? 5000,
         onInitialize: options.onInitialize,
       })
@@ -122,7 +130,7 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): ParamsCh
       if (!listedOnce && listsBackendTools && options.manager)
         await waitForStartingServers(options.manager, context.startupWaitMs, extra.signal);
       listedOnce = true;
-      let tools: Tool[];
+      let tools: Awaited<ReturnType<typeof listTools>>;
       try {
         tools = await listTools(caller);
       } catch (error) {

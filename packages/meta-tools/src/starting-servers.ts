@@ -1,3 +1,4 @@
+import type { ServerStatus } from '@search-mcp/shared';
 import type { ServerStatusSource } from './search-mcp-server-options.js';
 
 /** The ids of the servers still connecting. */
@@ -12,14 +13,32 @@ export function failedServers(manager: ServerStatusSource | undefined): Array<{ 
     .map((status) => ({ id: status.id, ...(status.lastError ? { reason: status.lastError } : {}) }));
 }
 
-/** Resolves when no server is `starting`, after `limitMs`, or when the request is cancelled. */
+/** Which starting servers a wait is for. */
+export type StartingServerFilter = (status: ServerStatus) => boolean;
+
+const everyStartingServer: StartingServerFilter = () => true;
+
+/**
+ * The servers a wait of at most `limitMs` can expect: those whose last connect (an earlier one in this process: a
+ * restart, a reload, a reconnect) took no longer, and those never connected yet (nothing is known of them). A server
+ * known to be slow would only hold the answer for the whole limit and still not be ready.
+ */
+export function expectedWithin(limitMs: number): StartingServerFilter {
+  return (status) => status.connectMs === undefined || status.connectMs <= limitMs;
+}
+
+/**
+ * Resolves when no server that `waitsFor` is `starting`, after `limitMs`, or when the request is cancelled. Default:
+ * every starting server.
+ */
 export function waitForStartingServers(
   manager: ServerStatusSource,
   limitMs: number,
   signal: AbortSignal,
+  waitsFor: StartingServerFilter = everyStartingServer,
 ): Promise<void> {
-  const starting = () => manager.status().some((status) => status.state === 'starting');
-  if (limitMs <= 0 || !starting()) return Promise.resolve();
+  const starting = () => manager.status().some((status) => status.state === 'starting' && waitsFor(status));
+  if (limitMs <= 0 || signal.aborted || !starting()) return Promise.resolve();
   return new Promise((resolve) => {
     const finish = () => {
       clearTimeout(timer);

@@ -31,7 +31,8 @@ function featureRuntime(backendClientCapabilities?: 'first-client') {
 
 async function connect(runtime: SearchMcpRuntime, client: Client) {
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  await runtime.createServer().connect(serverTransport);
+  // Long enough for `a` to start on a loaded machine: the default (half a second) would leave it named as starting.
+  await runtime.createServer({ instructionsWaitMs: 60_000 }).connect(serverTransport);
   await client.connect(clientTransport);
 }
 

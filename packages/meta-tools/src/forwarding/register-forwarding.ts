@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '@search-mcp/catalog';
 import { errorMessage } from '@search-mcp/shared';
+import { stillStartingNote } from '../backend-instructions.js';
 import { registerCompletionHandler } from '../completions/completion-handler.js';
 import type { ForwardingHub } from '../forwarding-hub.js';
 import { registerSetLevelHandler } from '../logging/set-level-handler.js';
@@ -9,7 +10,7 @@ import { registerPromptHandlers } from '../prompts/prompt-handlers.js';
 import { registerResourceHandlers } from '../resources/resource-handlers.js';
 import type { RequestExtra, ServerStatusSource } from '../search-mcp-server-options.js';
 import type { ClientSession } from '../sessions/client-session.js';
-import { waitForStartingServers } from '../starting-servers.js';
+import { expectedWithin, startingServerIds, waitForStartingServers } from '../starting-servers.js';
 import { registerTaskHandlers } from '../tasks/task-handlers.js';
 import type { ForwardingContext } from './forwarding-context.js';
 
@@ -32,6 +33,12 @@ export interface ForwardingRegistration {
   manager: ServerStatusSource | undefined;
   initialCaller: Caller;
   callerOf(meta: Record<string, unknown> | undefined, extra: RequestExtra): Caller;
+  /** How `tools/list` is served: the note on servers still starting says where their tools will appear. */
+  mode: 'meta' | 'proxy';
+  /**
+   * The longest `initialize` / `server/discover` waits for the caller's servers still starting, for their own notes;
+   * servers whose last connect took longer are not waited for. 0 = never.
+   */
   instructionsWaitMs: number;
   /** How long the session's first list waits for servers still connecting. */
   startupWaitMs: number;
@@ -41,7 +48,7 @@ export interface ForwardingRegistration {
 /**
  * Makes this server a session of the hub: registered now, gone when it closes; handlers for resources, prompts,
  * completions, logging and tasks; the client's roots changes passed on; the backends' instructions added to
- * `initialize`. Returns the session (the origin of this server's tool calls).
+ * `initialize` (and 2026 `server/discover`), with the servers still starting named. Returns the session (the origin of this server's tool calls).
  */
 export function registerForwarding(server: ParamsCheckingServer, options: ForwardingRegistration): ClientSession {
   const { hub } = options;
@@ -99,15 +106,30 @@ export function registerForwarding(server: ParamsCheckingServer, options: Forwar
 
   server.transformHandshakeResult(async (result, extra) => {
     options.onInitialize?.(server);
-    // The instructions name the servers' own notes; servers still starting get a short, bounded wait.
-    if (options.manager && options.instructionsWaitMs > 0)
-      await waitForStartingServers(options.manager, options.instructionsWaitMs, extra.signal);
-    let notes = '';
     try {
-      notes = hub.instructionsFor(await hub.visibleServerIds(caller));
+      await hub.visibleServerIds(caller);
     } catch {
-      // A refused caller learns that from its first real request.
+      // A refused caller learns that from its first real request; nothing is waited for on its behalf.
+      return result;
     }
+    const { manager, instructionsWaitMs } = options;
+    // The caller's servers still starting get a short wait for their own notes, only those that can make it in time.
+    if (manager && instructionsWaitMs > 0) {
+      const expected = expectedWithin(instructionsWaitMs);
+      await waitForStartingServers(manager, instructionsWaitMs, extra.signal, (status) =>
+        session.canSee(status.id) ? expected(status) : false,
+      );
+    }
+    let running: string[] = [];
+    try {
+      running = await hub.visibleServerIds(caller);
+    } catch {
+      return result;
+    }
+    const starting = startingServerIds(manager).filter((serverId) => session.canSee(serverId));
+    const notes = [hub.instructionsFor(running), stillStartingNote(starting, options.mode)]
+      .filter(Boolean)
+      .join('\n\n');
     if (notes === '') return result;
     const base = typeof result.instructions === 'string' ? result.instructions : '';
     return { ...result, instructions: base ? `${base}\n\n${notes}` : notes };

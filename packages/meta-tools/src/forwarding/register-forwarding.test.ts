@@ -1,0 +1,97 @@
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { ToolCatalog } from '@search-mcp/catalog';
+import { McpClientManager } from '@search-mcp/client-manager';
+import { parseConfig, silentLogger } from '@search-mcp/shared';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createSearchMcpServer } from '../create-search-mcp-server.js';
+import { ForwardingHub } from '../forwarding-hub.js';
+import { ClientSessions } from '../sessions/client-sessions.js';
+
+// The handshake's instructions while a server is still starting: `a` runs and has notes, `slow` needs a minute.
+const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../../../client-manager/test/fixtures');
+
+let manager: McpClientManager;
+let hub: ForwardingHub;
+let catalog: ToolCatalog;
+const closers: Array<() => Promise<void>> = [];
+
+beforeAll(async () => {
+  const config = parseConfig({
+    mcpServers: {
+      a: {
+        command: process.execPath,
+        args: [resolve(fixtures, 'feature-server.mjs'), '--name', 'a', '--instructions', 'Notes of a.'],
+      },
+      slow: {
+        command: process.execPath,
+        args: [resolve(fixtures, 'stdio-fixture-server.mjs'), '--startup-delay-ms', '60000'],
+        startupTimeoutMs: 120_000,
+      },
+    },
+  });
+  const sessions = new ClientSessions({ logger: silentLogger });
+  manager = new McpClientManager(config, { reverseRequests: sessions, logger: silentLogger });
+  catalog = new ToolCatalog({ sources: [manager], config, executor: { retries: 0 } });
+  hub = new ForwardingHub({ gateway: manager, catalog, sessions, logger: silentLogger });
+  await manager.start('a');
+  manager.start('slow').catch(() => {});
+  expect(manager.serverState('slow')).toBe('starting');
+}, 60_000);
+
+afterAll(async () => {
+  hub.close();
+  await manager.close();
+});
+
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((close) => close()));
+});
+
+async function connect(era: 'legacy' | 'modern', mode: 'meta' | 'proxy') {
+  const client = new Client(
+    { name: `handshake-${era}`, version: '1' },
+    { capabilities: {}, versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' } },
+  );
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  const entry = serveStdio(
+    (context) =>
+      // `slow` has never connected: it is waited for, but only this long.
+      createSearchMcpServer({ catalog, manager, hub, mode, era: context.era, instructionsWaitMs: 50 }),
+    { transport: serverTransport },
+  );
+  await client.connect(clientTransport);
+  closers.push(async () => {
+    await client.close();
+    await entry.close();
+  });
+  return client;
+}
+
+describe('the handshake with a server still starting', () => {
+  it('2025 initialize, meta mode: the running servers’ notes, and the starting one named', async () => {
+    const client = await connect('legacy', 'meta');
+    const instructions = client.getInstructions() ?? '';
+    expect(instructions).toContain('call tool_discovery');
+    expect(instructions).toContain('- a: Notes of a.');
+    expect(instructions).toContain(
+      'Still starting (their own notes are not included): slow. tool_discovery waits for servers still starting ' +
+        'and searches their tools once they are connected.',
+    );
+    expect(manager.serverState('slow')).toBe('starting');
+  });
+
+  it('2026 server/discover, proxy mode: the same, and not to be reused while a server starts', async () => {
+    const client = await connect('modern', 'proxy');
+    expect(client.getProtocolEra()).toBe('modern');
+    const discovered = client.getDiscoverResult();
+    expect(discovered?.instructions).toContain('- a: Notes of a.');
+    expect(discovered?.instructions).toContain(
+      'Still starting (their own notes are not included): slow. Their tools are added to the tool list once they ' +
+        'are connected.',
+    );
+    expect(discovered?.ttlMs).toBe(0);
+  });
+});

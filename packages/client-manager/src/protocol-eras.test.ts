@@ -1,21 +1,25 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BackendError, silentLogger } from '@search-mcp/shared';
+import { BackendError, silentLogger, type ToolInfo } from '@search-mcp/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRecordingLogger, fixtureServer, waitFor } from '../test/test-support.js';
+import { createRecordingLogger, fixtureServer, realServerEntry, waitFor } from '../test/test-support.js';
 import { McpClientManager } from './index.js';
 
 /**
- * Backends that speak only MCP 2026-07-28 (issue 10): the 2.x SDK server refusing every 2025 request, over stdio and
- * over Streamable HTTP, and one serving both eras. The 1.x client's `initialize` is refused with `-32022`; the
- * manager then connects in 2026-07-28 with the 2.x client and remembers the verdict for reconnects.
+ * Backends of both protocol eras (issue 10). Under `protocol: "auto"` (the default) the manager probes with
+ * `server/discover` and connects in 2026-07-28 (2.x client) whenever the backend offers it — a 2026-only server and
+ * one serving both eras, over stdio and Streamable HTTP — else in 2025 (1.x client) on the same process. A server that
+ * exits on the probe is started again in 2025. The verdict is remembered for reconnects; `protocol` pins an era.
  */
 
 const modernServer = fileURLToPath(new URL('../test/fixtures/modern-server.mjs', import.meta.url));
 
 /** Starts the fixture over HTTP and resolves with its URL (the line it prints once it listens). */
-async function startHttpFixture(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [modernServer, '--http'], { stdio: ['pipe', 'pipe', 'inherit'] });
+async function startHttpFixture(...args: string[]): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [modernServer, '--http', ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
   let output = '';
   child.stdout?.setEncoding('utf8');
   const url = await new Promise<string>((resolve, reject) => {
@@ -32,18 +36,32 @@ async function startHttpFixture(): Promise<{ child: ChildProcess; url: string }>
 describe('backends of both protocol eras', () => {
   let manager: McpClientManager;
   let http: { child: ChildProcess; url: string };
+  let bothHttp: { child: ChildProcess; url: string };
+  let directory: string;
+  /** One line per start of the `exits` server. */
+  let spawnLog: string;
   const recording = createRecordingLogger();
+  /** The era probes a server's connects made (a debug record each). */
+  const probes = (id: string) =>
+    recording.records.filter((record) => record.message === 'era probe' && record.fields.server === id);
+  const spawns = async () => (await readFile(spawnLog, 'utf8')).split('\n').filter((line) => line !== '').length;
 
   beforeAll(async () => {
-    http = await startHttpFixture();
+    directory = await mkdtemp(join(tmpdir(), 'search-mcp-eras-'));
+    spawnLog = join(directory, 'spawns.log');
+    [http, bothHttp] = await Promise.all([startHttpFixture(), startHttpFixture('--both')]);
     manager = new McpClientManager(
       {
         mcpServers: {
           modern: fixtureServer('modern-server.mjs'),
           'modern-http': { url: http.url },
           both: fixtureServer('modern-server.mjs', ['--both']),
+          'both-http': { url: bothHttp.url },
           'both-pinned': fixtureServer('modern-server.mjs', ['--both'], { protocol: '2026-07-28' }),
+          'both-2025': fixtureServer('modern-server.mjs', ['--both'], { protocol: '2025' }),
           'pinned-2025': fixtureServer('modern-server.mjs', [], { protocol: '2025' }),
+          everything: { command: process.execPath, args: [realServerEntry('@modelcontextprotocol/server-everything')] },
+          exits: fixtureServer('exits-on-unknown-request.mjs', [], { env: { SPAWN_LOG: spawnLog } }),
         },
       },
       {
@@ -58,9 +76,11 @@ describe('backends of both protocol eras', () => {
   afterAll(async () => {
     await manager?.close();
     http?.child.kill();
+    bothHttp?.child.kill();
+    if (directory) await rm(directory, { recursive: true, force: true });
   });
 
-  it('connects 2026-only backends over stdio and Streamable HTTP in 2026-07-28, a both-eras one in 2025', () => {
+  it('prefers 2026-07-28 whenever the backend speaks it, over stdio and Streamable HTTP; pins win', () => {
     const statuses = manager.status().map((status) => ({
       id: status.id,
       state: status.state,
@@ -75,20 +95,17 @@ describe('backends of both protocol eras', () => {
       serverInfo: { name: 'modern-fixture', version: '1.0.0' },
       features: ['tools', 'resources', 'prompts', 'logging'],
     };
-    expect(statuses).toEqual([
+    const legacy = { protocolVersion: '2025-11-25', protocolEra: 'legacy' };
+    expect(statuses.slice(0, 7)).toEqual([
       { id: 'modern', state: 'running', transport: 'stdio', ...modern, ...info },
       { id: 'modern-http', state: 'running', transport: 'http', ...modern, ...info },
-      // The 1.x client's handshake is accepted by a both-eras server: it stays on 2025 (no configured pin).
-      {
-        id: 'both',
-        state: 'running',
-        transport: 'stdio',
-        protocolVersion: '2025-11-25',
-        protocolEra: 'legacy',
-        ...info,
-      },
-      // `protocol: "2026-07-28"` picks 2026 on a server of both eras, without trying 2025 first.
+      // A server of both eras answers the probe with 2026-07-28 among its versions: the newest wins.
+      { id: 'both', state: 'running', transport: 'stdio', ...modern, ...info },
+      { id: 'both-http', state: 'running', transport: 'http', ...modern, ...info },
+      // `protocol: "2026-07-28"` picks 2026 on a server of both eras, without a probe.
       { id: 'both-pinned', state: 'running', transport: 'stdio', ...modern, ...info },
+      // `protocol: "2025"`: never probed, 2025 even where 2026-07-28 is offered.
+      { id: 'both-2025', state: 'running', transport: 'stdio', ...legacy, ...info },
       // `protocol: "2025"`: no second try in 2026-07-28.
       {
         id: 'pinned-2025',
@@ -100,13 +117,88 @@ describe('backends of both protocol eras', () => {
         features: undefined,
       },
     ]);
+    expect(
+      statuses
+        .slice(7)
+        .map(({ id, state, protocolVersion, protocolEra }) => ({ id, state, protocolVersion, protocolEra })),
+    ).toEqual([
+      { id: 'everything', state: 'running', ...legacy },
+      { id: 'exits', state: 'running', ...legacy },
+    ]);
     expect(manager.status().find((status) => status.id === 'pinned-2025')?.lastError).toBe(
       'MCP server \'pinned-2025\' Unsupported protocol version: 2025-11-25 (it speaks 2026-07-28; its config entry\'s "protocol" may pin "2026-07-28", or leave it out)',
     );
     expect(manager.serverInstructions('modern')).toBe('A 2026-07-28 fixture.');
-    const switched = recording.records.filter((record) => record.message.includes('refused the 2025 handshake'));
-    expect(switched.map((record) => record.fields.server).sort()).toEqual(['modern', 'modern-http']);
+    // Nobody was asked for 2025 first: the probe found 2026-07-28 where it is offered.
+    expect(recording.records.filter((record) => record.message.includes('refused the 2025 handshake'))).toEqual([]);
+    const probed = (id: string) => probes(id).map((record) => [record.fields.era, record.fields.why]);
+    expect(['modern', 'modern-http', 'both', 'both-http'].map(probed)).toEqual([
+      [['modern', undefined]],
+      [['modern', undefined]],
+      [['modern', undefined]],
+      [['modern', undefined]],
+    ]);
+    // Answered -32601 (or, on a busy machine, not within the wait): 2025 either way.
+    expect(probes('everything').map((record) => record.fields.era)).toEqual(['legacy']);
+    expect(['both-pinned', 'both-2025', 'pinned-2025'].map(probed)).toEqual([[], [], []]);
   });
+
+  it('connects a 2025 server after the probe on the same process (one spawn)', async () => {
+    const ended = recording.records.filter(
+      (record) => record.message === 'server process ended' && record.fields.server === 'everything',
+    );
+    expect(ended).toEqual([]);
+    expect((await manager.callTool('everything', 'echo', { message: 'same process' })).content).toEqual([
+      { type: 'text', text: 'Echo: same process' },
+    ]);
+  });
+
+  it('starts a server that exits on the probe again in 2025, once, and reconnects it without probing', async () => {
+    expect(await spawns()).toBe(2);
+    const restarted = () =>
+      recording.records.filter(
+        (record) => record.message.includes('ended on the 2026-07-28 probe') && record.fields.server === 'exits',
+      );
+    expect(restarted().map((record) => record.level)).toEqual(['info']);
+    expect(probes('exits').map((record) => record.fields.why)).toEqual(['closed']);
+    const pid = manager.status().find((status) => status.id === 'exits')?.pid;
+    expect(pid).toBeTypeOf('number');
+    process.kill(pid as number, 'SIGKILL');
+    await waitFor(
+      () => {
+        const status = manager.status().find((entry) => entry.id === 'exits');
+        return status?.state === 'running' && status.pid !== pid;
+      },
+      'the restart',
+      30_000,
+    );
+    expect(await spawns()).toBe(3);
+    expect(probes('exits')).toHaveLength(1);
+    expect(restarted()).toHaveLength(1);
+    expect(manager.status().find((status) => status.id === 'exits')?.protocolEra).toBe('legacy');
+    expect((await manager.callTool('exits', 'echo', { message: 'back' })).content).toEqual([
+      { type: 'text', text: 'Echo: back' },
+    ]);
+  }, 40_000);
+
+  for (const id of ['both', 'both-http']) {
+    it(`relays a 2026 backend's tool-list change through subscriptions/listen (${id})`, async () => {
+      const changed = new Promise<readonly ToolInfo[]>((resolve) => {
+        const listener = (serverId: string, tools: readonly ToolInfo[]) => {
+          if (serverId !== id || !tools.some((tool) => tool.toolName.startsWith('grown-'))) return;
+          manager.off('tools-changed', listener);
+          resolve(tools);
+        };
+        manager.on('tools-changed', listener);
+      });
+      const [block] = (await manager.callTool(id, 'grow', {})).content;
+      const grown = block?.type === 'text' ? block.text.replace('grew ', '') : '';
+      expect(grown).toMatch(/^grown-\d+$/);
+      const tools = await changed;
+      expect(tools.map((tool) => tool.toolName)).toContain(grown);
+      expect((await manager.callTool(id, grown, {})).content).toEqual([{ type: 'text', text: grown }]);
+    });
+  }
 
   for (const id of ['modern', 'modern-http']) {
     describe(id, () => {
@@ -172,8 +264,14 @@ describe('backends of both protocol eras', () => {
   }
 
   it('answers from the era the connection speaks (the both-eras server sees the client it was given)', async () => {
-    expect((await manager.callTool('both', 'era', {})).content).toEqual([{ type: 'text', text: 'legacy' }]);
+    expect((await manager.callTool('both', 'era', {})).content).toEqual([{ type: 'text', text: 'modern' }]);
+    expect((await manager.callTool('both-http', 'era', {})).content).toEqual([{ type: 'text', text: 'modern' }]);
     expect((await manager.callTool('both-pinned', 'era', {})).content).toEqual([{ type: 'text', text: 'modern' }]);
+    expect((await manager.callTool('both-2025', 'era', {})).content).toEqual([{ type: 'text', text: 'legacy' }]);
+  });
+
+  it('refuses resource subscriptions a 2026 backend does not offer, with a clear error', async () => {
+    await expect(manager.subscribeResource('modern', 'modern://greeting')).rejects.toThrow(/subscri/);
   });
 
   it('health-checks modern backends with server/discover and legacy ones with ping', async () => {
@@ -182,14 +280,17 @@ describe('backends of both protocol eras', () => {
       ['modern', true],
       ['modern-http', true],
       ['both', true],
+      ['both-http', true],
       ['both-pinned', true],
+      ['both-2025', true],
       ['pinned-2025', false],
+      ['everything', true],
+      ['exits', true],
     ]);
   });
 
-  it('reconnects a crashed 2026 backend straight in 2026-07-28 (the verdict is remembered)', async () => {
-    const switches = () => recording.records.filter((record) => record.message.includes('refused the 2025 handshake'));
-    const before = switches().length;
+  it('reconnects a crashed 2026 backend straight in 2026-07-28 (the verdict is remembered, no probe)', async () => {
+    expect(probes('modern')).toHaveLength(1);
     const pid = manager.status().find((status) => status.id === 'modern')?.pid;
     expect(pid).toBeTypeOf('number');
     process.kill(pid as number, 'SIGKILL');
@@ -202,7 +303,7 @@ describe('backends of both protocol eras', () => {
       30_000,
     );
     expect(manager.status().find((status) => status.id === 'modern')?.protocolVersion).toBe('2026-07-28');
-    expect(switches()).toHaveLength(before);
+    expect(probes('modern')).toHaveLength(1);
     expect((await manager.callTool('modern', 'echo', { message: 'back' })).content).toEqual([
       { type: 'text', text: 'Echo: back' },
     ]);
@@ -210,7 +311,7 @@ describe('backends of both protocol eras', () => {
 });
 
 describe('a server that is not MCP at all', () => {
-  it('still fails with its own reason (no second try in 2026-07-28)', async () => {
+  it('still fails with its own reason (no try in 2026-07-28 after the probe)', async () => {
     const manager = new McpClientManager(
       { mcpServers: { broken: { command: process.execPath, args: ['-e', 'process.exit(3)'] } } },
       { logger: silentLogger, shutdownGraceMs: 300 },

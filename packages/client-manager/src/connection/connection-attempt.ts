@@ -1,3 +1,4 @@
+import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import type { BackendPeer, ProtocolEra } from './backend-peer.js';
 import {
   type Logger,
@@ -21,10 +22,15 @@ export interface ConnectionAttempt {
   /** A fresh client of the era asked for. */
   createClient: (era: ProtocolEra) => BackendPeer;
   /**
-   * The era to connect in, when known (configured, or learnt by an earlier connect of this entry). Undefined: try
-   * the 2025 handshake and, when the backend refuses it as an unsupported version, connect again in 2026-07-28.
+   * The era to connect in, when known (configured, or learnt by an earlier connect of this entry). Undefined: probe
+   * (`auto`: 2026-07-28 when the backend offers it, else 2025 on the same connection) and, when the backend then
+   * refuses the 2025 handshake as an unsupported version, connect again in 2026-07-28.
    */
   era: ProtocolEra | undefined;
+  /** Who we are (the probe's envelope). */
+  clientInfo: Implementation;
+  /** A probe showed the era (remember it even if the connect then fails: the next one needs no probe). */
+  onProbed: (era: ProtocolEra) => void;
   /** Called as soon as a local process exists (see `ConnectionRequest.onProcess`). */
   onProcess: (process: ProcessTransport) => void;
   originTracker?: OriginTracker;
@@ -34,7 +40,7 @@ export interface ConnectedServer {
   client: BackendPeer;
   process?: ProcessTransport;
   kind: ServerTransportKind;
-  /** The era that worked (cache it: the next connect goes straight to it). */
+  /** The era the connection speaks (cache it: the next connect goes straight to it). */
   era: ProtocolEra;
   tools: ToolInfo[];
   /** Spawn, initialize and every tools/list page, in milliseconds. */
@@ -49,7 +55,7 @@ export interface ConnectedServer {
 export async function connectAndListTools(attempt: ConnectionAttempt): Promise<ConnectedServer> {
   if (attempt.era !== undefined) return connectInEra(attempt, attempt.era);
   try {
-    return await connectInEra(attempt, 'legacy');
+    return await connectInEra(attempt, 'auto');
   } catch (error) {
     if (!refusedLegacyHandshake(error)) throw error;
     attempt.logger.info('the server refused the 2025 handshake; connecting in 2026-07-28');
@@ -57,7 +63,7 @@ export async function connectAndListTools(attempt: ConnectionAttempt): Promise<C
   }
 }
 
-async function connectInEra(attempt: ConnectionAttempt, era: ProtocolEra): Promise<ConnectedServer> {
+async function connectInEra(attempt: ConnectionAttempt, era: ProtocolEra | 'auto'): Promise<ConnectedServer> {
   // The client is made synchronously inside the factory: the 2.x SDK must be loaded before.
   if (era === 'modern') await loadModernClient();
   const { config, logger } = attempt;
@@ -70,8 +76,10 @@ async function connectInEra(attempt: ConnectionAttempt, era: ProtocolEra): Promi
   try {
     const opened = await attempt.openConnection({
       config,
-      createClient: () => attempt.createClient(era),
+      createClient: (chosen = era === 'auto' ? 'legacy' : era) => attempt.createClient(chosen),
       protocolEra: era,
+      clientInfo: attempt.clientInfo,
+      onProbed: attempt.onProbed,
       timeoutMs,
       signal: deadline.signal,
       logger,
@@ -86,7 +94,14 @@ async function connectInEra(attempt: ConnectionAttempt, era: ProtocolEra): Promi
     const remaining = Math.max(1, timeoutMs - (performance.now() - started));
     const tools = await listAllToolPages(client, { config, logger, timeoutMs: remaining, signal: deadline.signal });
     const connectMs = Math.round((performance.now() - started) * 10) / 10;
-    return { client, kind: opened.kind, era, tools, connectMs, ...(serverProcess ? { process: serverProcess } : {}) };
+    return {
+      client,
+      kind: opened.kind,
+      era: client.protocolEra,
+      tools,
+      connectMs,
+      ...(serverProcess ? { process: serverProcess } : {}),
+    };
   } catch (error) {
     await closeConnection(client, serverProcess);
     throw describeStartFailure({

@@ -1,3 +1,4 @@
+import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import type { BackendPeer, ProtocolEra } from './backend-peer.js';
 import type { Logger, ServerConfig, ServerTransportKind } from '@search-mcp/shared';
 import type { ProcessTransport } from '../process/process-transport.js';
@@ -6,13 +7,22 @@ import type { OriginTracker } from './origin-tracker.js';
 /** What the connection state machine asks of a factory for one connection attempt. */
 export interface ConnectionRequest {
   config: ServerConfig;
-  /** A fresh SDK client whose handlers (close, list_changed) belong to this attempt. */
-  createClient: () => BackendPeer;
   /**
-   * The era the client speaks: `legacy` (1.x client, 2025 transports) or `modern` (2.x client; a remote server is
-   * reached with the 2.x Streamable HTTP transport, which sends the 2026-07-28 headers).
+   * A fresh SDK client of an era, whose handlers (close, list_changed) belong to this attempt. Without an era: the
+   * requested one, `legacy` when that is `auto`.
    */
-  protocolEra: ProtocolEra;
+  createClient: (era?: ProtocolEra) => BackendPeer;
+  /**
+   * The era to connect in: `legacy` (1.x client, 2025 transports), `modern` (2.x client; a remote server is reached
+   * with the 2.x Streamable HTTP transport, which sends the 2026-07-28 headers) or `auto`: probe with
+   * `server/discover` first and connect in 2026-07-28 when the backend offers it, else in 2025 on the same
+   * connection (a factory that cannot probe, such as a test's in-memory one, may connect in 2025 straight away).
+   */
+  protocolEra: ProtocolEra | 'auto';
+  /** Who we are, for the probe's envelope. */
+  clientInfo: Implementation;
+  /** Called with what a probe showed, before the connect in that era (which may still fail). */
+  onProbed?: (era: ProtocolEra) => void;
   /** Budget of the whole attempt (spawn, initialize); `signal` aborts at its end. */
   timeoutMs: number;
   signal: AbortSignal;

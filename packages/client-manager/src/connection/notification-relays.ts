@@ -1,3 +1,4 @@
+import type { Client as ModernClient } from '@modelcontextprotocol/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import { isLoggingLevel, isRecord } from '@search-mcp/shared';
@@ -18,16 +19,60 @@ export interface NotificationRelaySettings {
 }
 
 /** Params pass through as the backend sent them: the SDK's schemas would strip fields they do not know. */
+const looseParams = z.looseObject({});
+
 function notification<M extends string>(method: M) {
-  return z.object({ method: z.literal(method), params: z.looseObject({}).optional() });
+  return z.object({ method: z.literal(method), params: looseParams.optional() });
+}
+
+/** Registers the handler of one notification method; it gets the params as sent. */
+type OnNotification = (method: string, handle: (params: Record<string, unknown> | undefined) => void) => void;
+
+/**
+ * The relays on a 2025 backend's (1.x) client.
+ * @returns stops the relays' timers (call when the connection ends)
+ */
+export function installNotificationRelays(client: Client, settings: NotificationRelaySettings): () => void {
+  return relayNotifications(
+    (method, handle) => client.setNotificationHandler(notification(method), ({ params }) => handle(params)),
+    settings,
+  );
+}
+
+export interface ModernRelaySettings extends NotificationRelaySettings {
+  /** `notifications/tools/list_changed` (from a `subscriptions/listen` stream): re-list the tools. */
+  onToolListChanged: () => void;
+}
+
+/**
+ * The same relays on a 2026-07-28 backend's (2.x) client, plus the tool list refresh. Such a backend sends change
+ * notifications only on a `subscriptions/listen` stream (`ListenStream`) and log messages only within a request
+ * that asked for them; the 2.x client hands both to the same handlers.
+ * @returns stops the relays' timers (call when the connection ends)
+ */
+export function installModernNotificationRelays(client: ModernClient, settings: ModernRelaySettings): () => void {
+  const on: OnNotification = (method, handle) =>
+    client.setNotificationHandler(method, { params: looseParams }, (params) => handle(withoutSubscriptionId(params)));
+  on('notifications/tools/list_changed', () => settings.onToolListChanged());
+  return relayNotifications(on, settings);
+}
+
+const subscriptionIdKey = 'io.modelcontextprotocol/subscriptionId';
+
+/** Params without the listen stream's id in `_meta`: it names our stream to the backend, nothing past us. */
+function withoutSubscriptionId(params: Record<string, unknown>): Record<string, unknown> {
+  const meta = params._meta;
+  if (!isRecord(meta) || !(subscriptionIdKey in meta)) return params;
+  const { [subscriptionIdKey]: _stream, ...rest } = meta;
+  const { _meta, ...others } = params;
+  return Object.keys(rest).length > 0 ? { ...others, _meta: rest } : others;
 }
 
 /**
  * Turns a backend's notifications into manager events: log messages (rate-limited), resource updates and list
  * changes, prompt list changes, task status, URL elicitation completion. Malformed ones are ignored.
- * @returns stops the relays' timers (call when the connection ends)
  */
-export function installNotificationRelays(client: Client, settings: NotificationRelaySettings): () => void {
+function relayNotifications(on: OnNotification, settings: NotificationRelaySettings): () => void {
   const { serverId, emit } = settings;
   const limiter = new LogRateLimiter(settings.logRateLimit, (count) =>
     emit('log-message', serverId, {
@@ -36,25 +81,25 @@ export function installNotificationRelays(client: Client, settings: Notification
       data: `Search MCP dropped ${count} log messages from '${serverId}' (over ${settings.logRateLimit.perSecond}/s)`,
     }),
   );
-  client.setNotificationHandler(notification('notifications/message'), ({ params }) => {
+  on('notifications/message', (params) => {
     if (!params || !isLoggingLevel(params.level)) return;
     if (!limiter.take()) return;
     emit('log-message', serverId, params as LogMessageParams);
   });
-  client.setNotificationHandler(notification('notifications/resources/updated'), ({ params }) => {
+  on('notifications/resources/updated', (params) => {
     if (typeof params?.uri === 'string') emit('resource-updated', serverId, params as { uri: string });
   });
-  client.setNotificationHandler(notification('notifications/resources/list_changed'), () => {
+  on('notifications/resources/list_changed', () => {
     emit('resources-changed', serverId);
   });
-  client.setNotificationHandler(notification('notifications/prompts/list_changed'), () => {
+  on('notifications/prompts/list_changed', () => {
     emit('prompts-changed', serverId);
   });
-  client.setNotificationHandler(notification('notifications/tasks/status'), ({ params }) => {
+  on('notifications/tasks/status', (params) => {
     if (typeof params?.taskId !== 'string' || typeof params.status !== 'string') return;
     emit('task-status', serverId, params as TaskStatusParams);
   });
-  client.setNotificationHandler(notification('notifications/elicitation/complete'), ({ params }) => {
+  on('notifications/elicitation/complete', (params) => {
     if (isRecord(params) && typeof params.elicitationId === 'string') {
       emit('elicitation-complete', serverId, { ...params, elicitationId: params.elicitationId });
     }

@@ -1,11 +1,16 @@
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { SecretRedactor } from '@search-mcp/shared';
 import type { ProcessWatchdog } from '../process/process-watchdog.js';
 import { StdioProcessTransport } from '../process/stdio-process-transport.js';
 import { ProgressOrderingTransport } from '../transport/progress-ordering-transport.js';
+import type { BackendPeer, ProtocolEra } from './backend-peer.js';
 import type { ConnectionFactory, ConnectionRequest, OpenedConnection } from './connection-factory.js';
+import { probeInPlace, probeWaitMs } from './era-probe.js';
+import { loadModernClient } from './modern-client-loader.js';
+import type { PeerConnectOptions, PriorVerdict } from './prior-verdict.js';
 import { connectRemote } from './remote-connection.js';
+import { StartedTransport } from './started-transport.js';
 
 export interface ConnectionFactorySettings {
   stderrTailLines: number;
@@ -27,34 +32,67 @@ export function createConnectionFactory(settings: ConnectionFactorySettings): Co
 async function openStdio(request: ConnectionRequest, settings: ConnectionFactorySettings): Promise<OpenedConnection> {
   const { config, logger } = request;
   if (config.transport !== 'stdio') throw new Error('not a stdio server');
-  const transport = new StdioProcessTransport({
-    command: config.command,
-    args: config.args,
-    env: { ...getDefaultEnvironment(), ...config.env },
-    ...(config.cwd !== undefined ? { cwd: config.cwd } : {}),
-    ...(settings.watchdog ? { watchdog: settings.watchdog } : {}),
-    stderrTailLines: settings.stderrTailLines,
-    closeGraceMs: settings.shutdownGraceMs,
-    maxMessageSize: settings.maxMessageSize,
-    redact: settings.redactor.redact,
-    onStderrLine: (line) => logger.debug('stderr', { line }),
-    onGarbageLine: (line) => logger.warn('ignored a stdout line that is not JSON-RPC', { line }),
-    onBadResponse: (problem) => logger.warn('answered a request with an error: bad response', { problem }),
-  });
-  request.onProcess(transport);
-  const client = request.createClient();
+  const spawn = () => {
+    const transport = new StdioProcessTransport({
+      command: config.command,
+      args: config.args,
+      env: { ...getDefaultEnvironment(), ...config.env },
+      ...(config.cwd !== undefined ? { cwd: config.cwd } : {}),
+      ...(settings.watchdog ? { watchdog: settings.watchdog } : {}),
+      stderrTailLines: settings.stderrTailLines,
+      closeGraceMs: settings.shutdownGraceMs,
+      maxMessageSize: settings.maxMessageSize,
+      redact: settings.redactor.redact,
+      onStderrLine: (line) => logger.debug('stderr', { line }),
+      onGarbageLine: (line) => logger.warn('ignored a stdout line that is not JSON-RPC', { line }),
+      onBadResponse: (problem) => logger.warn('answered a request with an error: bad response', { problem }),
+    });
+    request.onProcess(transport);
+    return transport;
+  };
+  let transport = spawn();
+  let client: BackendPeer | undefined;
   try {
-    await client.connect(new ProgressOrderingTransport(transport), {
+    let era: ProtocolEra;
+    let connectTo: Transport = transport;
+    let prior: PriorVerdict | undefined;
+    if (request.protocolEra === 'auto') {
+      const outcome = await probeInPlace(transport, {
+        clientInfo: request.clientInfo,
+        timeoutMs: probeWaitMs(request.timeoutMs),
+        signal: request.signal,
+      });
+      logger.debug('era probe', outcome.era === 'modern' ? { era: 'modern' } : { era: 'legacy', why: outcome.reason });
+      era = outcome.era;
+      request.onProbed?.(era);
+      if (outcome.era === 'modern') prior = { kind: 'modern', discover: outcome.discover };
+      if (outcome.era === 'legacy' && outcome.reason === 'closed') {
+        logger.info('the server ended on the 2026-07-28 probe (server/discover); starting it again in 2025');
+        await transport.close({ immediate: true });
+        transport = spawn();
+        connectTo = transport;
+      } else {
+        connectTo = new StartedTransport(transport);
+      }
+      if (era === 'modern') await loadModernClient();
+    } else {
+      era = request.protocolEra;
+    }
+    client = request.createClient(era);
+    // `prior` reaches the 2.x client only (its connect adopts the probe's discover result: no second round trip).
+    const options: PeerConnectOptions = {
       timeout: request.timeoutMs,
       signal: request.signal,
-    });
+      ...(prior ? { prior } : {}),
+    };
+    await client.connect(new ProgressOrderingTransport(connectTo), options);
+    return { client, kind: 'stdio', process: transport };
   } catch (error) {
     // The process first and at once: a server that failed to start has no work to lose.
     await transport.close({ immediate: true }).catch(() => {});
-    await client.close().catch(() => {});
+    await client?.close().catch(() => {});
     throw error;
   }
-  return { client, kind: 'stdio', process: transport };
 }
 
 async function openRemote(request: ConnectionRequest, settings: ConnectionFactorySettings): Promise<OpenedConnection> {
@@ -65,6 +103,8 @@ async function openRemote(request: ConnectionRequest, settings: ConnectionFactor
     timeoutMs: request.timeoutMs,
     signal: request.signal,
     protocolEra: request.protocolEra,
+    clientInfo: request.clientInfo,
+    ...(request.onProbed ? { onProbed: request.onProbed } : {}),
     logger: request.logger,
     ...(settings.fetch ? { fetch: settings.fetch } : {}),
     ...(request.originTracker ? { originTracker: request.originTracker } : {}),

@@ -2,19 +2,30 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord, type Logger, type RemoteServerConfig } from '@search-mcp/shared';
-import type { BackendPeer } from './backend-peer.js';
-import { loadedModernClient } from './modern-client-loader.js';
+import type { BackendPeer, ProtocolEra } from './backend-peer.js';
+import { probeWaitMs } from './era-probe.js';
+import { probeOverHttp } from './http-era-probe.js';
+import { loadedModernClient, loadModernClient } from './modern-client-loader.js';
+import type { PeerConnectOptions, PriorVerdict } from './prior-verdict.js';
 import { ProgressOrderingTransport } from '../transport/progress-ordering-transport.js';
 import type { OriginTracker } from './origin-tracker.js';
 
 export interface RemoteConnectOptions {
-  /** Makes a fresh SDK client; the fallback needs a second one. */
-  createClient: () => BackendPeer;
+  /** Makes a fresh SDK client of an era; the fallback needs a second one. */
+  createClient: (era: ProtocolEra) => BackendPeer;
   timeoutMs: number;
   signal?: AbortSignal;
-  /** `modern`: the 2.x Streamable HTTP transport (2026-07-28 headers, no session, no SSE fallback). */
-  protocolEra?: 'legacy' | 'modern';
+  /**
+   * `modern`: the 2.x Streamable HTTP transport (2026-07-28 headers, no session, no SSE fallback). `auto` (a config
+   * without `type`, or `type: "http"`): a `server/discover` probe decides; an SSE server is 2025 by definition.
+   */
+  protocolEra?: ProtocolEra | 'auto';
+  /** Who we are, for the probe's envelope. */
+  clientInfo: Implementation;
+  /** Called with what a probe showed. */
+  onProbed?: (era: ProtocolEra) => void;
   fetch?: FetchLike;
   logger: Logger;
   /** Tags server→client requests with the request of ours whose POST stream they came on (Streamable HTTP). */
@@ -31,13 +42,42 @@ export interface RemoteConnection {
 const fallbackStatuses = new Set([400, 404, 405]);
 
 /**
+ * Those of them that also mean so for the era probe's POST (a 2025 Streamable HTTP server answers 400 to any POST
+ * but `initialize` without a session, so 400 proves nothing there).
+ */
+const sseOnlyStatuses = new Set([404, 405]);
+
+/**
  * Connects to a remote server: Streamable HTTP, SSE, or (no `type` in the config) Streamable HTTP falling back to
  * SSE when the server rejects the POST with 400/404/405, as the MCP spec's backwards-compatibility section advises.
+ * In `auto` a `server/discover` probe comes first: a backend offering 2026-07-28 is connected in it with the 2.x
+ * client (adopting the probe's answer), anything else in 2025 as before.
  */
 export async function connectRemote(
   config: RemoteServerConfig,
   options: RemoteConnectOptions,
 ): Promise<RemoteConnection> {
+  if (options.protocolEra === 'auto' && config.transport !== 'sse') {
+    const outcome = await probeOverHttp(new URL(config.url), {
+      clientInfo: options.clientInfo,
+      headers: config.headers,
+      timeoutMs: probeWaitMs(options.timeoutMs),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+    const { logger } = options;
+    logger.debug('era probe', outcome.era === 'modern' ? { era: 'modern' } : { era: 'legacy', why: outcome.reason });
+    options.onProbed?.(outcome.era);
+    if (outcome.era === 'modern') {
+      await loadModernClient();
+      return connectModern(config, options, { kind: 'modern', discover: outcome.discover });
+    }
+    // The url takes no POST at all: an SSE-only server, no need to POST `initialize` to learn that again.
+    if (config.transport === 'auto' && outcome.httpStatus !== undefined && sseOnlyStatuses.has(outcome.httpStatus)) {
+      logger.info('Streamable HTTP refused, trying SSE', { status: outcome.httpStatus });
+      return connectWith('sse', config, options);
+    }
+  }
   if (options.protocolEra === 'modern') return connectModern(config, options);
   if (config.transport === 'sse') return connectWith('sse', config, options);
   try {
@@ -90,7 +130,7 @@ async function connectWith(
         })
       : new SSEClientTransport(url, { requestInit, ...(options.fetch ? { fetch: options.fetch } : {}) });
   tracker?.watch(transport);
-  const client = options.createClient();
+  const client = options.createClient('legacy');
   try {
     await client.connect(new ProgressOrderingTransport(transport), {
       timeout: options.timeoutMs,
@@ -104,18 +144,25 @@ async function connectWith(
 }
 
 /** A 2026-07-28 backend: Streamable HTTP only (the era has no SSE transport), on the 2.x SDK's transport. */
-async function connectModern(config: RemoteServerConfig, options: RemoteConnectOptions): Promise<RemoteConnection> {
+async function connectModern(
+  config: RemoteServerConfig,
+  options: RemoteConnectOptions,
+  prior?: PriorVerdict,
+): Promise<RemoteConnection> {
   const transport = loadedModernClient().createModernHttpTransport(new URL(config.url), {
     headers: config.headers,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
-  const client = options.createClient();
+  const client = options.createClient('modern');
   try {
-    // Not wrapped in ProgressOrderingTransport: that would hide the 2.x transport's per-request stream members.
-    await client.connect(transport, {
+    // `prior`: the probe's discover result, adopted without a second round trip (read by the 2.x client only).
+    const connectOptions: PeerConnectOptions = {
       timeout: options.timeoutMs,
       ...(options.signal ? { signal: options.signal } : {}),
-    });
+      ...(prior ? { prior } : {}),
+    };
+    // Not wrapped in ProgressOrderingTransport: that would hide the 2.x transport's per-request stream members.
+    await client.connect(transport, connectOptions);
   } catch (error) {
     await client.close().catch(() => {});
     throw error;

@@ -1,5 +1,6 @@
 import type { CallToolResult, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import {
+  BackendError,
   errorMessage,
   type Logger,
   type ServerConfig,
@@ -13,6 +14,8 @@ import {
 import type { ProcessTransport } from '../process/process-transport.js';
 import { BackendSessionState } from '../features/backend-session-state.js';
 import { createBackendClient } from './backend-client.js';
+import { installModernNotificationRelays } from './notification-relays.js';
+import { type ListeningClient, ListenStream, listenFilterFor } from './listen-stream.js';
 import type { BackendPeer, ProtocolEra } from './backend-peer.js';
 import type { BackendRequestOptions } from './backend-request-options.js';
 import { closeConnection } from './close-connection.js';
@@ -72,6 +75,8 @@ export class ServerConnection {
   readonly sessionState = new BackendSessionState();
   /** Why the server was stopped on purpose (`removed by a config reload`): calls it broke say so. */
   private stopReason?: string;
+  /** A running 2026-07-28 connection's `subscriptions/listen` stream (list changes, resource updates). */
+  private listenStream?: ListenStream;
 
   constructor(settings: ServerConnectionSettings) {
     this.settings = settings;
@@ -161,11 +166,13 @@ export class ServerConnection {
     this.client = undefined;
     this.process = undefined;
     this.tools = [];
+    const listenStream = this.stopListening();
     if (this.state !== 'disabled' && this.configError === undefined) this.setState('stopped');
     if (hadTools) this.settings.onToolsChanged(this.id, []);
     this.announceFeatures(capabilities);
     // A server still starting has nothing to finish: end it now instead of waiting for it to notice stdin closing.
     if (wasStarting && serverProcess) await serverProcess.close({ immediate: true });
+    await listenStream?.close();
     await closeConnection(client, serverProcess);
   }
 
@@ -192,7 +199,29 @@ export class ServerConnection {
     options: BackendRequestOptions = {},
     extra: ForwardExtra = {},
   ): Promise<Record<string, unknown>> {
+    if (this.listenStream && (method === 'resources/subscribe' || method === 'resources/unsubscribe')) {
+      return this.updateSubscriptions();
+    }
     return this.requests.forward(method, params, options, extra);
+  }
+
+  /**
+   * A 2026-07-28 backend has no `resources/subscribe`: the uris it should report on are part of the listen stream's
+   * filter, built from the subscriptions the session state holds (already counted by the caller). The stream is
+   * replaced by one with the new filter; resolves once the backend acknowledged it.
+   */
+  private async updateSubscriptions(): Promise<Record<string, unknown>> {
+    const stream = this.listenStream;
+    try {
+      await stream?.refresh();
+    } catch (error) {
+      throw new BackendError({
+        serverId: this.id,
+        message: `MCP server '${this.id}' could not update its subscriptions/listen stream: ${errorMessage(error)}`,
+        cause: error,
+      });
+    }
+    return {};
   }
 
   overallLimitMs(): number {
@@ -269,6 +298,10 @@ export class ServerConnection {
         logger: this.logger,
         createClient: (era) => this.createClient(generation, era),
         era: this.era.current,
+        clientInfo: this.settings.clientInfo,
+        onProbed: (era) => {
+          if (generation === this.generation) this.era.learn(era);
+        },
         ...(this.originTracker ? { originTracker: this.originTracker } : {}),
         onProcess: (spawned) => {
           if (generation !== this.generation) return;
@@ -279,7 +312,7 @@ export class ServerConnection {
     } catch (error) {
       if (generation !== this.generation) return;
       this.process = undefined;
-      this.era.failed();
+      this.era.failed(error);
       const failure = this.settings.redactor.redactDeep(error as Error);
       this.lastError = failure.message;
       this.logger.warn('could not connect', { error: failure.message });
@@ -292,7 +325,7 @@ export class ServerConnection {
       return;
     }
     this.client = connected.client;
-    this.era.connected(connected.era);
+    this.era.learn(connected.era);
     this.process = connected.process;
     this.transportKind = connected.kind;
     this.tools = connected.tools;
@@ -304,7 +337,33 @@ export class ServerConnection {
     this.logger.info('connected', { tools: connected.tools.length, connectMs: connected.connectMs });
     this.settings.onToolsChanged(this.id, connected.tools);
     this.announceFeatures(this.capabilities());
+    if (connected.client.protocolEra === 'modern') this.startListening(connected.client);
     void this.restoreSession(generation);
+  }
+
+  /**
+   * Opens the `subscriptions/listen` stream of a 2026-07-28 connection: 2026 backends send list changes and resource
+   * updates only there. Failing to open it is logged (and retried), not fatal: calls still work.
+   */
+  private startListening(client: BackendPeer): void {
+    const stream = new ListenStream({
+      // The modern peer is the 2.x client, which opens listen streams.
+      client: client as BackendPeer & ListeningClient,
+      filter: () => listenFilterFor(client.getServerCapabilities(), this.sessionState.subscribedUris),
+      logger: this.logger,
+      timeoutMs: this.config.timeoutMs,
+    });
+    this.listenStream = stream;
+    stream.refresh().catch(() => {
+      // Logged by the stream, which tries again.
+    });
+  }
+
+  /** Takes the listen stream off the connection; the caller closes it. */
+  private stopListening(): ListenStream | undefined {
+    const stream = this.listenStream;
+    this.listenStream = undefined;
+    return stream;
   }
 
   private async restoreSession(generation: number): Promise<void> {
@@ -321,11 +380,24 @@ export class ServerConnection {
 
   private createClient(generation: number, era: ProtocolEra): BackendPeer {
     if (era === 'modern') {
-      return loadedModernClient().createModernBackendClient({
+      let stopRelays = () => {};
+      const client = loadedModernClient().createModernBackendClient({
+        serverId: this.id,
         clientInfo: this.settings.clientInfo,
         logger: this.logger,
-        onClose: () => this.handleClose(generation),
+        router: this.settings.reverseRequests,
+        onClose: () => {
+          stopRelays();
+          this.handleClose(generation);
+        },
       });
+      stopRelays = installModernNotificationRelays(client, {
+        serverId: this.id,
+        emit: this.settings.emit,
+        logRateLimit: this.settings.logRateLimit,
+        onToolListChanged: () => this.refreshTools(generation),
+      });
+      return client;
     }
     return createBackendClient({
       serverId: this.id,
@@ -374,6 +446,7 @@ export class ServerConnection {
     const capabilities = this.capabilities();
     this.client = undefined;
     this.tools = [];
+    void this.stopListening()?.close();
     this.settings.onToolsChanged(this.id, []);
     this.scheduleRestart();
     this.announceFeatures(capabilities);

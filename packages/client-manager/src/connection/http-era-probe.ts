@@ -1,0 +1,104 @@
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  classifyProbeAnswer,
+  type EraProbeOutcome,
+  type EraProbeSettings,
+  isProbeAnswer,
+  modernRevision,
+  probeRequest,
+} from './era-probe.js';
+
+export interface HttpEraProbeSettings extends EraProbeSettings {
+  /** The config entry's headers (authorization…). */
+  headers: Record<string, string>;
+  fetch?: FetchLike;
+}
+
+/**
+ * The era probe over Streamable HTTP: one POST of `server/discover` with the 2026-07-28 headers (`MCP-Protocol-Version`,
+ * `Mcp-Method`). A 2026 server answers its discover result (JSON, or an SSE stream whose first response is it); a 2025
+ * server answers 400/404/405 or a JSON-RPC error, all meaning legacy. No answer in `timeoutMs` and network failures
+ * mean legacy too: the 2025 connect that follows reports the real problem in its own words. Never opens a session.
+ */
+export async function probeOverHttp(url: URL, settings: HttpEraProbeSettings): Promise<EraProbeOutcome> {
+  const { signal } = settings;
+  signal?.throwIfAborted();
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), settings.timeoutMs);
+  const onAbort = () => controller.abort();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const fetchImplementation = settings.fetch ?? fetch;
+  try {
+    const response = await fetchImplementation(url, {
+      method: 'POST',
+      headers: {
+        ...settings.headers,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': modernRevision,
+        'mcp-method': 'server/discover',
+      },
+      body: JSON.stringify(probeRequest(settings)),
+      signal: controller.signal,
+    });
+    const answer = response.ok ? await readAnswer(response) : undefined;
+    if (answer) return classifyProbeAnswer(answer);
+    await response.body?.cancel().catch(() => {});
+    return { era: 'legacy', reason: 'answered', ...(response.ok ? {} : { httpStatus: response.status }) };
+  } catch {
+    if (signal?.aborted) throw signal.reason;
+    return { era: 'legacy', reason: controller.signal.aborted ? 'silent' : 'unreachable' };
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** The JSON-RPC answer to the probe in a 2xx response (JSON body or SSE stream), or undefined. */
+async function readAnswer(response: Response): Promise<Record<string, unknown> | undefined> {
+  const type = response.headers.get('content-type') ?? '';
+  if (type.includes('text/event-stream')) return readEventStream(response);
+  if (!type.includes('json')) return undefined;
+  const body: unknown = await response.json().catch(() => undefined);
+  return isProbeAnswer(body) ? body : undefined;
+}
+
+/** Reads SSE events until one carries the answer to the probe; the stream is cancelled then. */
+async function readEventStream(response: Response): Promise<Record<string, unknown> | undefined> {
+  const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
+  if (!reader) return undefined;
+  let buffered = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return undefined;
+      buffered += value;
+      let end = buffered.search(/\r?\n\r?\n/);
+      while (end !== -1) {
+        const event = buffered.slice(0, end);
+        buffered = buffered.slice(end).replace(/^\r?\n\r?\n/, '');
+        const answer = answerIn(event);
+        if (answer) return answer;
+        end = buffered.search(/\r?\n\r?\n/);
+      }
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}
+
+/** The probe's answer in one SSE event's `data:` lines, or undefined. */
+function answerIn(event: string): Record<string, unknown> | undefined {
+  const data = event
+    .split(/\r?\n/)
+    .filter((line) => line.startsWith('data:'))
+    .map((line) => line.slice(5).replace(/^ /, ''))
+    .join('\n');
+  if (data === '') return undefined;
+  try {
+    const message: unknown = JSON.parse(data);
+    return isProbeAnswer(message) ? message : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -49,6 +49,48 @@ afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));
 });
 
+/** A Search MCP server (proxy mode) over the shared parts; the caller's token comes from `_meta.token`. */
+const searchMcpServer = (context: { era: 'legacy' | 'modern' }) =>
+  createSearchMcpServer({
+    catalog,
+    manager,
+    hub,
+    mode: 'proxy',
+    era: context.era,
+    resolveCaller: ({ meta }) => (typeof meta?.token === 'string' ? { tokenId: meta.token } : {}),
+  });
+
+/**
+ * A bare 2026-07-28 peer: JSON-RPC requests with the envelope, answers as they are on the wire (the 2.x client would
+ * lift `resultType`, and refuses to send methods the revision does not have).
+ */
+async function barePeer(token: string) {
+  const [peer, serverTransport] = InMemoryTransport.createLinkedPair();
+  const entry = serveStdio(searchMcpServer, { transport: serverTransport });
+  const answers = new Map<number, (message: Record<string, unknown>) => void>();
+  peer.onmessage = (message) => {
+    const { id } = message as { id?: unknown };
+    if (typeof id === 'number') answers.get(id)?.(message as Record<string, unknown>);
+  };
+  await peer.start();
+  closers.push(async () => {
+    await peer.close();
+    await entry.close();
+  });
+  let nextId = 0;
+  return (method: string, params: Record<string, unknown>) => {
+    const id = ++nextId;
+    const answered = new Promise<Record<string, unknown>>((resolve) => answers.set(id, resolve));
+    const envelope = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'bare', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+    };
+    void peer.send({ jsonrpc: '2.0', id, method, params: { ...params, _meta: { ...envelope, token } } });
+    return answered;
+  };
+}
+
 /** A 2.x SDK client (pinned 2026-07-28 or legacy) to a Search MCP server in proxy mode; `token` names its caller. */
 async function front(era: 'modern' | 'legacy', token: string) {
   const client = new Client(
@@ -56,18 +98,7 @@ async function front(era: 'modern' | 'legacy', token: string) {
     { capabilities: {}, versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' } },
   );
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const entry = serveStdio(
-    (context) =>
-      createSearchMcpServer({
-        catalog,
-        manager,
-        hub,
-        mode: 'proxy',
-        era: context.era,
-        resolveCaller: ({ meta }) => (typeof meta?.token === 'string' ? { tokenId: meta.token } : {}),
-      }),
-    { transport: serverTransport },
-  );
+  const entry = serveStdio(searchMcpServer, { transport: serverTransport });
   await client.connect(clientTransport);
   closers.push(async () => {
     await client.close();
@@ -172,5 +203,18 @@ describe('the tasks extension for 2026-07-28 clients, over a 2025 backend task',
     const last = (await pollUntilTerminal(ann.send, taskId)).at(-1) ?? {};
     expect(last.status).toBe('cancelled');
     expect(last).not.toHaveProperty('result');
+  }, 60_000);
+
+  it('answers on the wire as the extension says (resultType "complete"); tasks/result and tasks/list are no methods', async () => {
+    const { taskId } = await createdTask('ann', 'zig');
+    const send = await barePeer('ann');
+    const got = await send('tasks/get', { taskId });
+    expect(got.result).toMatchObject({ resultType: 'complete', taskId, status: expect.any(String) });
+    for (const method of ['tasks/result', 'tasks/list']) {
+      const answer = await send(method, method === 'tasks/list' ? {} : { taskId });
+      expect(answer.error, method).toMatchObject({ code: -32601 });
+    }
+    const acknowledged = await send('tasks/cancel', { taskId });
+    expect(acknowledged.result).toMatchObject({ resultType: 'complete' });
   }, 60_000);
 });

@@ -113,6 +113,8 @@ describe('subscriptions/listen over HTTP (2026-07-28)', () => {
   it('acknowledges what each caller may hear: a resource of a server its project cannot see is left out', async () => {
     plain = await modernClient(mainToken);
     alpha = await modernClient(mainToken, 'alpha');
+    // server/discover says the streams take resource subscriptions.
+    expect(plain.client.getServerCapabilities()?.resources).toMatchObject({ subscribe: true, listChanged: true });
     plainStream = await plain.client.listen(everything(['res://feature/0']));
     alphaStream = await alpha.client.listen(everything(['res://feature/0', 'res://nowhere/1']));
     expect(plainStream.honoredFilter).toEqual({

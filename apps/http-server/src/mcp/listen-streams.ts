@@ -42,6 +42,12 @@ export interface ListenStreams {
   close(): Promise<void>;
 }
 
+/**
+ * What a 2026-07-28 instance announces on top of its own capabilities when the listen streams are served: they
+ * honour `resourceSubscriptions` (the instance itself, made per request, has no stream to subscribe anything on).
+ */
+export const listenCapabilities = { resources: { subscribe: true } } as const;
+
 /** Resource URIs one stream may subscribe to. */
 export const maxResourceSubscriptions = 100;
 
@@ -87,13 +93,13 @@ export function createListenStreams(options: ListenStreamsOptions): ListenStream
     let group = groups.get(key);
     if (!group) {
       const handler = createMcpHandler(
-        // A sessionful instance's capabilities (`resources.subscribe`): the stream's resource subscriptions are
-        // honoured here, not by the instance, which only answers this caller's `tools/list` checks.
-        (context) =>
-          instances.track(
-            context.requestInfo,
-            options.serverFactory({ era: context.era }, { ...options.overridesFor(caller), stateless: false }),
-          ),
+        // The SDK acknowledges only what the instance announces; it answers nothing else here but this caller's
+        // `tools/list` checks.
+        (context) => {
+          const server = options.serverFactory({ era: context.era }, options.overridesFor(caller));
+          server.registerCapabilities(listenCapabilities);
+          return instances.track(context.requestInfo, server);
+        },
         {
           legacy: 'reject',
           maxSubscriptions: options.maxStreamsPerToken,

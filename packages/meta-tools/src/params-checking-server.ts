@@ -93,8 +93,11 @@ const ownSchemas = new WeakMap<object, Map<string, StandardSchemaV1>>();
  *
  * - a request whose params do not fit its method is answered `-32602 Invalid params` with one readable line. The
  *   SDK answers a zod dump, and for most methods as `-32603` (measured on 2.4.0; typescript-sdk#2284);
- * - `tools/call` results pass unchanged: the SDK's re-validation of results would judge backends' content blocks;
- * - handlers get an era-blind `RequestExtra` (signal, id, session, notify, send), so one handler serves both eras;
+ * - `tools/call` results pass unchanged: the SDK's re-validation of results would judge backends' content blocks. Its
+ *   multi-round-trip seam stays: an `input_required` answer is checked against a 2026-07-28 request's capabilities,
+ *   or turned into real push requests to a 2025 client by the SDK's legacy shim (which re-enters the handler);
+ * - handlers get an era-blind `RequestExtra` (signal, id, session, notify, send, client capabilities, a retry's
+ *   `inputResponses` and `requestState`), so one handler serves both eras;
  * - `transformHandshakeResult` lets the `initialize` / `server/discover` answer name the backends' instructions.
  */
 export class ParamsCheckingServer extends Server {

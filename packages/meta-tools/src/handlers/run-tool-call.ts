@@ -51,7 +51,7 @@ export async function runToolCall(context: HandlerContext, run: ToolCallRun): Pr
   }
   if (extra.era === 'modern' && context.session && !run.task) {
     const parked = pendingInputs.create();
-    return answerFrom(run, startParkable(context, run, parked));
+    return answerFrom(context, run, startParkable(context, run, parked));
   }
   const progress = createProgressForwarder(run.meta, extra);
   const result = await callBackend(context, run, { signal: extra.signal, onProgress: progress.onProgress });
@@ -81,7 +81,7 @@ async function resume(context: HandlerContext, run: ToolCallRun, requestState: s
   if (!parked) throw invalidRequestState();
   const progress = attach(parked, run);
   parked.answer(extra.inputResponses);
-  return answerFrom(run, { parked, settle: progress });
+  return answerFrom(context, run, { parked, settle: progress });
 }
 
 /** Starts a 2026-07-28 client's backend call on its own signal, so it can outlive the request (parked). */
@@ -104,14 +104,26 @@ function attach(parked: ParkedCall, run: ToolCallRun): () => Promise<void> {
 
 /** Waits for the parked call's result or its next questions, and answers the request with them. */
 async function answerFrom(
+  context: HandlerContext,
   run: ToolCallRun,
   { parked, settle }: { parked: ParkedCall; settle: () => Promise<void> },
 ): Promise<ToolCallResult> {
   const outcome = await parked.outcome();
   await settle();
   if (outcome.kind === 'input') {
-    pendingInputs.hold(parked);
-    parked.release();
+    if (!pendingInputs.hold(parked)) {
+      parked.drop('too many calls wait for input');
+      throw new JsonRpcWireError(
+        -32603,
+        `Search MCP already holds ${pendingInputs.maxHeld} calls waiting for their clients' input; try again later`,
+      );
+    }
+    parked.release((reason) =>
+      context.logger.warn('a call waiting for the client to answer was dropped and cancelled', {
+        toolKey: run.toolKey,
+        reason,
+      }),
+    );
     return {
       resultType: 'input_required',
       inputRequests: outcome.inputRequests,

@@ -52,6 +52,7 @@ export class ParkedCall {
   private attachment: CallAttachment | undefined;
   private detachAbort: (() => void) | undefined;
   private dropTimer: NodeJS.Timeout | undefined;
+  private dropListener: ((reason: string) => void) | undefined;
 
   /** @param onDrop told when the call is given up (no retry in time), to forget it */
   constructor(private readonly onDrop: (call: ParkedCall, reason: string) => void) {
@@ -135,9 +136,10 @@ export class ParkedCall {
 
   /**
    * The front request is answered `input_required`: the call waits for the retry, at most as long as its longest
-   * parked question allows.
+   * parked question allows (`onDropped` hears when it gave up).
    */
-  release(): void {
+  release(onDropped?: (reason: string) => void): void {
+    this.dropListener = onDropped;
     this.detach();
     const waits = [...this.asks.values()].map((ask) => ask.timeoutMs);
     // No question left (the backend withdrew it): the result waits for the retry as long as a question would.
@@ -184,6 +186,7 @@ export class ParkedCall {
     this.asks.clear();
     if (this.open) this.controller.abort(error);
     this.onDrop(this, reason);
+    this.dropListener?.(reason);
   }
 
   /** Done with it: the outcome went to the client. */

@@ -17,7 +17,14 @@ export class PendingInputs extends EventEmitter<PendingInputsEvents> {
   readonly codec: RequestStateCodec;
   private readonly calls = new Map<string, ParkedCall>();
 
-  constructor(codec: RequestStateCodec = createRequestStateCodec()) {
+  /**
+   * @param maxHeld how many calls may wait for a retry at once (each holds a backend call open); beyond it a call
+   * asking for input fails instead of waiting
+   */
+  constructor(
+    codec: RequestStateCodec = createRequestStateCodec(),
+    readonly maxHeld = 1000,
+  ) {
     super();
     this.codec = codec;
   }
@@ -30,9 +37,11 @@ export class PendingInputs extends EventEmitter<PendingInputsEvents> {
     });
   }
 
-  /** The call waits for a retry. */
-  hold(call: ParkedCall): void {
+  /** The call waits for a retry; false when `maxHeld` calls already do (it is not held). */
+  hold(call: ParkedCall): boolean {
+    if (!this.calls.has(call.id) && this.calls.size >= this.maxHeld) return false;
     this.calls.set(call.id, call);
+    return true;
   }
 
   /** The call a retry names, if it still waits. */

@@ -5,7 +5,8 @@
  * fulfils with the same handler and retries. Both backend eras: `legacy` (the 1.x SDK fixture, pushes requests
  * during `ask-elicitation`/`ask-sampling`) and `modern` (the 2.x fixture that speaks only 2026-07-28, answers
  * `input_required` in `ask`, `ask-twice`, `sample`). Both call paths: meta mode's `tool_execute` and the direct
- * `tools/call` (the handler proxy mode uses; `era-bridging-list-changed-stdio.test.ts` runs it in proxy mode).
+ * `tools/call` (the handler proxy mode uses; `era-bridging-proxy-stdio.test.ts` runs it in proxy mode, with
+ * a 2025 client that declares neither capability).
  * One search-mcp per client (stdio serves one client per process).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -245,30 +246,4 @@ describe.each(fronts)('$kind client ($era) with elicitation and sampling handler
       expect(session.asked.length).toBe(asked);
     });
   }
-});
-
-describe('sdk1 client (2025) that declares neither elicitation nor sampling', () => {
-  let session: ProtocolEraSession;
-
-  beforeAll(async () => {
-    session = await connect('sdk1', false);
-  }, 90_000);
-
-  afterAll(async () => {
-    await session?.close();
-  });
-
-  it('gets an error from either backend instead of a hang', async () => {
-    // Issue 9's relay, unchanged: search-mcp refuses the 2025 backend's request (-32601) and the backend reports it.
-    const legacy = await failureOf(
-      session.request('tools/call', { name: 'legacy__ask-elicitation', arguments: { message: 'No?' } }),
-    );
-    expect(legacy).toContain('Method not found');
-    // The 2026 backend was told this client's capabilities (none), so its SDK refuses to ask.
-    const modern = await failureOf(call(session, 'tool_execute', 'modern:ask'));
-    expect(modern).toContain(
-      "Cannot request input 'answer' (elicitation/create): the request's client capabilities do not declare",
-    );
-    expect(session.asked).toEqual([]);
-  });
 });

@@ -1,11 +1,11 @@
 /**
  * Issue 10's matrix over stdio, through the built binary: clients of both protocol eras (the 1.x SDK client, the 2.x
  * client in legacy, auto and pinned-2026 modes, and a bare peer whose first message is a 2026 request) against
- * search-mcp with `server-everything` (a 2025-era backend). Each client gets its own search-mcp (stdio is one client
- * per process); everything a client checks runs on that one connection. Then: a 2025 backend's question during a
- * 2026 client's call (bridged as `input_required`), and `doctor` showing each backend's negotiated revision under
- * `auto` (a backend of both eras at 2026-07-28, server-everything at 2025-11-25). The era bridging of questions in
- * every combination is `era-bridging-stdio.test.ts`; list changes from a 2026 backend `era-bridging-list-changed-stdio`.
+ * search-mcp with `server-everything` (a 2025-era backend) and a 2026-only backend. Each client gets its own
+ * search-mcp (stdio is one client per process); everything a client checks runs on that one connection, including
+ * server-everything's elicitation during a call (a 2026 client gets it inside `input_required`). Then `doctor`
+ * showing each backend's negotiated revision under `auto`. The era bridging of questions in every combination is
+ * `era-bridging-stdio.test.ts`; proxy mode (list changes of a 2026 backend, cache hints) `era-bridging-proxy-stdio`.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -15,6 +15,7 @@ import { Client as Sdk2Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport as Sdk2StdioTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as Sdk1StdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '@search-mcp/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -37,8 +38,14 @@ interface EraClient {
     params: Record<string, unknown>,
     options?: { onprogress?: (progress: { progress: number }) => void; signal?: AbortSignal },
   ): Promise<Record<string, unknown>>;
+  /** The elicitation requests this client answered (every client here accepts with a name and a check). */
+  asked: Array<Record<string, unknown>>;
   close(): Promise<void>;
 }
+
+/** What every client of this file answers to a form elicitation (server-everything's form needs no more). */
+const elicitationAnswer = { action: 'accept' as const, content: { name: 'Ada', check: true } };
+const capabilities = { elicitation: { form: {} } };
 
 let directory: string;
 let configPath: string;
@@ -75,7 +82,12 @@ async function connect(kind: Kind): Promise<EraClient> {
     const transport = new Sdk1StdioTransport({ ...target, stderr: 'pipe' });
     const stderr = collectStderr(transport.stderr);
     let answeredVersion: string | undefined;
-    const client = new Sdk1Client({ name: 'era-matrix-sdk1', version: '1.0.0' });
+    const client = new Sdk1Client({ name: 'era-matrix-sdk1', version: '1.0.0' }, { capabilities });
+    const asked: Array<Record<string, unknown>> = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params);
+      return elicitationAnswer;
+    });
     const start = transport.start.bind(transport);
     transport.start = async () => {
       const deliver = transport.onmessage;
@@ -93,6 +105,7 @@ async function connect(kind: Kind): Promise<EraClient> {
       era: 'legacy',
       protocolVersion: answeredVersion,
       stderr,
+      asked,
       request: async (method, params, options = {}) =>
         (await client.request({ method, params } as never, Loose, { timeout: deadlineMs, ...options })) as Record<
           string,
@@ -104,7 +117,16 @@ async function connect(kind: Kind): Promise<EraClient> {
   const transport = new Sdk2StdioTransport({ ...target, stderr: 'pipe' });
   const stderr = collectStderr(transport.stderr);
   const mode = kind === 'sdk2-legacy' ? 'legacy' : kind === 'sdk2-auto' ? 'auto' : { pin: '2026-07-28' };
-  const client = new Sdk2Client({ name: `era-matrix-${kind}`, version: '2.0.0' }, { versionNegotiation: { mode } });
+  const client = new Sdk2Client(
+    { name: `era-matrix-${kind}`, version: '2.0.0' },
+    { capabilities, versionNegotiation: { mode } },
+  );
+  // One handler for both eras: a 2025 connection is asked by a request, a 2026 one inside an input_required result.
+  const asked: Array<Record<string, unknown>> = [];
+  client.setRequestHandler('elicitation/create', async (request) => {
+    asked.push(request.params);
+    return elicitationAnswer;
+  });
   await client.connect(transport, { timeout: deadlineMs });
   const era = client.getProtocolEra();
   if (era === undefined) throw new Error(`the ${kind} client reports no era`);
@@ -112,6 +134,7 @@ async function connect(kind: Kind): Promise<EraClient> {
     era,
     protocolVersion: client.getNegotiatedProtocolVersion(),
     stderr,
+    asked,
     // A loose result schema: the hop must be the wire, not the client's cache or its own result checks.
     request: async (method, params, options = {}) =>
       (await client.request({ method, params } as never, Loose, { timeout: deadlineMs, ...options })) as Record<
@@ -211,6 +234,19 @@ describe.each(expectations)(
       expect(JSON.stringify(prompt.messages)).toContain('Ada');
     });
 
+    it("answers server-everything's elicitation during a call in its own era, and the answer reaches it", async () => {
+      const result = await client.request('tools/call', {
+        name: 'everything__trigger-elicitation-request',
+        arguments: {},
+      });
+      expect(result.isError).toBeUndefined();
+      expect(textOf(result)).toContain('- Name: Ada');
+      expect(textOf(result)).toContain('- Agreed to terms: true');
+      expect(client.asked).toEqual([
+        expect.objectContaining({ message: 'Please provide inputs for the following fields:' }),
+      ]);
+    });
+
     it('forwards progress, and a cancelled call stops without breaking the connection', async () => {
       const progress: number[] = [];
       await client.request(
@@ -245,42 +281,6 @@ describe.each(expectations)(
     });
   },
 );
-
-describe('a 2025 backend asks during a 2026-07-28 client call (server-everything)', () => {
-  it('reaches the client as input_required, and its answer reaches the backend', async () => {
-    const transport = new Sdk2StdioTransport({ ...serverCommand(), stderr: 'pipe' });
-    const client = new Sdk2Client(
-      { name: 'era-matrix-elicit', version: '2.0.0' },
-      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
-    );
-    const asked: Array<{ message?: unknown }> = [];
-    client.setRequestHandler('elicitation/create', async (request) => {
-      asked.push(request.params);
-      return { action: 'accept', content: { name: 'Ada', check: true } };
-    });
-    await client.connect(transport, { timeout: deadlineMs });
-    try {
-      await eventually(async () => {
-        const echoed = await client.request(
-          { method: 'tools/call', params: { name: 'everything__echo', arguments: { message: 'up' } } },
-          Loose,
-        );
-        return echoed.isError ? undefined : echoed;
-      }, 'server-everything answers');
-      const result = (await client.request(
-        { method: 'tools/call', params: { name: 'everything__trigger-elicitation-request', arguments: {} } },
-        Loose,
-        { timeout: deadlineMs },
-      )) as Record<string, unknown>;
-      expect(result.isError).toBeUndefined();
-      expect(textOf(result)).toContain('- Name: Ada');
-      expect(textOf(result)).toContain('- Agreed to terms: true');
-      expect(asked).toEqual([expect.objectContaining({ message: 'Please provide inputs for the following fields:' })]);
-    } finally {
-      await client.close();
-    }
-  });
-});
 
 describe('search-mcp doctor negotiates each backend to the newest revision both sides speak', () => {
   it('a backend of both eras at 2026-07-28 (modern) under auto, server-everything at 2025-11-25 (legacy)', async () => {

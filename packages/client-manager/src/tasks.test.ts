@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { BackendError, type ToolProgress } from '@search-mcp/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRecordingLogger, realServerEntry } from '../test/test-support.js';
@@ -102,6 +103,65 @@ describe('tasks (server-everything)', () => {
   it('passes the backend error on for an unknown task id', async () => {
     await expect(manager.getTask('everything', 'no-such-task')).rejects.toSatisfy(
       (error: unknown) => BackendError.isInstance(error) && error.backendCode !== undefined,
+    );
+  });
+});
+
+// A 2026-07-28 backend whose tool says `execution.taskSupport: "required"` (a server written for both eras lists the
+// same tools). Tasks are an extension there that we do not declare (the 2.x client could not take a task result), so
+// the call must be a plain one: the 2026 listing drops `execution`, and no `task` is sent.
+const modernTaskBackend = `
+const { Server } = await import('@modelcontextprotocol/server');
+const { serveStdio } = await import('@modelcontextprotocol/server/stdio');
+serveStdio(() => {
+  const server = new Server({ name: 'tasks-2026', version: '1' }, { capabilities: { tools: {} } });
+  server.setRequestHandler('tools/list', () => ({
+    tools: [{ name: 'report', inputSchema: { type: 'object' }, execution: { taskSupport: 'required' } }],
+  }));
+  server.setRequestHandler('tools/call', (request) =>
+    server.projectCallToolResult({ content: [{ type: 'text', text: 'task param: ' + JSON.stringify(request.params.task ?? null) }] }),
+  );
+  return server;
+}, { legacy: 'reject' });
+`;
+
+describe('tasks (a 2026-07-28 backend)', () => {
+  let manager: McpClientManager;
+
+  beforeAll(async () => {
+    manager = new McpClientManager(
+      {
+        mcpServers: {
+          modern: {
+            command: process.execPath,
+            args: ['--input-type=module', '-e', modernTaskBackend],
+            // Where the 2.x server package resolves from (a devDependency of this package).
+            cwd: fileURLToPath(new URL('..', import.meta.url)),
+            protocol: '2026-07-28',
+          },
+        },
+      },
+      { logger: createRecordingLogger().logger, shutdownGraceMs: 300 },
+    );
+    const [status] = await manager.startAll();
+    expect([status?.state, status?.protocolEra]).toEqual(['running', 'modern']);
+  }, 30_000);
+
+  afterAll(async () => {
+    await manager?.close();
+  });
+
+  it('runs a tool that says it requires a task as a plain call: no task is asked of a 2026 backend', async () => {
+    const result = await manager.callTool('modern', 'report', {});
+    expect(textOf(result)).toBe('task param: null');
+  });
+
+  it('refuses the 2025 task methods toward a backend that offers no tasks, before sending them', async () => {
+    await expect(manager.getTask('modern', 'any')).rejects.toSatisfy(
+      (error: unknown) =>
+        BackendError.isInstance(error) &&
+        error.backendCode === -32601 &&
+        error.message === "MCP server 'modern' does not offer tasks/get",
     );
   });
 });

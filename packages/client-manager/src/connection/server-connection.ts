@@ -13,15 +13,13 @@ import {
 } from '@search-mcp/shared';
 import type { ProcessTransport } from '../process/process-transport.js';
 import { BackendSessionState } from '../features/backend-session-state.js';
-import { createBackendClient } from './backend-client.js';
-import { installModernNotificationRelays } from './notification-relays.js';
 import { type ListeningClient, ListenStream, listenFilterFor } from './listen-stream.js';
 import type { BackendPeer, ProtocolEra } from './backend-peer.js';
 import type { BackendRequestOptions } from './backend-request-options.js';
 import { closeConnection } from './close-connection.js';
 import { describeStatus } from './connection-status.js';
 import { EraVerdict } from './era-verdict.js';
-import { loadedModernClient } from './modern-client-loader.js';
+import { createPeer } from './peer-factory.js';
 import { configErrorFailure, connectionLostMessage, describeExit, gaveUpMessage } from './failure-messages.js';
 import type { CallToolOptions } from './forward-tool-call.js';
 import { OriginTracker } from './origin-tracker.js';
@@ -379,38 +377,20 @@ export class ServerConnection {
   }
 
   private createClient(generation: number, era: ProtocolEra): BackendPeer {
-    if (era === 'modern') {
-      let stopRelays = () => {};
-      const client = loadedModernClient().createModernBackendClient({
+    return createPeer(
+      era,
+      {
         serverId: this.id,
         clientInfo: this.settings.clientInfo,
         logger: this.logger,
         router: this.settings.reverseRequests,
-        onClose: () => {
-          stopRelays();
-          this.handleClose(generation);
-        },
-      });
-      stopRelays = installModernNotificationRelays(client, {
-        serverId: this.id,
+        inFlight: this.requests.inFlight,
+        ...(this.originTracker ? { originTracker: this.originTracker } : {}),
         emit: this.settings.emit,
         logRateLimit: this.settings.logRateLimit,
-        onToolListChanged: () => this.refreshTools(generation),
-      });
-      return client;
-    }
-    return createBackendClient({
-      serverId: this.id,
-      clientInfo: this.settings.clientInfo,
-      logger: this.logger,
-      router: this.settings.reverseRequests,
-      inFlight: this.requests.inFlight,
-      ...(this.originTracker ? { originTracker: this.originTracker } : {}),
-      emit: this.settings.emit,
-      logRateLimit: this.settings.logRateLimit,
-      onClose: () => this.handleClose(generation),
-      onToolListChanged: () => this.refreshTools(generation),
-    });
+      },
+      { onClose: () => this.handleClose(generation), onToolListChanged: () => this.refreshTools(generation) },
+    );
   }
 
   private refreshTools(generation: number): void {

@@ -1,0 +1,72 @@
+import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '@search-mcp/shared';
+import type { ReverseRequestRouter } from '../reverse/reverse-request-types.js';
+import { createBackendClient } from './backend-client.js';
+import type { BackendPeer, ProtocolEra } from './backend-peer.js';
+import type { InFlightRequests } from './in-flight-requests.js';
+import type { LogRateLimit } from './log-rate-limit.js';
+import { loadedModernClient } from './modern-client-loader.js';
+import { type EmitManagerEvent, installModernNotificationRelays } from './notification-relays.js';
+import type { OriginTracker } from './origin-tracker.js';
+
+/** What every client of one server shares, whatever its era. */
+export interface PeerSettings {
+  serverId: string;
+  clientInfo: Implementation;
+  logger: Logger;
+  /** Says which capabilities can be served (none without a router). */
+  router: ReverseRequestRouter | undefined;
+  inFlight: InFlightRequests;
+  originTracker?: OriginTracker;
+  emit: EmitManagerEvent;
+  logRateLimit: LogRateLimit;
+}
+
+/** What one connection attempt's client reports back to its connection. */
+export interface PeerHooks {
+  /** The connection closed (crash, remote close). */
+  onClose: () => void;
+  /** The backend's tool list changed (an unsolicited notification, or one on a `subscriptions/listen` stream). */
+  onToolListChanged: () => void;
+}
+
+/**
+ * A fresh client of an era for one connection attempt, with the relays of the backend's notifications to manager
+ * events: the 1.x client for a 2025 backend (reverse-request handlers included), the 2.x client for a 2026-07-28 one
+ * (its module loaded before: every modern connect awaits `loadModernClient()`).
+ */
+export function createPeer(era: ProtocolEra, settings: PeerSettings, hooks: PeerHooks): BackendPeer {
+  const { serverId, clientInfo, logger, router } = settings;
+  if (era === 'legacy') {
+    return createBackendClient({
+      serverId,
+      clientInfo,
+      logger,
+      router,
+      inFlight: settings.inFlight,
+      ...(settings.originTracker ? { originTracker: settings.originTracker } : {}),
+      emit: settings.emit,
+      logRateLimit: settings.logRateLimit,
+      onClose: hooks.onClose,
+      onToolListChanged: hooks.onToolListChanged,
+    });
+  }
+  let stopRelays = () => {};
+  const client = loadedModernClient().createModernBackendClient({
+    serverId,
+    clientInfo,
+    logger,
+    router,
+    onClose: () => {
+      stopRelays();
+      hooks.onClose();
+    },
+  });
+  stopRelays = installModernNotificationRelays(client, {
+    serverId,
+    emit: settings.emit,
+    logRateLimit: settings.logRateLimit,
+    onToolListChanged: hooks.onToolListChanged,
+  });
+  return client;
+}

@@ -40,15 +40,18 @@ describe('backends of both protocol eras', () => {
   let directory: string;
   /** One line per start of the `exits` server. */
   let spawnLog: string;
+  let silentSpawnLog: string;
   const recording = createRecordingLogger();
   /** The era probes a server's connects made (a debug record each). */
   const probes = (id: string) =>
     recording.records.filter((record) => record.message === 'era probe' && record.fields.server === id);
-  const spawns = async () => (await readFile(spawnLog, 'utf8')).split('\n').filter((line) => line !== '').length;
+  const spawns = async (log = spawnLog) =>
+    (await readFile(log, 'utf8')).split('\n').filter((line) => line !== '').length;
 
   beforeAll(async () => {
     directory = await mkdtemp(join(tmpdir(), 'search-mcp-eras-'));
     spawnLog = join(directory, 'spawns.log');
+    silentSpawnLog = join(directory, 'silent-spawns.log');
     [http, bothHttp] = await Promise.all([startHttpFixture(), startHttpFixture('--both')]);
     manager = new McpClientManager(
       {
@@ -62,6 +65,11 @@ describe('backends of both protocol eras', () => {
           'pinned-2025': fixtureServer('modern-server.mjs', [], { protocol: '2025' }),
           everything: { command: process.execPath, args: [realServerEntry('@modelcontextprotocol/server-everything')] },
           exits: fixtureServer('exits-on-unknown-request.mjs', [], { env: { SPAWN_LOG: spawnLog } }),
+          // Never answers the probe: 2025 after half of its start-up budget, on the same process.
+          silent: fixtureServer('exits-on-unknown-request.mjs', ['--silent-on-unknown'], {
+            env: { SPAWN_LOG: silentSpawnLog },
+            startupTimeoutMs: 4000,
+          }),
         },
       },
       {
@@ -124,6 +132,7 @@ describe('backends of both protocol eras', () => {
     ).toEqual([
       { id: 'everything', state: 'running', ...legacy },
       { id: 'exits', state: 'running', ...legacy },
+      { id: 'silent', state: 'running', ...legacy },
     ]);
     expect(manager.status().find((status) => status.id === 'pinned-2025')?.lastError).toBe(
       'MCP server \'pinned-2025\' Unsupported protocol version: 2025-11-25 (it speaks 2026-07-28; its config entry\'s "protocol" may pin "2026-07-28", or leave it out)',
@@ -150,6 +159,14 @@ describe('backends of both protocol eras', () => {
     expect(ended).toEqual([]);
     expect((await manager.callTool('everything', 'echo', { message: 'same process' })).content).toEqual([
       { type: 'text', text: 'Echo: same process' },
+    ]);
+  });
+
+  it('waits a bounded time for a server that never answers the probe, then connects it in 2025 on the same process', async () => {
+    expect(probes('silent').map((record) => [record.fields.era, record.fields.why])).toEqual([['legacy', 'silent']]);
+    expect(await spawns(silentSpawnLog)).toBe(1);
+    expect((await manager.callTool('silent', 'echo', { message: 'late' })).content).toEqual([
+      { type: 'text', text: 'Echo: late' },
     ]);
   });
 
@@ -286,6 +303,7 @@ describe('backends of both protocol eras', () => {
       ['pinned-2025', false],
       ['everything', true],
       ['exits', true],
+      ['silent', true],
     ]);
   });
 

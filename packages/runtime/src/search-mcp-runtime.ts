@@ -1,4 +1,4 @@
-import type { ClientCapabilities, Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities, Implementation } from '@modelcontextprotocol/server';
 import { Bm25SearchProvider, type SearchProvider, ToolCatalog, type ToolRegistry } from '@search-mcp/catalog';
 import { McpClientManager, type McpClientManagerOptions } from '@search-mcp/client-manager';
 import {

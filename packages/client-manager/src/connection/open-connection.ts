@@ -57,24 +57,8 @@ async function openStdio(request: ConnectionRequest, settings: ConnectionFactory
     let connectTo: Transport = transport;
     let prior: PriorVerdict | undefined;
     if (request.protocolEra === 'auto') {
-      const outcome = await probeInPlace(transport, {
-        clientInfo: request.clientInfo,
-        timeoutMs: probeWaitMs(request.timeoutMs),
-        signal: request.signal,
-      });
-      logger.debug('era probe', outcome.era === 'modern' ? { era: 'modern' } : { era: 'legacy', why: outcome.reason });
-      era = outcome.era;
-      request.onProbed?.(era);
-      if (outcome.era === 'modern') prior = { kind: 'modern', discover: outcome.discover };
-      if (outcome.era === 'legacy' && outcome.reason === 'closed') {
-        logger.info('the server ended on the 2026-07-28 probe (server/discover); starting it again in 2025');
-        await transport.close({ immediate: true });
-        transport = spawn();
-        connectTo = transport;
-      } else {
-        connectTo = new StartedTransport(transport);
-      }
-      if (era === 'modern') await loadModernClient();
+      const probed = await probeStdio(transport, request, spawn);
+      ({ era, transport, connectTo, prior } = probed);
     } else {
       era = request.protocolEra;
     }
@@ -93,6 +77,47 @@ async function openStdio(request: ConnectionRequest, settings: ConnectionFactory
     await client?.close().catch(() => {});
     throw error;
   }
+}
+
+interface ProbedStdio {
+  era: ProtocolEra;
+  /** The process to keep: the probed one, or a new one when the probed one ended. */
+  transport: StdioProcessTransport;
+  /** What the client connects to: the started process handed over, or the new one (not started yet). */
+  connectTo: Transport;
+  prior?: PriorVerdict;
+}
+
+/**
+ * `auto` on a stdio server: the `server/discover` probe on its own process. 2026-07-28 offered: the 2.x client
+ * connects with the probe's answer. Anything else: the 2025 handshake on the same process — or, when the process
+ * ended on the probe, on a new one (one info line; the verdict is remembered, so reconnects skip the probe).
+ */
+async function probeStdio(
+  transport: StdioProcessTransport,
+  request: ConnectionRequest,
+  spawn: () => StdioProcessTransport,
+): Promise<ProbedStdio> {
+  const { logger } = request;
+  const outcome = await probeInPlace(transport, {
+    clientInfo: request.clientInfo,
+    timeoutMs: probeWaitMs(request.timeoutMs),
+    signal: request.signal,
+  });
+  logger.debug('era probe', outcome.era === 'modern' ? { era: 'modern' } : { era: 'legacy', why: outcome.reason });
+  request.onProbed?.(outcome.era);
+  if (outcome.era === 'modern') {
+    await loadModernClient();
+    const prior: PriorVerdict = { kind: 'modern', discover: outcome.discover };
+    return { era: 'modern', transport, connectTo: new StartedTransport(transport), prior };
+  }
+  if (outcome.reason !== 'closed') return { era: 'legacy', transport, connectTo: new StartedTransport(transport) };
+  logger.info(
+    'the server ended on the 2026-07-28 probe (server/discover); starting it again in 2025 (its config entry\'s "protocol": "2025" skips the probe)',
+  );
+  await transport.close({ immediate: true });
+  const restarted = spawn();
+  return { era: 'legacy', transport: restarted, connectTo: restarted };
 }
 
 async function openRemote(request: ConnectionRequest, settings: ConnectionFactorySettings): Promise<OpenedConnection> {

@@ -29,7 +29,8 @@ interface Backend {
   listens: Array<Record<string, unknown>>;
 }
 
-function modernBackend(): Backend {
+/** `maxSubscriptions`: how many listen streams the backend allows at once (the SDK's default is 1024). */
+function modernBackend(maxSubscriptions?: number): Backend {
   let latest: Server | undefined;
   let handle: { close: () => Promise<void> } | undefined;
   const listens: Array<Record<string, unknown>> = [];
@@ -52,7 +53,11 @@ function modernBackend(): Backend {
         latest = server;
         return server;
       },
-      { legacy: 'reject', transport: spyOnListens(serverSide, listens) },
+      {
+        legacy: 'reject',
+        transport: spyOnListens(serverSide, listens),
+        ...(maxSubscriptions !== undefined ? { maxSubscriptions } : {}),
+      },
     );
     const client = createClient('modern');
     await client.connect(clientSide as unknown as Transport, { timeout: timeoutMs, signal });
@@ -177,4 +182,29 @@ describe('subscriptions/listen of a 2026-07-28 backend', () => {
     await backend.server().sendResourceUpdated({ uri: 'mem://kept' });
     await waitFor(() => updatesOf(events).includes('mem://kept'), 'the update after the reconnect');
   }, 30_000);
+
+  it('replaces the stream when the backend allows only one at a time', async () => {
+    const backend = modernBackend(1);
+    const { connection, events } = connect(backend);
+    await connection.start();
+    await waitFor(() => backend.listens.length === 1, 'the listen stream');
+    await subscribeResource(connection, 'mem://one', undefined);
+    expect(backend.listens.at(-1)).toMatchObject({ resourceSubscriptions: ['mem://one'] });
+    await backend.server().sendResourceUpdated({ uri: 'mem://one' });
+    await waitFor(() => updatesOf(events).includes('mem://one'), 'the update on the replacing stream');
+  });
+
+  it('fails a subscription with a clear error when the backend opens no stream, and keeps nothing of it', async () => {
+    const backend = modernBackend(0);
+    const { connection } = connect(backend);
+    await connection.start();
+    const failure = await subscribeResource(connection, 'mem://never', undefined).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).message).toMatch(
+      /^MCP server 'memory' could not update its subscriptions\/listen stream: .*Subscription limit reached/,
+    );
+    expect(connection.sessionState.subscribedUris).toEqual([]);
+    // The connection itself stays up.
+    expect(connection.currentState).toBe('running');
+  });
 });

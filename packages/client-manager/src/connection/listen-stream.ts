@@ -40,6 +40,12 @@ export function listenFilterFor(
   return filter;
 }
 
+/** An open stream and the filter it was opened with (as JSON, to compare). */
+interface OpenStream {
+  subscription: McpSubscription;
+  key: string;
+}
+
 function isEmpty(filter: SubscriptionFilter): boolean {
   return Object.keys(filter).length === 0;
 }
@@ -52,7 +58,7 @@ function isEmpty(filter: SubscriptionFilter): boolean {
  * `close()` ends it for good (the connection's end).
  */
 export class ListenStream {
-  private current?: { subscription: McpSubscription; key: string };
+  private current?: OpenStream;
   private queue: Promise<void> = Promise.resolve();
   private closed = false;
   private retryTimer?: NodeJS.Timeout;
@@ -91,7 +97,7 @@ export class ListenStream {
     }
     let subscription: McpSubscription;
     try {
-      subscription = await this.settings.client.listen(filter, { timeout: this.settings.timeoutMs });
+      subscription = await this.open(filter, previous);
     } catch (error) {
       this.settings.logger.warn('could not open the subscriptions/listen stream', { error: errorMessage(error) });
       this.retryLater();
@@ -106,6 +112,26 @@ export class ListenStream {
     this.settings.logger.debug('listening', { notifications: subscription.honoredFilter });
     void subscription.closed.then((how) => this.ended(subscription, how));
     await previous?.subscription.close();
+  }
+
+  /**
+   * Opens a stream with `filter`. When a stream is open already and the backend refuses a second one (a server may
+   * allow one subscription per connection), the old one is closed first and the open tried once more: a gap in
+   * delivery is better than no stream.
+   */
+  private async open(filter: SubscriptionFilter, previous: OpenStream | undefined): Promise<McpSubscription> {
+    const listen = () => this.settings.client.listen(filter, { timeout: this.settings.timeoutMs });
+    try {
+      return await listen();
+    } catch (error) {
+      if (!previous || this.closed) throw error;
+      this.settings.logger.debug('a second listen stream was refused; replacing the open one', {
+        error: errorMessage(error),
+      });
+      if (this.current === previous) this.current = undefined;
+      await previous.subscription.close();
+      return listen();
+    }
   }
 
   /** The backend ended the stream (`graceful`: shutting down; `remote`: dropped) while we still wanted it. */

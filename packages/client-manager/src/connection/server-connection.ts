@@ -213,11 +213,9 @@ export class ServerConnection {
     try {
       await stream?.refresh();
     } catch (error) {
-      throw new BackendError({
-        serverId: this.id,
-        message: `MCP server '${this.id}' could not update its subscriptions/listen stream: ${errorMessage(error)}`,
-        cause: error,
-      });
+      const message = `MCP server '${this.id}' could not update its subscriptions/listen stream: ${errorMessage(error)}`;
+      // A backend may echo a secret in its error, as for any forwarded request.
+      throw this.settings.redactor.redactDeep(new BackendError({ serverId: this.id, message, cause: error }));
     }
     return {};
   }

@@ -4,7 +4,7 @@
  * project) adds a tool on request and announces it; `feature` (project alpha only) sends `resources/updated` on
  * request. Each listener hears only about servers its token and project can see.
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, type McpSubscription, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +19,7 @@ import {
   type Running,
   repoRoot,
   request,
+  slowServer,
   startApp,
   temporaryDirectory,
 } from './http-test-support.js';
@@ -236,5 +237,41 @@ describe('subscriptions/listen through the built search-mcp-http', () => {
     cli.child.kill('SIGTERM');
     expect(await stream.closed).toBe('graceful');
     await cli.exited;
+  }, 60_000);
+});
+
+describe('a shutdown with 2026-07-28 calls in flight', () => {
+  it('answers each with the JSON-RPC shutdown error (JSON and SSE responses) and stops its backend call', async () => {
+    const directory = await temporaryDirectory();
+    const events = join(directory.path, 'slow-events.log');
+    const running = await startApp({
+      config: {
+        mcpServers: { slow: { command: process.execPath, args: [slowServer], env: { SLOW_SERVER_EVENTS: events } } },
+      },
+      app: { shutdownGraceMs: 50 },
+    });
+    try {
+      const caller = await modernClient(mainToken, undefined, running.url);
+      const wait = { name: 'slow:wait', arguments: { ms: 600_000 } };
+      // Without progress the answer is one JSON body, still to come; with progress the response is an SSE stream.
+      const quiet = caller.client.request({ method: 'tools/call', params: wait }, Loose);
+      const streamed = caller.client.request({ method: 'tools/call', params: wait }, Loose, { onprogress: () => {} });
+      await eventually(async () =>
+        (await readFile(events, 'utf8').catch(() => '')).match(/started/g)?.length === 2 ? true : undefined,
+      );
+      const closing = running.http.close();
+      for (const call of [quiet, streamed]) {
+        const failure = await call.catch((error: unknown) => error);
+        expect(failure).toMatchObject({ code: -32000 });
+        expect(String((failure as Error).message)).toContain('shutting down');
+      }
+      await closing;
+      await eventually(async () =>
+        (await readFile(events, 'utf8')).match(/cancelled/g)?.length === 2 ? true : undefined,
+      );
+    } finally {
+      await running.close();
+      await directory.remove();
+    }
   }, 60_000);
 });

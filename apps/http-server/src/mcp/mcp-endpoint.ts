@@ -251,7 +251,7 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
     },
     closeAll: async (error) => {
       clearInterval(sweep);
-      await modern?.close();
+      await modern?.close(error);
       const sessions = pool.ids().flatMap((id) => {
         const session = pool.get(id);
         return session ? [session.transport] : [];

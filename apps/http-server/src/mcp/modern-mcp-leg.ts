@@ -24,14 +24,22 @@ export interface ModernMcpLegOptions {
   capabilities?: ServerCapabilities;
 }
 
+export interface JsonRpcErrorBody {
+  code: number;
+  message: string;
+}
+
 export interface ModernMcpLeg {
   /** 2026-07-28 requests served since start (`subscriptions/listen` included). */
   readonly requestCount: number;
   /** Whether this request is 2026-07-28 traffic (a POST whose body carries the per-request envelope). */
   accepts(request: FastifyRequest): Promise<boolean>;
   serve(request: FastifyRequest, reply: FastifyReply, caller: Caller): Promise<void>;
-  /** At shutdown: ends the listen streams, then aborts the exchanges still running. */
-  close(): Promise<void>;
+  /**
+   * At shutdown: ends the listen streams, answers every request still running with `error` (a JSON-RPC error, as the
+   * 2025 sessions' requests get), then aborts their handlers (the backend calls are cancelled).
+   */
+  close(error?: JsonRpcErrorBody): Promise<void>;
 }
 
 /**
@@ -59,6 +67,8 @@ export function createModernMcpLeg(options: ModernMcpLegOptions): ModernMcpLeg {
     { legacy: 'reject' },
   );
   let requestCount = 0;
+  /** Requests being answered: a shutdown answers them itself (each resolves once its answer is written). */
+  const running = new Set<(error: JsonRpcErrorBody) => Promise<void>>();
   return {
     get requestCount() {
       return requestCount;
@@ -73,20 +83,43 @@ export function createModernMcpLeg(options: ModernMcpLegOptions): ModernMcpLeg {
       }
       options.activity.requestStarted();
       const webRequest = toWebRequest(request);
+      const id = isRecord(request.body) ? request.body.id : undefined;
+      let stop: (error: JsonRpcErrorBody) => void = () => {};
+      const stopped = new Promise<JsonRpcErrorBody>((resolve) => {
+        stop = resolve;
+      });
+      let finished: () => void = () => {};
+      const done = new Promise<void>((resolve) => {
+        finished = resolve;
+      });
+      const interrupt = (error: JsonRpcErrorBody) => {
+        stop(error);
+        return done;
+      };
+      running.add(interrupt);
       try {
-        let response: Response;
-        try {
-          response = await handler.fetch(webRequest, { authInfo: authInfoOf(caller), parsedBody: request.body });
-        } finally {
-          instances.release(webRequest);
+        const fetched = handler
+          .fetch(webRequest, { authInfo: authInfoOf(caller), parsedBody: request.body })
+          .finally(() => instances.release(webRequest));
+        const first = await Promise.race([fetched, stopped]);
+        const answer = (error: JsonRpcErrorBody) => ({ jsonrpc: '2.0', id: id ?? null, error });
+        if (!(first instanceof Response)) {
+          // Shut down before the handler answered: the answer is ours, whatever the handler writes after.
+          void fetched.then((late) => late.body?.cancel()).catch(() => {});
+          if (id === undefined) return reply.code(503).send();
+          return reply.code(200).send(answer(first));
         }
-        await sendWebResponse(reply, response, options.redactor);
+        await sendWebResponse(reply, first, options.redactor, id === undefined ? undefined : stopped.then(answer));
       } finally {
+        running.delete(interrupt);
+        finished();
         options.activity.requestEnded();
       }
     },
-    close: async () => {
+    close: async (error) => {
       await options.listen?.close();
+      // Answered first, aborted after: aborting first would end the streams before the answers are on them.
+      if (error) await Promise.all([...running].map((interrupt) => interrupt(error)));
       await handler.close();
     },
   };

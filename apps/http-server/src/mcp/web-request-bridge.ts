@@ -35,6 +35,8 @@ export async function sendWebResponse(
   reply: FastifyReply,
   response: Response,
   redactor: SecretRedactor,
+  /** Resolves with a last message to write (an SSE response only) before the response is ended early. */
+  interrupted?: Promise<unknown>,
 ): Promise<void> {
   reply.hijack();
   const raw = reply.raw;
@@ -57,12 +59,20 @@ export async function sendWebResponse(
     reader.cancel().catch(() => {});
   });
   const decoder = new TextDecoder();
+  const streaming = response.headers.get('content-type')?.includes('text/event-stream') === true;
+  const interruption = interrupted?.then((message) => ({ interrupted: message }));
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const next = await (interruption ? Promise.race([reader.read(), interruption]) : reader.read());
+      if ('interrupted' in next) {
+        if (streaming && !gone) raw.write(`event: message\ndata: ${JSON.stringify(next.interrupted)}\n\n`);
+        reader.cancel().catch(() => {});
+        break;
+      }
+      const { done, value } = next;
       if (done || gone) break;
       if (!raw.write(redactor.redact(decoder.decode(value, { stream: true })))) {
-        await Promise.race([once(raw, 'drain'), once(raw, 'close')]);
+        await Promise.race([once(raw, 'drain'), once(raw, 'close'), ...(interruption ? [interruption] : [])]);
       }
     }
   } catch {

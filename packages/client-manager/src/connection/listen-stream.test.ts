@@ -46,10 +46,23 @@ function modernBackend(maxSubscriptions?: number): Backend {
               tools: { listChanged: true },
               prompts: { listChanged: true },
               resources: { subscribe: true, listChanged: true },
+              logging: {},
             },
           },
         );
-        server.setRequestHandler('tools/list', () => ({ tools: [] }));
+        server.setRequestHandler('tools/list', () => ({
+          tools: [{ name: 'chatty', description: 'Logs twice, then answers.', inputSchema: { type: 'object' } }],
+        }));
+        // Messages within the request (the 2026 way): sent as they are, whatever level the envelope asked for.
+        server.setRequestHandler('tools/call', async (_request, context) => {
+          for (const data of ['first', 'second']) {
+            await context.mcpReq.notify({
+              method: 'notifications/message',
+              params: { level: 'info', logger: 'listening-fixture', data },
+            });
+          }
+          return { content: [{ type: 'text', text: 'done' }] };
+        });
         latest = server;
         return server;
       },
@@ -206,5 +219,17 @@ describe('subscriptions/listen of a 2026-07-28 backend', () => {
     expect(connection.sessionState.subscribedUris).toEqual([]);
     // The connection itself stays up.
     expect(connection.currentState).toBe('running');
+  });
+
+  it('relays the log messages a 2026 backend sends within a request to log-message', async () => {
+    const backend = modernBackend();
+    const { connection, events } = connect(backend);
+    await connection.start();
+    expect((await connection.callTool('chatty', {})).content).toEqual([{ type: 'text', text: 'done' }]);
+    await waitFor(() => events.filter(([event]) => event === 'log-message').length === 2, 'both log messages');
+    expect(events.filter(([event]) => event === 'log-message')).toEqual([
+      ['log-message', 'memory', { level: 'info', logger: 'listening-fixture', data: 'first' }],
+      ['log-message', 'memory', { level: 'info', logger: 'listening-fixture', data: 'second' }],
+    ]);
   });
 });

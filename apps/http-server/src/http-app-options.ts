@@ -16,6 +16,8 @@ export interface HttpRuntime {
   serverFactory?: EraServerFactory;
   /** Where 2026-07-28 `subscriptions/listen` streams hear of backend changes (the runtime's hub). */
   hub?: ListenHub;
+  /** The calls of 2026-07-28 clients waiting for their `input_required` retry (counted on `GET /`). */
+  pendingInputs?: { readonly size: number };
 }
 
 export interface HttpAppOptions {

@@ -150,6 +150,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     sessions: mcpCounts?.sessionCount ?? 0,
     modernRequests: mcpCounts?.modernRequestCount ?? 0,
     listenStreams: mcpCounts?.listenStreamCount ?? 0,
+    ...(runtime.pendingInputs ? { parkedCalls: runtime.pendingInputs.size } : {}),
   }));
   registerToolListRoutes(app, context);
   registerToolCallRoute(app, context);

@@ -11,6 +11,8 @@ export interface McpCounts {
   modernRequests: number;
   /** Open 2026-07-28 `subscriptions/listen` streams. */
   listenStreams: number;
+  /** Calls of 2026-07-28 clients waiting for their `input_required` retry (when the runtime tells). */
+  parkedCalls?: number;
 }
 
 /** `GET /`: liveness without a token, and without server names (CONTRACT §6), with the MCP clients per era. */

@@ -28,6 +28,10 @@ export const healthSchema = z.object({
       sessions: z.number().describe('Open MCP sessions of 2025-era clients'),
       modernRequests: z.number().describe('2026-07-28 MCP requests served since start (they have no session)'),
       listenStreams: z.number().describe('Open 2026-07-28 subscriptions/listen streams'),
+      parkedCalls: z
+        .number()
+        .optional()
+        .describe('Calls of 2026-07-28 clients waiting for their input_required retry (a backend asked for input)'),
     })
     .describe('MCP clients per protocol era'),
 });

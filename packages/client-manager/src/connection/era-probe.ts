@@ -94,6 +94,8 @@ export async function probeInPlace(transport: Transport, settings: EraProbeSetti
     settle = resolve;
     fail = reject;
   });
+  // The deadline may pass while the process is still starting, before anything awaits the answer.
+  answered.catch(() => {});
   transport.onmessage = (message) => {
     if (isProbeAnswer(message)) settle(classifyProbeAnswer(message));
   };

@@ -1,15 +1,10 @@
-import {
-  CLIENT_CAPABILITIES_META_KEY,
-  CLIENT_INFO_META_KEY,
-  createMcpHandler,
-  type McpHttpHandler,
-  PROTOCOL_VERSION_META_KEY,
-} from '@modelcontextprotocol/server';
+import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { Caller } from '@search-mcp/catalog';
 import type { SearchMcpRuntime } from '@search-mcp/runtime';
 import { errorMessage, isRecord, type Logger, type SecretRedactor } from '@search-mcp/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authInfoOf } from './caller-auth-info.js';
+import { toolListOf } from './caller-tool-list.js';
 import type { McpServerOverrides } from './mcp-server-factory.js';
 import type { EraServerFactory } from './modern-mcp-leg.js';
 import { PerRequestInstances } from './per-request-instances.js';
@@ -52,7 +47,6 @@ export const listenCapabilities = { resources: { subscribe: true } } as const;
 export const maxResourceSubscriptions = 100;
 
 const anonymous = '\u0000anonymous';
-const modernRevision = '2026-07-28';
 
 /** The listeners of one caller (token and project): they see the same servers, so they hear the same changes. */
 interface CallerGroup {
@@ -112,45 +106,11 @@ export function createListenStreams(options: ListenStreamsOptions): ListenStream
     return group;
   };
 
-  /** Asks this caller's own `tools/list`, as a 2026 client would, so the rule of what it sees lives in one place. */
-  const toolsOf = async (group: CallerGroup): Promise<string> => {
-    const body = {
-      jsonrpc: '2.0',
-      id: 'search-mcp-listen-check',
-      method: 'tools/list',
-      params: {
-        _meta: {
-          [PROTOCOL_VERSION_META_KEY]: modernRevision,
-          [CLIENT_INFO_META_KEY]: { name: 'search-mcp-listen-check', version: '1' },
-          [CLIENT_CAPABILITIES_META_KEY]: {},
-        },
-      },
-    };
-    const request = new Request('http://search-mcp.internal/mcp', {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': modernRevision,
-        'mcp-method': 'tools/list',
-      },
-      body: JSON.stringify(body),
-    });
-    try {
-      const response = await group.handler.fetch(request, { authInfo: authInfoOf(group.caller), parsedBody: body });
-      const answer = lastMessageOf(await response.text());
-      if (!isRecord(answer?.result)) throw new Error(JSON.stringify(answer?.error ?? answer));
-      return JSON.stringify(answer.result.tools);
-    } finally {
-      instances.release(request);
-    }
-  };
-
   const checkTools = (group: CallerGroup): void => {
     group.checking = group.checking.then(async () => {
       if (group.streams === 0 || closed) return;
       try {
-        const tools = await toolsOf(group);
+        const tools = await toolListOf(group.handler, group.caller, instances);
         if (group.tools !== undefined && tools !== group.tools) group.handler.notify.toolsChanged();
         group.tools = tools;
       } catch (error) {
@@ -332,16 +292,4 @@ export function createListenStreams(options: ListenStreamsOptions): ListenStream
     group.pending = undefined;
     await group.handler.close();
   }
-}
-
-/** The last JSON-RPC message of a JSON or SSE body (an SSE answer ends with the response). */
-function lastMessageOf(text: string): { result?: unknown; error?: unknown } | undefined {
-  const trimmed = text.trim();
-  if (trimmed.startsWith('{')) return JSON.parse(trimmed) as { result?: unknown };
-  const data = trimmed
-    .split('\n')
-    .filter((line) => line.startsWith('data:'))
-    .map((line) => line.slice('data:'.length).trim());
-  const last = data.at(-1);
-  return last === undefined ? undefined : (JSON.parse(last) as { result?: unknown });
 }

@@ -136,6 +136,8 @@ async function observe(session: ProtocolEraSession, run: () => Promise<Record<st
 
 const fronts: Array<{ kind: ProtocolEraClientKind; era: 'legacy' | 'modern' }> = [
   { kind: 'sdk2-2026', era: 'modern' },
+  // `auto` probes with server/discover on this transport and settles on 2026-07-28: the same rounds as pinned.
+  { kind: 'sdk2-auto', era: 'modern' },
   { kind: 'sdk1', era: 'legacy' },
 ];
 
@@ -144,6 +146,7 @@ describe.each(fronts)('$kind client ($era) over HTTP with elicitation and sampli
 
   beforeAll(async () => {
     session = await connect(kind, true);
+    expect(session.era).toBe(era);
   }, stepTimeoutMs);
 
   function expectAskedInItsEra(outcome: { pushed: number; inputRequired: number }, rounds: number) {

@@ -145,6 +145,21 @@ describe('subscriptions/listen over HTTP (2026-07-28)', () => {
     expect(listed.tools.map((tool) => tool.name)).toContain('fixture__extra-tool');
   });
 
+  it('says resources and prompts changed to the callers who see the server whose resources and prompts changed', async () => {
+    // A backend that reconnects brings its resources and prompts anew: listeners re-list them.
+    await app.runtime.manager.restart('feature');
+    await alpha.next('notifications/resources/list_changed');
+    await alpha.next('notifications/prompts/list_changed');
+    // `fixture` restarts without the tool it added: the plain caller's list shrinks. Its notice is debounced after any
+    // wrongly scheduled resources/prompts notice for `feature`, so by the time it arrives that one would have too.
+    await app.runtime.manager.restart('fixture');
+    await plain.next('notifications/tools/list_changed');
+    expect(plain.heard.map((entry) => entry.method)).toEqual([
+      'notifications/tools/list_changed',
+      'notifications/tools/list_changed',
+    ]);
+  });
+
   it('caps open streams per token with a clear error, and counts them on the health route', async () => {
     const third = await modernClient(mainToken);
     const refused = await third.client.listen({ toolsListChanged: true }).catch((error: unknown) => error);

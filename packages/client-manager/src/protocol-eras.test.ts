@@ -65,6 +65,8 @@ describe('backends of both protocol eras', () => {
           'pinned-2025': fixtureServer('modern-server.mjs', [], { protocol: '2025' }),
           everything: { command: process.execPath, args: [realServerEntry('@modelcontextprotocol/server-everything')] },
           exits: fixtureServer('exits-on-unknown-request.mjs', [], { env: { SPAWN_LOG: spawnLog } }),
+          // A 2025 server pinned to 2026-07-28: fails, saying what it speaks.
+          'pinned-2026': fixtureServer('exits-on-unknown-request.mjs', ['--lenient'], { protocol: '2026-07-28' }),
           // Never answers the probe: 2025 after half of its start-up budget, on the same process.
           silent: fixtureServer('exits-on-unknown-request.mjs', ['--silent-on-unknown'], {
             env: { SPAWN_LOG: silentSpawnLog },
@@ -132,8 +134,12 @@ describe('backends of both protocol eras', () => {
     ).toEqual([
       { id: 'everything', state: 'running', ...legacy },
       { id: 'exits', state: 'running', ...legacy },
+      { id: 'pinned-2026', state: 'failed', protocolVersion: undefined, protocolEra: undefined },
       { id: 'silent', state: 'running', ...legacy },
     ]);
+    expect(manager.status().find((status) => status.id === 'pinned-2026')?.lastError).toBe(
+      'MCP server \'pinned-2026\' Version negotiation failed: the server did not offer pinned protocol version 2026-07-28 via server/discover (no fallback in pin mode) (it does not speak 2026-07-28: a 2025 server; its config entry\'s "protocol" may say "2025", or be left out)',
+    );
     expect(manager.status().find((status) => status.id === 'pinned-2025')?.lastError).toBe(
       'MCP server \'pinned-2025\' Unsupported protocol version: 2025-11-25 (it speaks 2026-07-28; its config entry\'s "protocol" may pin "2026-07-28", or leave it out)',
     );
@@ -303,6 +309,7 @@ describe('backends of both protocol eras', () => {
       ['pinned-2025', false],
       ['everything', true],
       ['exits', true],
+      ['pinned-2026', false],
       ['silent', true],
     ]);
   });

@@ -62,7 +62,7 @@ export function describeStartFailure(context: StartFailureContext): Error {
   } else {
     const failure = toBackendFailure(error, { serverId, operation: 'start-up', timeoutMs });
     reason = failure instanceof Error ? failure.message.replace(`MCP server '${serverId}': `, '') : String(failure);
-    reason += supportedVersionsHint(error);
+    reason += supportedVersionsHint(error) + pinnedModernHint(error);
   }
   const message = `MCP server '${serverId}' ${reason}${stderrSummary(process)}`;
   return deadline.aborted
@@ -81,6 +81,15 @@ export function refusedLegacyHandshake(error: unknown): boolean {
     current = current.cause;
   }
   return false;
+}
+
+/**
+ * ` (it speaks no 2026-07-28: …)` when the 2.x client, pinned to 2026-07-28 (`protocol: "2026-07-28"`), found the
+ * backend's `server/discover` not offering it (the SDK's `ERA_NEGOTIATION_FAILED`, read by its public `code`).
+ */
+function pinnedModernHint(error: unknown): string {
+  if (!(error instanceof Error) || (error as { code?: unknown }).code !== 'ERA_NEGOTIATION_FAILED') return '';
+  return ' (it does not speak 2026-07-28: a 2025 server; its config entry\'s "protocol" may say "2025", or be left out)';
 }
 
 /** ` (it speaks 2026-07-28; …)` for a `-32022` whose data names the revisions the server speaks, else nothing. */

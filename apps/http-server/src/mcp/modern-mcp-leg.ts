@@ -74,7 +74,8 @@ export function createModernMcpLeg(options: ModernMcpLegOptions): ModernMcpLeg {
       return requestCount;
     },
     accepts: async (request) =>
-      request.method === 'POST' && !(await isLegacyRequest(toWebRequest(request), request.body)),
+      // Classified from the parsed body: every 2025 POST passes here, so it is not serialised again for nothing.
+      request.method === 'POST' && !(await isLegacyRequest(toWebRequest(request, null), request.body)),
     serve: async (request, reply, caller) => {
       requestCount += 1;
       // A listen stream is not a call in flight: the shutdown ends it rather than waiting for it.

@@ -8,7 +8,8 @@ const bodyFramingHeaders = new Set(['content-length', 'transfer-encoding', 'conn
 /**
  * The Fastify request as a web `Request` for the SDK's fetch-shaped handler. Fastify has parsed the JSON body already
  * (its size limit and content-type checks ran); pass the same body as the handler's `parsedBody` too. `body` replaces
- * the parsed one (a listen filter narrowed to what the caller may subscribe).
+ * the parsed one (a listen filter narrowed to what the caller may subscribe); `null` leaves the body out (enough for
+ * `isLegacyRequest` given the parsed body, which then reads nothing).
  *
  * No abort signal is attached: the SDK would abort the exchange when it fires. The client closing the connection is
  * noticed by `sendWebResponse` (it cancels the response stream: cancellation on 2026-07-28 HTTP); the normal end of a
@@ -22,7 +23,7 @@ export function toWebRequest(request: FastifyRequest, body: unknown = request.bo
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, String(item));
   }
   const url = `http://${request.headers.host ?? '127.0.0.1'}${request.url}`;
-  const text = request.method === 'POST' && body !== undefined ? JSON.stringify(body) : undefined;
+  const text = request.method === 'POST' && body !== undefined && body !== null ? JSON.stringify(body) : undefined;
   return new Request(url, { method: request.method, headers, ...(text !== undefined ? { body: text } : {}) });
 }
 

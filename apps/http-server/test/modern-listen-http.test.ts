@@ -7,6 +7,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, type McpSubscription, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type CliProcess, startCli } from './cli-process.js';
@@ -177,6 +178,28 @@ describe('subscriptions/listen over HTTP (2026-07-28)', () => {
     await eventually(async () =>
       (await request(app.url, '/', { token: null })).body?.mcp.listenStreams === 2 ? true : undefined,
     );
+  });
+
+  it('sends no log message to a 2026 request that did not ask for one (no logLevel), nor on the listen stream', async () => {
+    // The control: a 2025 session that set a level hears the backend's log messages during the same tool's call.
+    const session = await mcpClient(app.url, { authorization: `Bearer ${mainToken}`, 'x-project-id': 'alpha' });
+    const sessionHeard: unknown[] = [];
+    session.client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+      sessionHeard.push(notification.params.data);
+    });
+    await session.client.setLoggingLevel('debug');
+    const logTwice = { name: 'feature__log', arguments: { level: 'error', count: 2, message: 'backend says hi' } };
+    await session.client.callTool(logTwice);
+    expect(sessionHeard).toEqual(['backend says hi', 'backend says hi']);
+    await session.transport.terminateSession();
+    await session.client.close();
+    // The backend logs before it answers: a message sent to this request would be on its stream before the result.
+    const modernHeard: unknown[] = [];
+    alpha.client.setNotificationHandler('notifications/message', (notification) => {
+      modernHeard.push(notification.params);
+    });
+    await alpha.client.request({ method: 'tools/call', params: logTwice }, Loose);
+    expect(modernHeard).toEqual([]);
   });
 
   it('rejects a filter with too many resource URIs, and leaves no server instance behind per stream', async () => {

@@ -1,6 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ClientCapabilities, Implementation, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
+import type { PeerConnectOptions } from './prior-verdict.js';
 
 /** `legacy`: MCP 2025-03-26 … 2025-11-25 (an `initialize` handshake); `modern`: 2026-07-28 (none). */
 export type ProtocolEra = 'legacy' | 'modern';
@@ -25,8 +26,11 @@ export interface BackendPeer {
   readonly protocolVersion: string | undefined;
   /** What this client declared to the backend. */
   readonly declaredCapabilities: ClientCapabilities;
-  /** The 2.x client takes the same transport shape (`start/send/close/onmessage/onclose/onerror`). */
-  connect(transport: Transport, options?: { timeout?: number; signal?: AbortSignal }): Promise<void>;
+  /**
+   * The 2.x client takes the same transport shape (`start/send/close/onmessage/onclose/onerror`). `prior` is read by
+   * the 2.x client only (the era probe's discover result); the 1.x client ignores it.
+   */
+  connect(transport: Transport, options?: PeerConnectOptions): Promise<void>;
   /** A raw request: the result is checked against `resultSchema` only (no SDK result schema, no response cache). */
   request<T extends z.ZodType>(
     request: { method: string; params?: Record<string, unknown> },

@@ -3,22 +3,39 @@ import {
   type ClientCapabilities,
   type FetchLike,
   type Implementation,
+  LOG_LEVEL_META_KEY,
+  type LoggingLevel,
   type Transport as ModernTransport,
   ProtocolError,
+  ProtocolErrorCode,
+  type Request,
+  type RequestMethod,
+  type RequestOptions,
+  type ResultTypeMap,
   SdkError,
   SdkErrorCode,
+  type StandardSchemaV1,
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { Logger } from '@search-mcp/shared';
+import { isLoggingLevel, type Logger } from '@search-mcp/shared';
 import type { ReverseRequestRouter } from '../reverse/reverse-request-types.js';
 import type { BackendPeer } from './backend-peer.js';
+import type { PeerConnectOptions } from './prior-verdict.js';
 import type { ModernErrorReader } from './protocol-errors.js';
 
 // Loaded only through `modern-client-loader.ts` (the 2.x SDK costs start-up time a 2025-only host never pays).
 
 /** The revision a modern backend is reached in. */
 export const modernProtocolVersion = '2026-07-28';
+
+/**
+ * The log level a 2026-07-28 backend is asked for while nobody set one: every level. Such a backend sends no log
+ * message at all without a level in the request (spec MUST), where a 2025 backend without `logging/setLevel` logs at
+ * its own default — for the SDKs' servers, everything. Asking for everything keeps a backend's logs flowing the same
+ * whichever era it speaks (the router filters them per client session; the manager rate-limits them).
+ */
+export const defaultModernLogLevel: LoggingLevel = 'debug';
 
 /**
  * The 2.x SDK client of a backend that speaks MCP 2026-07-28 (no `initialize`: `server/discover`, then version,
@@ -32,11 +49,15 @@ export const modernProtocolVersion = '2026-07-28';
  */
 export class ModernBackendClient extends Client implements BackendPeer {
   readonly protocolEra = 'modern';
+  /** The level every request asks for (`io.modelcontextprotocol/logLevel`): the last `logging/setLevel`'s. */
+  private logLevel: LoggingLevel;
 
   constructor(
     info: Implementation,
     /** What this client declares in each request's `io.modelcontextprotocol/clientCapabilities`. */
     readonly declaredCapabilities: ClientCapabilities = {},
+    /** The level the client side set before this connection (kept across reconnects by the session state). */
+    logLevel: LoggingLevel = defaultModernLogLevel,
   ) {
     super(info, {
       capabilities: declaredCapabilities,
@@ -44,15 +65,55 @@ export class ModernBackendClient extends Client implements BackendPeer {
       // No input_required round trips are fulfilled here (see above); such a result reaches the caller as it is.
       inputRequired: { autoFulfill: false },
     });
+    this.logLevel = logLevel;
   }
 
   get protocolVersion(): string | undefined {
     return this.getNegotiatedProtocolVersion();
   }
 
-  /** Our transports implement the 1.x `Transport`, the same shape the 2.x client drives. */
-  override connect(transport: Transport | ModernTransport, options?: Parameters<Client['connect']>[1]) {
+  /**
+   * Our transports implement the 1.x `Transport`, the same shape the 2.x client drives. `prior` (the era probe's
+   * discover result) is adopted without a second `server/discover`.
+   */
+  override connect(transport: Transport | ModernTransport, options?: PeerConnectOptions) {
     return super.connect(transport as ModernTransport, options);
+  }
+
+  /**
+   * `logging/setLevel` is answered here, never sent: in 2026-07-28 the level travels with every request (a 2026
+   * backend's `logging/setLevel` sets a session level no 2026 request reads). The level is checked as a backend
+   * would (`-32602` for one that is not an MCP logging level) and carried by every later request.
+   */
+  override request<M extends RequestMethod>(
+    request: { method: M; params?: Record<string, unknown> },
+    options?: RequestOptions,
+  ): Promise<ResultTypeMap[M]>;
+  override request<T extends StandardSchemaV1>(
+    request: Request,
+    resultSchema: T,
+    options?: RequestOptions,
+  ): Promise<StandardSchemaV1.InferOutput<T>>;
+  override request(request: Request, schemaOrOptions?: unknown, options?: RequestOptions): Promise<unknown> {
+    if (request.method === 'logging/setLevel') return this.setLevelHere(request.params?.level);
+    return super.request(request, schemaOrOptions as StandardSchemaV1, options);
+  }
+
+  private async setLevelHere(level: unknown): Promise<Record<string, never>> {
+    if (!isLoggingLevel(level)) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Invalid log level ${JSON.stringify(level) ?? 'undefined'}`,
+      );
+    }
+    this.logLevel = level;
+    return {};
+  }
+
+  /** The 2.x client's per-request `_meta` envelope, plus the log level (without it a 2026 backend never logs). */
+  protected override _outboundMetaEnvelope(): Readonly<Record<string, unknown>> | undefined {
+    const envelope = super._outboundMetaEnvelope();
+    return envelope === undefined ? undefined : { ...envelope, [LOG_LEVEL_META_KEY]: this.logLevel };
   }
 
   /** `ping` is gone in 2026-07-28: `server/discover` is the round trip that proves the backend answers. */
@@ -67,6 +128,8 @@ export interface ModernBackendClientSettings {
   /** Which capabilities can be served, asked for `serverId` (none without a router, as for a 2025 backend). */
   router?: ReverseRequestRouter | undefined;
   serverId?: string;
+  /** The log level the client side set (`logging/setLevel`), if any; else `defaultModernLogLevel`. */
+  logLevel?: LoggingLevel | undefined;
   /** The connection closed (crash, remote close). */
   onClose: () => void;
 }
@@ -78,7 +141,7 @@ export function createModernBackendClient(settings: ModernBackendClientSettings)
   const capabilities = (
     router && serverId !== undefined ? router.clientCapabilities(serverId) : {}
   ) as ClientCapabilities;
-  const client = new ModernBackendClient(settings.clientInfo, capabilities);
+  const client = new ModernBackendClient(settings.clientInfo, capabilities, settings.logLevel);
   client.onerror = (error) => settings.logger.debug('transport error', { error: error.message });
   client.onclose = () => settings.onClose();
   return client;

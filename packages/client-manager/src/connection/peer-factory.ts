@@ -1,4 +1,4 @@
-import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { Implementation, LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '@search-mcp/shared';
 import type { ReverseRequestRouter } from '../reverse/reverse-request-types.js';
 import { createBackendClient } from './backend-client.js';
@@ -20,6 +20,8 @@ export interface PeerSettings {
   originTracker?: OriginTracker;
   emit: EmitManagerEvent;
   logRateLimit: LogRateLimit;
+  /** The log level the client side set, for a 2026-07-28 client's requests from the first one (none: its default). */
+  logLevel?: LoggingLevel | undefined;
 }
 
 /** What one connection attempt's client reports back to its connection. */
@@ -57,6 +59,7 @@ export function createPeer(era: ProtocolEra, settings: PeerSettings, hooks: Peer
     clientInfo,
     logger,
     router,
+    logLevel: settings.logLevel,
     onClose: () => {
       stopRelays();
       hooks.onClose();

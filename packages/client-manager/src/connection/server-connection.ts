@@ -386,6 +386,7 @@ export class ServerConnection {
         ...(this.originTracker ? { originTracker: this.originTracker } : {}),
         emit: this.settings.emit,
         logRateLimit: this.settings.logRateLimit,
+        logLevel: this.sessionState.level,
       },
       { onClose: () => this.handleClose(generation), onToolListChanged: () => this.refreshTools(generation) },
     );

@@ -112,6 +112,9 @@ async function probeStdio(
     return { era: 'modern', transport, connectTo: new StartedTransport(transport), prior };
   }
   if (outcome.reason !== 'closed') return { era: 'legacy', transport, connectTo: new StartedTransport(transport) };
+  // Ended by our own close (the server was stopped while it started): nothing to start again, and a process started
+  // now would belong to no one.
+  if (transport.closeRequested) throw new Error('the server was stopped while it started');
   logger.info(
     'the server ended on the 2026-07-28 probe (server/discover); starting it again in 2025 (its config entry\'s "protocol": "2025" skips the probe)',
   );

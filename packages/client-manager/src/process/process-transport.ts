@@ -22,6 +22,11 @@ export interface ProcessTransport extends Transport {
   readonly exit: ProcessExit | undefined;
   /** Called once when the server ends (before `onclose`, which waits for its output to be read). */
   onexit?: (exit: ProcessExit) => void;
+  /**
+   * `close()` has been called: the process is being (or has been) ended on purpose, so its end is no reason to start
+   * it again.
+   */
+  readonly closeRequested: boolean;
   /** The last lines the server wrote to stderr (secrets already masked). */
   recentStderr(): string[];
   /**

@@ -71,6 +71,22 @@ describe.each([
     expect(transport.recentStderr()).toEqual(['first', 'last words']);
   });
 
+  it('tells an end it asked for (closeRequested) from one the server chose', async () => {
+    const transport = createTransport({
+      command: process.execPath,
+      args: ['-e', 'setTimeout(() => process.exit(1), 50)'],
+    });
+    let closed = false;
+    transport.onclose = () => {
+      closed = true;
+    };
+    await transport.start();
+    await waitFor(() => closed, 'the server to end by itself');
+    expect(transport.closeRequested).toBe(false);
+    await transport.close();
+    expect(transport.closeRequested).toBe(true);
+  });
+
   it('names the working directory when it does not exist, not the command', async () => {
     const transport = createTransport({ command: process.execPath, args: ['-e', '1'], cwd: '/no/such/directory' });
     await expect(transport.start()).rejects.toThrow('working directory does not exist: /no/such/directory');

@@ -52,6 +52,7 @@ export class StdioProcessTransport implements ProcessTransport {
 
   private server?: ServerProcess;
   private closing = false;
+  private closeCalled = false;
   private closed = false;
   private exited?: Promise<void>;
   private readonly stderrTail: OutputTail;
@@ -88,6 +89,10 @@ export class StdioProcessTransport implements ProcessTransport {
 
   get exit(): ProcessExit | undefined {
     return this.server?.exit;
+  }
+
+  get closeRequested(): boolean {
+    return this.closeCalled;
   }
 
   recentStderr(): string[] {
@@ -142,6 +147,7 @@ export class StdioProcessTransport implements ProcessTransport {
   }
 
   async close(options: { immediate?: boolean } = {}): Promise<void> {
+    this.closeCalled = true;
     const server = this.server;
     // Nothing to end: never started, already ending, already gone, or never spawned at all.
     if (this.closing || !server || this.closed || server.pid === undefined) {

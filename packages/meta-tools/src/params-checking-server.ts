@@ -20,6 +20,7 @@ import {
   type StandardSchemaV1,
 } from '@modelcontextprotocol/server';
 import { formatIssues, isRecord } from '@search-mcp/shared';
+import { z } from 'zod';
 import { type CacheHint, withCacheHint } from './cache-hints.js';
 import type { RequestExtra } from './search-mcp-server-options.js';
 import { JsonRpcWireError } from './wire-errors.js';
@@ -31,18 +32,31 @@ export type ParamsCheckedHandler<M extends HandledMethod> = (
 ) => unknown;
 
 /**
- * 2025's task methods: the 2.x SDK does not count them as spec methods any more (2026-07-28 moves tasks to an
- * extension), so they are registered with a params schema of their own.
+ * The tasks extension's `tasks/update` (2026-07-28, SEP-2663): not in the SDK, which has no schemas of the extension.
+ * Its `inputResponses` are not here: the SDK lifts them out of a 2026 request's params into the request's context
+ * (`RequestExtra.inputResponses`), as for a multi-round-trip retry.
+ */
+const UpdateTaskRequestSchema = z.object({
+  method: z.literal('tasks/update'),
+  params: z.object({ taskId: z.string(), _meta: z.record(z.string(), z.unknown()).optional() }),
+});
+export type UpdateTaskRequest = z.infer<typeof UpdateTaskRequestSchema>;
+
+/**
+ * The task methods: the 2.x SDK does not count 2025's as spec methods any more (2026-07-28 moves tasks to an
+ * extension), and the extension's `tasks/update` never was one, so they are registered with a params schema of their
+ * own.
  */
 interface TaskRequests {
   'tasks/get': GetTaskRequest;
   'tasks/result': GetTaskPayloadRequest;
   'tasks/cancel': CancelTaskRequest;
   'tasks/list': ListTasksRequest;
+  'tasks/update': UpdateTaskRequest;
 }
 type HandledRequests = RequestTypeMap & TaskRequests;
 type HandledMethod = RequestMethod | keyof TaskRequests;
-const taskMethods = new Set<string>(['tasks/get', 'tasks/result', 'tasks/cancel', 'tasks/list']);
+const taskMethods = new Set<string>(['tasks/get', 'tasks/result', 'tasks/cancel', 'tasks/list', 'tasks/update']);
 /** Params are checked before (`checkParams`, against the spec's task schemas): any object passes here. */
 const anyParams: StandardSchemaV1 = {
   '~standard': { version: 1, vendor: 'search-mcp', validate: (value) => ({ value }) },
@@ -72,6 +86,8 @@ const requestTypes: Record<string, SpecTypeName> = {
   'tasks/cancel': 'CancelTaskRequest',
   'tasks/list': 'ListTasksRequest',
 };
+/** Request schemas of methods the spec's schemas do not cover. */
+const extensionRequestSchemas: Record<string, StandardSchemaV1> = { 'tasks/update': UpdateTaskRequestSchema };
 
 // Kept outside the instance: the SDK registers `initialize` inside the `Server` constructor, before subclass fields
 // exist, and the wrappers read these when a request arrives.
@@ -269,7 +285,8 @@ function requestExtraOf(context: ServerContext, server: ParamsCheckingServer): R
 
 function checkParams(method: string, request: JSONRPCRequest, own: StandardSchemaV1 | undefined): void {
   const type = requestTypes[method];
-  const schema = own ?? (type ? (specTypeSchemas[type] as StandardSchemaV1) : undefined);
+  const schema =
+    own ?? extensionRequestSchemas[method] ?? (type ? (specTypeSchemas[type] as StandardSchemaV1) : undefined);
   if (!schema) return;
   const outcome = schema['~standard'].validate(request);
   if (outcome instanceof Promise) return;

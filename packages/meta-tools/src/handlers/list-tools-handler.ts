@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import type { Caller } from '@search-mcp/catalog';
 import type { ToolInfo } from '@search-mcp/shared';
 import type { HandlerContext } from './handler-context.js';

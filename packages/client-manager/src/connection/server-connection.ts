@@ -1,7 +1,5 @@
 import type { CallToolResult, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import {
-  BackendError,
-  errorMessage,
   type Logger,
   type ServerConfig,
   type ServerHealth,
@@ -13,12 +11,12 @@ import {
 } from '@search-mcp/shared';
 import type { ProcessTransport } from '../process/process-transport.js';
 import { BackendSessionState } from '../features/backend-session-state.js';
-import { type ListeningClient, ListenStream, listenFilterFor } from './listen-stream.js';
 import type { BackendPeer, ProtocolEra } from './backend-peer.js';
 import type { BackendRequestOptions } from './backend-request-options.js';
 import { closeConnection } from './close-connection.js';
 import { describeStatus } from './connection-status.js';
 import { EraVerdict } from './era-verdict.js';
+import { ListenWiring } from './listen-wiring.js';
 import { createPeer } from './peer-factory.js';
 import { configErrorFailure, connectionLostMessage, describeExit, gaveUpMessage } from './failure-messages.js';
 import type { CallToolOptions } from './forward-tool-call.js';
@@ -26,8 +24,7 @@ import { OriginTracker } from './origin-tracker.js';
 import { type ForwardExtra, RequestForwarder } from './request-forwarder.js';
 import { RestartScheduler } from './restart-scheduler.js';
 import { pingServer } from './ping-server.js';
-import { ToolListRefresh } from './tool-list-refresh.js';
-import { listAllToolPages } from './tool-paging.js';
+import { ServerToolList } from './server-tool-list.js';
 import { type ConnectedServer, connectAndListTools } from './connection-attempt.js';
 import type { ServerConnectionSettings } from './server-connection-settings.js';
 
@@ -54,7 +51,7 @@ export class ServerConnection {
   private readonly era: EraVerdict;
   private process?: ProcessTransport;
   private transportKind?: ServerTransportKind;
-  private tools: ToolInfo[] = [];
+  private readonly tools: ServerToolList;
   private generation = 0;
   private connecting?: Promise<void>;
   /** Restarts since the last start on purpose; reported in status. */
@@ -65,7 +62,6 @@ export class ServerConnection {
   private connectedAt?: Date;
   private connectMs?: number;
   private lastConnectAttemptAt = 0;
-  private readonly toolListRefresh = new ToolListRefresh();
   private readonly requests: RequestForwarder;
   /** Streamable HTTP (or auto) servers: exact attribution of reverse requests to our requests' origins. */
   private readonly originTracker: OriginTracker | undefined;
@@ -74,7 +70,7 @@ export class ServerConnection {
   /** Why the server was stopped on purpose (`removed by a config reload`): calls it broke say so. */
   private stopReason?: string;
   /** A running 2026-07-28 connection's `subscriptions/listen` stream (list changes, resource updates). */
-  private listenStream?: ListenStream;
+  private readonly listening: ListenWiring;
 
   constructor(settings: ServerConnectionSettings) {
     this.settings = settings;
@@ -87,6 +83,19 @@ export class ServerConnection {
     if (this.configError !== undefined) this.lastError = this.configError;
     this.originTracker = settings.config.transport === 'stdio' ? undefined : new OriginTracker();
     this.era = new EraVerdict(settings.config.protocol);
+    this.tools = new ServerToolList({
+      serverId: this.id,
+      logger: this.logger,
+      config: () => this.config,
+      onToolsChanged: settings.onToolsChanged,
+    });
+    this.listening = new ListenWiring({
+      serverId: this.id,
+      logger: this.logger,
+      redactor: settings.redactor,
+      subscribedUris: () => this.sessionState.subscribedUris,
+      timeoutMs: () => this.config.timeoutMs,
+    });
     this.requests = new RequestForwarder(
       {
         id: this.id,
@@ -128,14 +137,12 @@ export class ServerConnection {
 
   /** The tools of the current connection (empty unless running), without those whose permission is `false`. */
   listTools(): ToolInfo[] {
-    if (this.state !== 'running') return [];
-    const permissions = this.config.toolPermissions;
-    return this.tools.filter((tool) => !Object.hasOwn(permissions, tool.toolName) || permissions[tool.toolName]);
+    return this.state === 'running' ? this.tools.permitted() : [];
   }
 
   /** Waits for a tool list refresh in flight (after `tools/list_changed`), so callers see the new list. */
   async settled(): Promise<void> {
-    await this.toolListRefresh.settled();
+    await this.tools.settled();
   }
 
   /** Starts on purpose: resets the restart counters. Resolves when running; rejects with why it failed. */
@@ -157,14 +164,14 @@ export class ServerConnection {
     this.restartScheduler.cancel();
     this.generation += 1;
     this.connecting = undefined;
-    const hadTools = this.tools.length > 0;
+    const hadTools = this.tools.all.length > 0;
     const wasStarting = this.state === 'starting';
     const { client, process: serverProcess } = this;
     const capabilities = this.capabilities();
     this.client = undefined;
     this.process = undefined;
-    this.tools = [];
-    const listenStream = this.stopListening();
+    this.tools.replace([]);
+    const listenStream = this.listening.detach();
     if (this.state !== 'disabled' && this.configError === undefined) this.setState('stopped');
     if (hadTools) this.settings.onToolsChanged(this.id, []);
     this.announceFeatures(capabilities);
@@ -197,27 +204,9 @@ export class ServerConnection {
     options: BackendRequestOptions = {},
     extra: ForwardExtra = {},
   ): Promise<Record<string, unknown>> {
-    if (this.listenStream && (method === 'resources/subscribe' || method === 'resources/unsubscribe')) {
-      return this.updateSubscriptions();
-    }
+    // A 2026-07-28 backend has no `resources/subscribe`: its subscriptions are the listen stream's filter.
+    if (this.listening.handles(method)) return this.listening.updateSubscriptions();
     return this.requests.forward(method, params, options, extra);
-  }
-
-  /**
-   * A 2026-07-28 backend has no `resources/subscribe`: the uris it should report on are part of the listen stream's
-   * filter, built from the subscriptions the session state holds (already counted by the caller). The stream is
-   * replaced by one with the new filter; resolves once the backend acknowledged it.
-   */
-  private async updateSubscriptions(): Promise<Record<string, unknown>> {
-    const stream = this.listenStream;
-    try {
-      await stream?.refresh();
-    } catch (error) {
-      const message = `MCP server '${this.id}' could not update its subscriptions/listen stream: ${errorMessage(error)}`;
-      // A backend may echo a secret in its error, as for any forwarded request.
-      throw this.settings.redactor.redactDeep(new BackendError({ serverId: this.id, message, cause: error }));
-    }
-    return {};
   }
 
   overallLimitMs(): number {
@@ -324,7 +313,7 @@ export class ServerConnection {
     this.era.learn(connected.era);
     this.process = connected.process;
     this.transportKind = connected.kind;
-    this.tools = connected.tools;
+    this.tools.replace(connected.tools);
     this.connectedAt = new Date();
     this.connectMs = connected.connectMs;
     this.lastError = undefined;
@@ -333,33 +322,8 @@ export class ServerConnection {
     this.logger.info('connected', { tools: connected.tools.length, connectMs: connected.connectMs });
     this.settings.onToolsChanged(this.id, connected.tools);
     this.announceFeatures(this.capabilities());
-    if (connected.client.protocolEra === 'modern') this.startListening(connected.client);
+    if (connected.client.protocolEra === 'modern') this.listening.open(connected.client);
     void this.restoreSession(generation);
-  }
-
-  /**
-   * Opens the `subscriptions/listen` stream of a 2026-07-28 connection: 2026 backends send list changes and resource
-   * updates only there. Failing to open it is logged (and retried), not fatal: calls still work.
-   */
-  private startListening(client: BackendPeer): void {
-    const stream = new ListenStream({
-      // The modern peer is the 2.x client, which opens listen streams.
-      client: client as BackendPeer & ListeningClient,
-      filter: () => listenFilterFor(client.getServerCapabilities(), this.sessionState.subscribedUris),
-      logger: this.logger,
-      timeoutMs: this.config.timeoutMs,
-    });
-    this.listenStream = stream;
-    stream.refresh().catch(() => {
-      // Logged by the stream, which tries again.
-    });
-  }
-
-  /** Takes the listen stream off the connection; the caller closes it. */
-  private stopListening(): ListenStream | undefined {
-    const stream = this.listenStream;
-    this.listenStream = undefined;
-    return stream;
   }
 
   private async restoreSession(generation: number): Promise<void> {
@@ -392,24 +356,9 @@ export class ServerConnection {
     );
   }
 
+  /** The backend said its tool list changed: listed again while this connection is the running one. */
   private refreshTools(generation: number): void {
-    this.toolListRefresh.request(async () => {
-      const client = this.client;
-      if (!client || generation !== this.generation || this.state !== 'running') return;
-      try {
-        const tools = await listAllToolPages(client, {
-          config: this.config,
-          logger: this.logger,
-          timeoutMs: this.config.timeoutMs,
-        });
-        if (generation !== this.generation || this.state !== 'running') return;
-        this.tools = tools;
-        this.logger.info('tool list changed', { tools: tools.length });
-        this.settings.onToolsChanged(this.id, tools);
-      } catch (error) {
-        this.logger.warn('could not refresh the tool list', { error: errorMessage(error) });
-      }
-    });
+    this.tools.relist(() => (generation === this.generation && this.state === 'running' ? this.client : undefined));
   }
 
   private handleClose(generation: number): void {
@@ -424,8 +373,8 @@ export class ServerConnection {
     const { client } = this;
     const capabilities = this.capabilities();
     this.client = undefined;
-    this.tools = [];
-    void this.stopListening()?.close();
+    this.tools.replace([]);
+    void this.listening.detach()?.close();
     this.settings.onToolsChanged(this.id, []);
     this.scheduleRestart();
     this.announceFeatures(capabilities);

@@ -1,8 +1,10 @@
 import type { Caller } from '@search-mcp/catalog';
-import { isRecord, JsonRpcErrorCode, parseToolKey, type ToolCallResult } from '@search-mcp/shared';
+import { isRecord, JsonRpcErrorCode, parseToolKey, type ToolCallResult, type ToolInfo } from '@search-mcp/shared';
 import { TOOL_DISCOVERY, TOOL_EXECUTE } from '../meta-tool-definitions.js';
 import type { RequestExtra } from '../search-mcp-server-options.js';
+import { declaresTasksExtension, runsAsTask, toCreateTaskResult } from '../tasks/modern-tasks.js';
 import { taskOwner, withExposedIds } from '../tasks/task-handlers.js';
+import type { ExposedTask } from '../tasks/task-table.js';
 import { JsonRpcWireError, toJsonRpcError } from '../wire-errors.js';
 import type { HandlerContext } from './handler-context.js';
 import { runToolCall } from './run-tool-call.js';
@@ -10,6 +12,10 @@ import { runToolCall } from './run-tool-call.js';
 /**
  * A direct `tools/call` of a backend tool, by tool key (`server:tool`, `server.tool`, `server__tool`) or listed name,
  * in both modes. Failures are JSON-RPC errors (unknown tool -32602, server down or failing -32000, timeout -32001).
+ *
+ * A 2026-07-28 client that declares the tasks extension gets a task (`resultType: "task"`) for a backend tool that
+ * runs as one (`execution.taskSupport` `required` or `optional`): the server decides, call by call (SEP-2663). Any
+ * other client gets the result in the call (a required task is then run inside the call by the client manager).
  */
 export async function handleDirectCall(
   context: HandlerContext,
@@ -21,8 +27,20 @@ export async function handleDirectCall(
 ): Promise<ToolCallResult> {
   try {
     // Inside the try: a refused caller fails here already, and must get its error's code, not -32603.
-    const { names } = await context.exposure(caller);
+    const { tools, names } = await context.exposure(caller);
     const toolKey = names.keyOf(name) ?? name;
+    if (
+      extra.era === 'modern' &&
+      declaresTasksExtension(extra.clientCapabilities) &&
+      context.tasks &&
+      context.session
+    ) {
+      const tool = tools.find((entry: ToolInfo) => entry.toolKey === toolKey);
+      if (tool && runsAsTask(tool)) {
+        const { result, exposed } = await createTask(context, toolKey, args, caller, meta, extra, undefined);
+        return (exposed && isRecord(result.task) ? toCreateTaskResult(result.task, exposed) : result) as ToolCallResult;
+      }
+    }
     return await runToolCall(context, { event: 'tools/call', toolKey, args, caller, meta, extra });
   } catch (error) {
     if (error instanceof JsonRpcWireError) throw error;
@@ -31,9 +49,9 @@ export async function handleDirectCall(
 }
 
 /**
- * A task-augmented direct `tools/call` (`params.task`): the backend creates the task and answers at once with it; the
- * client gets it under a task id of ours, owned by its token (else its session), for `tasks/get|result|cancel`. The
- * meta-tools run no tasks (they declare no `execution.taskSupport`): `-32601`.
+ * A task-augmented direct `tools/call` of a 2025-era client (`params.task`): the backend creates the task and answers
+ * at once with it; the client gets it under a task id of ours, owned by its token (else its session), for
+ * `tasks/get|result|cancel`. The meta-tools run no tasks (they declare no `execution.taskSupport`): `-32601`.
  */
 export async function handleTaskCall(
   context: HandlerContext,
@@ -44,8 +62,11 @@ export async function handleTaskCall(
   task: unknown,
   extra: RequestExtra,
 ): Promise<ToolCallResult> {
-  const { tasks, session } = context;
-  if (!tasks || !session || (context.mode === 'meta' && (name === TOOL_DISCOVERY || name === TOOL_EXECUTE))) {
+  if (
+    !context.tasks ||
+    !context.session ||
+    (context.mode === 'meta' && (name === TOOL_DISCOVERY || name === TOOL_EXECUTE))
+  ) {
     throw new JsonRpcWireError(
       JsonRpcErrorCode.MethodNotFound,
       `Tool ${name} does not run as a task; call it without "task"`,
@@ -61,22 +82,42 @@ export async function handleTaskCall(
   try {
     const { names } = await context.exposure(caller);
     const toolKey = names.keyOf(name) ?? name;
-    const result = await runToolCall(context, {
-      event: 'tools/call',
-      toolKey,
-      args,
-      caller,
-      meta,
-      extra,
-      task: ttl !== undefined ? { ttl } : {},
-    });
-    const created = result.task;
-    const serverId = parseToolKey(toolKey)?.serverId;
-    if (!isRecord(created) || typeof created.taskId !== 'string' || serverId === undefined) return result;
-    const owner = taskOwner(session, caller);
-    const entry = tasks.add(serverId, created.taskId, { owner, sessionKey: session.key }, ttl);
-    return withExposedIds(result, entry) as ToolCallResult;
+    const { result, exposed } = await createTask(context, toolKey, args, caller, meta, extra, ttl);
+    return (exposed ? withExposedIds(result, exposed) : result) as ToolCallResult;
   } catch (error) {
     throw toJsonRpcError(error, name);
   }
+}
+
+/**
+ * Asks the backend to run `toolKey` as a task (`ttl` as the client asked, else the backend's choice) and keeps the
+ * task it creates in the table, owned by the caller, before the answer goes out. `exposed` is absent when the backend
+ * answered without a task.
+ */
+async function createTask(
+  context: HandlerContext,
+  toolKey: string,
+  args: Record<string, unknown>,
+  caller: Caller,
+  meta: Record<string, unknown> | undefined,
+  extra: RequestExtra,
+  ttl: number | undefined,
+): Promise<{ result: ToolCallResult; exposed: ExposedTask | undefined }> {
+  const { tasks, session } = context;
+  const result = await runToolCall(context, {
+    event: 'tools/call',
+    toolKey,
+    args,
+    caller,
+    meta,
+    extra,
+    task: ttl !== undefined ? { ttl } : {},
+  });
+  const created = result.task;
+  const serverId = parseToolKey(toolKey)?.serverId;
+  if (!tasks || !session || !isRecord(created) || typeof created.taskId !== 'string' || serverId === undefined)
+    return { result, exposed: undefined };
+  const owner = taskOwner(session, caller);
+  const kept = ttl ?? (typeof created.ttl === 'number' ? created.ttl : undefined);
+  return { result, exposed: tasks.add(serverId, created.taskId, { owner, sessionKey: session.key }, kept) };
 }

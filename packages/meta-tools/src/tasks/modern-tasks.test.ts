@@ -60,11 +60,13 @@ const searchMcpServer = (context: { era: 'legacy' | 'modern' }) =>
     resolveCaller: ({ meta }) => (typeof meta?.token === 'string' ? { tokenId: meta.token } : {}),
   });
 
+const withTasksExtension = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+
 /**
  * A bare 2026-07-28 peer: JSON-RPC requests with the envelope, answers as they are on the wire (the 2.x client would
  * lift `resultType`, and refuses to send methods the revision does not have).
  */
-async function barePeer(token: string) {
+async function barePeer(token: string, capabilities: Record<string, unknown> = withTasksExtension) {
   const [peer, serverTransport] = InMemoryTransport.createLinkedPair();
   const entry = serveStdio(searchMcpServer, { transport: serverTransport });
   const answers = new Map<number, (message: Record<string, unknown>) => void>();
@@ -84,7 +86,7 @@ async function barePeer(token: string) {
     const envelope = {
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
       'io.modelcontextprotocol/clientInfo': { name: 'bare', version: '1' },
-      'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+      'io.modelcontextprotocol/clientCapabilities': capabilities,
     };
     void peer.send({ jsonrpc: '2.0', id, method, params: { ...params, _meta: { ...envelope, token } } });
     return answered;
@@ -216,5 +218,63 @@ describe('the tasks extension for 2026-07-28 clients, over a 2025 backend task',
     }
     const acknowledged = await send('tasks/cancel', { taskId });
     expect(acknowledged.result).toMatchObject({ resultType: 'complete' });
+  }, 60_000);
+
+  it('creates a task for a client that declares the extension: resultType "task", tasks/get until completed, result inline', async () => {
+    // The 2.x client cannot take `resultType: "task"` (SdkError UNSUPPORTED_RESULT_TYPE), so a bare peer reads the wire.
+    const send = await barePeer('ann');
+    const discovered = (await send('server/discover', {})).result as { capabilities?: Record<string, unknown> };
+    expect(discovered.capabilities?.extensions).toEqual({ 'io.modelcontextprotocol/tasks': {} });
+    const peerGet = async (method: string, params: Record<string, unknown>) => {
+      const answer = await send(method, params);
+      if (answer.error) throw new Error(`${method}: ${JSON.stringify(answer.error)}`);
+      return answer.result as Record<string, unknown>;
+    };
+    const name = await researchToolName(peerGet);
+    const created = await peerGet('tools/call', { name, arguments: { topic: 'ocaml' } });
+    expect(created).toMatchObject({
+      resultType: 'task',
+      taskId: expect.any(String),
+      status: 'working',
+      createdAt: expect.any(String),
+      lastUpdatedAt: expect.any(String),
+      ttlMs: expect.any(Number),
+      pollIntervalMs: expect.any(Number),
+    });
+    expect(created).not.toHaveProperty('task');
+    expect(created).not.toHaveProperty('content');
+    const taskId = String(created.taskId);
+    const last = (await pollUntilTerminal(peerGet, taskId)).at(-1) ?? {};
+    expect(last).toMatchObject({ resultType: 'complete', taskId, status: 'completed' });
+    const content = (last.result as { content?: Array<{ text?: string }> } | undefined)?.content ?? [];
+    expect(content.map((block) => block.text).join('')).toContain('# Research Report: ocaml');
+    // The task is the caller's: another token does not find it.
+    const bob = await barePeer('bob');
+    expect((await bob('tasks/get', { taskId })).error).toMatchObject({
+      code: -32602,
+      message: `Task not found: ${taskId}`,
+    });
+    // A tool that does not run as a task answers in the call, extension or not.
+    const echoName = name.replace('simulate-research-query', 'echo');
+    expect(await peerGet('tools/call', { name: echoName, arguments: { message: 'hi' } })).toMatchObject({
+      resultType: 'complete',
+      content: [{ type: 'text', text: 'Echo: hi' }],
+    });
+  }, 60_000);
+
+  it("gives a client without the extension the result in the call, also when it sends 2025's params.task", async () => {
+    const send = await barePeer('ann', {});
+    const discovered = (await send('server/discover', {})).result as { capabilities?: Record<string, unknown> };
+    // The extension is listed (the server may use it); this client did not declare it, so it gets no task.
+    expect(discovered.capabilities?.extensions).toEqual({ 'io.modelcontextprotocol/tasks': {} });
+    const peerGet = async (method: string, params: Record<string, unknown>) =>
+      (await send(method, params)).result as Record<string, unknown>;
+    const name = await researchToolName(peerGet);
+    const answer = await send('tools/call', { name, arguments: { topic: 'ada' }, task: { ttl: 60_000 } });
+    expect(answer.error).toBeUndefined();
+    const result = answer.result as { resultType?: string; content?: Array<{ text?: string }> };
+    expect(result).not.toHaveProperty('task');
+    expect(result.resultType).toBe('complete');
+    expect((result.content ?? []).map((block) => block.text).join('')).toContain('# Research Report: ada');
   }, 60_000);
 });

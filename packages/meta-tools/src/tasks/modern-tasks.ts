@@ -1,4 +1,4 @@
-import { isRecord } from '@search-mcp/shared';
+import { isRecord, type ToolInfo } from '@search-mcp/shared';
 import type { ExposedTask } from './task-table.js';
 
 /**
@@ -15,6 +15,20 @@ export function declaresTasksExtension(capabilities: unknown): boolean {
   return (
     isRecord(capabilities) && isRecord(capabilities.extensions) && isRecord(capabilities.extensions[tasksExtension])
   );
+}
+
+/** What a 2026 server lists in its capabilities when it may answer with tasks. */
+export const tasksExtensionCapabilities = { extensions: { [tasksExtension]: {} } };
+
+/**
+ * Whether a backend tool runs as a task for a 2026 client that declared the extension: its 2025 listing says
+ * `execution.taskSupport` is `required` or `optional` (a 2026 backend's listing has no `execution`: its tools never
+ * do, as our backend client does not declare the extension).
+ */
+export function runsAsTask(tool: ToolInfo): boolean {
+  const execution = tool.definition?.execution;
+  const support = isRecord(execution) ? execution.taskSupport : undefined;
+  return support === 'required' || support === 'optional';
 }
 
 const statuses = new Set(['working', 'input_required', 'completed', 'failed', 'cancelled']);

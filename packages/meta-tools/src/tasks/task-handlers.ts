@@ -1,13 +1,12 @@
 import type { Caller } from '@search-mcp/catalog';
 import { isRecord, JsonRpcErrorCode } from '@search-mcp/shared';
-import { z } from 'zod';
 import { backendOptions, type ForwardingContext } from '../forwarding/forwarding-context.js';
 import { refuseCursor } from '../forwarding/list-cursor.js';
 import type { ParamsCheckingServer } from '../params-checking-server.js';
 import type { RequestExtra } from '../search-mcp-server-options.js';
 import type { ClientSession } from '../sessions/client-session.js';
 import { JsonRpcWireError, toForwardedError } from '../wire-errors.js';
-import { toModernTask } from './modern-tasks.js';
+import { tasksExtensionCapabilities, toModernTask } from './modern-tasks.js';
 import type { ExposedTask } from './task-table.js';
 
 const relatedTaskKey = 'io.modelcontextprotocol/related-task';
@@ -101,41 +100,26 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
     return { tasks: tasks.flat() };
   });
   if (context.session.era === 'modern') {
+    // Direct `tools/call`s of 2026 clients that declare the extension may answer with a task (`handlers/
+    // direct-call-handler.ts`); the extension is listed in `server/discover` only where the tasks can be followed.
+    if (hub.gateway.getTask && hub.gateway.getTaskResult) server.registerCapabilities(tasksExtensionCapabilities);
     // `tasks/update` answers `inputRequests` of a task; Search MCP surfaces none yet (a 2025 backend's requests during
     // a task are not bridged), so every key is one "not outstanding", which the extension says to ignore: the known
     // task is acknowledged, an unknown one is an error.
-    const handleUpdate = server.handle.bind(server) as unknown as (
-      method: 'tasks/update',
-      handler: (request: z.infer<typeof UpdateTaskRequest>, extra: RequestExtra) => unknown,
-      requestSchema: typeof UpdateTaskRequest,
-    ) => void;
-    handleUpdate(
-      'tasks/update',
-      (request, extra) => {
-        // The SDK lifts a 2026 request's `inputResponses` out of its params (multi-round-trip requests use the same
-        // name), so they are read from the request's context.
-        if (!isRecord(extra.inputResponses)) {
-          throw new JsonRpcWireError(
-            JsonRpcErrorCode.InvalidParams,
-            'Invalid tasks/update params: inputResponses: expected an object of responses by request key',
-          );
-        }
-        find(request.params.taskId, request.params._meta, extra);
-        return {};
-      },
-      UpdateTaskRequest,
-    );
+    server.handle('tasks/update', (request, extra) => {
+      // The SDK lifts a 2026 request's `inputResponses` out of its params (multi-round-trip requests use the same
+      // name), so they are read from the request's context.
+      if (!isRecord(extra.inputResponses)) {
+        throw new JsonRpcWireError(
+          JsonRpcErrorCode.InvalidParams,
+          'Invalid tasks/update params: inputResponses: expected an object of responses by request key',
+        );
+      }
+      find(request.params.taskId, request.params._meta, extra);
+      return {};
+    });
   }
 }
-
-/** The extension's `tasks/update` (no spec schema in the SDK: the extension is not part of it); `inputResponses` aside. */
-const UpdateTaskRequest = z.object({
-  method: z.literal('tasks/update'),
-  params: z.object({
-    taskId: z.string(),
-    _meta: z.record(z.string(), z.unknown()).optional(),
-  }),
-});
 
 /** A backend's task result with its task id replaced by ours, in the result and in its related-task `_meta`. */
 export function withExposedIds(result: Record<string, unknown>, task: ExposedTask): Record<string, unknown> {

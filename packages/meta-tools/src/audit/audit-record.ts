@@ -10,8 +10,12 @@ export interface AuditRecord {
   queries?: string[];
   resultCount?: number;
   durationMs: number;
-  /** `ok`; `tool_error` (the tool ran and returned isError); `error` (the call failed); `cancelled`. */
-  outcome: 'ok' | 'tool_error' | 'error' | 'cancelled';
+  /**
+   * `ok`; `tool_error` (the tool ran and returned isError); `input_required` (a 2026-07-28 backend asked the client
+   * for input: the call goes on in the client's retry, audited as its own record); `error` (the call failed);
+   * `cancelled`.
+   */
+  outcome: 'ok' | 'tool_error' | 'input_required' | 'error' | 'cancelled';
   errorCode?: string;
 }
 

@@ -1,6 +1,12 @@
-import type { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { call, connect, Loose } from '../../test/search-mcp-test-server.js';
+
+/** A JSON-RPC error as the test client throws it (the fields read here). */
+interface McpError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
 
 describe('direct tools/call (both modes)', () => {
   it.each(['meta', 'proxy'] as const)('accepts every key form in %s mode', async (mode) => {

@@ -1,5 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { ToolCatalog } from '@search-mcp/catalog';
+import { McpClientManager } from '@search-mcp/client-manager';
+import { parseConfig, silentLogger } from '@search-mcp/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, connect, Loose } from '../../test/search-mcp-test-server.js';
+import type { AuditRecord } from '../audit/audit-record.js';
+import { createSearchMcpServer } from '../create-search-mcp-server.js';
+import { ForwardingHub } from '../forwarding-hub.js';
+import { ClientSessions } from '../sessions/client-sessions.js';
 
 describe('progress, cancellation and audit', () => {
   it('forwards progress under the client token and cancels the tool when the client cancels', async () => {
@@ -55,4 +66,78 @@ describe('progress, cancellation and audit', () => {
       ),
     ).toBe(true);
   });
+});
+
+describe('audit of a 2026-07-28 backend that asks for input', () => {
+  // The client manager's 2026-07-28 fixture: its `ask` tool answers `input_required` until the retry brings the answer.
+  const fixture = resolve(
+    dirname(fileURLToPath(import.meta.url)),
+    '../../../client-manager/test/fixtures/modern-server.mjs',
+  );
+  let manager: McpClientManager;
+  let hub: ForwardingHub;
+  let catalog: ToolCatalog;
+
+  beforeAll(async () => {
+    const config = parseConfig({
+      mcpServers: { new: { command: process.execPath, args: [fixture], protocol: '2026-07-28' } },
+    });
+    const sessions = new ClientSessions({ logger: silentLogger });
+    manager = new McpClientManager(config, { reverseRequests: sessions });
+    catalog = new ToolCatalog({ sources: [manager], config, executor: { retries: 0 } });
+    hub = new ForwardingHub({ gateway: manager, catalog, sessions, logger: silentLogger });
+    expect((await manager.startAll()).map((status) => status.state)).toEqual(['running']);
+  }, 60_000);
+
+  afterAll(async () => {
+    hub.close();
+    await manager?.close();
+  });
+
+  it.each(['modern', 'legacy'] as const)(
+    'records the round that answered input_required as such, the answered retry as ok (%s client)',
+    async (era) => {
+      const records: AuditRecord[] = [];
+      const client = new Client(
+        { name: `audit-${era}`, version: '1' },
+        {
+          capabilities: { elicitation: { form: {} } },
+          versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' },
+        },
+      );
+      client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { answer: 'red' } }));
+      const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+      const entry = serveStdio(
+        (context) =>
+          createSearchMcpServer({
+            catalog,
+            manager,
+            hub,
+            mode: 'proxy',
+            era: context.era,
+            audit: { record: (record) => records.push(record) },
+          }),
+        { transport: serverTransport },
+      );
+      try {
+        await client.connect(clientTransport);
+        // The 2.x client answers the round itself (2026: retry with inputResponses; 2025: the SDK's legacy shim asks
+        // it with a real elicitation request and re-enters the handler): two backend rounds either way.
+        const result = await client.request(
+          { method: 'tools/call', params: { name: 'new__ask', arguments: { message: 'Colour?' } } },
+          Loose,
+          { timeout: 30_000 },
+        );
+        expect((result.content as Array<{ text?: string }>)[0]?.text).toBe('You said: red');
+        expect(records.map((record) => [record.event, record.toolKey, record.serverId, record.outcome])).toEqual([
+          ['tools/call', 'new:ask', 'new', 'input_required'],
+          ['tools/call', 'new:ask', 'new', 'ok'],
+        ]);
+      } finally {
+        await client.close();
+        await entry.close();
+      }
+    },
+    30_000,
+  );
 });

@@ -180,8 +180,13 @@ async function callBackend(context: HandlerContext, run: ToolCallRun, call: Back
       ...(call.inputResponses ? { inputResponses: call.inputResponses } : {}),
       ...(call.requestState !== undefined ? { requestState: call.requestState } : {}),
     });
-    if (serverId !== undefined && !isInputRequiredResult(result)) context.noteLinks?.(serverId, result);
-    context.audit({ ...target, outcome: result.isError ? 'tool_error' : 'ok' }, extra, started);
+    const asks = isInputRequiredResult(result);
+    if (serverId !== undefined && !asks) context.noteLinks?.(serverId, result);
+    context.audit(
+      { ...target, outcome: asks ? 'input_required' : result.isError ? 'tool_error' : 'ok' },
+      extra,
+      started,
+    );
     return result;
   } catch (error) {
     context.audit(

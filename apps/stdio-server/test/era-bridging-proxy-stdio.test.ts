@@ -4,7 +4,8 @@
  * each client hears it in its own era — a 2025 client as `notifications/tools/list_changed`, a 2026 client on the
  * `subscriptions/listen` stream it opened. Proxy mode's lists carry 2026 cache hints (`public` without tokens or
  * projects); proxy `tools/call` bridges a backend's questions like meta mode does, and a client that declares neither
- * elicitation nor sampling gets a clear error instead of a hang. One search-mcp per client.
+ * elicitation nor sampling gets a clear error instead of a hang. A 2026 backend's log message during a call reaches a
+ * 2025 client. One search-mcp per client.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -115,6 +116,16 @@ describe('sdk1 client (2025, no elicitation or sampling) ↔ search-mcp --mode p
     expect(await toolNames(session)).toContain('modern__grown-1');
     expect(textOf(await session.request('tools/call', { name: 'modern__grown-1', arguments: {} }))).toBe('grown-1');
   }, 60_000);
+
+  it("gets a 2026 backend's log message of a call as notifications/message", async () => {
+    const result = await session.request('tools/call', { name: 'modern__log', arguments: { message: 'to 2025' } });
+    expect(textOf(result)).toBe('logged');
+    const logged = await session.waitForNotification(
+      (notification) => notification.method === 'notifications/message' && notification.params.data === 'to 2025',
+      deadlineMs,
+    );
+    expect(logged.params).toMatchObject({ level: 'info' });
+  });
 
   it('gets a clear error instead of a hang when either backend asks; its lists carry no cache fields', async () => {
     // Issue 9's relay, unchanged: search-mcp refuses the 2025 backend's request (-32601) and the backend reports it.

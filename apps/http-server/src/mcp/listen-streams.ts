@@ -204,7 +204,10 @@ export function createListenStreams(options: ListenStreamsOptions): ListenStream
       const caller: Caller = typeof named === 'string' ? { ...requestCaller, projectId: named } : requestCaller;
       const token = caller.tokenId ?? anonymous;
       if (closed) return refuse(reply, body.id, -32000, 'Search MCP is shutting down; retry later');
+      const limitReached = (limit: 'total' | 'per token', max: number) =>
+        logger.info('subscriptions/listen refused: limit reached', { limit, max, token: caller.tokenId });
       if (open >= options.maxStreams) {
+        limitReached('total', options.maxStreams);
         return refuse(
           reply,
           body.id,
@@ -213,6 +216,7 @@ export function createListenStreams(options: ListenStreamsOptions): ListenStream
         );
       }
       if ((openPerToken.get(token) ?? 0) >= options.maxStreamsPerToken) {
+        limitReached('per token', options.maxStreamsPerToken);
         return refuse(
           reply,
           body.id,
@@ -234,6 +238,7 @@ export function createListenStreams(options: ListenStreamsOptions): ListenStream
       openPerToken.set(token, (openPerToken.get(token) ?? 0) + 1);
       const group = groupFor(caller);
       group.streams += 1;
+      logger.debug('subscriptions/listen stream opened', { token: caller.tokenId, project: caller.projectId, open });
       let subscribed: Array<{ serverId: string; uri: string }> = [];
       const webRequestBody = { ...body };
       try {
@@ -264,6 +269,7 @@ export function createListenStreams(options: ListenStreamsOptions): ListenStream
         if (left > 0) openPerToken.set(token, left);
         else openPerToken.delete(token);
         group.streams -= 1;
+        logger.debug('subscriptions/listen stream ended', { token: caller.tokenId, project: caller.projectId, open });
         for (const { serverId, uri } of subscribed) {
           hub.gateway.unsubscribeResource(serverId, uri).catch((error: unknown) => {
             logger.debug('could not unsubscribe a resource of an ended listen stream', {

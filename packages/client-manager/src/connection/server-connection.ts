@@ -54,14 +54,11 @@ export class ServerConnection {
   private readonly tools: ServerToolList;
   private generation = 0;
   private connecting?: Promise<void>;
-  /** Restarts since the last start on purpose; reported in status. */
-  private restarts = 0;
   /** True once stopped on purpose; calls then do not bring the server back. */
   private stoppedOnPurpose = false;
   private lastError?: string;
   private connectedAt?: Date;
   private connectMs?: number;
-  private lastConnectAttemptAt = 0;
   private readonly requests: RequestForwarder;
   /** Streamable HTTP (or auto) servers: exact attribution of reverse requests to our requests' origins. */
   private readonly originTracker: OriginTracker | undefined;
@@ -124,7 +121,7 @@ export class ServerConnection {
       id: this.id,
       state: this.state,
       toolCount: this.listTools().length,
-      restarts: this.restarts,
+      restarts: this.restartScheduler.restarts,
       transport: this.transportKind,
       pid: this.process?.pid,
       connectedAt: this.connectedAt,
@@ -153,7 +150,6 @@ export class ServerConnection {
     if (this.state === 'running') return;
     if (this.connecting) return this.connecting;
     this.restartScheduler.reset();
-    this.restarts = 0;
     return this.connect('start');
   }
 
@@ -249,14 +245,8 @@ export class ServerConnection {
   /** Brings a crashed or failed server back now (a call found it down). Never throws. */
   private reconnectSoon(): void {
     if (this.state === 'disabled' || this.configError !== undefined || this.stoppedOnPurpose || this.connecting) return;
-    if (this.state !== 'failed' && this.state !== 'crashed' && this.state !== 'stopped') return;
-    // A burst of calls to a server that keeps failing must not become a burst of spawns.
-    const throttleMs = Math.min(1000, this.settings.restartPolicy.initialDelayMs);
-    if (this.state === 'failed' && Date.now() - this.lastConnectAttemptAt < throttleMs) return;
-    this.restartScheduler.cancel();
-    // A crashed server skips the rest of its backoff wait but stays in the backoff chain if it fails again.
-    const reason = this.state === 'crashed' ? 'restart' : 'reconnect';
-    if (reason === 'restart') this.restarts += 1;
+    const reason = this.restartScheduler.reconnectNow(this.state);
+    if (!reason) return;
     this.connect(reason).catch(() => {
       // connect() recorded the failure in status.
     });
@@ -272,7 +262,7 @@ export class ServerConnection {
   }
 
   private async openAndList(generation: number, reason: ConnectReason): Promise<void> {
-    this.lastConnectAttemptAt = Date.now();
+    this.restartScheduler.attempting();
     this.setState('starting');
     this.logger.info('connecting', { reason, transport: this.config.transport });
     let connected: ConnectedServer;
@@ -383,13 +373,15 @@ export class ServerConnection {
   }
 
   private scheduleRestart(): void {
-    const planned = this.restartScheduler.schedule(this.connectedAt, () => {
-      if (this.stoppedOnPurpose || this.state !== 'crashed') return;
-      this.restarts += 1;
-      this.connect('restart').catch(() => {
-        // Recorded in status; scheduleRestart ran again from openAndList.
-      });
-    });
+    const planned = this.restartScheduler.schedule(
+      this.connectedAt,
+      () => !this.stoppedOnPurpose && this.state === 'crashed',
+      () => {
+        this.connect('restart').catch(() => {
+          // Recorded in status; scheduleRestart ran again from openAndList.
+        });
+      },
+    );
     this.connectedAt = undefined;
     if (!planned) {
       this.lastError = gaveUpMessage(this.lastError, this.settings.restartPolicy.maxAttempts);

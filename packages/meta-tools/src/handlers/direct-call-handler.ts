@@ -3,7 +3,7 @@ import { isRecord, JsonRpcErrorCode, parseToolKey, type ToolCallResult, type Too
 import { TOOL_DISCOVERY, TOOL_EXECUTE } from '../meta-tool-definitions.js';
 import type { RequestExtra } from '../search-mcp-server-options.js';
 import { declaresTasksExtension, runsAsTask, toCreateTaskResult } from '../tasks/modern-tasks.js';
-import { taskOwner, withExposedIds } from '../tasks/task-handlers.js';
+import { keepsTaskOwner, taskOwner, withExposedIds } from '../tasks/task-handlers.js';
 import type { ExposedTask } from '../tasks/task-table.js';
 import { JsonRpcWireError, toJsonRpcError } from '../wire-errors.js';
 import type { HandlerContext } from './handler-context.js';
@@ -15,7 +15,8 @@ import { runToolCall } from './run-tool-call.js';
  *
  * A 2026-07-28 client that declares the tasks extension gets a task (`resultType: "task"`) for a backend tool that
  * runs as one (`execution.taskSupport` `required` or `optional`): the server decides, call by call (SEP-2663). Any
- * other client gets the result in the call (a required task is then run inside the call by the client manager).
+ * other client gets the result in the call (a required task is then run inside the call by the client manager), as
+ * does a tokenless caller of a per-request instance (HTTP), which could not find the task again.
  */
 export async function handleDirectCall(
   context: HandlerContext,
@@ -29,12 +30,7 @@ export async function handleDirectCall(
     // Inside the try: a refused caller fails here already, and must get its error's code, not -32603.
     const { tools, names } = await context.exposure(caller);
     const toolKey = names.keyOf(name) ?? name;
-    if (
-      extra.era === 'modern' &&
-      declaresTasksExtension(extra.clientCapabilities) &&
-      context.tasks &&
-      context.session
-    ) {
+    if (offersTasks(context, caller, extra)) {
       const tool = tools.find((entry: ToolInfo) => entry.toolKey === toolKey);
       if (tool && runsAsTask(tool)) {
         const { result, exposed } = await createTask(context, toolKey, args, caller, meta, extra, undefined);
@@ -46,6 +42,22 @@ export async function handleDirectCall(
     if (error instanceof JsonRpcWireError) throw error;
     throw toJsonRpcError(error, name);
   }
+}
+
+/**
+ * Whether this call may be answered with a task: a 2026-07-28 client that declared the extension, with a hub to keep
+ * the task, and an owner that can find it again (a tokenless caller of a per-request instance could not: it runs in
+ * the call).
+ */
+function offersTasks(context: HandlerContext, caller: Caller, extra: RequestExtra): boolean {
+  const { tasks, session } = context;
+  return (
+    extra.era === 'modern' &&
+    declaresTasksExtension(extra.clientCapabilities) &&
+    tasks !== undefined &&
+    session !== undefined &&
+    keepsTaskOwner(session, caller)
+  );
 }
 
 /**

@@ -50,8 +50,9 @@ afterEach(async () => {
 });
 
 /** A Search MCP server (proxy mode) over the shared parts; the caller's token comes from `_meta.token`. */
-const searchMcpServer = (context: { era: 'legacy' | 'modern' }) =>
+const searchMcpServer = (context: { era: 'legacy' | 'modern' }, stateless = false) =>
   createSearchMcpServer({
+    stateless,
     catalog,
     manager,
     hub,
@@ -66,9 +67,13 @@ const withTasksExtension = { extensions: { 'io.modelcontextprotocol/tasks': {} }
  * A bare 2026-07-28 peer: JSON-RPC requests with the envelope, answers as they are on the wire (the 2.x client would
  * lift `resultType`, and refuses to send methods the revision does not have).
  */
-async function barePeer(token: string, capabilities: Record<string, unknown> = withTasksExtension) {
+async function barePeer(
+  token: string | undefined,
+  capabilities: Record<string, unknown> = withTasksExtension,
+  stateless = false,
+) {
   const [peer, serverTransport] = InMemoryTransport.createLinkedPair();
-  const entry = serveStdio(searchMcpServer, { transport: serverTransport });
+  const entry = serveStdio((context) => searchMcpServer(context, stateless), { transport: serverTransport });
   const answers = new Map<number, (message: Record<string, unknown>) => void>();
   peer.onmessage = (message) => {
     const { id } = message as { id?: unknown };
@@ -88,7 +93,8 @@ async function barePeer(token: string, capabilities: Record<string, unknown> = w
       'io.modelcontextprotocol/clientInfo': { name: 'bare', version: '1' },
       'io.modelcontextprotocol/clientCapabilities': capabilities,
     };
-    void peer.send({ jsonrpc: '2.0', id, method, params: { ...params, _meta: { ...envelope, token } } });
+    const meta = token !== undefined ? { ...envelope, token } : envelope;
+    void peer.send({ jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } });
     return answered;
   };
 }
@@ -276,5 +282,17 @@ describe('the tasks extension for 2026-07-28 clients, over a 2025 backend task',
     expect(result).not.toHaveProperty('task');
     expect(result.resultType).toBe('complete');
     expect((result.content ?? []).map((block) => block.text).join('')).toContain('# Research Report: ada');
+  }, 60_000);
+
+  it('runs the call plainly for a tokenless caller of a per-request instance (it could not find the task again)', async () => {
+    const send = await barePeer(undefined, withTasksExtension, true);
+    const peerGet = async (method: string, params: Record<string, unknown>) =>
+      (await send(method, params)).result as Record<string, unknown>;
+    const name = await researchToolName(peerGet);
+    const result = await peerGet('tools/call', { name, arguments: { topic: 'lua' } });
+    expect(result.resultType).toBe('complete');
+    expect(((result.content ?? []) as Array<{ text?: string }>).map((block) => block.text).join('')).toContain(
+      '# Research Report: lua',
+    );
   }, 60_000);
 });

@@ -17,6 +17,14 @@ export function taskOwner(session: ClientSession, caller: Caller): string {
 }
 
 /**
+ * Whether the owner of a task created now can find it again: a token always; a session only if it outlives the
+ * request (HTTP stateless and 2026-07-28 HTTP serve each request on a new instance, a new session key).
+ */
+export function keepsTaskOwner(session: ClientSession, caller: Caller): boolean {
+  return caller.tokenId !== undefined || !session.stateless;
+}
+
+/**
  * `tasks/get`, `tasks/result`, `tasks/cancel` and `tasks/list` for tasks created through direct task-augmented
  * `tools/call`s. Task ids are ours (the backend's stay inside); another caller's task is "not found", never
  * "forbidden". `tasks/result` carries the caller as origin, so an elicitation the task needs reaches it exactly.

@@ -6,6 +6,8 @@ import {
   ClientSessions,
   createSearchMcpServer,
   ForwardingHub,
+  type PendingInputs,
+  pendingInputs,
   type SearchMcpServer,
   type SearchMcpServerOptions,
 } from '@search-mcp/meta-tools';
@@ -53,6 +55,12 @@ export interface SearchMcpRuntime {
   readonly audit?: AuditSink;
   /** What every session shares to forward resources, prompts, completions, logging, tasks and reverse requests. */
   readonly hub: ForwardingHub;
+  /**
+   * The calls waiting for a 2026-07-28 client's `input_required` retry (a 2025 backend asked for input during them):
+   * one registry per process, since a retry may reach any server instance. For health counts (`size`) and its
+   * `dropped` event.
+   */
+  readonly pendingInputs: PendingInputs;
   /**
    * Connects every enabled backend, once (later calls return the same promise). With `backendClientCapabilities:
    * 'first-client'` it waits for the first client's `initialize` (at most `waitForClientMs`, default 2,000 ms), so
@@ -163,6 +171,7 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
     manager,
     catalog,
     hub,
+    pendingInputs,
     ...(audit ? { audit } : {}),
     startBackends,
     serverFactory,

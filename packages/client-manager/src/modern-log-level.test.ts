@@ -1,8 +1,27 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import { BackendError, silentLogger } from '@search-mcp/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureServer, waitFor } from '../test/test-support.js';
 import { McpClientManager } from './index.js';
+
+/** Starts the modern fixture over Streamable HTTP; resolves with its URL (the line it prints once it listens). */
+async function startHttpFixture(): Promise<{ child: ChildProcess; url: string }> {
+  const script = fileURLToPath(new URL('../test/fixtures/modern-server.mjs', import.meta.url));
+  const child = spawn(process.execPath, [script, '--http'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout?.setEncoding('utf8');
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (text: string) => {
+      output += text;
+      const match = /^listening (\S+)\n/.exec(output);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`the HTTP fixture exited (${code}) before listening`)));
+  });
+  return { child, url };
+}
 
 /**
  * Log messages of a 2026-07-28 backend (issue 10): such a backend logs only when the request carries a level
@@ -12,21 +31,26 @@ import { McpClientManager } from './index.js';
  */
 describe('log messages of a 2026-07-28 backend', () => {
   let manager: McpClientManager;
+  let http: { child: ChildProcess; url: string } | undefined;
   const messages: unknown[] = [];
+  const httpMessages: unknown[] = [];
 
   beforeAll(async () => {
+    http = await startHttpFixture();
     manager = new McpClientManager(
-      { mcpServers: { modern: fixtureServer('modern-server.mjs') } },
+      { mcpServers: { modern: fixtureServer('modern-server.mjs'), 'modern-http': { url: http.url } } },
       { logger: silentLogger, shutdownGraceMs: 300 },
     );
     manager.on('log-message', (serverId, params) => {
       if (serverId === 'modern') messages.push(params.data);
+      if (serverId === 'modern-http') httpMessages.push(params.data);
     });
     await manager.startAll();
   }, 30_000);
 
   afterAll(async () => {
     await manager?.close();
+    http?.child.kill();
   });
 
   const log = async (message: string) => {
@@ -44,7 +68,11 @@ describe('log messages of a 2026-07-28 backend', () => {
   };
 
   it('connects in 2026-07-28', () => {
-    expect(manager.status().find((status) => status.id === 'modern')?.protocolVersion).toBe('2026-07-28');
+    const versions = manager.status().map((status) => [status.id, status.protocolVersion]);
+    expect(versions).toEqual([
+      ['modern', '2026-07-28'],
+      ['modern-http', '2026-07-28'],
+    ]);
   });
 
   it('asks for every level while nobody set one: the backend logs and the message reaches log-message', async () => {
@@ -72,4 +100,11 @@ describe('log messages of a 2026-07-28 backend', () => {
     await manager.setLoggingLevel('modern', 'info');
     expect(await deliveredUpTo('info after restart')).toEqual(['unset', 'at info', 'still info', 'info after restart']);
   }, 30_000);
+
+  it('carries the level over Streamable HTTP too (the message comes on the response stream of its request)', async () => {
+    const result = await manager.callTool('modern-http', 'log', { message: 'over http' });
+    expect(result.content).toEqual(answered('logged'));
+    await waitFor(() => httpMessages.includes('over http'), 'the log message over HTTP');
+    expect(httpMessages).toEqual(['over http']);
+  });
 });

@@ -206,3 +206,33 @@ describe('proxy mode', () => {
     expect(received).toEqual([1, 2]);
   });
 });
+
+describe('the client connected line', () => {
+  /** A logger that resolves with the level of its first `client connected` record. */
+  function connectedLineLogger() {
+    let resolveLevel: (level: string) => void = () => {};
+    const level = new Promise<string>((resolve) => {
+      resolveLevel = resolve;
+    });
+    const record = (name: string) => (message: string) => {
+      if (message === 'client connected') resolveLevel(name);
+    };
+    const logger = {
+      debug: record('debug'),
+      info: record('info'),
+      warn: record('warn'),
+      error: record('error'),
+      child: () => logger,
+    };
+    return { logger, level };
+  }
+
+  it('is info for a connection, debug for a stateless instance (one per HTTP request: it would repeat per call)', async () => {
+    const connection = connectedLineLogger();
+    await connect({ logger: connection.logger });
+    expect(await connection.level).toBe('info');
+    const perRequest = connectedLineLogger();
+    await connect({ logger: perRequest.logger, stateless: true });
+    expect(await perRequest.level).toBe('debug');
+  });
+});

@@ -54,9 +54,10 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): ParamsCh
     instructions: buildServerInstructions(config, mode, options.projectId),
   });
   // One line per connection saying who connected and in which revision: the first thing to look at when a client
-  // cannot use Search MCP.
+  // cannot use Search MCP. A stateless instance serves one request (HTTP 2026-07-28: one per request), so its line
+  // would repeat for every call: debug there.
   server.onClientConnected((client) => {
-    logger.info('client connected', { ...client });
+    (stateless ? logger.debug : logger.info).call(logger, 'client connected', { ...client });
     // A 2026-07-28 client has no `initialize`: its first request carries its capabilities, so backends waiting for
     // the first client's capabilities may start now (a 2025 client's `initialize` does this in the handshake).
     if (client.era === 'modern') options.onInitialize?.(server);

@@ -84,7 +84,11 @@ export interface SearchMcpServerOptions {
   hub?: ForwardingHub;
   /** HTTP stateless mode: no stream outside a request, so no subscriptions, no log messages, no reverse requests. */
   stateless?: boolean;
-  /** How long `initialize` waits for the caller's servers still starting, for their instructions. Default 3,000 ms. */
+  /**
+   * The longest `initialize` (2026-07-28: `server/discover`) waits for the caller's servers still starting, for their
+   * own instructions. A server whose last connect in this process took longer is not waited for; those still starting
+   * are named in the instructions. Default 500 ms; 0 = never.
+   */
   instructionsWaitMs?: number;
   /**
    * The protocol era this instance serves, as the serving entry decided (`serveStdio`, `createMcpHandler`: their

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Client, InMemoryTransport, ProtocolError } from '@modelcontextprotocol/client';
+import { createMcpHandler } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { ToolCatalog } from '@search-mcp/catalog';
 import { McpClientManager } from '@search-mcp/client-manager';
@@ -67,13 +68,9 @@ const withTasksExtension = { extensions: { 'io.modelcontextprotocol/tasks': {} }
  * A bare 2026-07-28 peer: JSON-RPC requests with the envelope, answers as they are on the wire (the 2.x client would
  * lift `resultType`, and refuses to send methods the revision does not have).
  */
-async function barePeer(
-  token: string | undefined,
-  capabilities: Record<string, unknown> = withTasksExtension,
-  stateless = false,
-) {
+async function barePeer(token: string, capabilities: Record<string, unknown> = withTasksExtension) {
   const [peer, serverTransport] = InMemoryTransport.createLinkedPair();
-  const entry = serveStdio((context) => searchMcpServer(context, stateless), { transport: serverTransport });
+  const entry = serveStdio(searchMcpServer, { transport: serverTransport });
   const answers = new Map<number, (message: Record<string, unknown>) => void>();
   peer.onmessage = (message) => {
     const { id } = message as { id?: unknown };
@@ -93,10 +90,62 @@ async function barePeer(
       'io.modelcontextprotocol/clientInfo': { name: 'bare', version: '1' },
       'io.modelcontextprotocol/clientCapabilities': capabilities,
     };
-    const meta = token !== undefined ? { ...envelope, token } : envelope;
-    void peer.send({ jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } });
+    void peer.send({ jsonrpc: '2.0', id, method, params: { ...params, _meta: { ...envelope, token } } });
     return answered;
   };
+}
+
+/**
+ * A bare 2026-07-28 peer over the SDK's Streamable HTTP handler, as the HTTP app serves 2026 clients: one server
+ * instance per request (a new session each time, `stateless`), `Mcp-Method`/`Mcp-Name` headers, JSON or SSE answers.
+ * `instances` counts the instances made.
+ */
+function httpPeer(token: string | undefined) {
+  const instances = { count: 0 };
+  const handler = createMcpHandler((context) => {
+    instances.count += 1;
+    return searchMcpServer(context, true);
+  });
+  let nextId = 0;
+  const send = async (method: string, params: Record<string, unknown>) => {
+    const id = ++nextId;
+    const envelope = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'bare-http', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': withTasksExtension,
+    };
+    const name = method === 'tools/call' ? params.name : method.startsWith('tasks/') ? params.taskId : undefined;
+    const response = await handler.fetch(
+      new Request('http://127.0.0.1/mcp', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': method,
+          ...(typeof name === 'string' ? { 'mcp-name': name } : {}),
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method,
+          params: { ...params, _meta: token !== undefined ? { ...envelope, token } : envelope },
+        }),
+      }),
+    );
+    const text = await response.text();
+    const messages = (response.headers.get('content-type') ?? '').includes('text/event-stream')
+      ? text
+          .split('\n')
+          .filter((line) => line.startsWith('data:'))
+          .map((line) => JSON.parse(line.slice(5)) as Record<string, unknown>)
+      : [JSON.parse(text) as Record<string, unknown>];
+    const answer = messages.find((message) => message.id === id);
+    if (answer === undefined) throw new Error(`no answer to ${method} in: ${text}`);
+    if (answer.error) throw new Error(`${method}: ${JSON.stringify(answer.error)}`);
+    return answer.result as Record<string, unknown>;
+  };
+  return { send, instances };
 }
 
 /** A 2.x SDK client (pinned 2026-07-28 or legacy) to a Search MCP server in proxy mode; `token` names its caller. */
@@ -284,14 +333,27 @@ describe('the tasks extension for 2026-07-28 clients, over a 2025 backend task',
     expect((result.content ?? []).map((block) => block.text).join('')).toContain('# Research Report: ada');
   }, 60_000);
 
-  it('runs the call plainly for a tokenless caller of a per-request instance (it could not find the task again)', async () => {
-    const send = await barePeer(undefined, withTasksExtension, true);
-    const peerGet = async (method: string, params: Record<string, unknown>) =>
-      (await send(method, params)).result as Record<string, unknown>;
-    const name = await researchToolName(peerGet);
-    const result = await peerGet('tools/call', { name, arguments: { topic: 'lua' } });
-    expect(result.resultType).toBe('complete');
-    expect(((result.content ?? []) as Array<{ text?: string }>).map((block) => block.text).join('')).toContain(
+  it('over Streamable HTTP (an instance per request): the token finds its task on later requests; a tokenless caller gets the result in the call', async () => {
+    const ann = httpPeer('ann');
+    const name = await researchToolName(ann.send);
+    const created = await ann.send('tools/call', { name, arguments: { topic: 'elm' } });
+    expect(created).toMatchObject({ resultType: 'task', status: 'working' });
+    const taskId = String(created.taskId);
+    const before = ann.instances.count;
+    const seen = await pollUntilTerminal(ann.send, taskId);
+    expect(ann.instances.count - before).toBe(seen.length);
+    const last = seen.at(-1) ?? {};
+    expect(last).toMatchObject({ taskId, status: 'completed' });
+    const content = (last.result as { content?: Array<{ text?: string }> } | undefined)?.content ?? [];
+    expect(content.map((block) => block.text).join('')).toContain('# Research Report: elm');
+    await expect(httpPeer('bob').send('tasks/get', { taskId })).rejects.toThrow(`Task not found: ${taskId}`);
+
+    // Without a token the owner would be the instance's session, gone with the request: no task.
+    const anonymous = httpPeer(undefined);
+    const plain = await anonymous.send('tools/call', { name, arguments: { topic: 'lua' } });
+    expect(plain.resultType).toBe('complete');
+    expect(plain).not.toHaveProperty('taskId');
+    expect(((plain.content ?? []) as Array<{ text?: string }>).map((block) => block.text).join('')).toContain(
       '# Research Report: lua',
     );
   }, 60_000);

@@ -1,4 +1,3 @@
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { call, connect, FakeManager, listenerAdded, nextCall, textOf } from '../test/search-mcp-test-server.js';
@@ -178,7 +177,7 @@ describe('proxy mode', () => {
     await client.listTools();
     const received: number[] = [];
     let notified: () => void = () => {};
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    client.setNotificationHandler('notifications/tools/list_changed', () => {
       received.push(received.length + 1);
       notified();
     });

@@ -1,6 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { ToolCatalog, ToolRegistry } from '@search-mcp/catalog';
 import {
   ServerNotRunningError,
@@ -110,7 +109,8 @@ export async function connect(
   const records: AuditRecord[] = [];
   const server = createSearchMcpServer({ catalog, audit: { record: (record) => records.push(record) }, ...overrides });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'test-client', version: '1' });
+  // A 2025-era client (the handshake, list_changed on the session): what these tests check.
+  const client = new Client({ name: 'test-client', version: '1' }, { versionNegotiation: { mode: 'legacy' } });
   await server.connect(serverTransport);
   await client.connect(clientTransport);
   clients.push(client);

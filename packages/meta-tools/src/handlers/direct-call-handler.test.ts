@@ -23,9 +23,9 @@ describe('direct tools/call (both modes)', () => {
     const errorOf = async (name: string, args: Record<string, unknown> = {}) =>
       (await call(client, name, args).catch((error: unknown) => error)) as McpError;
     const unknown = await errorOf('nope:tool');
-    expect([unknown.code, unknown.message]).toEqual([-32602, 'MCP error -32602: Tool not found: nope:tool']);
+    expect([unknown.code, unknown.message]).toEqual([-32602, 'Tool not found: nope:tool']);
     const notRunning = await errorOf('fs:read_file', { path: '/x' });
-    expect([notRunning.code, notRunning.message]).toEqual([-32000, "MCP error -32000: MCP server 'fs' is not running"]);
+    expect([notRunning.code, notRunning.message]).toEqual([-32000, "MCP server 'fs' is not running"]);
     const timeout = await errorOf('local:hang');
     expect(timeout.code).toBe(-32001);
     const invalid = await errorOf('local:echo', { message: 1 });
@@ -36,7 +36,7 @@ describe('direct tools/call (both modes)', () => {
       .catch((error: unknown) => error)) as McpError;
     expect([malformed.code, malformed.message]).toEqual([
       -32602,
-      'MCP error -32602: Invalid tools/call params: "name" must be a non-empty string',
+      'Invalid tools/call params: "name" must be a non-empty string',
     ]);
   });
 });
@@ -59,14 +59,14 @@ describe('refused callers', () => {
         .catch((error: unknown) => error)) as McpError;
       expect([forbidden.code, forbidden.message]).toEqual([
         -32000,
-        "MCP error -32000: Token 'ci' may not be used for project 'other'; it is limited to: web",
+        "Token 'ci' may not be used for project 'other'; it is limited to: web",
       ]);
       const tooLong = (await client
         .request({ method: 'tools/list', params: { _meta: { projectId: 'web'.repeat(100) } } }, Loose)
         .catch((error: unknown) => error)) as McpError;
       expect([tooLong.code, tooLong.message]).toEqual([
         -32602,
-        'MCP error -32602: Invalid projectId: must be at most 256 characters',
+        'Invalid projectId: must be at most 256 characters',
       ]);
       expect(tooLong.data).toEqual({ issues: [{ path: 'projectId', message: 'must be at most 256 characters' }] });
       expect(

@@ -10,7 +10,11 @@
  * Measures, in one run:
  *   1. `POST /v1/tools/call` to `local:echo` (registry tool, in-process);
  *   2. `POST /v1/tools/call` to `everything:echo` (server-everything over stdio);
- *   3. `tools/call tool_execute` over `/mcp` (one session, JSON-RPC over POST, SSE answers), for both tools;
+ *   3. `tools/call` over `/mcp` in both protocol eras, each 2025 row followed by its 2026 twin (same backend, same
+ *      body apart from the envelope): 2025-06-18 in one session (JSON-RPC over POST, SSE answers) against
+ *      2026-07-28 requests (no session, `Mcp-Method`/`Mcp-Name` headers, the envelope in `params._meta`; the app
+ *      builds one server instance per request, JSON answers) — `tool_execute` for both tools, and a direct
+ *      `everything__echo` call; the 2026/2025 ratios of req/s and latency are reported;
  *   4. leak check: the server process's RSS (after forced GCs) before and after 100,000 REST calls to `local:echo`;
  *   5. 200 MCP sessions opened (initialize, initialized, tools/list) and closed (DELETE): session count after, and
  *      no backend process spawned or lost.
@@ -20,17 +24,32 @@
  *
  * Writes bench/results/http.json and bench/results/http.md and prints the markdown to stdout. Progress goes to
  * stderr. Exits 1 if a request failed, a check failed, or a process it started is left at the end.
+ *
+ *   npx tsx bench/http-bench.ts --profile [--profile-out FILE] [--top N]
+ *
+ * instead runs the child-process server under `node --cpu-prof` for the `tool_execute local:echo` pair only (2025
+ * session, then 2026 requests, 10 s each after warm-up) and prints where each era's server CPU goes: self time per
+ * area and function per request, cut to each measured window. Writes nothing to results/ (the profiler slows the
+ * server down); the `.cpuprofile` is kept for DevTools or speedscope.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { copyFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import os from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import {
   bytesToMb,
   isEsbuildService,
   isProcessAlive,
   loadAverage,
+  monotonicMicroseconds,
+  processCpuMs,
+  summarizeCpuProfile,
+  type CpuProfile,
+  type CpuProfileSummary,
   machineInfo,
   machineSummary,
   packageVersion,
@@ -65,6 +84,8 @@ const sessionRounds = 200;
 /** Sessions opened (and closed) at the same time in section 5. */
 const sessionConcurrency = 10;
 const protocolVersion = '2025-06-18';
+/** The stateless era: every request carries its envelope, nothing is negotiated. */
+const modernProtocolVersion = '2026-07-28';
 const echoMessage = 'hello from the http bench';
 /** Which server placements to run sections 1–3 with; `child` also runs 4 and 5. */
 const serverModes: readonly ServerMode[] = (process.env['HTTP_BENCH_MODES']?.split(',') as
@@ -163,11 +184,12 @@ async function startInProcess(): Promise<RunningServer> {
   return Object.assign(server, { mode: 'in-process' as const });
 }
 
-async function startChild(): Promise<RunningServer> {
+/** `nodeFlags`: extra flags for the child's node (`--cpu-prof …` in profile mode). */
+async function startChild(nodeFlags: readonly string[] = []): Promise<RunningServer> {
   // tsx's ESM loader, so the child can load the .ts server script (and the app's sources) like this process does.
   const tsxLoader = pathToFileURL(require.resolve('tsx')).href;
   // stdout of the child goes to our stderr: our stdout carries only the markdown.
-  const child: ChildProcess = spawn(process.execPath, ['--import', tsxLoader, serverScript], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeFlags, '--import', tsxLoader, serverScript], {
     cwd: rootDirectory,
     stdio: ['ignore', 2, 2, 'ipc'],
   });
@@ -251,6 +273,22 @@ const mcpHeaders = {
   'mcp-protocol-version': protocolVersion,
 };
 
+const modernHeaders = (method: string, name: string) => ({
+  authorization: `Bearer ${benchToken}`,
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': modernProtocolVersion,
+  'mcp-method': method,
+  'mcp-name': name,
+});
+
+/** What a 2026-07-28 request carries in `params._meta` (the spec requires all three on every request). */
+const modernEnvelope = {
+  'io.modelcontextprotocol/protocolVersion': modernProtocolVersion,
+  'io.modelcontextprotocol/clientInfo': { name: 'http-bench', version: '0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
 async function post(url: string, body: unknown, headers: Record<string, string>) {
   const response = await fetch(url, {
     method: 'POST',
@@ -330,11 +368,20 @@ async function deleteSession(base: string, sessionId: string): Promise<number> {
 // ---------------------------------------------------------------------------------------------------------------
 // Load scenarios
 
+type Era = '2025' | '2026';
+
 interface Scenario {
   key: string;
   label: string;
   path: '/v1/tools/call' | '/mcp';
-  /** For `/mcp`: `"[<id>]"` becomes a fresh number per request (JSON-RPC ids must be unique within a session). */
+  /** For `/mcp`: which protocol era the requests speak (2025: in the load session; 2026: no session). */
+  era?: Era;
+  /** For 2026 `/mcp`: the `Mcp-Name` header (the tool called). */
+  toolName?: string;
+  /**
+   * For `/mcp`: `"[<id>]"` becomes a fresh number per request (JSON-RPC ids must be unique within a session; the
+   * 2026 rows get fresh ids too, so the load generator does the same work for both eras).
+   */
   body: string;
   /** Text every answer must contain (checked on every response by autocannon: `mismatches`). */
   expect: string;
@@ -352,15 +399,31 @@ function restScenario(key: string, label: string, toolKey: string, expect: strin
   };
 }
 
-function mcpScenario(key: string, label: string, toolKey: string, expect: string): Scenario {
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    id: '[<id>]',
-    method: 'tools/call',
-    params: { name: 'tool_execute', arguments: { toolKey, arguments: { message: echoMessage } } },
-  });
-  return { key, label, path: '/mcp', body, expect };
+/**
+ * A `tools/call` over `/mcp`: `tool_execute` with `toolKey`, or (toolKey undefined) the tool `toolName` directly.
+ * The 2026 body is the 2025 one plus the envelope in `params._meta`.
+ */
+function mcpScenario(
+  key: string,
+  label: string,
+  era: Era,
+  call: { toolName: string; toolKey?: string },
+  expect: string,
+): Scenario {
+  const toolArguments = { message: echoMessage };
+  const params = {
+    name: call.toolName,
+    arguments: call.toolKey === undefined ? toolArguments : { toolKey: call.toolKey, arguments: toolArguments },
+    ...(era === '2026' ? { _meta: modernEnvelope } : {}),
+  };
+  const body = JSON.stringify({ jsonrpc: '2.0', id: '[<id>]', method: 'tools/call', params });
+  return { key, label, path: '/mcp', era, toolName: call.toolName, body, expect };
 }
+
+const eraLabel: Record<Era, string> = {
+  '2025': `${protocolVersion}, session`,
+  '2026': `${modernProtocolVersion}, no session`,
+};
 
 const scenarios = {
   restLocal: restScenario(
@@ -377,14 +440,56 @@ const scenarios = {
     `"text":"Echo: ${echoMessage}"`,
     1500,
   ),
-  mcpLocal: mcpScenario('mcp-local', '`/mcp` `tool_execute` `local:echo`', 'local:echo', echoMessage),
+  mcpLocal: mcpScenario(
+    'mcp-local',
+    `\`/mcp\` \`tool_execute\` \`local:echo\` (${eraLabel['2025']})`,
+    '2025',
+    { toolName: 'tool_execute', toolKey: 'local:echo' },
+    echoMessage,
+  ),
+  mcpModernLocal: mcpScenario(
+    'mcp-2026-local',
+    `\`/mcp\` \`tool_execute\` \`local:echo\` (${eraLabel['2026']})`,
+    '2026',
+    { toolName: 'tool_execute', toolKey: 'local:echo' },
+    echoMessage,
+  ),
   mcpEverything: mcpScenario(
     'mcp-everything',
-    '`/mcp` `tool_execute` `everything:echo`',
-    'everything:echo',
+    `\`/mcp\` \`tool_execute\` \`everything:echo\` (${eraLabel['2025']})`,
+    '2025',
+    { toolName: 'tool_execute', toolKey: 'everything:echo' },
+    `Echo: ${echoMessage}`,
+  ),
+  mcpModernEverything: mcpScenario(
+    'mcp-2026-everything',
+    `\`/mcp\` \`tool_execute\` \`everything:echo\` (${eraLabel['2026']})`,
+    '2026',
+    { toolName: 'tool_execute', toolKey: 'everything:echo' },
+    `Echo: ${echoMessage}`,
+  ),
+  mcpDirect: mcpScenario(
+    'mcp-direct',
+    `\`/mcp\` direct \`everything__echo\` (${eraLabel['2025']})`,
+    '2025',
+    { toolName: 'everything__echo' },
+    `Echo: ${echoMessage}`,
+  ),
+  mcpModernDirect: mcpScenario(
+    'mcp-2026-direct',
+    `\`/mcp\` direct \`everything__echo\` (${eraLabel['2026']})`,
+    '2026',
+    { toolName: 'everything__echo' },
     `Echo: ${echoMessage}`,
   ),
 } as const;
+
+/** The `/mcp` rows in the order they run: each 2025 row, then its 2026 twin right after it. */
+const eraPairs: ReadonlyArray<readonly [Scenario, Scenario]> = [
+  [scenarios.mcpLocal, scenarios.mcpModernLocal],
+  [scenarios.mcpEverything, scenarios.mcpModernEverything],
+  [scenarios.mcpDirect, scenarios.mcpModernDirect],
+];
 
 interface LoadResult {
   scenario: string;
@@ -406,6 +511,11 @@ interface LoadResult {
   statusCodes: Record<string, number>;
   goalRps?: number;
   goalMet?: boolean;
+  /**
+   * Child-process server only: its CPU time (user + system, /proc) over the measured run divided by the requests
+   * completed, in ms. Independent of how busy the rest of the machine is, unlike req/s.
+   */
+  serverCpuMsPerRequest?: number;
 }
 
 let nextJsonRpcId = 1_000;
@@ -415,6 +525,15 @@ function withId(scenario: Scenario, id: number | string): string {
 }
 
 function verifier(scenario: Scenario): (body: string) => boolean {
+  if (scenario.era === '2026') {
+    // JSON (or SSE, should the app ever stream first): a complete result, never an error.
+    return (body) =>
+      body.includes('"result"') &&
+      body.includes('"resultType":"complete"') &&
+      body.includes(scenario.expect) &&
+      !body.includes('"isError":true') &&
+      !body.includes('"error"');
+  }
   if (scenario.path === '/mcp') {
     return (body) =>
       body.includes('event: message') &&
@@ -433,7 +552,11 @@ async function fire(
   sessionId?: string,
 ): Promise<LoadResult> {
   const headers: Record<string, string> =
-    scenario.path === '/mcp' ? { ...mcpHeaders, 'mcp-session-id': sessionId ?? '' } : { ...restHeaders };
+    scenario.path !== '/mcp'
+      ? { ...restHeaders }
+      : scenario.era === '2026'
+        ? modernHeaders('tools/call', scenario.toolName ?? '')
+        : { ...mcpHeaders, 'mcp-session-id': sessionId ?? '' };
   const result = await autocannon({
     url: `${base}${scenario.path}`,
     method: 'POST',
@@ -490,15 +613,22 @@ async function fire(
   return load;
 }
 
-async function measure(base: string, mode: ServerMode, scenario: Scenario, sessionId?: string): Promise<LoadResult> {
+async function measure(server: RunningServer, scenario: Scenario, sessionId?: string): Promise<LoadResult> {
+  const { url: base, mode } = server;
   const warmup = await fire(base, mode, scenario, { duration: warmupSeconds }, sessionId);
   check(
     warmup.errors + warmup.non2xx + warmup.mismatches === 0,
     `${mode} ${scenario.key} warm-up: ${warmup.errors} errors, ${warmup.non2xx} non-2xx, ${warmup.mismatches} mismatches`,
   );
+  // In process the server's CPU cannot be told apart from autocannon's.
+  const cpuBefore = mode === 'child' ? processCpuMs(server.pid) : undefined;
   const load = await fire(base, mode, scenario, { duration: durationSeconds }, sessionId);
+  const cpuAfter = cpuBefore !== undefined ? processCpuMs(server.pid) : undefined;
+  if (cpuBefore !== undefined && cpuAfter !== undefined && load.completed > 0)
+    load.serverCpuMsPerRequest = round((cpuAfter - cpuBefore) / load.completed, 4);
   log(
     `${mode} ${scenario.key}: ${load.requestsPerSecond.toFixed(0)} req/s, p50 ${load.latencyMs.p50} ms, p99 ${load.latencyMs.p99} ms, ` +
+      `${load.serverCpuMsPerRequest !== undefined ? `server CPU ${(load.serverCpuMsPerRequest * 1000).toFixed(0)} µs/request, ` : ''}` +
       `${load.errors} errors, ${load.non2xx} non-2xx, ${load.mismatches} mismatches`,
   );
   check(
@@ -530,23 +660,29 @@ async function sampleCalls(base: string, sessionId: string) {
       `sample ${scenario.key}: autocannon's body check would not accept ${response.text.slice(0, 300)}`,
     );
   }
-  for (const scenario of [scenarios.mcpLocal, scenarios.mcpEverything]) {
-    const response = await post(`${base}/mcp`, withId(scenario, `sample-${scenario.key}`), {
-      ...mcpHeaders,
-      'mcp-session-id': sessionId,
-    });
+  for (const scenario of eraPairs.flat()) {
+    const modern = scenario.era === '2026';
+    const headers = modern
+      ? modernHeaders('tools/call', scenario.toolName ?? '')
+      : { ...mcpHeaders, 'mcp-session-id': sessionId };
+    const response = await post(`${base}/mcp`, withId(scenario, `sample-${scenario.key}`), headers);
     const contentType = response.headers.get('content-type');
     samples[scenario.key] = { status: response.status, contentType, body: response.text };
-    const [message] = jsonRpcMessages(response.text, contentType);
+    const messages = jsonRpcMessages(response.text, contentType);
+    const message = messages.find((candidate) => candidate.id === `sample-${scenario.key}`);
     const text =
       (message?.result?.content as Array<{ text?: string }> | undefined)?.map((part) => part.text ?? '').join('\n') ??
       '';
     check(
       response.status === 200 &&
-        contentType?.includes('text/event-stream') === true &&
-        message?.id === `sample-${scenario.key}` &&
-        message?.result?.isError !== true &&
-        text.includes(scenario.expect),
+        message !== undefined &&
+        message.error === undefined &&
+        message.result?.isError !== true &&
+        text.includes(scenario.expect) &&
+        // 2025: SSE in the session; 2026: a complete result, and no session handed out.
+        (modern
+          ? message.result?.resultType === 'complete' && response.headers.get('mcp-session-id') === null
+          : contentType?.includes('text/event-stream') === true && message.result?.resultType === undefined),
       `sample ${scenario.key}: ${response.status} ${contentType} ${response.text.slice(0, 300)}`,
     );
     check(
@@ -557,20 +693,61 @@ async function sampleCalls(base: string, sessionId: string) {
   return samples;
 }
 
+/** The 2026 row against the 2025 row run just before it: above 1 the 2026 leg is faster (req/s) or slower (latency). */
+function eraRatio(legacy: LoadResult, modern: LoadResult) {
+  const ratio = (a: number, b: number) => (b > 0 ? round(a / b, 3) : Number.NaN);
+  return {
+    legacy: legacy.scenario,
+    modern: modern.scenario,
+    requestsPerSecond: ratio(modern.requestsPerSecond, legacy.requestsPerSecond),
+    p50: ratio(modern.latencyMs.p50, legacy.latencyMs.p50),
+    p99: ratio(modern.latencyMs.p99, legacy.latencyMs.p99),
+    ...(modern.serverCpuMsPerRequest !== undefined && legacy.serverCpuMsPerRequest !== undefined
+      ? {
+          serverCpuPerRequest: ratio(modern.serverCpuMsPerRequest, legacy.serverCpuMsPerRequest),
+          serverCpuMsPerRequest: { legacy: legacy.serverCpuMsPerRequest, modern: modern.serverCpuMsPerRequest },
+        }
+      : {}),
+  };
+}
+
 async function throughput(server: RunningServer) {
   const { sessionId } = await openSession(server.url);
+  const sessionsWithLoadSession = (await server.stats()).sessionCount;
   const samples = await sampleCalls(server.url, sessionId);
   const results: LoadResult[] = [];
+  const eraRatios: Array<ReturnType<typeof eraRatio>> = [];
+  let sessionsAfterModernLoad: number | undefined;
   try {
     for (const scenario of [scenarios.restLocal, scenarios.restEverything])
-      results.push(await measure(server.url, server.mode, scenario));
-    for (const scenario of [scenarios.mcpLocal, scenarios.mcpEverything])
-      results.push(await measure(server.url, server.mode, scenario, sessionId));
+      results.push(await measure(server, scenario));
+    for (const [legacy, modern] of eraPairs) {
+      const legacyLoad = await measure(server, legacy, sessionId);
+      const modernLoad = await measure(server, modern);
+      results.push(legacyLoad, modernLoad);
+      const ratio = eraRatio(legacyLoad, modernLoad);
+      eraRatios.push(ratio);
+      log(
+        `${server.mode} ${modern.key} / ${legacy.key}: req/s × ${ratio.requestsPerSecond}, p50 × ${ratio.p50}, p99 × ${ratio.p99}` +
+          `${ratio.serverCpuPerRequest !== undefined ? `, server CPU/request × ${ratio.serverCpuPerRequest}` : ''}`,
+      );
+    }
+    // Hundreds of thousands of 2026 requests must not have left a session (or anything counted as one) behind.
+    sessionsAfterModernLoad = (await server.stats()).sessionCount;
+    check(
+      sessionsAfterModernLoad === sessionsWithLoadSession,
+      `2026 load: ${sessionsAfterModernLoad} sessions open after it, ${sessionsWithLoadSession} before (the load session)`,
+    );
   } finally {
     const status = await deleteSession(server.url, sessionId);
     check(status === 200, `DELETE of the load session: ${status}`);
   }
-  return { samples, results };
+  return {
+    samples,
+    results,
+    eraRatios,
+    sessionCount: { withLoadSession: sessionsWithLoadSession, afterModernLoad: sessionsAfterModernLoad },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -800,6 +977,7 @@ function markdown(
       rows.push(
         `| ${labels[scenario.key]} | ${modeLabel[mode]} | ${Math.round(load.requestsPerSecond).toLocaleString('en-US')} | ${load.latencyMs.p50} ms | ` +
           `${load.latencyMs.p99} ms | ${load.latencyMs.max} ms | ${load.completed.toLocaleString('en-US')} | ` +
+          `${load.serverCpuMsPerRequest !== undefined ? `${(load.serverCpuMsPerRequest * 1000).toFixed(0)} µs` : '–'} | ` +
           `${load.errors} / ${load.timeouts} / ${load.non2xx} / ${load.mismatches} | ${goalCell(load)} |`,
       );
     }
@@ -817,15 +995,43 @@ function markdown(
       '*child process*: the server runs in its own process (bench/http-bench-server.ts under tsx), autocannon alone in the bench ' +
       'process (the headline numbers); *in-process*: server and autocannon share the bench process and its one event loop. ' +
       'On 2 cores the load generator, the server and (for `everything:echo`) the server-everything process compete for CPU. ' +
-      '`/mcp`: one session opened with initialize + notifications/initialized, then all connections POST `tools/call tool_execute` ' +
+      `\`/mcp\` ${protocolVersion}: one session opened with initialize + notifications/initialized, then all connections POST \`tools/call\` ` +
       `in it (unique JSON-RPC ids, \`mcp-protocol-version: ${protocolVersion}\`), answers as SSE \`event: message\`. ` +
-      "req/s is autocannon's mean of per-second counts; latency has 1 ms resolution.",
+      `\`/mcp\` ${modernProtocolVersion}: the same \`tools/call\` body plus the request envelope in \`params._meta\` ` +
+      '(protocolVersion, clientInfo, clientCapabilities), headers `mcp-protocol-version`, `mcp-method: tools/call`, `mcp-name: <tool>`, ' +
+      'no session: the app serves each request with its own server instance and transport (`createMcpHandler`), answers as JSON ' +
+      '(checked: `resultType: "complete"`, no `mcp-session-id`). Each 2026 row runs right after its 2025 twin, same backend. ' +
+      "req/s is autocannon's mean of per-second counts; latency has 1 ms resolution. *Server CPU / request* (child process only): " +
+      "the server process's user + system CPU time over the measured 10 s (/proc, 10 ms ticks) divided by the requests " +
+      'completed: unlike req/s it hardly moves with the load of other processes on the machine (server-everything not included).',
     '',
-    '| Scenario | Server | req/s | p50 | p99 | max | completed | errors / timeouts / non-2xx / mismatches | Goal |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+    '| Scenario | Server | req/s | p50 | p99 | max | completed | server CPU / request | errors / timeouts / non-2xx / mismatches | Goal |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
     ...rows,
     '',
   ];
+  const ratioRows: string[] = [];
+  for (const mode of serverModes) {
+    for (const ratio of runs[mode]?.eraRatios ?? []) {
+      const times = (value: number) => `× ${value.toFixed(2)}`;
+      ratioRows.push(
+        `| ${(labels[ratio.modern] ?? ratio.modern).replace(/ \(.*\)$/, '')} | ${modeLabel[mode]} | ` +
+          `**${times(ratio.requestsPerSecond)}** | ${times(ratio.p50)} | ${times(ratio.p99)} | ` +
+          `${ratio.serverCpuPerRequest !== undefined ? `**${times(ratio.serverCpuPerRequest)}**` : '–'} |`,
+      );
+    }
+  }
+  if (ratioRows.length > 0) {
+    lines.push(
+      `**${modernProtocolVersion} against ${protocolVersion}** on \`/mcp\` (the 2026 row divided by the 2025 row run just before it; ` +
+        'req/s above 1: the 2026 leg serves more; latency above 1: it answers slower):',
+      '',
+      '| Call | Server | req/s 2026 / 2025 | p50 2026 / 2025 | p99 2026 / 2025 | server CPU per request 2026 / 2025 |',
+      '| --- | --- | ---: | ---: | ---: | ---: |',
+      ...ratioRows,
+      '',
+    );
+  }
   if (leak) {
     const signed = (mb: number) => `${mb >= 0 ? '+' : ''}${mb.toFixed(1)} MB`;
     lines.push(
@@ -874,9 +1080,203 @@ function markdown(
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// --profile: where each era's server CPU goes
+
+const profileIntervalUs = 100;
+
+interface ProfiledWindow {
+  load: LoadResult;
+  startUs: number;
+  endUs: number;
+  summary: CpuProfileSummary;
+}
+
+async function profileEras(outputPath: string, top: number): Promise<string> {
+  const directory = await mkdtemp(join(os.tmpdir(), 'search-mcp-http-bench-'));
+  try {
+    const server = await startChild([
+      '--cpu-prof',
+      '--cpu-prof-dir',
+      directory,
+      '--cpu-prof-interval',
+      `${profileIntervalUs}`,
+    ]);
+    const windows: Array<Omit<ProfiledWindow, 'summary'>> = [];
+    try {
+      remember(await server.stats());
+      const { sessionId } = await openSession(server.url);
+      await sampleCalls(server.url, sessionId);
+      for (const scenario of [scenarios.mcpLocal, scenarios.mcpModernLocal]) {
+        const sessionOf = scenario.era === '2025' ? sessionId : undefined;
+        await fire(server.url, server.mode, scenario, { duration: warmupSeconds }, sessionOf);
+        const startUs = monotonicMicroseconds();
+        const load = await fire(server.url, server.mode, scenario, { duration: durationSeconds }, sessionOf);
+        windows.push({ load, startUs, endUs: monotonicMicroseconds() });
+        log(
+          `profile ${scenario.key}: ${load.completed} requests, ${load.errors + load.non2xx + load.mismatches} failed`,
+        );
+        check(
+          load.completed > 0 && load.errors + load.timeouts + load.non2xx + load.mismatches === 0,
+          `profile ${scenario.key}: ${load.completed} completed, ${load.errors} errors, ${load.non2xx} non-2xx, ${load.mismatches} mismatches`,
+        );
+      }
+      check((await deleteSession(server.url, sessionId)) === 200, 'DELETE of the load session');
+      remember(await server.stats());
+    } finally {
+      // The child writes its profile when it exits, which close waits for.
+      await server.close();
+    }
+    // CPU.<date>.<time>.<pid>.<thread>.<sequence>.cpuprofile: the server's main thread, not a worker's.
+    const all = (await readdir(directory)).filter((file) => file.endsWith('.cpuprofile'));
+    const files = all.filter((file) => file.split('.')[3] === String(server.pid) && file.split('.')[4] === '0');
+    log(`profiles written: ${all.join(', ')}; summarising ${files.join(', ')}`);
+    if (files.length !== 1)
+      throw new Error(
+        `expected one main-thread .cpuprofile of the server (pid ${server.pid}), found ${all.join(', ')}`,
+      );
+    await copyFile(join(directory, files[0] as string), outputPath);
+    const profile = JSON.parse(await readFile(outputPath, 'utf8')) as CpuProfile;
+    // Every function and area, so the two eras can be matched row by row; the tables show the top ones.
+    const profiled: ProfiledWindow[] = windows.map((window) => ({
+      ...window,
+      summary: summarizeCpuProfile(profile, window, Number.MAX_SAFE_INTEGER),
+    }));
+    for (const window of profiled)
+      if (window.summary.samples === 0) throw new Error(`no profile samples in the ${window.load.scenario} window`);
+    return profileMarkdown(profiled, outputPath, top);
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+}
+
+function profileMarkdown(windows: ProfiledWindow[], outputPath: string, top: number): string {
+  const [legacy, modern] = windows as [ProfiledWindow, ProfiledWindow];
+  const perRequestUs = (window: ProfiledWindow, ms: number) => (ms * 1000) / window.load.completed;
+  const us = (value: number) => `${value.toFixed(1)} µs`;
+  /** Rows of `names` with both eras' self time per request, sorted by the 2026 one. */
+  const compare = (pick: (summary: CpuProfileSummary) => CpuProfileSummary['functions'], limit: number) => {
+    const legacyByName = new Map(pick(legacy.summary).map((entry) => [entry.name, entry]));
+    return pick(modern.summary)
+      .slice(0, limit)
+      .map((entry) => {
+        const before = legacyByName.get(entry.name);
+        const modernUs = perRequestUs(modern, entry.selfMs);
+        const legacyUs = before ? perRequestUs(legacy, before.selfMs) : 0;
+        const name =
+          entry.name === '' ? '(anonymous native)' : entry.name.includes(' (') ? `\`${entry.name}\`` : entry.name;
+        const area = entry.name === entry.area ? '' : ` ${entry.area} |`;
+        return `| ${name} |${area} ${us(legacyUs)} | ${us(modernUs)} | ${us(modernUs - legacyUs)} |`;
+      });
+  };
+  const header = (what: string, withArea = true) => [
+    `| ${what} |${withArea ? ' Area |' : ''} 2025 per request | 2026 per request | 2026 − 2025 |`,
+    `| --- |${withArea ? ' --- |' : ''} ---: | ---: | ---: |`,
+  ];
+  const windowLine = (window: ProfiledWindow, label: string) =>
+    `- ${label}: ${window.load.completed.toLocaleString('en-US')} requests (${Math.round(window.load.requestsPerSecond)} req/s under the profiler), ` +
+    `server busy ${(window.summary.busyMs / 1000).toFixed(2)} s of ${(window.summary.windowMs / 1000).toFixed(2)} s: ` +
+    `**${us(perRequestUs(window, window.summary.busyMs))} of CPU per request**`;
+  return [
+    '# HTTP app CPU profile: `/mcp` `tool_execute` `local:echo`, 2025 session against 2026 requests',
+    '',
+    `${machineSummary(machineInfo())} · load ${loadAverage().join(' / ')} · profile: ${outputPath} ` +
+      `(open it in Chrome DevTools or speedscope) · sampled every ${profileIntervalUs} µs · ${connections} connections`,
+    '',
+    windowLine(legacy, `${protocolVersion}, one session`),
+    windowLine(modern, `${modernProtocolVersion}, no session`),
+    '',
+    'Self time per request, by area (package) and by function, the 2026 window against the 2025 one (each cut to its ' +
+      'measured seconds; the profiler slows the server down: compare the two columns, not with the table of a normal run).',
+    '',
+    ...header('Area', false),
+    ...compare((summary) => summary.areas, top),
+    '',
+    ...header(`Top ${top} functions by self time (2026)`),
+    ...compare((summary) => summary.functions, top),
+    '',
+    ...header(`Top ${top} functions by total time, callees included (2026)`),
+    ...compare((summary) => summary.inclusive, top),
+    '',
+  ].join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Command line
+
+const usage = `usage: tsx bench/http-bench.ts [--profile [--profile-out FILE] [--top N]]
+  (no flags)     the benchmark: writes bench/results/http.{json,md}
+  --profile      the server child under node --cpu-prof for the tool_execute local:echo pair (2025 session, then
+                 2026 requests): CPU per request and where it goes; writes nothing to results/
+  --profile-out  where to keep the .cpuprofile (default: search-mcp-http-<time>.cpuprofile in the temp directory)
+  --top N        how many rows the profile tables list (default 25)`;
+
+class UsageError extends Error {}
+
+type Mode = { kind: 'bench' } | { kind: 'profile'; out: string; top: number };
+
+function readMode(argv: string[]): Mode {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        profile: { type: 'boolean' },
+        'profile-out': { type: 'string' },
+        top: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (values['help']) {
+    process.stdout.write(`${usage}\n`);
+    process.exit(0);
+  }
+  if (!values['profile']) {
+    if (values['profile-out'] !== undefined || values['top'] !== undefined)
+      throw new UsageError('--profile-out and --top need --profile');
+    return { kind: 'bench' };
+  }
+  const topText = values['top'] as string | undefined;
+  const top = topText === undefined ? 25 : Number(topText);
+  if (!Number.isSafeInteger(top) || top <= 0)
+    throw new UsageError(`--top must be a positive integer, not "${topText}"`);
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const out = (values['profile-out'] as string | undefined) ?? join(os.tmpdir(), `search-mcp-http-${stamp}.cpuprofile`);
+  return { kind: 'profile', out: resolve(out), top };
+}
+
+async function profileMain(mode: Extract<Mode, { kind: 'profile' }>): Promise<void> {
+  log(
+    `profile: the server child under --cpu-prof (every ${profileIntervalUs} µs), tool_execute local:echo, 2025 then 2026`,
+  );
+  const md = await profileEras(mode.out, mode.top);
+  log(`wrote ${mode.out}`);
+  const cleanup = await leftoverCheck();
+  check(cleanup.alivePids.length === 0, `processes left: ${cleanup.alivePids.join(', ')}`);
+  check(cleanup.childProcesses.length === 0, `child processes left: ${JSON.stringify(cleanup.childProcesses)}`);
+  if (failures.length > 0) {
+    log(`${failures.length} CHECK(S) FAILED:\n  ${failures.join('\n  ')}`);
+    process.exitCode = 1;
+  }
+  process.stdout.write(md);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // Main
 
 async function main(): Promise<void> {
+  let mode: Mode;
+  try {
+    mode = readMode(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`http-bench: ${error.message}\n${usage}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  if (mode.kind === 'profile') return profileMain(mode);
   const runStarted = performance.now();
   const machine: Machine = {
     ...machineInfo(),
@@ -932,6 +1332,7 @@ async function main(): Promise<void> {
         sessionRounds,
         sessionConcurrency,
         protocolVersion,
+        modernProtocolVersion,
         serverModes,
         rateLimitPerMinute: 0,
         maxSessions: benchMaxSessions,

@@ -1,13 +1,7 @@
 import { ConfigError, errorMessage } from '@search-mcp/shared';
 import { appVersion } from './app-version.js';
 import { type CliArguments, parseCliArguments, usage } from './cli-arguments.js';
-import { type CliLifecycle, startCliLifecycle } from './cli-lifecycle.js';
-import { callCommand } from './commands/call-command.js';
-import { doctorCommand } from './commands/doctor-command.js';
-import { initCommand } from './commands/init/init-command.js';
-import { listCommand } from './commands/list-command.js';
-import { searchCommand } from './commands/search-command.js';
-import { serveCommand } from './commands/serve-command.js';
+import type { CliLifecycle } from './cli-lifecycle.js';
 import { UsageError } from './usage-error.js';
 
 const helpHint = "Run 'search-mcp --help' for usage.";
@@ -20,21 +14,29 @@ function describeFailure(error: unknown): { text: string; exitCode: number } {
   return { text: `search-mcp: ${errorMessage(error)}`, exitCode: 1 };
 }
 
-/** Runs a command; a number is its exit code, `undefined` means it keeps serving until shut down. */
-function run(cli: CliArguments, lifecycle: CliLifecycle): Promise<number | undefined> {
+/**
+ * Runs a command; a number is its exit code, `undefined` means it keeps serving until shut down. Each command's
+ * module is imported only when that command runs: `serve` must answer its client's first request soon after the
+ * spawn, and the others' dependencies (the tokenizer and the 1.x SDK client of `doctor`, the client files of `init`)
+ * would only delay it.
+ */
+async function run(cli: CliArguments, lifecycle: CliLifecycle): Promise<number | undefined> {
   switch (cli.command) {
-    case 'serve':
-      return serveCommand(cli, lifecycle).then(() => undefined);
+    case 'serve': {
+      const { serveCommand } = await import('./commands/serve-command.js');
+      await serveCommand(cli, lifecycle);
+      return undefined;
+    }
     case 'search':
-      return searchCommand(cli, lifecycle);
+      return (await import('./commands/search-command.js')).searchCommand(cli, lifecycle);
     case 'call':
-      return callCommand(cli, lifecycle);
+      return (await import('./commands/call-command.js')).callCommand(cli, lifecycle);
     case 'list':
-      return listCommand(cli, lifecycle);
+      return (await import('./commands/list-command.js')).listCommand(cli, lifecycle);
     case 'doctor':
-      return doctorCommand(cli, lifecycle);
+      return (await import('./commands/doctor-command.js')).doctorCommand(cli, lifecycle);
     case 'init':
-      return initCommand(cli);
+      return (await import('./commands/init/init-command.js')).initCommand(cli);
     case 'help':
     case 'version':
       return Promise.resolve(0);
@@ -55,7 +57,9 @@ async function main(): Promise<void> {
     process.stdout.write(`${cli.command === 'help' ? usage : appVersion}\n`);
     return;
   }
-  // Every way out goes through here: signals, stdin EOF, a closed stdout, the command's end, a failure.
+  // Every way out goes through here: signals, stdin EOF, a closed stdout, the command's end, a failure. Imported
+  // here, not above: it brings the runtime, which `--help` and `--version` have no use for.
+  const { startCliLifecycle } = await import('./cli-lifecycle.js');
   const lifecycle = startCliLifecycle({ stoppedBySignal: cli.command === 'serve' });
   let exitCode: number | undefined;
   try {

@@ -1,0 +1,137 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LineSplitter } from '@search-mcp/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * What the built `search-mcp` imports before it answers: `--version` and `--help` nothing of the runtime, and `serve`
+ * not the modules of the other commands (the tokenizer and the 1.x SDK client of `doctor`, the client files of
+ * `init`). A loader hook (`module.register`) writes the URL of every ES module as it loads; the list is read when
+ * the answer arrives. Speed itself is measured in benchmarks; this only keeps the cheap path from growing back.
+ */
+const appDirectory = fileURLToPath(new URL('..', import.meta.url));
+const cliPath = join(appDirectory, 'dist', 'cli.js');
+const slowServer = fileURLToPath(
+  new URL('../../../packages/client-manager/test/fixtures/stdio-fixture-server.mjs', import.meta.url),
+);
+const deadlineMs = 30_000;
+
+let directory: string;
+let registerPath: string;
+let configPath: string;
+
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'search-mcp-boot-modules-'));
+  await writeFile(
+    join(directory, 'hooks.mjs'),
+    "import { appendFileSync } from 'node:fs';\n" +
+      'export async function load(url, context, next) {\n' +
+      '  const result = await next(url, context);\n' +
+      '  appendFileSync(process.env.LOADED_MODULES_FILE, `${url}\\n`);\n' +
+      '  return result;\n' +
+      '}\n',
+  );
+  registerPath = join(directory, 'register.mjs');
+  await writeFile(registerPath, "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n");
+  configPath = join(directory, 'config.json');
+  // A backend that never gets ready: the answer must not depend on it.
+  await writeFile(
+    configPath,
+    JSON.stringify({
+      mcpServers: { slow: { command: process.execPath, args: [slowServer, '--startup-delay-ms', '60000'] } },
+    }),
+  );
+});
+
+afterAll(async () => {
+  if (directory) await rm(directory, { recursive: true, force: true });
+});
+
+function startCli(args: string[], modulesFile: string): ChildProcess {
+  return spawn(process.execPath, ['--import', registerPath, cliPath, ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, LOADED_MODULES_FILE: modulesFile, SEARCH_MCP_INSTRUCTIONS_WAIT_MS: '0' },
+  });
+}
+
+async function loadedModules(modulesFile: string): Promise<string[]> {
+  return (await readFile(modulesFile, 'utf8')).split('\n').filter((line) => line !== '');
+}
+
+/** Modules no command needs before it starts work: the runtime's, the SDKs', ajv, the tokenizer. */
+const heavy = [
+  '/packages/runtime/',
+  '/packages/client-manager/',
+  '/packages/catalog/',
+  '@modelcontextprotocol/',
+  '/ajv',
+  '@anthropic-ai/tokenizer',
+];
+/** The chunks of the commands `serve` does not run (tsup names a chunk after its entry's file). */
+const otherCommands = ['doctor-command-', 'init-command-', 'search-command-', 'list-command-', 'call-command-'];
+
+describe('modules loaded before the first answer', () => {
+  for (const flag of ['--version', '--help']) {
+    it(`${flag} loads nothing of the runtime, the SDKs or any command`, async () => {
+      const modulesFile = join(directory, `modules${flag}.txt`);
+      const child = startCli([flag], modulesFile);
+      const [code] = (await once(child, 'exit')) as [number | null];
+      expect(code).toBe(0);
+      const modules = await loadedModules(modulesFile);
+      expect(modules.some((url) => url.endsWith('/dist/cli.js'))).toBe(true);
+      expect(modules.filter((url) => [...heavy, ...otherCommands].some((part) => url.includes(part)))).toEqual([]);
+    });
+  }
+
+  it('serve answers initialize and tools/list without the other commands or the tokenizer', async () => {
+    const modulesFile = join(directory, 'modules-serve.txt');
+    const child = startCli(['serve', '--config', configPath, '--log-level', 'warn', '--no-watch'], modulesFile);
+    child.stderr?.resume();
+    const exited = once(child, 'exit');
+    try {
+      const answers = new Map<number, unknown>();
+      const toolsListed = new Promise<string[]>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no tools/list answer in time')), deadlineMs);
+        const splitter = new LineSplitter({
+          onLine: (line) => {
+            const message = JSON.parse(line) as { id?: number; result?: unknown };
+            if (message.id === undefined) return;
+            answers.set(message.id, message.result);
+            if (message.id === 1) {
+              child.stdin?.write(
+                '{"jsonrpc":"2.0","method":"notifications/initialized"}\n{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n',
+              );
+            } else if (message.id === 2) {
+              clearTimeout(timer);
+              // Read at the answer: what loads later (the backends' client, the first search) may load then.
+              resolve(loadedModules(modulesFile));
+            }
+          },
+        });
+        child.stdout?.on('data', (chunk: Buffer) => splitter.push(chunk));
+        child.on('exit', () => reject(new Error('search-mcp exited before answering')));
+      });
+      child.stdin?.write(
+        `${JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'boot-test', version: '0' } },
+        })}\n`,
+      );
+      const modules = await toolsListed;
+      expect(answers.get(2)).toMatchObject({ tools: expect.any(Array) });
+      expect(modules.some((url) => url.includes('serve-command-'))).toBe(true);
+      expect(
+        modules.filter((url) => [...otherCommands, '@anthropic-ai/tokenizer'].some((part) => url.includes(part))),
+      ).toEqual([]);
+    } finally {
+      child.stdin?.end();
+      await exited;
+    }
+  }, 60_000);
+});

@@ -1,7 +1,5 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2019 } from 'ajv/dist/2019.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
 import {
   errorMessage,
   silentLogger,
@@ -11,10 +9,33 @@ import {
   type Logger,
 } from '@search-mcp/shared';
 
-// ajv-formats is CommonJS; under ESM its default export may arrive wrapped.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
-  ajv: Ajv,
-) => Ajv;
+type Dialect = 'draft07' | 'draft2019' | 'draft2020';
+
+/** Where each dialect's Ajv class is, and its export's name (ajv is CommonJS). */
+const dialectModules: Readonly<Record<Dialect, { path: string; exportName: string }>> = {
+  draft07: { path: 'ajv', exportName: 'Ajv' },
+  draft2019: { path: 'ajv/dist/2019.js', exportName: 'Ajv2019' },
+  draft2020: { path: 'ajv/dist/2020.js', exportName: 'Ajv2020' },
+};
+
+const settings: Options = { allErrors: true, strict: false, validateSchema: false, allowUnionTypes: true };
+
+/**
+ * ajv and ajv-formats (CommonJS, ~80 modules, a fifth of a second to load on a busy machine) are required on the
+ * first validation, not when the catalog is built: a server answers `initialize` and `tools/list` without them, and
+ * `require` keeps `validate` synchronous.
+ */
+const requireFromHere = createRequire(import.meta.url);
+
+function createAjv(dialect: Dialect): Ajv {
+  const { path, exportName } = dialectModules[dialect];
+  const AjvClass = (requireFromHere(path) as Record<string, new (options: Options) => Ajv>)[exportName];
+  if (!AjvClass) throw new Error(`${path} has no export ${exportName}`);
+  // ajv-formats is CommonJS; its function may arrive as the module or as its `default`.
+  const formatsModule = requireFromHere('ajv-formats') as { default?: (ajv: Ajv) => Ajv } & ((ajv: Ajv) => Ajv);
+  const addFormats = formatsModule.default ?? formatsModule;
+  return addFormats(new AjvClass(settings));
+}
 
 /**
  * Validates tool arguments against the tool's `inputSchema` before a call leaves Search MCP, reporting every
@@ -28,18 +49,13 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
  * warning is logged.
  */
 export class ArgumentValidator {
-  private readonly draft07: Ajv;
-  private readonly draft2019: Ajv;
-  private readonly draft2020: Ajv;
+  /** One Ajv per dialect, made when a schema of that dialect is first compiled. */
+  private readonly ajvs = new Map<Dialect, Ajv>();
   private readonly cache = new WeakMap<object, ValidateFunction | null>();
   private readonly logger: Logger;
 
   constructor(options: { logger?: Logger } = {}) {
     this.logger = options.logger ?? silentLogger;
-    const settings = { allErrors: true, strict: false, validateSchema: false, allowUnionTypes: true } as const;
-    this.draft07 = addFormats(new Ajv(settings));
-    this.draft2019 = addFormats(new Ajv2019(settings) as unknown as Ajv);
-    this.draft2020 = addFormats(new Ajv2020(settings) as unknown as Ajv);
   }
 
   /** @throws ValidationError listing every problem. */
@@ -67,7 +83,8 @@ export class ArgumentValidator {
     const candidates = this.dialectsFor(toolKey, dialect);
     let compiled: ValidateFunction | null = null;
     let failure: unknown;
-    for (const ajv of candidates) {
+    for (const dialectName of candidates) {
+      const ajv = this.ajvFor(dialectName);
       try {
         compiled = ajv.compile(body);
         // Ajv keeps every compiled schema in a strong Map keyed by the (always fresh) copy, so reconnects and
@@ -89,16 +106,25 @@ export class ArgumentValidator {
     return compiled;
   }
 
-  /** The Ajv instances to try, in order, for a schema's `$schema`. */
-  private dialectsFor(toolKey: string, dialect: unknown): Ajv[] {
-    if (dialect === undefined) return [this.draft2020, this.draft07];
+  private ajvFor(dialect: Dialect): Ajv {
+    let ajv = this.ajvs.get(dialect);
+    if (!ajv) {
+      ajv = createAjv(dialect);
+      this.ajvs.set(dialect, ajv);
+    }
+    return ajv;
+  }
+
+  /** The dialects to try, in order, for a schema's `$schema`. */
+  private dialectsFor(toolKey: string, dialect: unknown): Dialect[] {
+    if (dialect === undefined) return ['draft2020', 'draft07'];
     const uri = String(dialect);
-    if (uri.includes('2020-12')) return [this.draft2020];
-    if (uri.includes('2019-09')) return [this.draft2019];
+    if (uri.includes('2020-12')) return ['draft2020'];
+    if (uri.includes('2019-09')) return ['draft2019'];
     if (!uri.includes('draft-07') && !uri.includes('draft-06')) {
       this.logger.debug('inputSchema names a JSON Schema dialect Ajv lacks; checked as draft-07', { toolKey, uri });
     }
-    return [this.draft07];
+    return ['draft07'];
   }
 }
 

@@ -19,6 +19,7 @@ import {
 } from '@search-mcp/shared';
 import { loadConfig } from '@search-mcp/shared/node';
 import type { CallToolOptions } from './connection/forward-tool-call.js';
+import { InFlightRequests } from './connection/in-flight-requests.js';
 import type { EmitManagerEvent } from './connection/notification-relays.js';
 import type { ServerConnection } from './connection/server-connection.js';
 import type {
@@ -36,6 +37,7 @@ import * as resources from './features/resource-forwarding.js';
 import * as tasks from './features/task-forwarding.js';
 import type { TaskStatusParams } from './connection/notification-relays.js';
 import type { ResourcePage, ResourceTemplatePage } from './features/resource-forwarding.js';
+import type { RequestOrigin } from './reverse/reverse-request-types.js';
 
 /**
  * Connects Search MCP to its backend MCP servers and keeps them alive.
@@ -56,6 +58,8 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
   private readonly options: McpClientManagerOptions;
   private revision = 0;
   private readonly taskTools = new Map<string, Set<string>>();
+  /** Per server: the calls with an `origin` that are in flight through this manager (`inFlightOrigins`). */
+  private readonly callsInFlight = new Map<string, InFlightRequests>();
   private closed = false;
   /** True once `startAll` ran: a reload then starts the servers it adds. */
   private started = false;
@@ -220,14 +224,16 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
     if (Object.hasOwn(connection.config.toolPermissions, toolName) && !connection.config.toolPermissions[toolName]) {
       throw new ToolDisabledError({ toolName: formatToolKey(id, toolName), reason: 'toolPermissions' });
     }
-    if (!options.task && this.taskTools.get(id)?.has(toolName)) {
-      return (await tasks.runToolAsTask(connection, toolName, args, options, (listener) => {
-        const relay = (serverId: string, params: TaskStatusParams) => serverId === id && listener(params);
-        this.on('task-status', relay);
-        return () => this.off('task-status', relay);
-      })) as CallToolResult;
-    }
-    return connection.callTool(toolName, args, options);
+    return this.tracked(id, { method: 'tools/call', name: toolName }, options, async () => {
+      if (!options.task && this.taskTools.get(id)?.has(toolName)) {
+        return (await tasks.runToolAsTask(connection, toolName, args, options, (listener) => {
+          const relay = (serverId: string, params: TaskStatusParams) => serverId === id && listener(params);
+          this.on('task-status', relay);
+          return () => this.off('task-status', relay);
+        })) as CallToolResult;
+      }
+      return connection.callTool(toolName, args, options);
+    });
   }
 
   /** `tasks/get` of a backend task, unchanged. */
@@ -237,7 +243,10 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
 
   /** `tasks/result`: waits until the task ends, then its result unchanged. */
   async getTaskResult(id: string, taskId: string, options?: BackendRequestOptions): Promise<Record<string, unknown>> {
-    return tasks.getTaskResult(this.connection(id), taskId, options);
+    const connection = this.connection(id);
+    return this.tracked(id, { method: 'tasks/result' }, options, () =>
+      tasks.getTaskResult(connection, taskId, options),
+    );
   }
 
   /** One page of `tasks/list`; empty from a server that cannot list tasks. */
@@ -268,7 +277,10 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
    * `options.inputResponses` and `requestState`, as for `callTool`).
    */
   async readResource(id: string, uri: string, options?: BackendRequestOptions): Promise<Record<string, unknown>> {
-    return resources.readResource(this.connection(id), uri, options);
+    const connection = this.connection(id);
+    return this.tracked(id, { method: 'resources/read', name: uri }, options, () =>
+      resources.readResource(connection, uri, options),
+    );
   }
 
   /** Subscribes to a resource's updates (`resource-updated` events). Counted per uri; renewed after reconnects. */
@@ -293,7 +305,10 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
     args?: Record<string, string>,
     options?: BackendRequestOptions,
   ): Promise<Record<string, unknown>> {
-    return prompts.getPrompt(this.connection(id), name, args, options);
+    const connection = this.connection(id);
+    return this.tracked(id, { method: 'prompts/get', name }, options, () =>
+      prompts.getPrompt(connection, name, args, options),
+    );
   }
 
   /** `completion/complete` for a prompt argument or a resource template variable. */
@@ -302,7 +317,10 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
     params: CompleteParams,
     options?: BackendRequestOptions,
   ): Promise<Record<string, unknown>> {
-    return prompts.complete(this.connection(id), params, options);
+    const connection = this.connection(id);
+    return this.tracked(id, { method: 'completion/complete' }, options, () =>
+      prompts.complete(connection, params, options),
+    );
   }
 
   /** Sets a server's logging level; remembered and set again after every reconnect. */
@@ -329,6 +347,20 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
   async healthCheck(options: HealthCheckOptions = {}): Promise<ServerHealth[]> {
     const timeoutMs = options.timeoutMs ?? 5000;
     return Promise.all([...this.connections.values()].map((connection) => connection.ping(timeoutMs)));
+  }
+
+  /**
+   * The `origin`s of the calls to a server in flight now (`callTool`, `getPrompt`, `readResource`, `complete`,
+   * `getTaskResult` given `options.origin`), newest first, one per call. A 2026-07-28 client hears a server's log
+   * messages only inside its own requests: these are the requests a `log-message` of the server may go to.
+   */
+  inFlightOrigins(id: string): RequestOrigin[] {
+    return (
+      this.callsInFlight
+        .get(id)
+        ?.list()
+        .map((request) => request.origin) ?? []
+    );
   }
 
   /** The state of every configured server, in config order. */
@@ -358,6 +390,29 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
     else this.taskTools.delete(serverId);
     this.revision += 1;
     this.emit('tools-changed', serverId, tools);
+  }
+
+  /** Runs one call of a server, listed in `inFlightOrigins` until it settles when it has an origin. */
+  private async tracked<T>(
+    id: string,
+    request: { method: string; name?: string },
+    options: BackendRequestOptions | undefined,
+    run: () => Promise<T>,
+  ): Promise<T> {
+    const origin = options?.origin;
+    if (origin === undefined) return run();
+    let calls = this.callsInFlight.get(id);
+    if (!calls) {
+      calls = new InFlightRequests();
+      this.callsInFlight.set(id, calls);
+    }
+    const done = calls.add({ ...request, origin });
+    try {
+      return await run();
+    } finally {
+      done();
+      if (calls.size === 0 && this.callsInFlight.get(id) === calls) this.callsInFlight.delete(id);
+    }
   }
 
   private resolve(config: SearchMcpConfigInput | ResolvedConfig): ResolvedConfig {

@@ -23,6 +23,11 @@ export interface BackendGateway {
     event: 'elicitation-complete',
     listener: (...args: BackendGatewayEvents['elicitation-complete']) => void,
   ): unknown;
+  /**
+   * The `origin`s (`BackendRequestOptions.origin`) of the requests to a server in flight now: a 2026-07-28 client
+   * hears a server's log messages only inside these requests of its own.
+   */
+  inFlightOrigins(serverId: string): readonly object[];
   /** What the server announced on its current connection; undefined while it is not running. */
   serverCapabilities(serverId: string): Readonly<Record<string, unknown>> | undefined;
   serverInstructions(serverId: string): string | undefined;

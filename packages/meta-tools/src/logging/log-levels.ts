@@ -2,6 +2,11 @@ import { type LoggingLevel, loggingLevels } from '@search-mcp/shared';
 
 const severity = new Map(loggingLevels.map((level, index) => [level, index]));
 
+/** Whether a message at `level` is at `wanted` or more severe (the spec's order, `debug` … `emergency`). */
+export function isAtLeast(level: LoggingLevel, wanted: LoggingLevel): boolean {
+  return (severity.get(level) ?? loggingLevels.length) >= (severity.get(wanted) ?? 0);
+}
+
 /**
  * The log level each session asked for. A session that set none gets everything (the spec leaves the default to the
  * server; the backend's own default already filtered). Backends are told the most verbose level any session wants,
@@ -25,8 +30,7 @@ export class LogLevels {
   /** Whether a message at `level` goes to this session. */
   passes(sessionKey: string, level: LoggingLevel): boolean {
     const wanted = this.levels.get(sessionKey);
-    if (wanted === undefined) return true;
-    return (severity.get(level) ?? loggingLevels.length) >= (severity.get(wanted) ?? 0);
+    return wanted === undefined || isAtLeast(level, wanted);
   }
 
   /** The most verbose level any session asked for. */

@@ -5,7 +5,7 @@
  * `subscriptions/listen` stream it opened. Proxy mode's lists carry 2026 cache hints (`public` without tokens or
  * projects); proxy `tools/call` bridges a backend's questions like meta mode does, and a client that declares neither
  * elicitation nor sampling gets a clear error instead of a hang. A 2026 backend's log message during a call reaches a
- * 2025 client. One search-mcp per client.
+ * 2025 client, and a 2026 client only when its request asked for a log level. One search-mcp per client.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -172,6 +172,25 @@ describe('sdk2 client pinned to 2026-07-28 â†” search-mcp --mode proxy (stdio) â
       await stream.close();
     }
   }, 60_000);
+
+  it("gets a 2026 backend's log message of a call only when its request asks for a log level", async () => {
+    const logLevelKey = 'io.modelcontextprotocol/logLevel';
+    // The backend logs both (search-mcp asks its backends for every level); the client gets only what it asked for.
+    await session.request('tools/call', { name: 'modern__log', arguments: { message: 'unasked' } });
+    const asked = await session.request('tools/call', {
+      name: 'modern__log',
+      arguments: { message: 'asked for' },
+      _meta: { [logLevelKey]: 'info' },
+    });
+    expect(textOf(asked)).toBe('logged');
+    const logged = await session.waitForNotification(
+      (notification) => notification.method === 'notifications/message' && notification.params.data === 'asked for',
+      deadlineMs,
+    );
+    expect(logged.params).toMatchObject({ level: 'info' });
+    // Both travel the same relay in order: had the first been sent, it would have arrived before the second.
+    expect(session.notifications.some((notification) => notification.params.data === 'unasked')).toBe(false);
+  });
 
   it('gets public cache hints on the aggregate lists (no tokens, no projects), settled for 60 s', async () => {
     const tools = await session.request('tools/list', {});

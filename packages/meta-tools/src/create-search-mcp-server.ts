@@ -50,7 +50,7 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): ParamsCh
   const { hub } = options;
   const stateless = options.stateless ?? false;
   const server = new ParamsCheckingServer(options.serverInfo ?? { name: 'search-mcp', version: packageVersion }, {
-    capabilities: hub ? forwardingCapabilities(stateless) : { tools: { listChanged: true } },
+    capabilities: hub ? forwardingCapabilities(stateless, options.era ?? 'legacy') : { tools: { listChanged: true } },
     instructions: buildServerInstructions(config, mode, options.projectId),
   });
   // One line per connection saying who connected and in which revision: the first thing to look at when a client

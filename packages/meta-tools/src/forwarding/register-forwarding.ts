@@ -14,14 +14,16 @@ import { expectedWithin, startingServerIds, waitForStartingServers } from '../st
 import { registerTaskHandlers } from '../tasks/task-handlers.js';
 import type { ForwardingContext } from './forwarding-context.js';
 
-/** What Search MCP announces when it forwards everything (HTTP stateless: no subscriptions, no logging). */
-export function forwardingCapabilities(stateless: boolean) {
+/** What Search MCP announces when it forwards everything (HTTP stateless: no subscriptions; no logging in 2025). */
+export function forwardingCapabilities(stateless: boolean, era: 'legacy' | 'modern' = 'legacy') {
   return {
     tools: { listChanged: true },
     resources: stateless ? { listChanged: true } : { subscribe: true, listChanged: true },
     prompts: { listChanged: true },
     completions: {},
-    ...(stateless ? {} : { logging: {} }),
+    // A stateless 2025 instance has no stream outside a request to send log messages on; in 2026-07-28 they travel
+    // only inside the request that asked for a level, which a one-request instance has.
+    ...(stateless && era === 'legacy' ? {} : { logging: {} }),
     tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
   };
 }

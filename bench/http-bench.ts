@@ -944,6 +944,7 @@ interface Machine extends MachineInfo {
   autocannon: string;
   fastify: string;
   sdk: string;
+  sdkServer: string;
   serverEverything: string;
 }
 
@@ -987,7 +988,8 @@ function markdown(
     '',
     `${machineSummary(machine)} · ` +
       `${machine.totalMemoryGb} GB RAM · load ${machine.loadAverageAtStart.join(' / ')} at start, ${(machine.loadAverageAtEnd ?? []).join(' / ')} at end · ` +
-      `autocannon ${machine.autocannon} · fastify ${machine.fastify} · SDK ${machine.sdk} · server-everything ${machine.serverEverything}`,
+      `autocannon ${machine.autocannon} · fastify ${machine.fastify} · SDK ${machine.sdk} (2025 sessions) · ` +
+      `@modelcontextprotocol/server ${machine.sdkServer} (2026 leg) · server-everything ${machine.serverEverything}`,
     '',
     `Loopback only (127.0.0.1). autocannon ${connections} connections, pipelining ${pipelining}, ${warmupSeconds} s warm-up (discarded) then ` +
       `${durationSeconds} s measured per row; every response body is checked (mismatches). Server: \`buildHttpApp\` as in the app tests, ` +
@@ -1003,7 +1005,8 @@ function markdown(
       '(checked: `resultType: "complete"`, no `mcp-session-id`). Each 2026 row runs right after its 2025 twin, same backend. ' +
       "req/s is autocannon's mean of per-second counts; latency has 1 ms resolution. *Server CPU / request* (child process only): " +
       "the server process's user + system CPU time over the measured 10 s (/proc, 10 ms ticks) divided by the requests " +
-      'completed: unlike req/s it hardly moves with the load of other processes on the machine (server-everything not included).',
+      'completed (server-everything not included): it depends less than req/s on how much CPU other processes leave the server, ' +
+      'though a busy machine still inflates it (shared caches, the other vCPU). Compare rows of one run, not runs on other machines.',
     '',
     '| Scenario | Server | req/s | p50 | p99 | max | completed | server CPU / request | errors / timeouts / non-2xx / mismatches | Goal |',
     '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
@@ -1283,6 +1286,8 @@ async function main(): Promise<void> {
     autocannon: packageVersion('autocannon', requireFromApp),
     fastify: packageVersion('fastify', requireFromApp),
     sdk: packageVersion('@modelcontextprotocol/sdk', requireFromApp, '@modelcontextprotocol/sdk/server/index.js'),
+    /** The 2.x server package: the 2026-07-28 leg (`createMcpHandler`) and the per-request instances. */
+    sdkServer: packageVersion('@modelcontextprotocol/server', requireFromApp),
     serverEverything: packageVersion(
       '@modelcontextprotocol/server-everything',
       requireFromApp,

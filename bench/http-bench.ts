@@ -1156,8 +1156,12 @@ function profileMarkdown(windows: ProfiledWindow[], outputPath: string, top: num
   const [legacy, modern] = windows as [ProfiledWindow, ProfiledWindow];
   const perRequestUs = (window: ProfiledWindow, ms: number) => (ms * 1000) / window.load.completed;
   const us = (value: number) => `${value.toFixed(1)} µs`;
-  /** Rows of `names` with both eras' self time per request, sorted by the 2026 one. */
-  const compare = (pick: (summary: CpuProfileSummary) => CpuProfileSummary['functions'], limit: number) => {
+  /** The top `limit` entries of the 2026 window, each with its 2025 self time per request next to it. */
+  const compare = (
+    pick: (summary: CpuProfileSummary) => CpuProfileSummary['functions'],
+    limit: number,
+    withArea = true,
+  ) => {
     const legacyByName = new Map(pick(legacy.summary).map((entry) => [entry.name, entry]));
     return pick(modern.summary)
       .slice(0, limit)
@@ -1167,7 +1171,7 @@ function profileMarkdown(windows: ProfiledWindow[], outputPath: string, top: num
         const legacyUs = before ? perRequestUs(legacy, before.selfMs) : 0;
         const name =
           entry.name === '' ? '(anonymous native)' : entry.name.includes(' (') ? `\`${entry.name}\`` : entry.name;
-        const area = entry.name === entry.area ? '' : ` ${entry.area} |`;
+        const area = withArea ? ` ${entry.area} |` : '';
         return `| ${name} |${area} ${us(legacyUs)} | ${us(modernUs)} | ${us(modernUs - legacyUs)} |`;
       });
   };
@@ -1192,7 +1196,7 @@ function profileMarkdown(windows: ProfiledWindow[], outputPath: string, top: num
       'measured seconds; the profiler slows the server down: compare the two columns, not with the table of a normal run).',
     '',
     ...header('Area', false),
-    ...compare((summary) => summary.areas, top),
+    ...compare((summary) => summary.areas, top, false),
     '',
     ...header(`Top ${top} functions by self time (2026)`),
     ...compare((summary) => summary.functions, top),

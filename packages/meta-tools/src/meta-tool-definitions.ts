@@ -75,9 +75,21 @@ export function toolExecuteDefinition(): MetaToolDefinition {
  * { type: 'string' }` and `additionalProperties: {}`.
  */
 function toToolInputSchema(schema: z.ZodType): MetaToolDefinition['inputSchema'] {
-  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
-  return withoutNoOpKeywords(json) as MetaToolDefinition['inputSchema'];
+  let built = builtSchemas.get(schema);
+  if (!built) {
+    const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
+    built = withoutNoOpKeywords(json) as MetaToolDefinition['inputSchema'];
+    builtSchemas.set(schema, built);
+  }
+  // A copy: callers edit descriptions, and every server instance gets its own definition.
+  return structuredClone(built);
 }
+
+/**
+ * Each schema converted once per process: `z.toJSONSchema` cost ~0.4–0.7 ms, and `search-mcp-http` builds a server
+ * instance (so both definitions) for every 2026-07-28 request (bench/results/http.md, `--profile`).
+ */
+const builtSchemas = new WeakMap<z.ZodType, MetaToolDefinition['inputSchema']>();
 
 function withoutNoOpKeywords(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNoOpKeywords);

@@ -209,6 +209,8 @@ export class ParkedCall {
   }
 
   private failAsks(message: string): void {
+    // Most calls end without ever asking: no error (and its stack) to build for them.
+    if (this.asks.size === 0) return;
     const error = new JsonRpcWireError(-32603, message);
     for (const ask of this.asks.values()) ask.reject(error);
     this.asks.clear();

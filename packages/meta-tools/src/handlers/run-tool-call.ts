@@ -3,6 +3,13 @@ import type { Caller } from '@search-mcp/catalog';
 import { parseToolKey, type ToolCallResult, type ToolProgress } from '@search-mcp/shared';
 import { callerFields, errorFields } from '../audit/request-audit.js';
 import { forwardableMeta } from '../forwarding/forwardable-meta.js';
+import {
+  backendRetry,
+  type InputBinding,
+  openRequestState,
+  passInputRequired,
+  refuseUnstatedAnswers,
+} from '../input/backend-input-state.js';
 import type { ParkedCall } from '../input/parked-call.js';
 import { pendingInputs } from '../input/pending-inputs.js';
 import { callerIdentity, callIdentity, invalidRequestState } from '../input/request-state-codec.js';
@@ -46,9 +53,7 @@ interface BackendCall {
 export async function runToolCall(context: HandlerContext, run: ToolCallRun): Promise<ToolCallResult> {
   const { extra } = run;
   if (extra.requestState !== undefined) return resume(context, run, extra.requestState);
-  if (extra.inputResponses !== undefined && Object.keys(extra.inputResponses).length > 0) {
-    throw new JsonRpcWireError(-32602, 'Invalid tools/call params: inputResponses without requestState');
-  }
+  refuseUnstatedAnswers(extra, 'tools/call');
   if (extra.era === 'modern' && context.session && !run.task) {
     const parked = pendingInputs.create();
     return answerFrom(context, run, startParkable(context, run, parked));
@@ -56,26 +61,19 @@ export async function runToolCall(context: HandlerContext, run: ToolCallRun): Pr
   const progress = createProgressForwarder(run.meta, extra);
   const result = await callBackend(context, run, { signal: extra.signal, onProgress: progress.onProgress });
   await progress.settle();
-  return passInputRequired(result, run);
+  return passBackendInput(result, run);
 }
 
 /** A retry: our `requestState` names the backend state to send back, or the parked call to continue. */
 async function resume(context: HandlerContext, run: ToolCallRun, requestState: string): Promise<ToolCallResult> {
   const { extra } = run;
-  const state = pendingInputs.codec.open(requestState);
-  if (state.caller !== callerIdentity(run.caller) || state.call !== callIdentity(run.toolKey, run.args))
-    throw invalidRequestState();
+  const state = openRequestState(requestState, binding(run));
   if (state.kind === 'backend') {
-    if (parseToolKey(run.toolKey)?.serverId !== state.server) throw invalidRequestState();
+    const retry = backendRetry(state, parseToolKey(run.toolKey)?.serverId ?? '', extra);
     const progress = createProgressForwarder(run.meta, extra);
-    const result = await callBackend(context, run, {
-      signal: extra.signal,
-      onProgress: progress.onProgress,
-      inputResponses: extra.inputResponses ?? {},
-      ...(state.backendState !== undefined ? { requestState: state.backendState } : {}),
-    });
+    const result = await callBackend(context, run, { signal: extra.signal, onProgress: progress.onProgress, ...retry });
     await progress.settle();
-    return passInputRequired(result, run);
+    return passBackendInput(result, run);
   }
   const parked = pendingInputs.get(state.callId);
   if (!parked) throw invalidRequestState();
@@ -137,27 +135,17 @@ async function answerFrom(
   }
   pendingInputs.forget(parked);
   if (outcome.kind === 'failed') throw outcome.error;
-  return passInputRequired(outcome.result, run);
+  return passBackendInput(outcome.result, run);
 }
 
-/**
- * A 2026-07-28 backend's `input_required`, for the client: the same questions, and our `requestState` in place of
- * the backend's (wrapped in it, signed, bound to this caller and call).
- */
-function passInputRequired(result: ToolCallResult, run: ToolCallRun): ToolCallResult {
-  if (!isInputRequiredResult(result)) return result;
-  const server = parseToolKey(run.toolKey)?.serverId ?? '';
-  return {
-    resultType: 'input_required',
-    inputRequests: result.inputRequests,
-    requestState: pendingInputs.codec.seal({
-      kind: 'backend',
-      server,
-      backendState: result.requestState,
-      caller: callerIdentity(run.caller),
-      call: callIdentity(run.toolKey, run.args),
-    }),
-  };
+/** Which call a state of this run belongs to. */
+function binding(run: ToolCallRun): InputBinding {
+  return { caller: run.caller, call: callIdentity(run.toolKey, run.args) };
+}
+
+/** A 2026-07-28 backend's `input_required`, with our state wrapping its own (see `input/backend-input-state.ts`). */
+function passBackendInput(result: ToolCallResult, run: ToolCallRun): ToolCallResult {
+  return passInputRequired(result, parseToolKey(run.toolKey)?.serverId ?? '', binding(run));
 }
 
 /** One call to the backend, audited. */

@@ -2,6 +2,14 @@ import { errorMessage, isRecord, JsonRpcErrorCode } from '@search-mcp/shared';
 import type { Listed } from '../forwarding/backend-gateway.js';
 import { backendOptions, type ForwardingContext } from '../forwarding/forwarding-context.js';
 import { decodeListCursor, encodeListCursor, type ListKind } from '../forwarding/list-cursor.js';
+import {
+  backendRetry,
+  type InputBinding,
+  openRequestState,
+  passInputRequired,
+  refuseUnstatedAnswers,
+} from '../input/backend-input-state.js';
+import { callIdentity } from '../input/request-state-codec.js';
 import type { ParamsCheckingServer } from '../params-checking-server.js';
 import type { RequestExtra } from '../search-mcp-server-options.js';
 import { isNotFound, JsonRpcWireError, toForwardedError } from '../wire-errors.js';
@@ -9,7 +17,9 @@ import { isNotFound, JsonRpcWireError, toForwardedError } from '../wire-errors.j
 /**
  * `resources/list`, `resources/templates/list`, `resources/read`, `resources/subscribe` and `unsubscribe` over the
  * backends the caller sees. Lists are paged one backend page per answer, in config order, by cursors of ours; URIs
- * pass unchanged; a read goes to the first server of `ResourceRoutes.candidates` that has the resource.
+ * pass unchanged; a read goes to the first server of `ResourceRoutes.candidates` that has the resource. A 2026-07-28
+ * backend's `input_required` goes to the client with our signed state (bound to the caller, the uri and that server);
+ * the retry goes to that server only, with the answers and the backend's own state.
  */
 export function registerResourceHandlers(server: ParamsCheckingServer, context: ForwardingContext): void {
   const { hub } = context;
@@ -19,10 +29,26 @@ export function registerResourceHandlers(server: ParamsCheckingServer, context: 
   );
   server.handle('resources/read', async (request, extra) => {
     const { uri, _meta } = request.params;
+    refuseUnstatedAnswers(extra, 'resources/read');
     const servers = await candidatesFor(context, uri, _meta, extra);
+    const binding: InputBinding = {
+      caller: context.callerOf(_meta, extra),
+      call: callIdentity('resources/read', { uri }),
+    };
+    if (extra.requestState !== undefined) {
+      const state = openRequestState(extra.requestState, binding);
+      const serverId = state.kind === 'backend' && servers.includes(state.server) ? state.server : '';
+      const options = { ...backendOptions(context, _meta, extra), ...backendRetry(state, serverId, extra) };
+      try {
+        return passInputRequired(await hub.gateway.readResource(serverId, uri, options), serverId, binding);
+      } catch (error) {
+        throw toForwardedError(error, uri);
+      }
+    }
     for (const serverId of servers) {
       try {
-        return await hub.gateway.readResource(serverId, uri, backendOptions(context, _meta, extra));
+        const result = await hub.gateway.readResource(serverId, uri, backendOptions(context, _meta, extra));
+        return passInputRequired(result, serverId, binding);
       } catch (error) {
         if (!isNotFound(error)) throw toForwardedError(error, uri);
       }

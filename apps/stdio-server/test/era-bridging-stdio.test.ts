@@ -228,6 +228,20 @@ describe.each(fronts)('$kind client ($era) with elicitation and sampling handler
       ]);
       expectAskedInItsEra(outcome, 1);
     });
+
+    it('a prompt and a resource that ask before they answer', async () => {
+      const prompt = await observe(() => session.request('prompts/get', { name: 'modern__confirm' }));
+      expect(prompt.result.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Confirmed: Ada' } }]);
+      expect(prompt.asked).toEqual([
+        { method: 'elicitation/create', params: expect.objectContaining({ message: 'Confirm what?' }) },
+      ]);
+      expectAskedInItsEra(prompt, 1);
+      const resource = await observe(() => session.request('resources/read', { uri: 'modern://asked' }));
+      expect(resource.result.contents).toEqual([
+        { uri: 'modern://asked', mimeType: 'text/plain', text: 'You said: Ada' },
+      ]);
+      expectAskedInItsEra(resource, 1);
+    });
   });
 
   if (era === 'modern') {

@@ -10,8 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 /**
  * What the built `search-mcp` imports before it answers: `--version` and `--help` nothing of the runtime, and `serve`
  * not the modules of the other commands (the tokenizer and the 1.x SDK client of `doctor`, the client files of
- * `init`). A loader hook (`module.register`) writes the URL of every ES module as it loads; the list is read when
- * the answer arrives. Speed itself is measured in benchmarks; this only keeps the cheap path from growing back.
+ * `init`), nor the 1.x SDK's client before a backend connects. A loader hook (`module.register`) writes the URL of
+ * every ES module as it loads; the list is read when the answer arrives. Speed itself is measured in benchmarks;
+ * this only keeps the cheap path from growing back.
  */
 const appDirectory = fileURLToPath(new URL('..', import.meta.url));
 const cliPath = join(appDirectory, 'dist', 'cli.js');
@@ -23,6 +24,7 @@ const deadlineMs = 30_000;
 let directory: string;
 let registerPath: string;
 let configPath: string;
+let idleConfigPath: string;
 
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'search-mcp-boot-modules-'));
@@ -43,6 +45,14 @@ beforeAll(async () => {
     configPath,
     JSON.stringify({
       mcpServers: { slow: { command: process.execPath, args: [slowServer, '--startup-delay-ms', '60000'] } },
+    }),
+  );
+  // No backend connects: any enabled one loads the 1.x SDK client in the background at once, racing the answer.
+  idleConfigPath = join(directory, 'idle-config.json');
+  await writeFile(
+    idleConfigPath,
+    JSON.stringify({
+      mcpServers: { off: { command: process.execPath, args: [slowServer], enabled: false } },
     }),
   );
 });
@@ -88,33 +98,68 @@ describe('modules loaded before the first answer', () => {
   }
 
   it('serve answers initialize and tools/list without the other commands or the tokenizer', async () => {
-    const modulesFile = join(directory, 'modules-serve.txt');
-    const child = startCli(['serve', '--config', configPath, '--log-level', 'warn', '--no-watch'], modulesFile);
-    child.stderr?.resume();
-    const exited = once(child, 'exit');
-    try {
-      const answers = new Map<number, unknown>();
-      const toolsListed = new Promise<string[]>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('no tools/list answer in time')), deadlineMs);
-        const splitter = new LineSplitter({
-          onLine: (line) => {
-            const message = JSON.parse(line) as { id?: number; result?: unknown };
-            if (message.id === undefined) return;
-            answers.set(message.id, message.result);
-            if (message.id === 1) {
-              child.stdin?.write(
-                '{"jsonrpc":"2.0","method":"notifications/initialized"}\n{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n',
-              );
-            } else if (message.id === 2) {
-              clearTimeout(timer);
-              // Read at the answer: what loads later (the backends' client, the first search) may load then.
-              resolve(loadedModules(modulesFile));
-            }
-          },
-        });
-        child.stdout?.on('data', (chunk: Buffer) => splitter.push(chunk));
-        child.on('exit', () => reject(new Error('search-mcp exited before answering')));
+    const { toolsList, modulesAtToolsList } = await serveUntilToolsList(configPath, 'modules-serve.txt');
+    expect(toolsList).toMatchObject({ tools: expect.any(Array) });
+    expect(modulesAtToolsList.some((url) => url.includes('serve-command-'))).toBe(true);
+    expect(
+      modulesAtToolsList.filter((url) =>
+        [...otherCommands, '@anthropic-ai/tokenizer'].some((part) => url.includes(part)),
+      ),
+    ).toEqual([]);
+  }, 60_000);
+
+  it('serve answers initialize without the 1.x SDK client (it loads on the first connect of a backend)', async () => {
+    const { modulesAtInitialize, modulesAtToolsList } = await serveUntilToolsList(idleConfigPath, 'modules-idle.txt');
+    // The client manager itself is loaded: the check below is about what it imports, not about its absence.
+    expect(modulesAtInitialize.some((url) => url.includes('/packages/client-manager/dist/index.js'))).toBe(true);
+    const legacyClient = (url: string) =>
+      url.includes('@modelcontextprotocol/sdk/dist/esm/client/') || url.includes('legacy-client-module-');
+    expect(modulesAtInitialize.filter(legacyClient)).toEqual([]);
+    expect(modulesAtToolsList.filter(legacyClient)).toEqual([]);
+  }, 60_000);
+});
+
+interface ServeAnswers {
+  toolsList: unknown;
+  /** The modules loaded when the `initialize` answer arrived. */
+  modulesAtInitialize: string[];
+  /** The modules loaded when the `tools/list` answer arrived (what loads later, such as the first search, may). */
+  modulesAtToolsList: string[];
+}
+
+async function serveUntilToolsList(config: string, modulesFileName: string): Promise<ServeAnswers> {
+  const modulesFile = join(directory, modulesFileName);
+  const child = startCli(['serve', '--config', config, '--log-level', 'warn', '--no-watch'], modulesFile);
+  child.stderr?.resume();
+  const exited = once(child, 'exit');
+  try {
+    return await new Promise<ServeAnswers>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no tools/list answer in time')), deadlineMs);
+      let modulesAtInitialize: Promise<string[]> | undefined;
+      const splitter = new LineSplitter({
+        onLine: (line) => {
+          const message = JSON.parse(line) as { id?: number; result?: unknown };
+          if (message.id === 1) {
+            modulesAtInitialize = loadedModules(modulesFile);
+            child.stdin?.write(
+              '{"jsonrpc":"2.0","method":"notifications/initialized"}\n{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n',
+            );
+          } else if (message.id === 2) {
+            clearTimeout(timer);
+            const toolsList = message.result;
+            Promise.all([
+              modulesAtInitialize ?? Promise.reject(new Error('tools/list before initialize')),
+              loadedModules(modulesFile),
+            ])
+              .then(([atInitialize, atToolsList]) =>
+                resolve({ toolsList, modulesAtInitialize: atInitialize, modulesAtToolsList: atToolsList }),
+              )
+              .catch(reject);
+          }
+        },
       });
+      child.stdout?.on('data', (chunk: Buffer) => splitter.push(chunk));
+      child.on('exit', () => reject(new Error('search-mcp exited before answering')));
       child.stdin?.write(
         `${JSON.stringify({
           jsonrpc: '2.0',
@@ -123,15 +168,9 @@ describe('modules loaded before the first answer', () => {
           params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'boot-test', version: '0' } },
         })}\n`,
       );
-      const modules = await toolsListed;
-      expect(answers.get(2)).toMatchObject({ tools: expect.any(Array) });
-      expect(modules.some((url) => url.includes('serve-command-'))).toBe(true);
-      expect(
-        modules.filter((url) => [...otherCommands, '@anthropic-ai/tokenizer'].some((part) => url.includes(part))),
-      ).toEqual([]);
-    } finally {
-      child.stdin?.end();
-      await exited;
-    }
-  }, 60_000);
-});
+    });
+  } finally {
+    child.stdin?.end();
+    await exited;
+  }
+}

@@ -1,11 +1,17 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { BackendError, TimeoutError } from '@search-mcp/shared';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { stripMcpErrorPrefix, toBackendFailure } from './backend-error-mapping.js';
+import { loadLegacyClient } from './legacy-client-loader.js';
 
 const context = { serverId: 'github', operation: 'tools/call create_issue', timeoutMs: 1000 };
 
 describe('toBackendFailure', () => {
+  // The 1.x errors are read once that SDK is loaded, as every connect does before anything can throw one.
+  beforeAll(async () => {
+    await loadLegacyClient();
+  });
+
   it('strips every "MCP error <code>:" prefix a chain of re-throws added', () => {
     expect(stripMcpErrorPrefix('MCP error -32602: MCP error -32602: bad input')).toBe('bad input');
     const failure = toBackendFailure(new McpError(-32602, 'MCP error -32602: bad input', { field: 'title' }), context);

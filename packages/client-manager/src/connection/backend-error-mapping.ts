@@ -1,7 +1,5 @@
-import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { BackendError, SearchMcpError, TimeoutError } from '@search-mcp/shared';
-import { isConnectionClosed, isSdkTimeout, wireErrorOf } from './protocol-errors.js';
+import { httpStatusOf, isConnectionClosed, isSdkTimeout, wireErrorOf } from './protocol-errors.js';
 
 export interface BackendFailureContext {
   serverId: string;
@@ -50,14 +48,11 @@ export function toBackendFailure(error: unknown, context: BackendFailureContext)
   }
 
   let message = stripMcpErrorPrefix(error instanceof Error ? error.message : String(error));
-  if (
-    (error instanceof StreamableHTTPError || error instanceof SseError) &&
-    error.code !== undefined &&
-    error.code > 0
-  ) {
+  const status = httpStatusOf(error);
+  if (status !== undefined) {
     // The SDK keeps the HTTP status in `code` only; users need to see it.
-    const hint = error.code === 401 || error.code === 403 ? ' (check the credentials in its `headers`)' : '';
-    message = `HTTP ${error.code}${hint}: ${message}`;
+    const hint = status === 401 || status === 403 ? ' (check the credentials in its `headers`)' : '';
+    message = `HTTP ${status}${hint}: ${message}`;
   }
   return new BackendError({ serverId, message: `MCP server '${serverId}': ${message}`, cause: error });
 }

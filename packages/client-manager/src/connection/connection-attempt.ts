@@ -12,6 +12,7 @@ import { closeConnection } from './close-connection.js';
 import type { OriginTracker } from './origin-tracker.js';
 import type { ConnectionFactory } from './connection-factory.js';
 import { describeStartFailure, refusedLegacyHandshake } from './failure-messages.js';
+import { loadLegacyClient } from './legacy-client-loader.js';
 import { loadModernClient } from './modern-client-loader.js';
 import { listAllToolPages } from './tool-paging.js';
 
@@ -64,8 +65,10 @@ export async function connectAndListTools(attempt: ConnectionAttempt): Promise<C
 }
 
 async function connectInEra(attempt: ConnectionAttempt, era: ProtocolEra | 'auto'): Promise<ConnectedServer> {
-  // The client is made synchronously inside the factory: the 2.x SDK must be loaded before.
+  // The client is made synchronously inside the factory: its SDK must be loaded before (`auto`: the 1.x one, the
+  // era most backends end up in; a 2026-07-28 verdict of the probe loads the 2.x one too).
   if (era === 'modern') await loadModernClient();
+  else await loadLegacyClient();
   const { config, logger } = attempt;
   const timeoutMs = config.startupTimeoutMs;
   const started = performance.now();

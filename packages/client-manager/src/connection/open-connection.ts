@@ -1,4 +1,3 @@
-import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { SecretRedactor } from '@search-mcp/shared';
 import type { ProcessWatchdog } from '../process/process-watchdog.js';
@@ -7,6 +6,7 @@ import { ProgressOrderingTransport } from '../transport/progress-ordering-transp
 import type { BackendPeer, ProtocolEra } from './backend-peer.js';
 import type { ConnectionFactory, ConnectionRequest, OpenedConnection } from './connection-factory.js';
 import { probeInPlace, probeWaitMs } from './era-probe.js';
+import { loadLegacyClient } from './legacy-client-loader.js';
 import { loadModernClient } from './modern-client-loader.js';
 import type { PeerConnectOptions, PriorVerdict } from './prior-verdict.js';
 import { connectRemote } from './remote-connection.js';
@@ -32,6 +32,8 @@ export function createConnectionFactory(settings: ConnectionFactorySettings): Co
 async function openStdio(request: ConnectionRequest, settings: ConnectionFactorySettings): Promise<OpenedConnection> {
   const { config, logger } = request;
   if (config.transport !== 'stdio') throw new Error('not a stdio server');
+  // Whatever the era, a server is spawned with the 1.x SDK's default environment (one rule for every stdio server).
+  const { getDefaultEnvironment } = await loadLegacyClient();
   const spawn = () => {
     const transport = new StdioProcessTransport({
       command: config.command,

@@ -1,9 +1,9 @@
 import type { Implementation, LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '@search-mcp/shared';
 import type { ReverseRequestRouter } from '../reverse/reverse-request-types.js';
-import { createBackendClient } from './backend-client.js';
 import type { BackendPeer, ProtocolEra } from './backend-peer.js';
 import type { InFlightRequests } from './in-flight-requests.js';
+import { loadedLegacyClient } from './legacy-client-loader.js';
 import type { LogRateLimit } from './log-rate-limit.js';
 import { loadedModernClient } from './modern-client-loader.js';
 import { type EmitManagerEvent, installModernNotificationRelays } from './notification-relays.js';
@@ -35,12 +35,12 @@ export interface PeerHooks {
 /**
  * A fresh client of an era for one connection attempt, with the relays of the backend's notifications to manager
  * events: the 1.x client for a 2025 backend (reverse-request handlers included), the 2.x client for a 2026-07-28 one
- * (its module loaded before: every modern connect awaits `loadModernClient()`).
+ * (each SDK's module loaded before: every connect awaits `loadLegacyClient()` or `loadModernClient()`).
  */
 export function createPeer(era: ProtocolEra, settings: PeerSettings, hooks: PeerHooks): BackendPeer {
   const { serverId, clientInfo, logger, router } = settings;
   if (era === 'legacy') {
-    return createBackendClient({
+    return loadedLegacyClient().createBackendClient({
       serverId,
       clientInfo,
       logger,

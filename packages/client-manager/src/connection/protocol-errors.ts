@@ -1,11 +1,10 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-
 /**
  * What either SDK generation throws, read one way: the 1.x client throws `McpError` for the backend's JSON-RPC
  * errors and for its own timeouts and closed connections (codes -32001, -32000); the 2.x client throws
- * `ProtocolError` for the backend's errors and `SdkError` (string codes) for its own. The 2.x classes are read
- * through `ModernErrorReader`, registered when the 2.x client is first loaded (only for a 2026-07-28 backend), so a
- * host with only 2025 backends never loads that package.
+ * `ProtocolError` for the backend's errors and `SdkError` (string codes) for its own. Neither SDK is imported here:
+ * each generation's classes are read through a reader registered when its client is first loaded (the 1.x one on
+ * the first connect, the 2.x one only for a 2026-07-28 backend), so `serve` answers before either is loaded. Before
+ * a reader is registered nothing of its SDK can have thrown, so "not recognised" is the right answer then.
  */
 
 /** JSON-RPC code of `-32022` (the backend does not speak the revision we asked for). */
@@ -25,7 +24,22 @@ export interface ModernErrorReader {
   sdkCode(error: unknown): 'timeout' | 'closed' | 'other' | undefined;
 }
 
+/** Reads the 1.x SDK's errors (see `legacy-client-module.ts`). */
+export interface LegacyErrorReader {
+  /** The backend's JSON-RPC error, or a local one carrying a code (`McpError`), or undefined. */
+  wireError(error: unknown): WireError | undefined;
+  /** The 1.x client's own timeout or closed connection (`McpError` codes -32001, -32000), or undefined. */
+  sdkCode(error: unknown): 'timeout' | 'closed' | 'other' | undefined;
+  /** The HTTP status a 1.x remote transport failed with (`StreamableHTTPError`, `SseError`), or undefined. */
+  httpStatus(error: unknown): number | undefined;
+}
+
+let legacyErrors: LegacyErrorReader | undefined;
 let modernErrors: ModernErrorReader | undefined;
+
+export function registerLegacyErrorReader(reader: LegacyErrorReader): void {
+  legacyErrors = reader;
+}
 
 export function registerModernErrorReader(reader: ModernErrorReader): void {
   modernErrors = reader;
@@ -33,21 +47,24 @@ export function registerModernErrorReader(reader: ModernErrorReader): void {
 
 /** The backend's JSON-RPC error (or a 1.x local one carrying a code), or undefined for anything else. */
 export function wireErrorOf(error: unknown): WireError | undefined {
-  if (error instanceof McpError) {
-    const { code, message, data } = error;
-    return { code, message, ...(data !== undefined ? { data } : {}) };
-  }
-  return modernErrors?.wireError(error);
+  return legacyErrors?.wireError(error) ?? modernErrors?.wireError(error);
 }
 
 /** The SDK's own request timer fired. */
 export function isSdkTimeout(error: unknown): boolean {
-  if (error instanceof McpError) return error.code === ErrorCode.RequestTimeout;
-  return modernErrors?.sdkCode(error) === 'timeout';
+  return sdkCodeOf(error) === 'timeout';
 }
 
 /** The connection closed while the request was pending. */
 export function isConnectionClosed(error: unknown): boolean {
-  if (error instanceof McpError) return error.code === ErrorCode.ConnectionClosed;
-  return modernErrors?.sdkCode(error) === 'closed';
+  return sdkCodeOf(error) === 'closed';
+}
+
+/** The HTTP status a remote transport failed with (the 1.x transports keep it nowhere else), or undefined. */
+export function httpStatusOf(error: unknown): number | undefined {
+  return legacyErrors?.httpStatus(error);
+}
+
+function sdkCodeOf(error: unknown): 'timeout' | 'closed' | 'other' | undefined {
+  return legacyErrors?.sdkCode(error) ?? modernErrors?.sdkCode(error);
 }

@@ -1,12 +1,10 @@
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { Implementation, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord, type Logger, type RemoteServerConfig } from '@search-mcp/shared';
 import type { BackendPeer, ProtocolEra } from './backend-peer.js';
 import { probeWaitMs } from './era-probe.js';
 import { probeOverHttp } from './http-era-probe.js';
+import { loadedLegacyClient } from './legacy-client-loader.js';
 import { loadedModernClient, loadModernClient } from './modern-client-loader.js';
 import type { PeerConnectOptions, PriorVerdict } from './prior-verdict.js';
 import { ProgressOrderingTransport } from '../transport/progress-ordering-transport.js';
@@ -87,6 +85,7 @@ export async function connectRemote(
     const refused = jsonRpcErrorIn(error);
     if (refused) throw refused;
     if (config.transport === 'http') throw error;
+    const { StreamableHTTPError } = loadedLegacyClient();
     if (!(error instanceof StreamableHTTPError) || error.code === undefined || !fallbackStatuses.has(error.code)) {
       throw error;
     }
@@ -100,14 +99,15 @@ export async function connectRemote(
  * status and the body's text), or undefined.
  */
 function jsonRpcErrorIn(error: unknown): McpError | undefined {
-  if (!(error instanceof StreamableHTTPError) || error.code !== 400) return undefined;
+  const legacy = loadedLegacyClient();
+  if (!(error instanceof legacy.StreamableHTTPError) || error.code !== 400) return undefined;
   const start = error.message.indexOf('{');
   if (start === -1) return undefined;
   try {
     const body: unknown = JSON.parse(error.message.slice(start));
     const answer = isRecord(body) && isRecord(body.error) ? body.error : undefined;
     if (!answer || typeof answer.code !== 'number' || typeof answer.message !== 'string') return undefined;
-    return new McpError(answer.code, answer.message, answer.data);
+    return new legacy.McpError(answer.code, answer.message, answer.data);
   } catch {
     return undefined;
   }
@@ -122,6 +122,7 @@ async function connectWith(
   const requestInit: RequestInit = { headers: config.headers };
   const tracker = kind === 'http' ? options.originTracker : undefined;
   const fetchImplementation = tracker ? tracker.taggingFetch(options.fetch ?? fetch) : options.fetch;
+  const { SSEClientTransport, StreamableHTTPClientTransport } = loadedLegacyClient();
   const transport: Transport =
     kind === 'http'
       ? new StreamableHTTPClientTransport(url, {

@@ -1,7 +1,7 @@
 import type { ServerStatus } from '@search-mcp/shared';
 import { describe, expect, it } from 'vitest';
 import { FakeManager, listenerAdded } from '../test/search-mcp-test-server.js';
-import { expectedWithin, startingServerIds, waitForStartingServers } from './starting-servers.js';
+import { expectedWithin, startingServerIds, waitForServerOf, waitForStartingServers } from './starting-servers.js';
 
 const starting = (id: string, connectMs?: number): ServerStatus => ({
   id,
@@ -57,5 +57,28 @@ describe('waitForStartingServers', () => {
     manager.states = [starting('a'), { ...starting('b'), state: 'running' }, starting('c')];
     expect(startingServerIds(manager)).toEqual(['a', 'c']);
     expect(startingServerIds(undefined)).toEqual([]);
+  });
+});
+
+describe('waitForServerOf', () => {
+  it('waits for the one server the name points at, in every key form, and for no other', async () => {
+    const manager = new FakeManager();
+    const signal = new AbortController().signal;
+    manager.states = [starting('slower'), { ...starting('slow'), state: 'failed' }];
+    // Neither names a starting server: `slow` failed, and `slower` is not `slow` (were it waited for, this hangs).
+    for (const name of ['slow:echo', 'slow.echo', 'slow__echo', 'slowecho', 'other:echo']) {
+      await waitForServerOf(manager, name, 60_000, signal);
+    }
+    expect(manager.listenerCount('status-change')).toBe(0);
+    for (const name of ['slower:echo', 'slower.echo', 'slower__echo']) {
+      const listening = listenerAdded(manager, 'status-change');
+      const waiting = waitForServerOf(manager, name, 60_000, signal);
+      await listening;
+      manager.states = [{ ...starting('slower'), state: 'running' }];
+      manager.emit('status-change');
+      await waiting;
+      expect(manager.listenerCount('status-change')).toBe(0);
+      manager.states = [starting('slower')];
+    }
   });
 });

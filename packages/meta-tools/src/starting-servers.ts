@@ -54,3 +54,22 @@ export function waitForStartingServers(
     signal.addEventListener('abort', finish, { once: true });
   });
 }
+
+/**
+ * Resolves when the server a tool name points at (`server:tool`, `server.tool`, `server__tool`, or a listed name so
+ * formed) is no longer `starting`, after `limitMs`, or when the request is cancelled; at once for any other state. A
+ * call to a server still connecting then runs instead of failing as "not running" (a one-shot client's first
+ * request is the one that starts the servers); a failed or stopped server still fails at once.
+ */
+export function waitForServerOf(
+  manager: ServerStatusSource,
+  name: string,
+  limitMs: number,
+  signal: AbortSignal,
+): Promise<void> {
+  const named: StartingServerFilter = ({ id }) =>
+    name.length > id.length &&
+    name.startsWith(id) &&
+    (name[id.length] === ':' || name[id.length] === '.' || name.startsWith('__', id.length));
+  return waitForStartingServers(manager, limitMs, signal, named);
+}

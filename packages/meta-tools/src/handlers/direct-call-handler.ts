@@ -2,6 +2,7 @@ import type { Caller } from '@search-mcp/catalog';
 import { isRecord, JsonRpcErrorCode, parseToolKey, type ToolCallResult, type ToolInfo } from '@search-mcp/shared';
 import { TOOL_DISCOVERY, TOOL_EXECUTE } from '../meta-tool-definitions.js';
 import type { RequestExtra } from '../search-mcp-server-options.js';
+import { waitForServerOf } from '../starting-servers.js';
 import { declaresTasksExtension, runsAsTask, toCreateTaskResult } from '../tasks/modern-tasks.js';
 import { keepsTaskOwner, taskOwner, withExposedIds } from '../tasks/task-handlers.js';
 import type { ExposedTask } from '../tasks/task-table.js';
@@ -12,6 +13,7 @@ import { runToolCall } from './run-tool-call.js';
 /**
  * A direct `tools/call` of a backend tool, by tool key (`server:tool`, `server.tool`, `server__tool`) or listed name,
  * in both modes. Failures are JSON-RPC errors (unknown tool -32602, server down or failing -32000, timeout -32001).
+ * A call to a server still connecting waits for it (bounded by the start-up wait) rather than failing at once.
  *
  * A 2026-07-28 client that declares the tasks extension gets a task (`resultType: "task"`) for a backend tool that
  * runs as one (`execution.taskSupport` `required` or `optional`): the server decides, call by call (SEP-2663). Any
@@ -27,6 +29,8 @@ export async function handleDirectCall(
   extra: RequestExtra,
 ): Promise<ToolCallResult> {
   try {
+    // Before the names are resolved: a server that finishes connecting brings its tools (and their listed names).
+    if (context.manager) await waitForServerOf(context.manager, name, context.startupWaitMs, extra.signal);
     // Inside the try: a refused caller fails here already, and must get its error's code, not -32603.
     const { tools, names } = await context.exposure(caller);
     const toolKey = names.keyOf(name) ?? name;
@@ -92,6 +96,7 @@ export async function handleTaskCall(
   }
   const ttl = typeof task.ttl === 'number' ? task.ttl : undefined;
   try {
+    if (context.manager) await waitForServerOf(context.manager, name, context.startupWaitMs, extra.signal);
     const { names } = await context.exposure(caller);
     const toolKey = names.keyOf(name) ?? name;
     const { result, exposed } = await createTask(context, toolKey, args, caller, meta, extra, ttl);

@@ -3,13 +3,15 @@ import { isRecord, type ToolCallResult } from '@search-mcp/shared';
 import { callerFields } from '../audit/request-audit.js';
 import { describeZodIssues, toolExecuteArguments } from '../meta-tool-arguments.js';
 import type { RequestExtra } from '../search-mcp-server-options.js';
+import { waitForServerOf } from '../starting-servers.js';
 import { JsonRpcWireError, toErrorResult } from '../wire-errors.js';
 import type { HandlerContext } from './handler-context.js';
 import { runToolCall } from './run-tool-call.js';
 
 /**
  * `tool_execute`: runs the tool at `toolKey` and returns its result unchanged. Failures of Search MCP itself (bad
- * arguments, unknown key, blocked tool, server down) are `isError` results with one line a model can act on.
+ * arguments, unknown key, blocked tool, server down) are `isError` results with one line a model can act on. A
+ * server still connecting is waited for (bounded by the start-up wait) rather than reported down at once.
  */
 export async function handleToolExecute(
   context: HandlerContext,
@@ -49,10 +51,12 @@ export async function handleToolExecute(
       parsed.data.toolKey,
     );
   }
+  const toolKey = parsed.data.toolKey.trim();
   try {
+    if (context.manager) await waitForServerOf(context.manager, toolKey, context.startupWaitMs, extra.signal);
     return await runToolCall(context, {
       event: 'tool_execute',
-      toolKey: parsed.data.toolKey.trim(),
+      toolKey,
       args: toolArguments,
       caller,
       meta,

@@ -64,10 +64,7 @@ describe('refused callers', () => {
       const tooLong = (await client
         .request({ method: 'tools/list', params: { _meta: { projectId: 'web'.repeat(100) } } }, Loose)
         .catch((error: unknown) => error)) as McpError;
-      expect([tooLong.code, tooLong.message]).toEqual([
-        -32602,
-        'Invalid projectId: must be at most 256 characters',
-      ]);
+      expect([tooLong.code, tooLong.message]).toEqual([-32602, 'Invalid projectId: must be at most 256 characters']);
       expect(tooLong.data).toEqual({ issues: [{ path: 'projectId', message: 'must be at most 256 characters' }] });
       expect(
         (await client.request({ method: 'tools/list', params: { _meta: { projectId: 'web' } } }, Loose)).tools,

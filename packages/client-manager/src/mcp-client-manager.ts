@@ -19,7 +19,6 @@ import {
 } from '@search-mcp/shared';
 import { loadConfig } from '@search-mcp/shared/node';
 import type { CallToolOptions } from './connection/forward-tool-call.js';
-import { InFlightRequests } from './connection/in-flight-requests.js';
 import type { EmitManagerEvent } from './connection/notification-relays.js';
 import type { ServerConnection } from './connection/server-connection.js';
 import type {
@@ -58,8 +57,6 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
   private readonly options: McpClientManagerOptions;
   private revision = 0;
   private readonly taskTools = new Map<string, Set<string>>();
-  /** Per server: the calls with an `origin` that are in flight through this manager (`inFlightOrigins`). */
-  private readonly callsInFlight = new Map<string, InFlightRequests>();
   private closed = false;
   /** True once `startAll` ran: a reload then starts the servers it adds. */
   private started = false;
@@ -224,16 +221,14 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
     if (Object.hasOwn(connection.config.toolPermissions, toolName) && !connection.config.toolPermissions[toolName]) {
       throw new ToolDisabledError({ toolName: formatToolKey(id, toolName), reason: 'toolPermissions' });
     }
-    return this.tracked(id, { method: 'tools/call', name: toolName }, options, async () => {
-      if (!options.task && this.taskTools.get(id)?.has(toolName)) {
-        return (await tasks.runToolAsTask(connection, toolName, args, options, (listener) => {
-          const relay = (serverId: string, params: TaskStatusParams) => serverId === id && listener(params);
-          this.on('task-status', relay);
-          return () => this.off('task-status', relay);
-        })) as CallToolResult;
-      }
-      return connection.callTool(toolName, args, options);
-    });
+    if (!options.task && this.taskTools.get(id)?.has(toolName)) {
+      return (await tasks.runToolAsTask(connection, toolName, args, options, (listener) => {
+        const relay = (serverId: string, params: TaskStatusParams) => serverId === id && listener(params);
+        this.on('task-status', relay);
+        return () => this.off('task-status', relay);
+      })) as CallToolResult;
+    }
+    return connection.callTool(toolName, args, options);
   }
 
   /** `tasks/get` of a backend task, unchanged. */
@@ -243,10 +238,7 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
 
   /** `tasks/result`: waits until the task ends, then its result unchanged. */
   async getTaskResult(id: string, taskId: string, options?: BackendRequestOptions): Promise<Record<string, unknown>> {
-    const connection = this.connection(id);
-    return this.tracked(id, { method: 'tasks/result' }, options, () =>
-      tasks.getTaskResult(connection, taskId, options),
-    );
+    return tasks.getTaskResult(this.connection(id), taskId, options);
   }
 
   /** One page of `tasks/list`; empty from a server that cannot list tasks. */
@@ -277,10 +269,7 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
    * `options.inputResponses` and `requestState`, as for `callTool`).
    */
   async readResource(id: string, uri: string, options?: BackendRequestOptions): Promise<Record<string, unknown>> {
-    const connection = this.connection(id);
-    return this.tracked(id, { method: 'resources/read', name: uri }, options, () =>
-      resources.readResource(connection, uri, options),
-    );
+    return resources.readResource(this.connection(id), uri, options);
   }
 
   /** Subscribes to a resource's updates (`resource-updated` events). Counted per uri; renewed after reconnects. */
@@ -305,10 +294,7 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
     args?: Record<string, string>,
     options?: BackendRequestOptions,
   ): Promise<Record<string, unknown>> {
-    const connection = this.connection(id);
-    return this.tracked(id, { method: 'prompts/get', name }, options, () =>
-      prompts.getPrompt(connection, name, args, options),
-    );
+    return prompts.getPrompt(this.connection(id), name, args, options);
   }
 
   /** `completion/complete` for a prompt argument or a resource template variable. */
@@ -317,10 +303,7 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
     params: CompleteParams,
     options?: BackendRequestOptions,
   ): Promise<Record<string, unknown>> {
-    const connection = this.connection(id);
-    return this.tracked(id, { method: 'completion/complete' }, options, () =>
-      prompts.complete(connection, params, options),
-    );
+    return prompts.complete(this.connection(id), params, options);
   }
 
   /** Sets a server's logging level; remembered and set again after every reconnect. */
@@ -355,12 +338,7 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
    * messages only inside its own requests: these are the requests a `log-message` of the server may go to.
    */
   inFlightOrigins(id: string): RequestOrigin[] {
-    return (
-      this.callsInFlight
-        .get(id)
-        ?.list()
-        .map((request) => request.origin) ?? []
-    );
+    return this.connections.get(id)?.inFlightOrigins() ?? [];
   }
 
   /** The state of every configured server, in config order. */
@@ -390,29 +368,6 @@ export class McpClientManager extends EventEmitter<McpClientManagerEvents> imple
     else this.taskTools.delete(serverId);
     this.revision += 1;
     this.emit('tools-changed', serverId, tools);
-  }
-
-  /** Runs one call of a server, listed in `inFlightOrigins` until it settles when it has an origin. */
-  private async tracked<T>(
-    id: string,
-    request: { method: string; name?: string },
-    options: BackendRequestOptions | undefined,
-    run: () => Promise<T>,
-  ): Promise<T> {
-    const origin = options?.origin;
-    if (origin === undefined) return run();
-    let calls = this.callsInFlight.get(id);
-    if (!calls) {
-      calls = new InFlightRequests();
-      this.callsInFlight.set(id, calls);
-    }
-    const done = calls.add({ ...request, origin });
-    try {
-      return await run();
-    } finally {
-      done();
-      if (calls.size === 0 && this.callsInFlight.get(id) === calls) this.callsInFlight.delete(id);
-    }
   }
 
   private resolve(config: SearchMcpConfigInput | ResolvedConfig): ResolvedConfig {

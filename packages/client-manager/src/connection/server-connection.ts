@@ -12,6 +12,7 @@ import {
 import type { ProcessTransport } from '../process/process-transport.js';
 import { BackendSessionState } from '../features/backend-session-state.js';
 import type { BackendPeer, ProtocolEra } from './backend-peer.js';
+import type { RequestOrigin } from '../reverse/reverse-request-types.js';
 import type { BackendRequestOptions } from './backend-request-options.js';
 import { closeConnection } from './close-connection.js';
 import { describeStatus } from './connection-status.js';
@@ -191,6 +192,11 @@ export class ServerConnection {
   /** Forwards a `tools/call`; see `RequestForwarder` (not running → `ServerNotRunningError`, reconnect soon). */
   callTool(toolName: string, args: Record<string, unknown>, options: CallToolOptions = {}): Promise<CallToolResult> {
     return this.requests.callTool(toolName, args, options);
+  }
+
+  /** The origins of the requests of ours to this server that carry one and are in flight now, newest first. */
+  inFlightOrigins(): RequestOrigin[] {
+    return this.requests.inFlight.list().map((request) => request.origin);
   }
 
   /** Forwards any request (resources, prompts, completion, logging, tasks); the result passes unchanged. */

@@ -7,13 +7,15 @@ import type {
   StandardSchemaV1,
 } from '@modelcontextprotocol/server';
 import type { Caller, ToolCatalog } from '@search-mcp/catalog';
-import type { Logger, ServerStatus } from '@search-mcp/shared';
+import type { Logger, ServerState, ServerStatus } from '@search-mcp/shared';
 import type { AuditSink } from './audit/audit-record.js';
 import type { ForwardingHub } from './forwarding-hub.js';
 
 /** What the server needs from a client manager: states (for start-up), state changes and tool-list changes. */
 export interface ServerStatusSource {
   status(): ServerStatus[];
+  /** One server's state, without building every status (a call's check of its own server). */
+  serverState?(id: string): ServerState | undefined;
   on(event: 'tools-changed' | 'status-change', listener: () => void): unknown;
   off(event: 'tools-changed' | 'status-change', listener: () => void): unknown;
 }

@@ -67,6 +67,10 @@ export function waitForServerOf(
   limitMs: number,
   signal: AbortSignal,
 ): Promise<void> {
+  // Server ids are `a-z0-9-` only, so the id a name points at ends at its first separator. Every call comes here:
+  // a server not starting is seen from its own state, without building every server's status.
+  const id = /^([a-z0-9-]+)(?::|\.|__)/.exec(name)?.[1];
+  if (id !== undefined && manager.serverState && manager.serverState(id) !== 'starting') return Promise.resolve();
   const named: StartingServerFilter = ({ id }) =>
     name.length > id.length &&
     name.startsWith(id) &&

@@ -140,7 +140,13 @@ async function answerFrom(
 
 /** Which call a state of this run belongs to. */
 function binding(run: ToolCallRun): InputBinding {
-  return { caller: run.caller, call: callIdentity(run.toolKey, run.args) };
+  // The call's digest (a SHA-256 of its arguments) is only needed when a round asks for input: not on every call.
+  return {
+    caller: run.caller,
+    get call() {
+      return callIdentity(run.toolKey, run.args);
+    },
+  };
 }
 
 /** A 2026-07-28 backend's `input_required`, with our state wrapping its own (see `input/backend-input-state.ts`). */

@@ -1,5 +1,5 @@
 import type { LoggingLevel } from '@modelcontextprotocol/server';
-import type { ServerStatus, ToolProgress } from '@search-mcp/shared';
+import type { InputRetry, ServerStatus, ToolProgress } from '@search-mcp/shared';
 
 /**
  * What meta-tools needs of the client manager to forward resources, prompts, completions, logging and tasks. Kept
@@ -77,7 +77,8 @@ export interface CompleteParams {
 }
 
 /** How one request is sent to a backend. `origin` says which client request it serves (for reverse requests). */
-export interface BackendRequestOptions {
+/** What a forwarded request may carry; a retry of an `input_required` round adds the client's answers and state. */
+export interface BackendRequestOptions extends InputRetry {
   signal?: AbortSignal;
   timeoutMs?: number;
   meta?: Record<string, unknown>;

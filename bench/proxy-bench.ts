@@ -23,7 +23,7 @@
  *                  per package, cut to the measured rounds, and the `.cpuprofile` for DevTools or speedscope;
  *   --count        a probe preloaded into search-mcp: how long it holds each request and response (pipe to pipe),
  *                  promises and bytes allocated per forwarded call, and the functions that allocate them.
- * (`--help` lists every option.)
+ * (`--help` lists every option.) `SEARCH_MCP_BENCH_CLI=<path to cli.js>` measures another build (before/after).
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -96,7 +96,8 @@ const connectDeadlineMs = 45_000;
 const benchDirectory = dirname(fileURLToPath(import.meta.url));
 const rootDirectory = join(benchDirectory, '..');
 const appDirectory = join(rootDirectory, 'apps', 'stdio-server');
-const cliPath = join(appDirectory, 'dist', 'cli.js');
+// `SEARCH_MCP_BENCH_CLI` points at another build's `cli.js` (e.g. a worktree of an earlier commit) for before/after.
+const cliPath = process.env.SEARCH_MCP_BENCH_CLI ?? join(appDirectory, 'dist', 'cli.js');
 const replayServerPath = join(appDirectory, 'test', 'fixtures', 'replay-server.mjs');
 const slowServerPath = join(
   rootDirectory,

@@ -151,6 +151,8 @@ function binding(run: ToolCallRun): InputBinding {
 
 /** A 2026-07-28 backend's `input_required`, with our state wrapping its own (see `input/backend-input-state.ts`). */
 function passBackendInput(result: ToolCallResult, run: ToolCallRun): ToolCallResult {
+  // Nearly every result is complete: nothing to bind or seal for it.
+  if (!isInputRequiredResult(result)) return result;
   return passInputRequired(result, parseToolKey(run.toolKey)?.serverId ?? '', binding(run));
 }
 

@@ -37,12 +37,6 @@ export interface ListenStreams {
   close(): Promise<void>;
 }
 
-/**
- * What a 2026-07-28 instance announces on top of its own capabilities when the listen streams are served: they
- * honour `resourceSubscriptions` (the instance itself, made per request, has no stream to subscribe anything on).
- */
-export const listenCapabilities = { resources: { subscribe: true } } as const;
-
 /** Resource URIs one stream may subscribe to. */
 export const maxResourceSubscriptions = 100;
 
@@ -91,7 +85,6 @@ export function createListenStreams(options: ListenStreamsOptions): ListenStream
         // `tools/list` checks.
         (context) => {
           const server = options.serverFactory({ era: context.era }, options.overridesFor(caller));
-          server.registerCapabilities(listenCapabilities);
           return instances.track(context.requestInfo, server);
         },
         {

@@ -6,7 +6,7 @@ import type { Logger, SecretRedactor } from '@search-mcp/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { callerOf } from '../request-context.js';
 import type { McpServerConnection as Server, McpServerFactory, McpServerOverrides } from './mcp-server-factory.js';
-import { createListenStreams, type ListenHub, listenCapabilities } from './listen-streams.js';
+import { createListenStreams, type ListenHub } from './listen-streams.js';
 import { createModernMcpLeg, type EraServerFactory } from './modern-mcp-leg.js';
 import { type PooledSession, SessionPool } from './session-pool.js';
 import { type PendingRequestListener, TrackedTransport } from './tracked-transport.js';
@@ -115,7 +115,7 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
         overridesFor: (caller) => overridesFor(caller, true),
         redactor: options.redactor,
         activity: options.activity,
-        ...(listen ? { listen, capabilities: listenCapabilities } : {}),
+        ...(listen ? { listen } : {}),
       })
     : undefined;
 

@@ -1,4 +1,4 @@
-import { createMcpHandler, isLegacyRequest, type Server, type ServerCapabilities } from '@modelcontextprotocol/server';
+import { createMcpHandler, isLegacyRequest, type Server } from '@modelcontextprotocol/server';
 import type { Caller } from '@search-mcp/catalog';
 import { isRecord, type SecretRedactor } from '@search-mcp/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -20,8 +20,6 @@ export interface ModernMcpLegOptions {
   activity: PendingRequestListener;
   /** Serves `subscriptions/listen`; without it the SDK's own router answers (nothing is ever published there). */
   listen?: ListenStreams;
-  /** Announced by every instance on top of its own (`server/discover`): what the listen streams add. */
-  capabilities?: ServerCapabilities;
 }
 
 export interface JsonRpcErrorBody {
@@ -61,7 +59,6 @@ export function createModernMcpLeg(options: ModernMcpLegOptions): ModernMcpLeg {
         { era: context.era },
         options.overridesFor(callerOfAuthInfo(context.authInfo)),
       );
-      if (options.capabilities) server.registerCapabilities(options.capabilities);
       return instances.track(context.requestInfo, server);
     },
     { legacy: 'reject' },

@@ -14,16 +14,19 @@ import { expectedWithin, startingServerIds, waitForStartingServers } from '../st
 import { registerTaskHandlers } from '../tasks/task-handlers.js';
 import type { ForwardingContext } from './forwarding-context.js';
 
-/** What Search MCP announces when it forwards everything (HTTP stateless: no subscriptions; no logging in 2025). */
+/**
+ * What Search MCP announces when it forwards everything. A stateless 2025 instance (HTTP stateless mode) has no stream
+ * outside a request: no subscriptions, no log messages. In 2026-07-28 both travel on streams the serving entry
+ * provides (`subscriptions/listen`; the request that asked for a log level), so a one-request instance has them too.
+ */
 export function forwardingCapabilities(stateless: boolean, era: 'legacy' | 'modern' = 'legacy') {
+  const streamless = stateless && era === 'legacy';
   return {
     tools: { listChanged: true },
-    resources: stateless ? { listChanged: true } : { subscribe: true, listChanged: true },
+    resources: streamless ? { listChanged: true } : { subscribe: true, listChanged: true },
     prompts: { listChanged: true },
     completions: {},
-    // A stateless 2025 instance has no stream outside a request to send log messages on; in 2026-07-28 they travel
-    // only inside the request that asked for a level, which a one-request instance has.
-    ...(stateless && era === 'legacy' ? {} : { logging: {} }),
+    ...(streamless ? {} : { logging: {} }),
     tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
   };
 }

@@ -6,14 +6,10 @@ import {
   type Implementation,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Logger } from '@search-mcp/shared';
 import type { BackendPeer } from './backend-peer.js';
+import type { PeerHooks, PeerSettings } from './peer-factory.js';
 import { installReverseHandlers } from '../reverse/reverse-request-handlers.js';
-import type { ReverseRequestRouter } from '../reverse/reverse-request-types.js';
-import type { InFlightRequests } from './in-flight-requests.js';
-import type { OriginTracker } from './origin-tracker.js';
-import type { LogRateLimit } from './log-rate-limit.js';
-import { type EmitManagerEvent, installNotificationRelays } from './notification-relays.js';
+import { installNotificationRelays } from './notification-relays.js';
 
 /**
  * The 1.x SDK client of a 2025-era backend, remembering the protocol revision `initialize` settled on (the 1.x
@@ -55,19 +51,8 @@ export class BackendClient extends Client implements BackendPeer {
   }
 }
 
-export interface BackendClientSettings {
-  serverId: string;
-  clientInfo: Implementation;
-  logger: Logger;
-  router: ReverseRequestRouter | undefined;
-  inFlight: InFlightRequests;
-  originTracker?: OriginTracker;
-  emit: EmitManagerEvent;
-  logRateLimit: LogRateLimit;
-  /** The connection closed (crash, remote close). */
-  onClose: () => void;
-  onToolListChanged: () => void;
-}
+/** What a 2025 backend's client needs: the settings every client of the server shares, and the connection's hooks. */
+export type BackendClientSettings = Omit<PeerSettings, 'logLevel'> & PeerHooks;
 
 /**
  * A client for one connection attempt: the capabilities the router says can be served (none without a router, so

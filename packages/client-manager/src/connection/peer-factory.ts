@@ -40,18 +40,8 @@ export interface PeerHooks {
 export function createPeer(era: ProtocolEra, settings: PeerSettings, hooks: PeerHooks): BackendPeer {
   const { serverId, clientInfo, logger, router } = settings;
   if (era === 'legacy') {
-    return loadedLegacyClient().createBackendClient({
-      serverId,
-      clientInfo,
-      logger,
-      router,
-      inFlight: settings.inFlight,
-      ...(settings.originTracker ? { originTracker: settings.originTracker } : {}),
-      emit: settings.emit,
-      logRateLimit: settings.logRateLimit,
-      onClose: hooks.onClose,
-      onToolListChanged: hooks.onToolListChanged,
-    });
+    const { logLevel: _sentInEveryRequestOnlyIn2026, ...shared } = settings;
+    return loadedLegacyClient().createBackendClient({ ...shared, ...hooks });
   }
   let stopRelays = () => {};
   const client = loadedModernClient().createModernBackendClient({

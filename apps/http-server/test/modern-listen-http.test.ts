@@ -189,7 +189,13 @@ describe('subscriptions/listen over HTTP (2026-07-28)', () => {
     });
     await session.client.setLoggingLevel('debug');
     const logTwice = { name: 'feature__log', arguments: { level: 'error', count: 2, message: 'backend says hi' } };
-    await session.client.callTool(logTwice);
+    // Its messages ride the session's GET stream, which the client opens by itself after the handshake: one sent
+    // before that stream is open is lost (seen under CI load), so the call is repeated until the stream carries them.
+    await eventually(async () => {
+      sessionHeard.length = 0;
+      await session.client.callTool(logTwice);
+      return sessionHeard.length === 2 ? true : undefined;
+    }, 30_000);
     expect(sessionHeard).toEqual(['backend says hi', 'backend says hi']);
     await session.transport.terminateSession();
     await session.client.close();

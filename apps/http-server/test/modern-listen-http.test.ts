@@ -189,13 +189,8 @@ describe('subscriptions/listen over HTTP (2026-07-28)', () => {
     });
     await session.client.setLoggingLevel('debug');
     const logTwice = { name: 'feature__log', arguments: { level: 'error', count: 2, message: 'backend says hi' } };
-    // Its messages ride the session's GET stream, which the client opens by itself after the handshake: one sent
-    // before that stream is open is lost (seen under CI load), so the call is repeated until the stream carries them.
-    await eventually(async () => {
-      sessionHeard.length = 0;
-      await session.client.callTool(logTwice);
-      return sessionHeard.length === 2 ? true : undefined;
-    }, 30_000);
+    // Its messages ride the call's own response stream (not the session's GET stream, which may not be open yet).
+    await session.client.callTool(logTwice);
     expect(sessionHeard).toEqual(['backend says hi', 'backend says hi']);
     await session.transport.terminateSession();
     await session.client.close();

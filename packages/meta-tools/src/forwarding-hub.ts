@@ -4,7 +4,7 @@ import { errorMessage, isRecord, type Logger } from '@search-mcp/shared';
 import { type InstructionsBudget, summarizeBackendInstructions } from './backend-instructions.js';
 import type { BackendGateway, BackendGatewayEvents, Listed } from './forwarding/backend-gateway.js';
 import { LogLevels } from './logging/log-levels.js';
-import { requestsHearingLog } from './logging/request-log-relay.js';
+import { requestsHearingLog, sessionCallInFlight } from './logging/request-log-relay.js';
 import { PromptTable } from './prompts/prompt-table.js';
 import { type DuplicateResource, ResourceRoutes } from './resources/resource-routes.js';
 import type { ClientSession } from './sessions/client-session.js';
@@ -259,13 +259,21 @@ export class ForwardingHub {
       method: 'notifications/message' as const,
       params: { ...rest, logger: serverId, ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}) },
     };
-    // 2025 sessions: unsolicited, at the session's level. A 2026-07-28 client never gets one outside a request.
+    const origins = this.gateway.inFlightOrigins(serverId);
+    // 2025 sessions, at the session's level: on the stream of the session's call to the server in flight (newest),
+    // else on the session's own. A 2026-07-28 client never gets one outside a request.
     for (const session of this.sessions.all()) {
       if (session.stateless || session.era === 'modern' || !session.canSee(serverId)) continue;
       if (!this.logLevels.passes(session.key, params.level)) continue;
-      this.notify(session, notification);
+      const call = sessionCallInFlight(session, origins);
+      if (!call) {
+        this.notify(session, notification);
+        continue;
+      }
+      // The call's stream is gone (its response went out meanwhile): nothing was sent, so the session's own stream.
+      call.sendNotification(notification).catch(() => this.notify(session, notification));
     }
-    for (const extra of requestsHearingLog(serverId, params.level, this.gateway.inFlightOrigins(serverId))) {
+    for (const extra of requestsHearingLog(serverId, params.level, origins)) {
       extra.sendNotification(notification).catch((error: unknown) => {
         this.logger.debug('could not send a log message within a request', { error: errorMessage(error) });
       });

@@ -1,7 +1,7 @@
 import { LOG_LEVEL_META_KEY } from '@modelcontextprotocol/server';
 import { isLoggingLevel, isRecord, type LoggingLevel } from '@search-mcp/shared';
 import type { RequestExtra } from '../search-mcp-server-options.js';
-import type { ClientOrigin } from '../sessions/client-session.js';
+import type { ClientOrigin, ClientSession } from '../sessions/client-session.js';
 import { isAtLeast } from './log-levels.js';
 
 /**
@@ -32,6 +32,19 @@ export function requestsHearingLog(serverId: string, level: LoggingLevel, origin
     hearing.add(origin.extra);
   }
   return [...hearing];
+}
+
+/**
+ * The request of a 2025 session whose stream a server's log message goes on: the session's newest call to the server
+ * in flight (`origins` is newest first), not yet ended. Over Streamable HTTP that call's POST stream is open now,
+ * while the session's own GET stream may not be yet (the client opens it by itself after the handshake, and a
+ * message sent before is lost). Undefined: no such call; the message goes to the session's own stream.
+ */
+export function sessionCallInFlight(session: ClientSession, origins: readonly object[]): RequestExtra | undefined {
+  for (const origin of origins) {
+    if (isClientOrigin(origin) && origin.session === session && !origin.extra.signal.aborted) return origin.extra;
+  }
+  return undefined;
 }
 
 function isClientOrigin(value: object): value is ClientOrigin {

@@ -1,0 +1,356 @@
+import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type Logger,
+  type ServerConfig,
+  ServerNotRunningError,
+  type ServerState,
+  type ServerStatus,
+  type ServerTransportKind,
+  type ToolInfo,
+} from '@search-mcp/shared';
+import type { ProcessTransport } from '../process/process-transport.js';
+import { BackendSessionState } from '../features/backend-session-state.js';
+import type { BackendPeer, ProtocolEra } from './backend-peer.js';
+import type { BackendRequestOptions } from './backend-request-options.js';
+import { closeConnection } from './close-connection.js';
+import { describeStatus } from './connection-status.js';
+import { EraVerdict } from './era-verdict.js';
+import { ListenWiring } from './listen-wiring.js';
+import { createPeer } from './peer-factory.js';
+import { configErrorFailure, connectionLostMessage, describeExit, gaveUpMessage } from './failure-messages.js';
+import { OriginTracker } from './origin-tracker.js';
+import type { InFlightRequests } from './in-flight-requests.js';
+import type { ForwardExtra } from './request-forwarder.js';
+import { RestartScheduler } from './restart-scheduler.js';
+import { ServerToolList } from './server-tool-list.js';
+import { type ConnectedServer, connectAndListTools } from './connection-attempt.js';
+import type { ServerConnectionSettings } from './server-connection-settings.js';
+
+type ConnectReason = 'start' | 'restart' | 'reconnect';
+
+/**
+ * The life of one backend server, as a state machine (`ServerState`): connects it, keeps its tool list, restarts it
+ * after a crash. Every connection attempt gets a generation number, so callbacks of an old connection never touch a
+ * new one. How a connection is opened is injected (`ConnectionFactory`). Requests over the running connection are
+ * `ServerConnection`'s (the subclass).
+ */
+export abstract class ServerLifeCycle {
+  readonly id: string;
+  protected readonly settings: ServerConnectionSettings;
+  private readonly logger: Logger;
+  private readonly restartScheduler: RestartScheduler;
+  /** Why the config entry is unusable (an unset variable…): such a server is never started. */
+  private readonly configError: string | undefined;
+
+  protected state: ServerState;
+  protected client?: BackendPeer;
+  /** The protocol era to connect in (configured, or learnt by the last connect). */
+  private readonly era: EraVerdict;
+  protected process?: ProcessTransport;
+  private transportKind?: ServerTransportKind;
+  private readonly tools: ServerToolList;
+  protected generation = 0;
+  private connecting?: Promise<void>;
+  /** True once stopped on purpose; calls then do not bring the server back. */
+  private stoppedOnPurpose = false;
+  private lastError?: string;
+  private connectedAt?: Date;
+  private connectMs?: number;
+  /** Streamable HTTP (or auto) servers: exact attribution of reverse requests to our requests' origins. */
+  protected readonly originTracker: OriginTracker | undefined;
+  /** Subscriptions and logging level the client side asked for: sent again after each reconnect. */
+  readonly sessionState = new BackendSessionState();
+  /** Why the server was stopped on purpose (`removed by a config reload`): calls it broke say so. */
+  protected stopReason?: string;
+  /** A running 2026-07-28 connection's `subscriptions/listen` stream (list changes, resource updates). */
+  protected readonly listening: ListenWiring;
+
+  constructor(settings: ServerConnectionSettings) {
+    this.settings = settings;
+    this.id = settings.config.id;
+    this.logger = settings.logger.child({ server: this.id });
+    this.restartScheduler = new RestartScheduler(settings.restartPolicy);
+    const { configError } = settings.config;
+    this.configError = configError !== undefined ? settings.redactor.redact(configError) : undefined;
+    this.state = !settings.config.enabled ? 'disabled' : this.configError !== undefined ? 'failed' : 'stopped';
+    if (this.configError !== undefined) this.lastError = this.configError;
+    this.originTracker = settings.config.transport === 'stdio' ? undefined : new OriginTracker();
+    this.era = new EraVerdict(settings.config.protocol);
+    this.tools = new ServerToolList({
+      serverId: this.id,
+      logger: this.logger,
+      config: () => this.config,
+      onToolsChanged: settings.onToolsChanged,
+    });
+    this.listening = new ListenWiring({
+      serverId: this.id,
+      logger: this.logger,
+      redactor: settings.redactor,
+      subscribedUris: () => this.sessionState.subscribedUris,
+      timeoutMs: () => this.config.timeoutMs,
+    });
+  }
+
+  /** This server's requests in flight (reverse requests are attributed through it). */
+  protected abstract get inFlight(): InFlightRequests;
+
+  /** Forwards a request over the running connection (the session state is restored with it after a reconnect). */
+  abstract forward(
+    method: string,
+    params: Record<string, unknown>,
+    options?: BackendRequestOptions,
+    extra?: ForwardExtra,
+  ): Promise<Record<string, unknown>>;
+
+  get config(): ServerConfig {
+    return this.settings.config;
+  }
+
+  get currentState(): ServerState {
+    return this.state;
+  }
+
+  status(): ServerStatus {
+    return describeStatus({
+      id: this.id,
+      state: this.state,
+      toolCount: this.listTools().length,
+      restarts: this.restartScheduler.restarts,
+      transport: this.transportKind,
+      pid: this.process?.pid,
+      connectedAt: this.connectedAt,
+      connectMs: this.connectMs,
+      lastError: this.lastError,
+      client: this.state === 'running' ? this.client : undefined,
+      redactor: this.settings.redactor,
+    });
+  }
+
+  /** The tools of the current connection (empty unless running), without those whose permission is `false`. */
+  listTools(): ToolInfo[] {
+    return this.state === 'running' ? this.tools.permitted() : [];
+  }
+
+  /** Waits for a tool list refresh in flight (after `tools/list_changed`), so callers see the new list. */
+  async settled(): Promise<void> {
+    await this.tools.settled();
+  }
+
+  /** Starts on purpose: resets the restart counters. Resolves when running; rejects with why it failed. */
+  async start(): Promise<void> {
+    if (this.state === 'disabled') return;
+    if (this.configError !== undefined) throw configErrorFailure(this.id, this.configError);
+    this.stoppedOnPurpose = false;
+    if (this.state === 'running') return;
+    if (this.connecting) return this.connecting;
+    this.restartScheduler.reset();
+    return this.connect('start');
+  }
+
+  /** @param reason why, for calls this stop breaks (`was removed by a config reload`). */
+  async stop(reason?: string): Promise<void> {
+    this.stoppedOnPurpose = true;
+    this.stopReason = reason;
+    this.restartScheduler.cancel();
+    this.generation += 1;
+    this.connecting = undefined;
+    const hadTools = this.tools.all.length > 0;
+    const wasStarting = this.state === 'starting';
+    const { client, process: serverProcess } = this;
+    const capabilities = this.capabilities();
+    this.client = undefined;
+    this.process = undefined;
+    this.tools.replace([]);
+    const listenStream = this.listening.detach();
+    if (this.state !== 'disabled' && this.configError === undefined) this.setState('stopped');
+    if (hadTools) this.settings.onToolsChanged(this.id, []);
+    this.announceFeatures(capabilities);
+    // A server still starting has nothing to finish: end it now instead of waiting for it to notice stdin closing.
+    if (wasStarting && serverProcess) await serverProcess.close({ immediate: true });
+    await listenStream?.close();
+    await closeConnection(client, serverProcess);
+  }
+
+  /** Synchronous last resort when the host exits without `stop()`: kills a stdio server's process group. */
+  killNow(): void {
+    this.restartScheduler.cancel();
+    this.process?.killNow();
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    await this.start();
+  }
+
+  /** What the backend announced in `initialize`; undefined unless running. */
+  capabilities(): ServerCapabilities | undefined {
+    return this.state === 'running' ? this.client?.getServerCapabilities() : undefined;
+  }
+
+  protected runningClient(): BackendPeer {
+    if (this.configError !== undefined) throw configErrorFailure(this.id, this.configError);
+    const client = this.client;
+    if (this.state !== 'running' || !client) {
+      this.reconnectSoon();
+      throw new ServerNotRunningError({ serverId: this.id, state: this.state });
+    }
+    return client;
+  }
+
+  /** Brings a crashed or failed server back now (a call found it down). Never throws. */
+  private reconnectSoon(): void {
+    if (this.state === 'disabled' || this.configError !== undefined || this.stoppedOnPurpose || this.connecting) return;
+    const reason = this.restartScheduler.reconnectNow(this.state);
+    if (!reason) return;
+    this.connect(reason).catch(() => {
+      // connect() recorded the failure in status.
+    });
+  }
+
+  private connect(reason: ConnectReason): Promise<void> {
+    const generation = ++this.generation;
+    const attempt = this.openAndList(generation, reason).finally(() => {
+      if (this.connecting === attempt) this.connecting = undefined;
+    });
+    this.connecting = attempt;
+    return attempt;
+  }
+
+  private async openAndList(generation: number, reason: ConnectReason): Promise<void> {
+    this.restartScheduler.attempting();
+    this.setState('starting');
+    this.logger.info('connecting', { reason, transport: this.config.transport });
+    let connected: ConnectedServer;
+    try {
+      connected = await connectAndListTools({
+        config: this.config,
+        openConnection: this.settings.openConnection,
+        logger: this.logger,
+        createClient: (era) => this.createClient(generation, era),
+        era: this.era.current,
+        clientInfo: this.settings.clientInfo,
+        onProbed: (era) => {
+          if (generation === this.generation) this.era.learn(era);
+        },
+        ...(this.originTracker ? { originTracker: this.originTracker } : {}),
+        onProcess: (spawned) => {
+          if (generation !== this.generation) return;
+          this.process = spawned;
+          spawned.onexit = (exit) => this.logger.info('server process ended', { how: describeExit(exit) });
+        },
+      });
+    } catch (error) {
+      if (generation !== this.generation) return;
+      this.process = undefined;
+      this.era.failed(error);
+      const failure = this.settings.redactor.redactDeep(error as Error);
+      this.lastError = failure.message;
+      this.logger.warn('could not connect', { error: failure.message });
+      if (reason === 'restart' && !this.stoppedOnPurpose) this.scheduleRestart();
+      else this.setState('failed');
+      throw failure;
+    }
+    if (generation !== this.generation) {
+      await closeConnection(connected.client, connected.process);
+      return;
+    }
+    this.client = connected.client;
+    this.era.learn(connected.era);
+    this.process = connected.process;
+    this.transportKind = connected.kind;
+    this.tools.replace(connected.tools);
+    this.connectedAt = new Date();
+    this.connectMs = connected.connectMs;
+    this.lastError = undefined;
+    this.stopReason = undefined;
+    this.setState('running');
+    this.logger.info('connected', { tools: connected.tools.length, connectMs: connected.connectMs });
+    this.settings.onToolsChanged(this.id, connected.tools);
+    this.announceFeatures(this.capabilities());
+    if (connected.client.protocolEra === 'modern') this.listening.open(connected.client);
+    void this.restoreSession(generation);
+  }
+
+  private async restoreSession(generation: number): Promise<void> {
+    const send = (method: string, params: Record<string, unknown>) =>
+      generation === this.generation ? this.forward(method, params) : Promise.resolve();
+    await this.sessionState.restore(send, this.logger, this.capabilities());
+  }
+
+  /** Resources and prompts came or went with the connection: listeners re-list them. */
+  private announceFeatures(capabilities: ServerCapabilities | undefined): void {
+    if (capabilities?.resources) this.settings.emit('resources-changed', this.id);
+    if (capabilities?.prompts) this.settings.emit('prompts-changed', this.id);
+  }
+
+  private createClient(generation: number, era: ProtocolEra): BackendPeer {
+    return createPeer(
+      era,
+      {
+        serverId: this.id,
+        clientInfo: this.settings.clientInfo,
+        logger: this.logger,
+        router: this.settings.reverseRequests,
+        inFlight: this.inFlight,
+        ...(this.originTracker ? { originTracker: this.originTracker } : {}),
+        emit: this.settings.emit,
+        logRateLimit: this.settings.logRateLimit,
+        logLevel: this.sessionState.level,
+      },
+      { onClose: () => this.handleClose(generation), onToolListChanged: () => this.refreshTools(generation) },
+    );
+  }
+
+  /** The backend said its tool list changed: listed again while this connection is the running one. */
+  private refreshTools(generation: number): void {
+    this.tools.relist(() => (generation === this.generation && this.state === 'running' ? this.client : undefined));
+  }
+
+  private handleClose(generation: number): void {
+    if (generation !== this.generation) return;
+    this.connectionLost(connectionLostMessage(this.process));
+  }
+
+  protected connectionLost(reason: string): void {
+    if (this.state !== 'running') return;
+    this.lastError = this.settings.redactor.redact(reason);
+    this.logger.warn('server connection lost', { reason });
+    const { client } = this;
+    const capabilities = this.capabilities();
+    this.client = undefined;
+    this.tools.replace([]);
+    void this.listening.detach()?.close();
+    this.settings.onToolsChanged(this.id, []);
+    this.scheduleRestart();
+    this.announceFeatures(capabilities);
+    // A remote transport may still hold a session or stream open; a stdio one has already ended.
+    if (this.transportKind !== 'stdio') void client?.close().catch(() => {});
+  }
+
+  private scheduleRestart(): void {
+    const planned = this.restartScheduler.schedule(
+      this.connectedAt,
+      () => !this.stoppedOnPurpose && this.state === 'crashed',
+      () => {
+        this.connect('restart').catch(() => {
+          // Recorded in status; scheduleRestart ran again from openAndList.
+        });
+      },
+    );
+    this.connectedAt = undefined;
+    if (!planned) {
+      this.lastError = gaveUpMessage(this.lastError, this.settings.restartPolicy.maxAttempts);
+      this.setState('failed');
+      return;
+    }
+    this.setState('crashed');
+    this.logger.info('restarting after backoff', { delayMs: planned.delayMs, attempt: planned.attempt });
+  }
+
+  private setState(state: ServerState): void {
+    const previous = this.state;
+    if (previous === state) return;
+    this.state = state;
+    this.settings.onStatusChange(this.status(), previous);
+  }
+}

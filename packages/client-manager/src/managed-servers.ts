@@ -1,0 +1,226 @@
+import { EventEmitter } from 'node:events';
+import {
+  ConfigError,
+  formatConfigPath,
+  isResolvedConfig,
+  type Logger,
+  parseConfig,
+  type ResolvedConfig,
+  type SearchMcpConfigInput,
+  type ServerHealth,
+  type ServerState,
+  type ServerStatus,
+  type ToolInfo,
+} from '@search-mcp/shared';
+import { applyServerConfig } from './apply-server-config.js';
+import type { EmitManagerEvent } from './connection/notification-relays.js';
+import type { ServerConnection } from './connection/server-connection.js';
+import { type ManagerWiring, wireManager } from './manager-wiring.js';
+import type {
+  HealthCheckOptions,
+  McpClientManagerEvents,
+  McpClientManagerOptions,
+} from './mcp-client-manager-options.js';
+import type { ServerConfigChanges } from './server-config-changes.js';
+
+/**
+ * The configured servers as a whole: one `ServerConnection` each, their life cycle (start, stop, reload, close),
+ * status, health and tool lists. `McpClientManager` (the facade) adds the forwarding of requests to them.
+ */
+export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
+  private currentConfig: ResolvedConfig;
+  private connections = new Map<string, ServerConnection>();
+  private readonly wiring: ManagerWiring;
+  protected readonly logger: Logger;
+  private readonly options: McpClientManagerOptions;
+  private revision = 0;
+  private closed = false;
+  /** True once `startAll` ran: a reload then starts the servers it adds. */
+  private started = false;
+  /** The reload in progress: reloads run one after the other. */
+  private reconfiguring: Promise<unknown> = Promise.resolve();
+  private readonly killOnExit = () => {
+    for (const connection of this.connections.values()) connection.killNow();
+  };
+
+  /**
+   * @throws ConfigError when `config` cannot be used at all (every problem listed, each with its JSON path). A broken
+   * server entry is no error here: that server is `failed` with its `configError` and never started.
+   */
+  constructor(config: SearchMcpConfigInput | ResolvedConfig, options: McpClientManagerOptions = {}) {
+    super();
+    // Every MCP session of an HTTP app listens for tool changes on this one manager: hundreds are normal, not a leak.
+    this.setMaxListeners(0);
+    this.options = options;
+    this.currentConfig = this.resolve(config);
+    this.wiring = wireManager(this.currentConfig, options, {
+      emit: this.emit.bind(this) as EmitManagerEvent,
+      onStatusChange: (status, previous) => this.emit('status-change', status, previous),
+      onToolsChanged: (serverId, tools) => this.toolsChanged(serverId, tools),
+    });
+    this.logger = this.wiring.logger;
+    for (const serverConfig of Object.values(this.currentConfig.mcpServers)) {
+      this.connections.set(serverConfig.id, this.wiring.createConnection(serverConfig));
+    }
+    // If the host exits without close() (an uncaught exception, process.exit), no server group may outlive it.
+    process.once('exit', this.killOnExit);
+  }
+
+  /** The validated configuration (defaults filled, ids normalized, variables expanded); the latest after a reload. */
+  get config(): ResolvedConfig {
+    return this.currentConfig;
+  }
+
+  /** Server ids in config order. */
+  get serverIds(): string[] {
+    return [...this.connections.keys()];
+  }
+
+  /**
+   * Grows by one whenever any server's tool list changes. Cheap change detection for caches (a search index is
+   * rebuilt only when this differs from the revision it was built at).
+   */
+  get toolsRevision(): number {
+    return this.revision;
+  }
+
+  /**
+   * Connects every enabled server in parallel. Resolves once each has connected or failed (never rejects for a
+   * server: see `status()`); a slow or broken server delays nothing beyond its own `startupTimeoutMs`.
+   */
+  async startAll(): Promise<ServerStatus[]> {
+    this.assertOpen();
+    this.started = true;
+    const enabled = [...this.connections.values()].filter((connection) => connection.config.enabled);
+    await Promise.allSettled(enabled.map((connection) => connection.start()));
+    return this.status();
+  }
+
+  /** Connects one server. Rejects with why it failed (`TimeoutError`, `ServerNotRunningError`). */
+  async start(id: string): Promise<void> {
+    this.assertOpen();
+    const connection = this.connection(id);
+    if (!connection.config.enabled) {
+      throw new ConfigError({
+        issues: [
+          {
+            path: formatConfigPath(['mcpServers', connection.config.name, 'enabled']),
+            message: 'the server is disabled',
+          },
+        ],
+      });
+    }
+    await connection.start();
+  }
+
+  /** Disconnects one server and ends its process tree. It stays down until `start`/`restart`. */
+  async stop(id: string): Promise<void> {
+    await this.connection(id).stop();
+  }
+
+  async restart(id: string): Promise<void> {
+    this.assertOpen();
+    await this.connection(id).restart();
+  }
+
+  /**
+   * Applies a new config to running servers (hot reload): removed servers are stopped (process tree ended) and
+   * forgotten; added ones are registered and, once `startAll` has run, started as it starts them; changed ones are
+   * restarted with their new entry; unchanged ones are not touched (same process). Requests in flight on a removed
+   * or changed server fail with an error naming the reload. Resolves once the started servers are connected or
+   * failed; reloads run one after the other. `tools-changed` fires for each server whose tools came or went.
+   * @throws ConfigError when `config` cannot be used at all; then nothing changed.
+   */
+  reconfigure(config: SearchMcpConfigInput | ResolvedConfig): Promise<ServerConfigChanges> {
+    this.assertOpen();
+    const applied = this.reconfiguring.then(() => this.applyConfig(config));
+    this.reconfiguring = applied.catch(() => {});
+    return applied;
+  }
+
+  /** Stops every server and ends every child process tree. The manager cannot be started again. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.allSettled([...this.connections.values()].map((connection) => connection.stop()));
+    process.removeListener('exit', this.killOnExit);
+  }
+
+  /** The connection of a configured server, if any (no error for an unknown id). */
+  protected connectionOf(id: string): ServerConnection | undefined {
+    return this.connections.get(id);
+  }
+
+  /** The state of one configured server now; undefined for an id that is not configured. */
+  serverState(id: string): ServerState | undefined {
+    return this.connections.get(id)?.currentState;
+  }
+
+  /** Tools of every running server, in config order (permission-`false` tools left out). */
+  async listAllTools(): Promise<ToolInfo[]> {
+    const all: ToolInfo[] = [];
+    for (const connection of this.connections.values()) {
+      await connection.settled();
+      all.push(...connection.listTools());
+    }
+    return all;
+  }
+
+  /** Tools of one server; empty while it is not running. */
+  async listTools(id: string): Promise<ToolInfo[]> {
+    const connection = this.connection(id);
+    await connection.settled();
+    return connection.listTools();
+  }
+
+  /** Pings every running server; servers that are not running report `ok: false` with their state. */
+  async healthCheck(options: HealthCheckOptions = {}): Promise<ServerHealth[]> {
+    const timeoutMs = options.timeoutMs ?? 5000;
+    return Promise.all([...this.connections.values()].map((connection) => connection.ping(timeoutMs)));
+  }
+
+  /** The state of every configured server, in config order. */
+  status(): ServerStatus[] {
+    return [...this.connections.values()].map((connection) => connection.status());
+  }
+
+  private async applyConfig(input: SearchMcpConfigInput | ResolvedConfig): Promise<ServerConfigChanges> {
+    this.assertOpen();
+    const current = { config: this.currentConfig, connections: this.connections };
+    return applyServerConfig(current, this.resolve(input), {
+      wiring: this.wiring,
+      logger: this.logger,
+      start: () => this.started && !this.closed,
+      onInstalled: ({ config, connections }, changes) => {
+        this.connections = connections;
+        this.currentConfig = config;
+        for (const id of changes.removed) this.toolsChanged(id, []);
+      },
+    });
+  }
+
+  private toolsChanged(serverId: string, tools: readonly ToolInfo[]): void {
+    this.toolsUpdated(serverId, tools);
+    this.revision += 1;
+    this.emit('tools-changed', serverId, tools);
+  }
+
+  /** A server's tool list changed (before `tools-changed` is emitted): for what a subclass keeps per tool. */
+  protected toolsUpdated(_serverId: string, _tools: readonly ToolInfo[]): void {}
+
+  private resolve(config: SearchMcpConfigInput | ResolvedConfig): ResolvedConfig {
+    return isResolvedConfig(config) ? config : parseConfig(config, this.options.env ? { env: this.options.env } : {});
+  }
+
+  protected connection(id: string): ServerConnection {
+    const connection = this.connections.get(id);
+    if (!connection) {
+      throw new ConfigError({ issues: [{ path: 'mcpServers', message: `no server with id '${id}' is configured` }] });
+    }
+    return connection;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('McpClientManager is closed');
+  }
+}

@@ -7,6 +7,7 @@ import {
   type Logger,
   type ResolvedConfig,
   type SearchMcpConfigInput,
+  type ToolCallOptions,
   type ToolCallResult,
   type ToolInfo,
 } from '@search-mcp/shared';
@@ -29,7 +30,7 @@ import type {
 import { configuredProject } from './config-lookup.js';
 import { isServerVisibleToProject } from './project-visibility.js';
 import { resolveToolKey, sourceFor, toolNotFound, type Resolution } from './tool-resolution.js';
-import { VisibleToolsCache } from './visible-tools-cache.js';
+import { type ProjectTools, VisibleToolsCache } from './visible-tools-cache.js';
 
 export interface ToolCatalogOptions {
   /** Where tools come from: an `McpClientManager`, `ToolRegistry`s, or anything implementing `ToolSource`. */
@@ -147,7 +148,8 @@ export class ToolCatalog {
   /** The tools the caller may see, sorted as the sources list them. The same array is returned until tools change. */
   async visibleTools(caller: Caller = {}): Promise<readonly ToolInfo[]> {
     authorizeCaller(caller, this.tokens);
-    return this.tools.forProject(caller.projectId);
+    const project = this.tools.project(caller.projectId);
+    return (project instanceof Promise ? await project : project).tools;
   }
 
   /**
@@ -199,7 +201,8 @@ export class ToolCatalog {
    * @throws ToolNotFoundError (with the closest keys), AuthorizationError
    */
   async get(toolKey: string, caller: Caller = {}): Promise<ToolInfo> {
-    const { resolved, visible } = await this.resolve(toolKey, caller);
+    const resolution = this.resolve(toolKey, caller);
+    const { resolved, visible } = resolution instanceof Promise ? await resolution : resolution;
     if (resolved.kind === 'tool') return resolved.tool;
     const detail = resolved.kind === 'not-connected' ? ` (MCP server '${resolved.serverId}' is not connected)` : '';
     throw toolNotFound(toolKey, visible, detail);
@@ -231,7 +234,9 @@ export class ToolCatalog {
     caller: Caller = {},
     options: CatalogExecuteOptions = {},
   ): Promise<ToolCallResult> {
-    const { resolved, visible } = await this.resolve(toolKey, caller);
+    // No await while the tools are unchanged (nearly every call): see `resolve`.
+    const resolution = this.resolve(toolKey, caller);
+    const { resolved, visible } = resolution instanceof Promise ? await resolution : resolution;
     const argumentsObject = args ?? {};
     let serverId: string;
     let toolName: string;
@@ -251,31 +256,39 @@ export class ToolCatalog {
     const source = sourceFor(this.sources, serverId);
     if (!source) throw toolNotFound(toolKey, visible, '');
     return this.executor.execute(
-      (signal) =>
-        source.callTool(serverId, toolName, argumentsObject, {
-          signal,
-          ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-          ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-          ...(options.meta ? { meta: options.meta } : {}),
-          ...(options.origin ? { origin: options.origin } : {}),
-          ...(options.task ? { task: options.task } : {}),
-          ...(options.inputResponses !== undefined ? { inputResponses: options.inputResponses } : {}),
-          ...(options.requestState !== undefined ? { requestState: options.requestState } : {}),
-        }),
+      (signal) => source.callTool(serverId, toolName, argumentsObject, sourceCallOptions(signal, options)),
       options.signal ? { signal: options.signal } : {},
     );
   }
 
-  private async resolve(
-    toolKey: unknown,
-    caller: Caller,
-  ): Promise<{ resolved: Resolution; visible: readonly ToolInfo[] }> {
-    const visible = await this.visibleTools(caller);
-    const resolved = await resolveToolKey(toolKey, caller, visible, {
-      config: this.config,
-      sources: this.sources,
-      tools: this.tools,
-    });
-    return { resolved, visible };
+  /** What a key names for the caller: at once while the tools are unchanged, else after the sources are listed. */
+  private resolve(toolKey: unknown, caller: Caller): ResolvedKey | Promise<ResolvedKey> {
+    authorizeCaller(caller, this.tokens);
+    const project = this.tools.project(caller.projectId);
+    if (project instanceof Promise) return project.then((tools) => this.resolveIn(toolKey, caller, tools));
+    return this.resolveIn(toolKey, caller, project);
   }
+
+  private resolveIn(toolKey: unknown, caller: Caller, tools: ProjectTools): ResolvedKey {
+    const scope = { config: this.config, sources: this.sources };
+    return { resolved: resolveToolKey(toolKey, caller, tools, scope), visible: tools.tools };
+  }
+}
+
+/** What the source gets of a call's options: only what is set (filled in place: every forwarded call builds it). */
+function sourceCallOptions(signal: AbortSignal, options: CatalogExecuteOptions): ToolCallOptions {
+  const call: ToolCallOptions = { signal };
+  if (options.onProgress) call.onProgress = options.onProgress;
+  if (options.timeoutMs !== undefined) call.timeoutMs = options.timeoutMs;
+  if (options.meta) call.meta = options.meta;
+  if (options.origin) call.origin = options.origin;
+  if (options.task) call.task = options.task;
+  if (options.inputResponses !== undefined) call.inputResponses = options.inputResponses;
+  if (options.requestState !== undefined) call.requestState = options.requestState;
+  return call;
+}
+
+interface ResolvedKey {
+  resolved: Resolution;
+  visible: readonly ToolInfo[];
 }

@@ -10,7 +10,7 @@ import type { Caller } from './catalog-types.js';
 import type { CatalogToolSource } from './catalog-tool-source.js';
 import { configuredServer } from './config-lookup.js';
 import { isServerVisibleToProject } from './project-visibility.js';
-import type { VisibleToolsCache } from './visible-tools-cache.js';
+import type { ProjectTools } from './visible-tools-cache.js';
 
 export type Resolution =
   | { kind: 'tool'; tool: ToolInfo }
@@ -21,7 +21,6 @@ export type Resolution =
 export interface ResolutionScope {
   config: ResolvedConfig;
   sources: readonly CatalogToolSource[];
-  tools: VisibleToolsCache;
 }
 
 /** The source that answers for a server id. */
@@ -29,13 +28,13 @@ export function sourceFor(sources: readonly CatalogToolSource[], serverId: strin
   return sources.find((source) => source.serverIds.includes(serverId));
 }
 
-/** `visible`: the caller's tools (already authorized). */
-export async function resolveToolKey(
+/** `tools`: the caller's project's tools (the caller already authorized). Synchronous: every forwarded call resolves. */
+export function resolveToolKey(
   toolKey: unknown,
   caller: Caller,
-  visible: readonly ToolInfo[],
+  tools: Pick<ProjectTools, 'tools' | 'byKey'>,
   scope: ResolutionScope,
-): Promise<Resolution> {
+): Resolution {
   const parsed = typeof toolKey === 'string' ? parseToolKey(toolKey.trim()) : undefined;
   if (!parsed) return { kind: 'not-found' };
   const { serverId, toolName } = parsed;
@@ -48,7 +47,7 @@ export async function resolveToolKey(
   if (server && Object.hasOwn(server.toolPermissions, toolName) && server.toolPermissions[toolName] === false) {
     return { kind: 'disabled', toolKey: key, reason: 'toolPermissions' };
   }
-  const candidate = await scope.tools.tool(key);
+  const candidate = tools.byKey.get(key);
   if (candidate && isServerVisibleToProject(candidate.serverProjects, caller.projectId))
     return { kind: 'tool', tool: candidate };
   const source = sourceFor(scope.sources, serverId);
@@ -61,7 +60,8 @@ export async function resolveToolKey(
   if (!server || !source) return { kind: 'not-found' };
   // A running server answers only for the tools it lists: one whose tools are all hidden or malformed gets nothing.
   const state = source.serverState?.(serverId);
-  const running = state !== undefined ? state === 'running' : visible.some((entry) => entry.serverName === serverId);
+  const running =
+    state !== undefined ? state === 'running' : tools.tools.some((entry) => entry.serverName === serverId);
   return running ? { kind: 'not-found' } : { kind: 'not-connected', serverId, toolName };
 }
 

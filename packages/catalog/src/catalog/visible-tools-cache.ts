@@ -16,14 +16,20 @@ const filterCacheSize = 16;
 const maxCachedFilterKeyLength = 1024;
 const noProject = '\u0000none';
 
-/** The tools one project sees, and the same narrowed by the search filters it used lately. */
-interface ProjectTools {
-  tools: ToolInfo[];
-  byFilter: LruMap<string, ToolInfo[]>;
+/**
+ * The tools one project sees, every source's tool by key, and the project's tools narrowed by the search filters it
+ * used lately. One object per project and snapshot, so a lookup on the hot path allocates nothing.
+ */
+export interface ProjectTools {
+  /** The tools of the servers the project sees. */
+  readonly tools: ToolInfo[];
+  /** Any source's tool by key (no visibility applied). */
+  readonly byKey: ReadonlyMap<string, ToolInfo>;
+  readonly byFilter: LruMap<string, ToolInfo[]>;
 }
 
 interface Snapshot {
-  revisionKey: string;
+  revisions: number[];
   all: ToolInfo[];
   byKey: Map<string, ToolInfo>;
   byProject: LruMap<string, ProjectTools>;
@@ -37,20 +43,25 @@ export class VisibleToolsCache {
     private readonly logger: Logger,
   ) {}
 
-  /** Any source's tool by key (no visibility applied). */
-  async tool(toolKey: string): Promise<ToolInfo | undefined> {
-    return (await this.current()).byKey.get(toolKey);
+  /**
+   * A project's tools, at once (no promise) while no source changed since the last listing, else once the sources
+   * are listed again. Every forwarded call looks here: an `await` per layer would cost a promise and a turn each.
+   */
+  project(projectId: string | undefined): ProjectTools | Promise<ProjectTools> {
+    const fresh = this.fresh();
+    if (fresh) return projectEntry(fresh, projectId);
+    return this.relist().then((snapshot) => projectEntry(snapshot, projectId));
   }
 
   /** The tools of the servers a project sees (no project: the servers without `projects`). */
   async forProject(projectId: string | undefined): Promise<ToolInfo[]> {
-    return (await this.projectTools(projectId)).tools;
+    return (await this.project(projectId)).tools;
   }
 
   /** A project's tools narrowed by a search filter; the same array for the same filter while tools stay the same. */
   async forFilter(projectId: string | undefined, filter: CatalogSearchFilter | undefined): Promise<ToolInfo[]> {
     const filterKey = searchFilterKey(filter);
-    const entry = await this.projectTools(projectId);
+    const entry = await this.project(projectId);
     if (filterKey === undefined || filter === undefined) return entry.tools;
     const cached = entry.byFilter.get(filterKey);
     if (cached) return cached;
@@ -59,23 +70,19 @@ export class VisibleToolsCache {
     return tools;
   }
 
-  private async projectTools(projectId: string | undefined): Promise<ProjectTools> {
-    const snapshot = await this.current();
-    const projectKey = projectId ?? noProject;
-    let entry = snapshot.byProject.get(projectKey);
-    if (!entry) {
-      entry = {
-        tools: snapshot.all.filter((tool) => isServerVisibleToProject(tool.serverProjects, projectId)),
-        byFilter: new LruMap(filterCacheSize),
-      };
-      snapshot.byProject.set(projectKey, entry);
+  /** The snapshot when every source's `toolsRevision` is the one it was taken at. */
+  private fresh(): Snapshot | undefined {
+    const snapshot = this.snapshot;
+    if (!snapshot) return undefined;
+    const { sources } = this;
+    for (let index = 0; index < sources.length; index += 1) {
+      if (sources[index]?.toolsRevision !== snapshot.revisions[index]) return undefined;
     }
-    return entry;
+    return snapshot;
   }
 
-  private async current(): Promise<Snapshot> {
-    const revisionKey = this.sources.map((source) => source.toolsRevision).join(',');
-    if (this.snapshot?.revisionKey === revisionKey) return this.snapshot;
+  private async relist(): Promise<Snapshot> {
+    const revisions = this.sources.map((source) => source.toolsRevision);
     const lists = await Promise.all(this.sources.map((source) => source.listAllTools()));
     const byKey = new Map<string, ToolInfo>();
     const all: ToolInfo[] = [];
@@ -88,8 +95,22 @@ export class VisibleToolsCache {
       all.push(tool);
     }
     // A source may have changed while listing; the next request lists again.
-    const snapshot: Snapshot = { revisionKey, all, byKey, byProject: new LruMap(projectCacheSize) };
+    const snapshot: Snapshot = { revisions, all, byKey, byProject: new LruMap(projectCacheSize) };
     this.snapshot = snapshot;
     return snapshot;
   }
+}
+
+function projectEntry(snapshot: Snapshot, projectId: string | undefined): ProjectTools {
+  const projectKey = projectId ?? noProject;
+  let entry = snapshot.byProject.get(projectKey);
+  if (!entry) {
+    entry = {
+      tools: snapshot.all.filter((tool) => isServerVisibleToProject(tool.serverProjects, projectId)),
+      byKey: snapshot.byKey,
+      byFilter: new LruMap(filterCacheSize),
+    };
+    snapshot.byProject.set(projectKey, entry);
+  }
+  return entry;
 }

@@ -71,7 +71,18 @@ function raceAbort<T>(
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(abortReason(signal, timeout, timeoutMs));
     signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    // Two callbacks rather than `.then(…).finally(…)`: every forwarded call passes here, and `finally` costs two more
+    // promises per call.
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
   });
 }
 

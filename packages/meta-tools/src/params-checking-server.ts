@@ -189,6 +189,44 @@ export class ParamsCheckingServer extends Server {
     return version !== undefined && version >= '2026';
   }
 
+  /**
+   * `tools/call` through the SDK's multi-round-trip seam, which acts only on a retry (`requestState`), on an
+   * `input_required` answer and on a thrown URL elicitation: a call that simply completes (nearly all) skips it,
+   * saving its promises on every forwarded call. Otherwise the seam gets the first answer replayed, then the handler.
+   */
+  private callThroughSeam(
+    method: string,
+    handler: (request: JSONRPCRequest, context: ServerContext) => Promise<Result>,
+    request: JSONRPCRequest,
+    context: ServerContext,
+  ): Promise<Result> {
+    const seam = this as unknown as MultiRoundTripSeam;
+    if (context.mcpReq.requestState() !== undefined)
+      return seam._invokeInputRequiredCapableHandler(method, handler, request, context);
+    const replaying = (first: Promise<Result>) => {
+      let replayed = false;
+      return (again: JSONRPCRequest, againContext: ServerContext) => {
+        if (replayed) return handler(again, againContext);
+        replayed = true;
+        return first;
+      };
+    };
+    let first: Promise<Result>;
+    try {
+      first = handler(request, context);
+    } catch (error) {
+      first = Promise.reject(error);
+    }
+    return first.then(
+      (result) =>
+        isInputRequiredResult(result)
+          ? seam._invokeInputRequiredCapableHandler(method, replaying(Promise.resolve(result)), request, context)
+          : result,
+      (error: unknown) =>
+        seam._invokeInputRequiredCapableHandler(method, replaying(Promise.reject(error)), request, context),
+    );
+  }
+
   protected override _wrapHandler(
     method: string,
     handler: (request: JSONRPCRequest, context: ServerContext) => Promise<Result>,
@@ -199,13 +237,7 @@ export class ParamsCheckingServer extends Server {
     // Every other method keeps the Server's wrapper (cache hints, input_required checks).
     const inner =
       method === 'tools/call'
-        ? (request: JSONRPCRequest, context: ServerContext) =>
-            (this as unknown as MultiRoundTripSeam)._invokeInputRequiredCapableHandler(
-              method,
-              handler,
-              request,
-              context,
-            )
+        ? (request: JSONRPCRequest, context: ServerContext) => this.callThroughSeam(method, handler, request, context)
         : super._wrapHandler(method, handler);
     const isHandshake = method === 'initialize' || method === 'server/discover';
     return async (request, context) => {

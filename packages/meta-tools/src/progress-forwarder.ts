@@ -13,8 +13,11 @@ const progressGapMs = 15;
 export interface ProgressForwarder {
   /** Sends a backend's progress to the client under the client's own token; undefined when it asked for none. */
   readonly onProgress: ((progress: ToolProgress) => void) | undefined;
-  /** Resolves when the response may go out: at once, or `progressGapMs` after the last progress notification. */
-  settle(): Promise<void>;
+  /**
+   * Resolves when the response may go out, `progressGapMs` after the last progress notification; undefined when it
+   * may go out now (nearly every call: nothing to await).
+   */
+  settle(): Promise<void> | undefined;
 }
 
 /**
@@ -49,9 +52,10 @@ export function createProgressForwarder(
       : undefined;
   return {
     onProgress,
-    settle: async () => {
+    settle: () => {
+      if (lastSentAt === 0) return undefined;
       const wait = lastSentAt + progressGapMs - performance.now();
-      if (lastSentAt > 0 && wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      return wait > 0 ? new Promise<void>((resolve) => setTimeout(resolve, wait)) : undefined;
     },
   };
 }

@@ -57,8 +57,8 @@ export function waitForStartingServers(
 
 /**
  * Resolves when the server a tool name points at (`server:tool`, `server.tool`, `server__tool`, or a listed name so
- * formed) is no longer `starting`, after `limitMs`, or when the request is cancelled; at once for any other state. A
- * call to a server still connecting then runs instead of failing as "not running" (a one-shot client's first
+ * formed) is no longer `starting`, after `limitMs`, or when the request is cancelled; undefined when the server's
+ * own state says it is not starting (nothing to await). A call to a server still connecting then runs instead of failing as "not running" (a one-shot client's first
  * request is the one that starts the servers); a failed or stopped server still fails at once.
  */
 export function waitForServerOf(
@@ -66,11 +66,12 @@ export function waitForServerOf(
   name: string,
   limitMs: number,
   signal: AbortSignal,
-): Promise<void> {
+): Promise<void> | undefined {
   // Server ids are `a-z0-9-` only, so the id a name points at ends at its first separator. Every call comes here:
-  // a server not starting is seen from its own state, without building every server's status.
+  // a server not starting is seen from its own state, without building every server's status, and nothing is
+  // awaited (undefined: no promise, no turn of the event loop).
   const id = /^([a-z0-9-]+)(?::|\.|__)/.exec(name)?.[1];
-  if (id !== undefined && manager.serverState && manager.serverState(id) !== 'starting') return Promise.resolve();
+  if (id !== undefined && manager.serverState && manager.serverState(id) !== 'starting') return undefined;
   const named: StartingServerFilter = ({ id }) =>
     name.length > id.length &&
     name.startsWith(id) &&

@@ -30,7 +30,8 @@ export async function handleDirectCall(
 ): Promise<ToolCallResult> {
   try {
     // Before the names are resolved: a server that finishes connecting brings its tools (and their listed names).
-    if (context.manager) await waitForServerOf(context.manager, name, context.startupWaitMs, extra.signal);
+    const starting = context.manager && waitForServerOf(context.manager, name, context.startupWaitMs, extra.signal);
+    if (starting) await starting;
     // Inside the try: a refused caller fails here already, and must get its error's code, not -32603.
     const { tools, names } = await context.exposure(caller);
     const toolKey = names.keyOf(name) ?? name;
@@ -96,7 +97,8 @@ export async function handleTaskCall(
   }
   const ttl = typeof task.ttl === 'number' ? task.ttl : undefined;
   try {
-    if (context.manager) await waitForServerOf(context.manager, name, context.startupWaitMs, extra.signal);
+    const starting = context.manager && waitForServerOf(context.manager, name, context.startupWaitMs, extra.signal);
+    if (starting) await starting;
     const { names } = await context.exposure(caller);
     const toolKey = names.keyOf(name) ?? name;
     const { result, exposed } = await createTask(context, toolKey, args, caller, meta, extra, ttl);

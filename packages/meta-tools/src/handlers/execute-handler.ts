@@ -53,7 +53,8 @@ export async function handleToolExecute(
   }
   const toolKey = parsed.data.toolKey.trim();
   try {
-    if (context.manager) await waitForServerOf(context.manager, toolKey, context.startupWaitMs, extra.signal);
+    const starting = context.manager && waitForServerOf(context.manager, toolKey, context.startupWaitMs, extra.signal);
+    if (starting) await starting;
     return await runToolCall(context, {
       event: 'tool_execute',
       toolKey,

@@ -1,5 +1,5 @@
 import { isInputRequiredResult } from '@modelcontextprotocol/server';
-import type { Caller } from '@search-mcp/catalog';
+import type { Caller, CatalogExecuteOptions } from '@search-mcp/catalog';
 import { parseToolKey, type ToolCallResult, type ToolProgress } from '@search-mcp/shared';
 import { callerFields, errorFields } from '../audit/request-audit.js';
 import { forwardableMeta } from '../forwarding/forwardable-meta.js';
@@ -60,7 +60,9 @@ export async function runToolCall(context: HandlerContext, run: ToolCallRun): Pr
   }
   const progress = createProgressForwarder(run.meta, extra);
   const result = await callBackend(context, run, { signal: extra.signal, onProgress: progress.onProgress });
-  await progress.settle();
+  // Every forwarded call comes this way: nothing is awaited that need not be (a promise and a turn each).
+  const settling = progress.settle();
+  if (settling) await settling;
   return passBackendInput(result, run);
 }
 
@@ -90,7 +92,7 @@ function startParkable(context: HandlerContext, run: ToolCallRun, parked: Parked
 }
 
 /** The request `run` takes the parked call: its cancellation, capabilities and progress token. */
-function attach(parked: ParkedCall, run: ToolCallRun): () => Promise<void> {
+function attach(parked: ParkedCall, run: ToolCallRun): () => Promise<void> | undefined {
   const progress = createProgressForwarder(run.meta, run.extra);
   parked.attach({
     signal: run.extra.signal,
@@ -104,7 +106,7 @@ function attach(parked: ParkedCall, run: ToolCallRun): () => Promise<void> {
 async function answerFrom(
   context: HandlerContext,
   run: ToolCallRun,
-  { parked, settle }: { parked: ParkedCall; settle: () => Promise<void> },
+  { parked, settle }: { parked: ParkedCall; settle: () => Promise<void> | undefined },
 ): Promise<ToolCallResult> {
   const outcome = await parked.outcome();
   await settle();
@@ -163,19 +165,7 @@ async function callBackend(context: HandlerContext, run: ToolCallRun, call: Back
   const serverId = parseToolKey(toolKey)?.serverId;
   const target = { event, toolKey, ...(serverId ? { serverId } : {}), ...callerFields(caller) };
   try {
-    const meta = forwardableMeta(run.meta);
-    const origin = context.session
-      ? { session: context.session, extra, ...(call.parked ? { parked: call.parked } : {}) }
-      : undefined;
-    const result = await context.catalog.execute(toolKey, run.args, caller, {
-      signal: call.signal,
-      ...(call.onProgress ? { onProgress: call.onProgress } : {}),
-      ...(meta ? { meta } : {}),
-      ...(origin ? { origin } : {}),
-      ...(run.task ? { task: run.task } : {}),
-      ...(call.inputResponses ? { inputResponses: call.inputResponses } : {}),
-      ...(call.requestState !== undefined ? { requestState: call.requestState } : {}),
-    });
+    const result = await context.catalog.execute(toolKey, run.args, caller, executeOptions(context, run, call));
     const asks = isInputRequiredResult(result);
     if (serverId !== undefined && !asks) context.noteLinks?.(serverId, result);
     context.audit(
@@ -192,4 +182,21 @@ async function callBackend(context: HandlerContext, run: ToolCallRun, call: Back
     );
     throw error;
   }
+}
+
+/** The catalog's options of one backend call: only what is set (one object, filled in place: every call builds it). */
+function executeOptions(context: HandlerContext, run: ToolCallRun, call: BackendCall): CatalogExecuteOptions {
+  const options: CatalogExecuteOptions = { signal: call.signal };
+  if (call.onProgress) options.onProgress = call.onProgress;
+  const meta = forwardableMeta(run.meta);
+  if (meta) options.meta = meta;
+  if (context.session) {
+    options.origin = call.parked
+      ? { session: context.session, extra: run.extra, parked: call.parked }
+      : { session: context.session, extra: run.extra };
+  }
+  if (run.task) options.task = run.task;
+  if (call.inputResponses) options.inputResponses = call.inputResponses;
+  if (call.requestState !== undefined) options.requestState = call.requestState;
+  return options;
 }

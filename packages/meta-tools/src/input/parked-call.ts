@@ -11,8 +11,8 @@ export interface EmbeddedRequest {
 }
 
 /** What a call has for the client now: its result, its failure, or questions. */
-export type CallOutcome =
-  | { kind: 'complete'; result: ToolCallResult }
+export type CallOutcome<T = ToolCallResult> =
+  | { kind: 'complete'; result: T }
   | { kind: 'failed'; error: unknown }
   | { kind: 'input'; inputRequests: Record<string, EmbeddedRequest> };
 
@@ -42,12 +42,12 @@ interface Ask {
  * the call; while no request is attached, the call is dropped (the backend cancelled) after the longest wait its
  * parked questions allow.
  */
-export class ParkedCall {
+export class ParkedCall<T = ToolCallResult> {
   readonly id = randomUUID();
   private readonly controller = new AbortController();
   private readonly asks = new Map<string, Ask>();
   private asked = 0;
-  private settled: CallOutcome | undefined;
+  private settled: CallOutcome<T> | undefined;
   private waiters: Array<() => void> = [];
   private attachment: CallAttachment | undefined;
   private detachAbort: (() => void) | undefined;
@@ -55,7 +55,7 @@ export class ParkedCall {
   private dropListener: ((reason: string) => void) | undefined;
 
   /** @param onDrop told when the call is given up (no retry in time), to forget it */
-  constructor(private readonly onDrop: (call: ParkedCall, reason: string) => void) {
+  constructor(private readonly onDrop: (call: { readonly id: string }, reason: string) => void) {
     // A cancelled call asks nothing more: its questions fail at once, and its outcome is its failure.
     this.controller.signal.addEventListener('abort', () => this.failAsks('The call was cancelled'), { once: true });
   }
@@ -70,8 +70,8 @@ export class ParkedCall {
     return !this.controller.signal.aborted;
   }
 
-  /** The backend call: its outcome is kept until a front request takes it. */
-  run(call: Promise<ToolCallResult>): void {
+  /** The backend call (a tool call, a `prompts/get`, a `resources/read`): its outcome is kept until a request takes it. */
+  run(call: Promise<T>): void {
     call.then(
       (result) => this.settle({ kind: 'complete', result }),
       (error: unknown) => this.settle({ kind: 'failed', error }),
@@ -163,7 +163,7 @@ export class ParkedCall {
   }
 
   /** Resolves when the call completes or fails, or has questions for the client (all of them, each time). */
-  async outcome(): Promise<CallOutcome> {
+  async outcome(): Promise<CallOutcome<T>> {
     for (;;) {
       if (this.settled) return this.settled;
       if (this.asks.size > 0) {
@@ -201,7 +201,7 @@ export class ParkedCall {
     this.attachment = undefined;
   }
 
-  private settle(outcome: CallOutcome): void {
+  private settle(outcome: CallOutcome<T>): void {
     this.settled = outcome;
     // Questions the backend no longer waits for (it finished) are not asked.
     this.failAsks('The call already ended');

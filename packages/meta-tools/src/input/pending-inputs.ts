@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { ToolCallResult } from '@search-mcp/shared';
 import { ParkedCall } from './parked-call.js';
 import { createRequestStateCodec, type RequestStateCodec } from './request-state-codec.js';
 
@@ -15,7 +16,8 @@ export interface PendingInputsEvents {
  */
 export class PendingInputs extends EventEmitter<PendingInputsEvents> {
   readonly codec: RequestStateCodec;
-  private readonly calls = new Map<string, ParkedCall>();
+  /** Held calls of every kind (tool calls, prompts, reads); a retry's sealed state says which call it continues. */
+  private readonly calls = new Map<string, ParkedCall<unknown>>();
 
   /**
    * @param maxHeld how many calls may wait for a retry at once (each holds a backend call open); beyond it a call
@@ -29,29 +31,32 @@ export class PendingInputs extends EventEmitter<PendingInputsEvents> {
     this.codec = codec;
   }
 
-  /** A new call that may be parked; known by its id only once `hold` is called. */
-  create(): ParkedCall {
-    return new ParkedCall((parked, reason) => {
+  /** A new call that may be parked; known by its id only once `hold` is called. `T`: what the backend call gives. */
+  create<T = ToolCallResult>(): ParkedCall<T> {
+    return new ParkedCall<T>((parked, reason) => {
       if (this.calls.get(parked.id) === parked) this.calls.delete(parked.id);
       this.emit('dropped', parked.id, reason);
     });
   }
 
   /** The call waits for a retry; false when `maxHeld` calls already do (it is not held). */
-  hold(call: ParkedCall): boolean {
+  hold<T>(call: ParkedCall<T>): boolean {
     if (!this.calls.has(call.id) && this.calls.size >= this.maxHeld) return false;
     this.calls.set(call.id, call);
     return true;
   }
 
-  /** The call a retry names, if it still waits. */
-  get(callId: string): ParkedCall | undefined {
+  /**
+   * The call a retry names, if it still waits. `T` is the caller's word: the retry's state was sealed for one kind of
+   * call (its binding names the tool, prompt or uri), so only a request of that kind opens it.
+   */
+  get<T = ToolCallResult>(callId: string): ParkedCall<T> | undefined {
     const call = this.calls.get(callId);
-    return call?.open ? call : undefined;
+    return call?.open ? (call as ParkedCall<T>) : undefined;
   }
 
   /** The call's outcome went to the client (or the client cancelled it). */
-  forget(call: ParkedCall): void {
+  forget<T>(call: ParkedCall<T>): void {
     call.finish();
     if (this.calls.get(call.id) === call) this.calls.delete(call.id);
   }

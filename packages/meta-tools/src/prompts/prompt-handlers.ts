@@ -7,6 +7,7 @@ import {
   passInputRequired,
   refuseUnstatedAnswers,
 } from '../input/backend-input-state.js';
+import { answerFromParked, resumeParked, startParked } from '../input/parked-round.js';
 import { callIdentity } from '../input/request-state-codec.js';
 import type { ParamsCheckingServer } from '../params-checking-server.js';
 import { JsonRpcWireError, toForwardedError } from '../wire-errors.js';
@@ -15,8 +16,11 @@ import { JsonRpcErrorCode } from '@search-mcp/shared';
 /**
  * `prompts/list` (every visible server's prompts as `server__prompt`, one page sorted by name) and `prompts/get` (by
  * that name or `server:prompt`; the result is the backend's, unchanged, and the resources it links become readable).
- * A 2026-07-28 backend's `input_required` goes to the client with our signed state wrapping its own, bound to the
- * caller, the prompt and its arguments; the retry sends the answers and the backend's state back (as for tools).
+ * Asking the client for input works in every pair of eras, as for tools: a 2026-07-28 backend's `input_required` goes
+ * to the client with our signed state wrapping its own, bound to the caller, the prompt and its arguments (the retry
+ * sends the answers and the backend's state back); a 2025 backend's push request during a 2026-07-28 client's
+ * `prompts/get` is parked with it (`input/parked-round.ts`), asked in an `input_required` round, and the retry
+ * continues it.
  */
 export function registerPromptHandlers(server: ParamsCheckingServer, context: ForwardingContext): void {
   const { hub } = context;
@@ -43,19 +47,48 @@ export function registerPromptHandlers(server: ParamsCheckingServer, context: Fo
       throw toForwardedError(error, name);
     }
     if (!target) throw new JsonRpcWireError(JsonRpcErrorCode.InvalidParams, `Prompt not found: ${name}`);
+    const { serverId } = target;
+    const prompt = target.name;
     const binding: InputBinding = {
       caller,
-      call: callIdentity(`prompts/get ${target.serverId}:${target.name}`, args ?? {}),
+      call: callIdentity(`prompts/get ${serverId}:${prompt}`, args ?? {}),
     };
-    const retry =
-      extra.requestState !== undefined
-        ? backendRetry(openRequestState(extra.requestState, binding), target.serverId, extra)
-        : {};
+    const state = extra.requestState !== undefined ? openRequestState(extra.requestState, binding) : undefined;
+    const options = backendOptions(context, _meta, extra);
+    // The result as the client gets it: the linked resources become readable, a 2026 backend's round is wrapped.
+    const pass = (result: Record<string, unknown>) => {
+      hub.routes.noteLinks(serverId, result);
+      return passInputRequired(result, serverId, binding);
+    };
+    const parking = {
+      binding,
+      onDropped: (reason: string) =>
+        hub.logger.warn('a prompts/get waiting for the client to answer was dropped and cancelled', {
+          server: serverId,
+          prompt,
+          reason,
+        }),
+    };
     try {
-      const options = { ...backendOptions(context, _meta, extra), ...retry };
-      const result = await hub.gateway.getPrompt(target.serverId, target.name, args, options);
-      hub.routes.noteLinks(target.serverId, result);
-      return passInputRequired(result, target.serverId, binding);
+      if (state?.kind === 'parked') return await answerFromParked(resumeParked(state, extra), parking);
+      if (state)
+        return pass(
+          await hub.gateway.getPrompt(serverId, prompt, args, { ...options, ...backendRetry(state, serverId, extra) }),
+        );
+      if (extra.era === 'modern') {
+        // A 2025 backend may push a request to the client during it: parked in the call, asked by a round.
+        const parked = startParked<Record<string, unknown>>(extra, async (call) =>
+          pass(
+            await hub.gateway.getPrompt(serverId, prompt, args, {
+              ...options,
+              signal: call.signal,
+              origin: { ...options.origin, parked: call },
+            }),
+          ),
+        );
+        return await answerFromParked(parked, parking);
+      }
+      return pass(await hub.gateway.getPrompt(serverId, prompt, args, options));
     } catch (error) {
       throw toForwardedError(error, name);
     }

@@ -9,6 +9,7 @@ import {
   passInputRequired,
   refuseUnstatedAnswers,
 } from '../input/backend-input-state.js';
+import { answerFromParked, resumeParked, startParked } from '../input/parked-round.js';
 import { callIdentity } from '../input/request-state-codec.js';
 import type { ParamsCheckingServer } from '../params-checking-server.js';
 import type { RequestExtra } from '../search-mcp-server-options.js';
@@ -19,7 +20,9 @@ import { isNotFound, JsonRpcWireError, toForwardedError } from '../wire-errors.j
  * backends the caller sees. Lists are paged one backend page per answer, in config order, by cursors of ours; URIs
  * pass unchanged; a read goes to the first server of `ResourceRoutes.candidates` that has the resource. A 2026-07-28
  * backend's `input_required` goes to the client with our signed state (bound to the caller, the uri and that server);
- * the retry goes to that server only, with the answers and the backend's own state.
+ * the retry goes to that server only, with the answers and the backend's own state. A 2025 backend's push request
+ * during a 2026-07-28 client's read is parked with the read (`input/parked-round.ts`), asked in an `input_required`
+ * round, and the retry continues that read.
  */
 export function registerResourceHandlers(server: ParamsCheckingServer, context: ForwardingContext): void {
   const { hub } = context;
@@ -35,20 +38,38 @@ export function registerResourceHandlers(server: ParamsCheckingServer, context: 
       caller: context.callerOf(_meta, extra),
       call: callIdentity('resources/read', { uri }),
     };
+    const options = backendOptions(context, _meta, extra);
+    const parking = (serverId: string | undefined) => ({
+      binding,
+      onDropped: (reason: string) =>
+        hub.logger.warn('a resources/read waiting for the client to answer was dropped and cancelled', {
+          ...(serverId !== undefined ? { server: serverId } : {}),
+          uri,
+          reason,
+        }),
+    });
     if (extra.requestState !== undefined) {
       const state = openRequestState(extra.requestState, binding);
-      const serverId = state.kind === 'backend' && servers.includes(state.server) ? state.server : '';
-      const options = { ...backendOptions(context, _meta, extra), ...backendRetry(state, serverId, extra) };
       try {
-        return passInputRequired(await hub.gateway.readResource(serverId, uri, options), serverId, binding);
+        if (state.kind === 'parked') return await answerFromParked(resumeParked(state, extra), parking(undefined));
+        const serverId = servers.includes(state.server) ? state.server : '';
+        const retry = { ...options, ...backendRetry(state, serverId, extra) };
+        return passInputRequired(await hub.gateway.readResource(serverId, uri, retry), serverId, binding);
       } catch (error) {
         throw toForwardedError(error, uri);
       }
     }
     for (const serverId of servers) {
       try {
-        const result = await hub.gateway.readResource(serverId, uri, backendOptions(context, _meta, extra));
-        return passInputRequired(result, serverId, binding);
+        if (extra.era !== 'modern') {
+          return passInputRequired(await hub.gateway.readResource(serverId, uri, options), serverId, binding);
+        }
+        // A 2025 backend may push a request to the client during it: parked in the read, asked by a round.
+        const parked = startParked<Record<string, unknown>>(extra, async (call) => {
+          const read = { ...options, signal: call.signal, origin: { ...options.origin, parked: call } };
+          return passInputRequired(await hub.gateway.readResource(serverId, uri, read), serverId, binding);
+        });
+        return await answerFromParked(parked, parking(serverId));
       } catch (error) {
         if (!isNotFound(error)) throw toForwardedError(error, uri);
       }

@@ -202,13 +202,13 @@ export class ClientSessions {
 
 /**
  * What a backend hears when the client it would ask speaks 2026-07-28 and no call of that client waits for it (the
- * request came outside a call): that revision has no server-to-client requests, only `input_required` answers to a
+ * request came outside a tool call, prompt get or resource read of it, e.g. during a completion or a list): that revision has no server-to-client requests, only `input_required` answers to a
  * call. The code is 2026-07-28's "missing required client capability".
  */
 function modernClientRefusal(method: string): JsonRpcWireError {
   return new JsonRpcWireError(
     -32021,
-    `The client uses MCP 2026-07-28, which has no server-to-client requests; Search MCP can pass this ${method} to it only during one of its tool calls`,
+    `The client uses MCP 2026-07-28, which has no server-to-client requests; Search MCP can pass this ${method} to it only during one of its tools/call, prompts/get or resources/read requests`,
     { requiredCapabilities: [method] },
   );
 }

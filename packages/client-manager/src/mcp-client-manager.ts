@@ -10,6 +10,7 @@ import { loadConfig } from '@search-mcp/shared/node';
 import type { BackendRequestOptions } from './connection/backend-request-options.js';
 import type { CallToolOptions } from './connection/forward-tool-call.js';
 import type { TaskStatusParams } from './connection/notification-relays.js';
+import type { ServerConnection } from './connection/server-connection.js';
 import * as prompts from './features/prompt-forwarding.js';
 import type { CompleteParams, PromptPage } from './features/prompt-forwarding.js';
 import * as resources from './features/resource-forwarding.js';
@@ -63,14 +64,32 @@ export class McpClientManager extends ManagedServers implements ToolSource {
     if (Object.hasOwn(connection.config.toolPermissions, toolName) && !connection.config.toolPermissions[toolName]) {
       throw new ToolDisabledError({ toolName: formatToolKey(id, toolName), reason: 'toolPermissions' });
     }
-    if (!options.task && this.taskTools.get(id)?.has(toolName)) {
-      return (await tasks.runToolAsTask(connection, toolName, args, options, (listener) => {
-        const relay = (serverId: string, params: TaskStatusParams) => serverId === id && listener(params);
-        this.on('task-status', relay);
-        return () => this.off('task-status', relay);
-      })) as CallToolResult;
-    }
-    return connection.callTool(toolName, args, options);
+    if (options.task) return connection.callTool(toolName, args, options);
+    if (this.taskTools.get(id)?.has(toolName)) return this.runAsTask(connection, toolName, args, options);
+    const call = connection.callTool(toolName, args, options);
+    if (!tasks.offersTasksExtension(connection)) return call;
+    // A 2026-07-28 backend says a tool runs only as a task by refusing a plain call (`-32021`); its listing has no
+    // `execution`. Such a tool is run as a task at once from then on (until its server's tool list changes).
+    return call.catch((error: unknown) => {
+      if (!tasks.needsTasksExtension(error)) throw error;
+      this.learnTaskTool(id, toolName);
+      return this.runAsTask(connection, toolName, args, options);
+    });
+  }
+
+  /** Runs a tool as a task inside the call: its status as progress, then its result (`runToolAsTask`). */
+  private async runAsTask(
+    connection: ServerConnection,
+    toolName: string,
+    args: Record<string, unknown>,
+    options: CallToolOptions,
+  ): Promise<CallToolResult> {
+    const id = connection.id;
+    return (await tasks.runToolAsTask(connection, toolName, args, options, (listener) => {
+      const relay = (serverId: string, params: TaskStatusParams) => serverId === id && listener(params);
+      this.on('task-status', relay);
+      return () => this.off('task-status', relay);
+    })) as CallToolResult;
   }
 
   /** `tasks/get` of a backend task, unchanged. */
@@ -175,6 +194,12 @@ export class McpClientManager extends ManagedServers implements ToolSource {
    */
   inFlightOrigins(id: string): RequestOrigin[] {
     return this.connectionOf(id)?.inFlightOrigins() ?? [];
+  }
+
+  private learnTaskTool(serverId: string, toolName: string): void {
+    const known = this.taskTools.get(serverId);
+    if (known) known.add(toolName);
+    else this.taskTools.set(serverId, new Set([toolName]));
   }
 
   protected override toolsUpdated(serverId: string, tools: readonly ToolInfo[]): void {

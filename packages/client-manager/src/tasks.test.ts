@@ -108,8 +108,8 @@ describe('tasks (server-everything)', () => {
 });
 
 // A 2026-07-28 backend whose tool says `execution.taskSupport: "required"` (a server written for both eras lists the
-// same tools). Tasks are an extension there that we do not declare (the 2.x client could not take a task result), so
-// the call must be a plain one: the 2026 listing drops `execution`, and no `task` is sent.
+// same tools) but that does not list the tasks extension: the call must be a plain one (the 2026 listing drops
+// `execution`, and no `task` is sent). Backends that list the extension: `modern-tasks.test.ts`.
 const modernTaskBackend = `
 const { Server } = await import('@modelcontextprotocol/server');
 const { serveStdio } = await import('@modelcontextprotocol/server/stdio');

@@ -1,6 +1,7 @@
 import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { SecretRedactor, ServerFeature, ServerState, ServerStatus, ServerTransportKind } from '@search-mcp/shared';
 import type { BackendPeer } from './backend-peer.js';
+import { listsTasksExtension } from './tasks-extension.js';
 
 /** What a connection knows of itself now. */
 export interface ConnectionFacts {
@@ -44,8 +45,11 @@ const featureCapabilities: ReadonlyArray<[ServerFeature, keyof ServerCapabilitie
   ['tasks', 'tasks'],
 ];
 
-/** The features a backend announced in `initialize` (for `ServerStatus.features` and `doctor`). */
+/** The features a backend announced (`initialize`, `server/discover`), for `ServerStatus.features` and `doctor`. */
 export function featuresOf(capabilities: ServerCapabilities | undefined): ServerFeature[] {
   if (!capabilities) return [];
-  return featureCapabilities.filter(([, key]) => capabilities[key] !== undefined).map(([feature]) => feature);
+  // A 2026-07-28 backend offers tasks as an extension (bridged to the same task API).
+  const offers = (key: keyof ServerCapabilities) =>
+    capabilities[key] !== undefined || (key === 'tasks' && listsTasksExtension(capabilities));
+  return featureCapabilities.filter(([, key]) => offers(key)).map(([feature]) => feature);
 }

@@ -32,8 +32,12 @@ export interface ForwardedCall {
   connectionDetail: () => string | undefined;
 }
 
-/** A task-augmented call answers `{ task }` (a `CreateTaskResult`) instead of the result. */
+/**
+ * A task-augmented call answers `{ task }` (a `CreateTaskResult`) instead of the result; a 2026-07-28 backend may
+ * also answer the result itself (the server decides whether a call becomes a task), which is checked as one.
+ */
 function createTaskResultProblem(result: Record<string, unknown>): string | undefined {
+  if (!('task' in result)) return callToolResultProblem(result);
   const task = result.task as { taskId?: unknown } | undefined;
   return typeof task?.taskId === 'string' ? undefined : 'a task-augmented call must answer { task: { taskId, … } }';
 }
@@ -41,7 +45,8 @@ function createTaskResultProblem(result: Record<string, unknown>): string | unde
 /**
  * Sends one `tools/call` (results pass through unchanged, including error results with `structuredContent`) and
  * checks the result's shape. With `options.task` the call is task-augmented and resolves with the backend's
- * `{ task }`. Limits, progress, cancellation and error mapping: `forwardRequest`.
+ * `{ task }` (or, from a 2026-07-28 backend that answered in the call, the result). Limits, progress, cancellation
+ * and error mapping: `forwardRequest`.
  */
 export function forwardToolCall(client: BackendPeer, call: ForwardedCall): Promise<CallToolResult> {
   const { toolName, options } = call;

@@ -1,4 +1,5 @@
 import {
+  CLIENT_CAPABILITIES_META_KEY,
   Client,
   type ClientCapabilities,
   type FetchLike,
@@ -21,8 +22,11 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isLoggingLevel, type Logger } from '@search-mcp/shared';
 import type { ReverseRequestRouter } from '../reverse/reverse-request-types.js';
 import type { BackendPeer } from './backend-peer.js';
+import { ModernTaskBridge } from './modern-task-bridge.js';
 import type { PeerConnectOptions } from './prior-verdict.js';
 import type { ModernErrorReader } from './protocol-errors.js';
+import { RawRequestChannel } from './raw-request-channel.js';
+import { listsTasksExtension, tasksExtension } from './tasks-extension.js';
 
 // Loaded only through `modern-client-loader.ts` (the 2.x SDK costs start-up time a 2025-only host never pays).
 
@@ -51,6 +55,8 @@ export class ModernBackendClient extends Client implements BackendPeer {
   readonly protocolEra = 'modern';
   /** The level every request asks for (`io.modelcontextprotocol/logLevel`): the last `logging/setLevel`'s. */
   private logLevel: LoggingLevel;
+  /** The tasks extension's requests, when the backend lists it (set by `connect`). */
+  private tasks: ModernTaskBridge | undefined;
 
   constructor(
     info: Implementation,
@@ -76,8 +82,10 @@ export class ModernBackendClient extends Client implements BackendPeer {
    * Our transports implement the 1.x `Transport`, the same shape the 2.x client drives. `prior` (the era probe's
    * discover result) is adopted without a second `server/discover`.
    */
-  override connect(transport: Transport | ModernTransport, options?: PeerConnectOptions) {
-    return super.connect(transport as ModernTransport, options);
+  override async connect(transport: Transport | ModernTransport, options?: PeerConnectOptions): Promise<void> {
+    await super.connect(transport as ModernTransport, options);
+    if (!listsTasksExtension(this.getServerCapabilities())) return;
+    this.tasks = new ModernTaskBridge(new RawRequestChannel(transport as ModernTransport, () => this.taskEnvelope()));
   }
 
   /**
@@ -96,7 +104,25 @@ export class ModernBackendClient extends Client implements BackendPeer {
   ): Promise<StandardSchemaV1.InferOutput<T>>;
   override request(request: Request, schemaOrOptions?: unknown, options?: RequestOptions): Promise<unknown> {
     if (request.method === 'logging/setLevel') return this.setLevelHere(request.params?.level);
-    return super.request(request, schemaOrOptions as StandardSchemaV1, options);
+    // A task asked of a backend without the extension: the call runs as a plain 2026 call (`task` is no 2026 param).
+    if (request.method === 'tools/call' && !this.tasks && request.params?.task !== undefined) {
+      const { task: _task, ...params } = request.params;
+      return super.request({ ...request, params }, schemaOrOptions as StandardSchemaV1, options);
+    }
+    const bridged = this.tasks?.handle(request, options);
+    return bridged ?? super.request(request, schemaOrOptions as StandardSchemaV1, options);
+  }
+
+  /**
+   * The envelope of a request that may take a task: ours, plus the tasks extension in the client capabilities. Only
+   * such requests declare it (a backend must not answer a task to a request whose envelope lacks it), so every other
+   * call keeps getting its result in the call.
+   */
+  private taskEnvelope(): Readonly<Record<string, unknown>> {
+    const envelope = this._outboundMetaEnvelope() ?? {};
+    const capabilities = { ...this.declaredCapabilities, ...(envelope[CLIENT_CAPABILITIES_META_KEY] as object) };
+    const extensions = { ...(capabilities as { extensions?: object }).extensions, [tasksExtension]: {} };
+    return { ...envelope, [CLIENT_CAPABILITIES_META_KEY]: { ...capabilities, extensions } };
   }
 
   private async setLevelHere(level: unknown): Promise<Record<string, never>> {

@@ -3,7 +3,9 @@ import type { BackendRequestOptions } from '../connection/backend-request-option
 import type { CallToolOptions } from '../connection/forward-tool-call.js';
 import type { TaskStatusParams } from '../connection/notification-relays.js';
 import type { ServerConnection } from '../connection/server-connection.js';
-import { requireCapability } from './feature-support.js';
+import { taskPollDelayMs } from '../connection/task-poll-delay.js';
+import { listsTasksExtension } from '../connection/tasks-extension.js';
+import { notOffered } from './feature-support.js';
 
 /** Listens to one server's `notifications/tasks/status`; returns the function that stops listening. */
 export type TaskStatusListener = (listener: (params: TaskStatusParams) => void) => () => void;
@@ -15,8 +17,34 @@ export function requiresTask(tool: ToolInfo): boolean {
 }
 
 const terminal = new Set(['completed', 'failed', 'cancelled']);
-const minimumPollMs = 250;
-const maximumPollMs = 5000;
+
+/**
+ * Whether a server offers tasks: 2025's `tasks` capability, or the 2026-07-28 tasks extension (its tasks are bridged
+ * to the same API: `modern-task-bridge.ts`). A server that is not running passes (the request then fails with
+ * `ServerNotRunningError` and a reconnect, as a tool call does).
+ */
+export function offersTasks(connection: ServerConnection): boolean {
+  const capabilities = connection.capabilities();
+  return capabilities === undefined || capabilities.tasks !== undefined || listsTasksExtension(capabilities);
+}
+
+/** A running 2026-07-28 server that lists the tasks extension. */
+export function offersTasksExtension(connection: ServerConnection): boolean {
+  return listsTasksExtension(connection.capabilities());
+}
+
+/**
+ * A 2026-07-28 backend's refusal of a call that it can serve only as a task (`-32021`, the tasks extension among the
+ * `requiredCapabilities`): the call is then run as a task (`runToolAsTask`).
+ */
+export function needsTasksExtension(error: unknown): boolean {
+  if (!BackendError.isInstance(error) || error.backendCode !== -32021 || !isRecord(error.data)) return false;
+  return listsTasksExtension(error.data.requiredCapabilities);
+}
+
+function requireTasks(connection: ServerConnection, method: string): void {
+  if (!offersTasks(connection)) throw notOffered(connection, method);
+}
 
 /** `tasks/get`: the task (`{ taskId, status, … }`) unchanged. */
 export async function getTask(
@@ -24,7 +52,7 @@ export async function getTask(
   taskId: string,
   options: BackendRequestOptions | undefined,
 ): Promise<Record<string, unknown>> {
-  requireCapability(connection, 'tasks', 'tasks/get');
+  requireTasks(connection, 'tasks/get');
   return connection.forward('tasks/get', { taskId }, options, {
     operation: `tasks/get ${taskId}`,
     check: (result) => (typeof result.status === 'string' ? undefined : '`status` is not a string'),
@@ -41,7 +69,7 @@ export async function getTaskResult(
   taskId: string,
   options: BackendRequestOptions | undefined,
 ): Promise<Record<string, unknown>> {
-  requireCapability(connection, 'tasks', 'tasks/result');
+  requireTasks(connection, 'tasks/result');
   return connection.forward(
     'tasks/result',
     { taskId },
@@ -69,7 +97,7 @@ export async function cancelTask(
   taskId: string,
   options: BackendRequestOptions | undefined,
 ): Promise<Record<string, unknown>> {
-  requireCapability(connection, 'tasks', 'tasks/cancel');
+  requireTasks(connection, 'tasks/cancel');
   return connection.forward('tasks/cancel', { taskId }, options, { operation: `tasks/cancel ${taskId}` });
 }
 
@@ -78,8 +106,10 @@ export async function cancelTask(
  * its result: `tools/call` with `task`, then `tasks/get` at the backend's `pollInterval` (250 ms to 5 s, woken early
  * by `notifications/tasks/status`), each new status reported as progress; on `completed` or `input_required`,
  * `tasks/result` (it blocks until the task ends and carries any queued elicitation). `failed`/`cancelled` become a
- * `BackendError` with the backend's `statusMessage`; an abort sends `tasks/cancel` (best effort) and rejects with the
- * reason.
+ * `BackendError` with the backend's `statusMessage` (a 2026 task's inline error: its message and code); an abort
+ * sends `tasks/cancel` (best effort) and rejects with the reason. Also the tools a 2026-07-28 backend serves only as
+ * a task (it refused a plain call `-32021`): the same calls reach it through the extension (`modern-task-bridge.ts`),
+ * and a backend that answers in the call after all resolves with that result.
  */
 export async function runToolAsTask(
   connection: ServerConnection,
@@ -94,7 +124,9 @@ export async function runToolAsTask(
     onProgress: undefined,
     task: { ttl: options.maxTotalTimeoutMs ?? connection.overallLimitMs() },
   } as CallToolOptions);
-  let task = created.task as Record<string, unknown>;
+  // A 2026-07-28 backend decides per call: it may answer in the call although a task was offered.
+  if (!isRecord(created.task)) return created;
+  let task = created.task;
   const taskId = String(task.taskId);
   let reported = '';
   let step = 0;
@@ -112,17 +144,21 @@ export async function runToolAsTask(
   try {
     report();
     while (!terminal.has(String(task.status)) && task.status !== 'input_required') {
-      await pause(pollIntervalOf(task), signal, (resume) => {
+      await pause(taskPollDelayMs(task.pollInterval), signal, (resume) => {
         wake = resume;
       });
       task = await getTask(connection, taskId, signal ? { signal } : {});
       report();
     }
     if (task.status === 'failed' || task.status === 'cancelled') {
-      const why = typeof task.statusMessage === 'string' ? `: ${task.statusMessage}` : '';
+      // A 2026-07-28 task that failed carries its JSON-RPC error: its code is the backend's.
+      const error = isRecord(task.error) ? task.error : undefined;
+      const detail = typeof error?.message === 'string' ? error.message : task.statusMessage;
+      const why = typeof detail === 'string' ? `: ${detail}` : '';
       throw new BackendError({
         serverId: connection.id,
         message: `MCP server '${connection.id}' task ${taskId} of ${toolName} ${task.status}${why}`,
+        ...(typeof error?.code === 'number' ? { backendCode: error.code } : {}),
         data: task,
       });
     }
@@ -139,11 +175,6 @@ export async function runToolAsTask(
   } finally {
     stopListening();
   }
-}
-
-function pollIntervalOf(task: Record<string, unknown>): number {
-  const interval = isRecord(task) && typeof task.pollInterval === 'number' ? task.pollInterval : 1000;
-  return Math.min(maximumPollMs, Math.max(minimumPollMs, interval));
 }
 
 /** Waits `ms`, or less when woken or aborted (an abort rejects with the signal's reason). */

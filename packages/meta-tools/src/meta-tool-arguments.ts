@@ -1,4 +1,4 @@
-import { configDefaults, formatIssues } from '@search-mcp/shared';
+import { configDefaults, formatIssues, isRecord } from '@search-mcp/shared';
 import { z } from 'zod';
 
 /**
@@ -32,6 +32,18 @@ export const toolExecuteArguments = z.object({
 });
 
 export type ToolExecuteArguments = z.infer<typeof toolExecuteArguments>;
+
+/**
+ * `tool_execute`'s arguments when they plainly fit `toolExecuteArguments` (nearly every call), checked without a zod
+ * parse, which would also copy the tool's arguments on every forwarded call; undefined when zod must say what is
+ * wrong. The tool's arguments are passed on as received.
+ */
+export function plainToolExecuteArguments(args: Record<string, unknown>): ToolExecuteArguments | undefined {
+  const { toolKey, arguments: toolArguments } = args;
+  if (typeof toolKey !== 'string' || toolKey.trim() === '') return undefined;
+  if (toolArguments === undefined) return { toolKey };
+  return isRecord(toolArguments) ? { toolKey, arguments: toolArguments } : undefined;
+}
 
 /** Zod issues on one line (`query: expected string; maxResults: too big`); the root is called `rootName`. */
 export function describeZodIssues(error: z.ZodError, rootName: string): string {

@@ -1,7 +1,7 @@
 import type { Caller } from '@search-mcp/catalog';
 import { isRecord, type ToolCallResult } from '@search-mcp/shared';
 import { callerFields } from '../audit/request-audit.js';
-import { describeZodIssues, toolExecuteArguments } from '../meta-tool-arguments.js';
+import { describeZodIssues, plainToolExecuteArguments, toolExecuteArguments } from '../meta-tool-arguments.js';
 import type { RequestExtra } from '../search-mcp-server-options.js';
 import { waitForServerOf } from '../starting-servers.js';
 import { JsonRpcWireError, toErrorResult } from '../wire-errors.js';
@@ -37,21 +37,25 @@ export async function handleToolExecute(
   };
   // Some models send the tool's arguments as a JSON string: the key is checked first, then the string.
   const rawArguments = args.arguments;
-  const parsed = toolExecuteArguments.safeParse(typeof rawArguments === 'string' ? { ...args, arguments: {} } : args);
-  if (!parsed.success) {
-    return refuse(
-      `Invalid tool_execute arguments: ${describeZodIssues(parsed.error, 'arguments')}. Pass toolKey (a string) and arguments (an object).`,
-    );
+  const shape = typeof rawArguments === 'string' ? { ...args, arguments: {} } : args;
+  let checked = plainToolExecuteArguments(shape);
+  if (!checked) {
+    const parsed = toolExecuteArguments.safeParse(shape);
+    if (!parsed.success) {
+      return refuse(
+        `Invalid tool_execute arguments: ${describeZodIssues(parsed.error, 'arguments')}. Pass toolKey (a string) and arguments (an object).`,
+      );
+    }
+    checked = parsed.data;
   }
-  const toolArguments =
-    typeof rawArguments === 'string' ? parseJsonObject(rawArguments) : (parsed.data.arguments ?? {});
+  const toolArguments = typeof rawArguments === 'string' ? parseJsonObject(rawArguments) : (checked.arguments ?? {});
   if (toolArguments === undefined) {
     return refuse(
       'Invalid tool_execute arguments: "arguments" must be an object (or a JSON object string).',
-      parsed.data.toolKey,
+      checked.toolKey,
     );
   }
-  const toolKey = parsed.data.toolKey.trim();
+  const toolKey = checked.toolKey.trim();
   try {
     const starting = context.manager && waitForServerOf(context.manager, toolKey, context.startupWaitMs, extra.signal);
     if (starting) await starting;

@@ -22,8 +22,9 @@ export const tasksExtensionCapabilities = { extensions: { [tasksExtension]: {} }
 
 /**
  * Whether a backend tool runs as a task for a 2026 client that declared the extension: its 2025 listing says
- * `execution.taskSupport` is `required` or `optional` (a 2026 backend's listing has no `execution`: its tools never
- * do, as our backend client does not declare the extension).
+ * `execution.taskSupport` is `required` or `optional`. A 2026 backend's listing has no `execution` (the 2.x SDK
+ * server drops it): its tools run in the call for the client, and one the backend serves only as a task is run as a
+ * task inside the call by the client manager.
  */
 export function runsAsTask(tool: ToolInfo): boolean {
   const execution = tool.definition?.execution;
@@ -60,10 +61,13 @@ export function toModernTask(
   if (typeof backendTask.pollInterval === 'number') task.pollIntervalMs = backendTask.pollInterval;
   if (task.status === 'completed' && final && 'result' in final) task.result = final.result;
   if (task.status === 'failed') {
+    // A 2026-07-28 backend's task carries its JSON-RPC error (the client manager keeps it on the task it bridges).
     task.error =
       final && 'error' in final
         ? final.error
-        : { code: -32603, message: typeof task.statusMessage === 'string' ? task.statusMessage : 'The task failed' };
+        : isRecord(backendTask.error)
+          ? backendTask.error
+          : { code: -32603, message: typeof task.statusMessage === 'string' ? task.statusMessage : 'The task failed' };
   }
   return task;
 }

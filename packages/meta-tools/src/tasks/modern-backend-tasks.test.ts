@@ -1,0 +1,155 @@
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { ToolCatalog } from '@search-mcp/catalog';
+import { McpClientManager } from '@search-mcp/client-manager';
+import { parseConfig, silentLogger } from '@search-mcp/shared';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createSearchMcpServer } from '../create-search-mcp-server.js';
+import { ForwardingHub } from '../forwarding-hub.js';
+import { ClientSessions } from '../sessions/client-sessions.js';
+
+// A 2026-07-28 backend's tasks (the tasks extension) behind Search MCP, for a front client of each era. The backend is
+// the client manager's 2.x SDK fixture with `--tasks`: its tool `job` runs only as a task (a plain call is refused
+// -32021), `job-stats` counts what it did. The client manager bridges the extension to its 2025-shaped task API.
+const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../../../client-manager/test/fixtures');
+
+let manager: McpClientManager;
+let hub: ForwardingHub;
+let catalog: ToolCatalog;
+const closers: Array<() => Promise<void>> = [];
+
+beforeAll(async () => {
+  const config = parseConfig({
+    mcpServers: {
+      jobs: {
+        command: process.execPath,
+        args: [resolve(fixtures, 'modern-server.mjs'), '--tasks'],
+        protocol: '2026-07-28',
+      },
+    },
+  });
+  const sessions = new ClientSessions({ logger: silentLogger });
+  manager = new McpClientManager(config, { reverseRequests: sessions });
+  catalog = new ToolCatalog({ sources: [manager], config, executor: { retries: 0 }, tokens: [{ id: 'ann' }] });
+  hub = new ForwardingHub({ gateway: manager, catalog, sessions, logger: silentLogger });
+  const started = await manager.startAll();
+  expect(started.map((status) => [status.state, status.protocolVersion])).toEqual([['running', '2026-07-28']]);
+}, 30_000);
+
+afterAll(async () => {
+  hub.close();
+  await manager.close();
+});
+
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((close) => close()));
+});
+
+/** A 2.x SDK client (pinned 2026-07-28 or legacy) to a Search MCP server in proxy mode, as the caller `ann`. */
+async function front(era: 'modern' | 'legacy') {
+  const client = new Client(
+    { name: `backend-tasks-${era}`, version: '1' },
+    { capabilities: {}, versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' } },
+  );
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  const entry = serveStdio(
+    (context) =>
+      createSearchMcpServer({
+        catalog,
+        manager,
+        hub,
+        mode: 'proxy',
+        era: context.era,
+        resolveCaller: () => ({ tokenId: 'ann' }),
+      }),
+    { transport: serverTransport },
+  );
+  await client.connect(clientTransport);
+  closers.push(async () => {
+    await client.close();
+    await entry.close();
+  });
+  const send = (method: string, params: Record<string, unknown>) =>
+    client.request({ method, params }, z.looseObject({}), { timeout: 30_000 }) as Promise<Record<string, unknown>>;
+  const { tools } = (await send('tools/list', {})) as { tools: Array<{ name: string }> };
+  const nameOf = (tool: string) => {
+    const name = tools.map((entry) => entry.name).find((candidate) => candidate.endsWith(tool));
+    if (!name) throw new Error(`no ${tool} in ${tools.map((entry) => entry.name).join(', ')}`);
+    return name;
+  };
+  return { send, job: nameOf('job'), stats: nameOf('job-stats') };
+}
+
+const textOf = (result: Record<string, unknown>) =>
+  ((result.content ?? []) as Array<{ text?: string }>).map((block) => block.text).join('');
+
+/** Polls `tasks/get` (at 100 ms: the fixture's jobs take a few tens of ms a step) until the task is terminal. */
+async function pollUntilTerminal(
+  send: (method: string, params: Record<string, unknown>) => Promise<unknown>,
+  id: string,
+) {
+  const seen: Array<Record<string, unknown>> = [];
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const task = (await send('tasks/get', { taskId: id })) as Record<string, unknown>;
+    seen.push(task);
+    if (['completed', 'failed', 'cancelled'].includes(String(task.status))) return seen;
+    if (Date.now() > deadline) throw new Error(`task ${id} still ${String(task.status)} after 20 s`);
+    await new Promise((done) => setTimeout(done, 100));
+  }
+}
+
+describe('a 2026-07-28 backend task behind Search MCP', () => {
+  it('2025 front: a task-augmented call creates it under our id; tasks/get and tasks/result follow it; a plain call runs it in the call', async () => {
+    const legacy = await front('legacy');
+    const created = await legacy.send('tools/call', {
+      name: legacy.job,
+      arguments: { steps: 3 },
+      task: { ttl: 60_000 },
+    });
+    const task = created.task as Record<string, unknown>;
+    expect(task).toMatchObject({ taskId: expect.any(String), status: 'working', ttl: 60_000, pollInterval: 20 });
+    const taskId = String(task.taskId);
+    expect(await legacy.send('tasks/get', { taskId })).toMatchObject({ taskId, status: expect.any(String) });
+    const result = await legacy.send('tasks/result', { taskId });
+    expect(textOf(result)).toBe('job done after 3 steps');
+    // The backend's task id stays inside: the related task is ours.
+    expect(result._meta).toMatchObject({ 'io.modelcontextprotocol/related-task': { taskId } });
+
+    const plain = await legacy.send('tools/call', { name: legacy.job, arguments: { steps: 2 } });
+    expect(plain).not.toHaveProperty('task');
+    expect(textOf(plain)).toBe('job done after 2 steps');
+  }, 30_000);
+
+  it('2026 front: follows the task in the extension shape to its inline result or error; a plain call gets the result in the call', async () => {
+    const legacy = await front('legacy');
+    const modern = await front('modern');
+    const create = async (args: Record<string, unknown>) => {
+      const created = await legacy.send('tools/call', { name: legacy.job, arguments: args, task: {} });
+      return String((created.task as { taskId?: unknown }).taskId);
+    };
+
+    const done = await pollUntilTerminal(modern.send, await create({ steps: 3 }));
+    expect(done[0]).toMatchObject({ ttlMs: 60_000, pollIntervalMs: 20 });
+    expect(done.at(-1)).toMatchObject({
+      status: 'completed',
+      result: { content: [{ text: 'job done after 3 steps' }] },
+    });
+
+    const failed = await pollUntilTerminal(modern.send, await create({ steps: 2, fail: true }));
+    expect(failed.at(-1)).toMatchObject({ status: 'failed', error: { code: -32603, message: 'job failed at step 2' } });
+
+    const cancelledId = await create({ steps: 10_000 });
+    expect(Object.keys(await modern.send('tasks/cancel', { taskId: cancelledId }))).not.toContain('status');
+    expect((await pollUntilTerminal(modern.send, cancelledId)).at(-1)).toMatchObject({ status: 'cancelled' });
+
+    const plain = await modern.send('tools/call', { name: modern.job, arguments: { steps: 2 } });
+    expect(textOf(plain)).toBe('job done after 2 steps');
+    expect(JSON.parse(textOf(await modern.send('tools/call', { name: modern.stats, arguments: {} })))).toMatchObject({
+      cancelled: 1,
+    });
+  }, 30_000);
+});

@@ -10,7 +10,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createSearchMcpServer } from '../create-search-mcp-server.js';
 import { ForwardingHub } from '../forwarding-hub.js';
+import type { RequestExtra } from '../search-mcp-server-options.js';
+import type { ClientSession } from '../sessions/client-session.js';
 import { ClientSessions } from '../sessions/client-sessions.js';
+import { sessionCallInFlight } from './request-log-relay.js';
 
 // Backend log messages to 2026-07-28 clients (issue 10): only inside the client's own requests to the server that
 // are in flight, only when the request carried `_meta["io.modelcontextprotocol/logLevel"]` (spec MUST), at that level
@@ -224,5 +227,31 @@ describe('Streamable HTTP: one server instance per 2026-07-28 request', () => {
     expect(messages.map((message) => [message.level, message.logger, message.data])).toEqual([
       ['info', 'new', 'over http'],
     ]);
+  });
+});
+
+describe('sessionCallInFlight: the stream a 2025 session hears a log message on', () => {
+  const session = (key: string) => ({ key }) as unknown as ClientSession;
+  const extra = (aborted = false) => {
+    const controller = new AbortController();
+    if (aborted) controller.abort();
+    return { signal: controller.signal, era: 'legacy' } as unknown as RequestExtra;
+  };
+
+  it("the session's newest call in flight that has not ended; none: the session's own stream", () => {
+    const [ann, bob, cid] = [session('ann'), session('bob'), session('cid')];
+    const [annEnded, annNewest, annOlder, bobs] = [extra(true), extra(), extra(), extra()];
+    // Newest first, as the gateway lists them; a value that is no origin of ours is skipped.
+    const origins = [
+      { session: ann, extra: annEnded },
+      {},
+      { session: bob, extra: bobs },
+      { session: ann, extra: annNewest },
+      { session: ann, extra: annOlder },
+    ];
+    expect(sessionCallInFlight(ann, origins)).toBe(annNewest);
+    expect(sessionCallInFlight(bob, origins)).toBe(bobs);
+    expect(sessionCallInFlight(cid, origins)).toBeUndefined();
+    expect(sessionCallInFlight(ann, [{ session: ann, extra: annEnded }])).toBeUndefined();
   });
 });

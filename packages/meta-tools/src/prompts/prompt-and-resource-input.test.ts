@@ -6,7 +6,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { ToolCatalog } from '@search-mcp/catalog';
 import { McpClientManager } from '@search-mcp/client-manager';
 import { parseConfig, silentLogger } from '@search-mcp/shared';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createSearchMcpServer } from '../create-search-mcp-server.js';
 import { ForwardingHub } from '../forwarding-hub.js';
@@ -26,7 +26,7 @@ let manager: McpClientManager;
 let hub: ForwardingHub;
 let catalog: ToolCatalog;
 /** How long a parked elicitation waits for the client's retry. */
-const elicitationWaitMs = 1500;
+const elicitationWaitMs = 2500;
 const closers: Array<() => Promise<void>> = [];
 
 beforeAll(async () => {
@@ -257,7 +257,7 @@ describe('a prompt and a resource of a 2025 backend that push a request before t
     const [, reason] = await dropped;
     expect(reason).toBe(`no retry within ${elicitationWaitMs} ms`);
     // The backend request ended on our side (cancelled at the backend): nothing of it is in flight any more.
-    expect(manager.inFlightOrigins('old')).toEqual([]);
+    await vi.waitFor(() => expect(manager.inFlightOrigins('old')).toEqual([]));
     const late = await errorOf(
       request(client, 'prompts/get', {
         name: 'old__confirm',

@@ -1,5 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import {
   BackendError,
   type InputRequiredResult,
@@ -8,7 +7,7 @@ import {
   ValidationError,
 } from '@search-mcp/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRecordingLogger, fixtureServer } from '../test/test-support.js';
+import { createRecordingLogger, fixtureServer, startHttpFixture } from '../test/test-support.js';
 import { McpClientManager, type ReverseRequest, type ReverseRequestRouter } from './index.js';
 
 /**
@@ -18,24 +17,7 @@ import { McpClientManager, type ReverseRequest, type ReverseRequestRouter } from
  * and Streamable HTTP; the 2025 feature fixture for the error a retry to a 2025 backend gets.
  */
 
-const modernServer = fileURLToPath(new URL('../test/fixtures/modern-server.mjs', import.meta.url));
 const declared = { elicitation: { form: {} }, sampling: {}, roots: { listChanged: true } };
-
-/** Starts the modern fixture over HTTP and resolves with its URL (the line it prints once it listens). */
-async function startHttpFixture(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [modernServer, '--http'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  let output = '';
-  child.stdout?.setEncoding('utf8');
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on('data', (text: string) => {
-      output += text;
-      const match = /^listening (\S+)\n/.exec(output);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`the HTTP fixture exited (${code}) before listening`)));
-  });
-  return { child, url };
-}
 
 function textOf(result: Record<string, unknown>): string {
   const [block] = (result.content as { text?: unknown }[] | undefined) ?? [];

@@ -1,27 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import { BackendError, silentLogger } from '@search-mcp/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureServer, waitFor } from '../test/test-support.js';
+import { fixtureServer, waitFor, startHttpFixture } from '../test/test-support.js';
 import { McpClientManager } from './index.js';
-
-/** Starts the modern fixture over Streamable HTTP; resolves with its URL (the line it prints once it listens). */
-async function startHttpFixture(): Promise<{ child: ChildProcess; url: string }> {
-  const script = fileURLToPath(new URL('../test/fixtures/modern-server.mjs', import.meta.url));
-  const child = spawn(process.execPath, [script, '--http'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  let output = '';
-  child.stdout?.setEncoding('utf8');
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on('data', (text: string) => {
-      output += text;
-      const match = /^listening (\S+)\n/.exec(output);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`the HTTP fixture exited (${code}) before listening`)));
-  });
-  return { child, url };
-}
 
 /**
  * Log messages of a 2026-07-28 backend (issue 10): such a backend logs only when the request carries a level

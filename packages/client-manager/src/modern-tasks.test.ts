@@ -1,6 +1,7 @@
 import { BackendError, type ToolProgress } from '@search-mcp/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRecordingLogger, fixtureServer } from '../test/test-support.js';
+import type { ChildProcess } from 'node:child_process';
+import { createRecordingLogger, fixtureServer, startHttpFixture } from '../test/test-support.js';
 import { McpClientManager } from './index.js';
 
 function textOf(result: { content?: unknown }): string {
@@ -9,11 +10,13 @@ function textOf(result: { content?: unknown }): string {
 
 const tasksExtension = 'io.modelcontextprotocol/tasks';
 
-// Two 2026-07-28 backends over stdio (the 2.x SDK server fixture): `tasks` lists the tasks extension and has a tool
-// `job` that runs only as a task; `plain` does not list it. The manager's task API (2025 shapes) reaches the first
-// through the extension's wire (`tasks/get`, `tasks/cancel`; no `tasks/result`, no `tasks/list`).
+// 2026-07-28 backends (the 2.x SDK server fixture): `tasks` (stdio) and `tasks-http` (Streamable HTTP, an instance
+// per request) list the tasks extension and have a tool `job` that runs only as a task; `plain` does not list it.
+// The manager's task API (2025 shapes) reaches the first two through the extension's wire (`tasks/get`,
+// `tasks/cancel`; no `tasks/result`, no `tasks/list`).
 describe('tasks of a 2026-07-28 backend (tasks extension)', () => {
   let manager: McpClientManager;
+  let http: { child: ChildProcess; url: string } | undefined;
 
   const stats = async () =>
     JSON.parse(textOf(await manager.callTool('tasks', 'job-stats'))) as {
@@ -23,11 +26,13 @@ describe('tasks of a 2026-07-28 backend (tasks extension)', () => {
     };
 
   beforeAll(async () => {
+    http = await startHttpFixture('--tasks');
     manager = new McpClientManager(
       {
         mcpServers: {
           tasks: fixtureServer('modern-server.mjs', ['--tasks'], { protocol: '2026-07-28' }),
           plain: fixtureServer('modern-server.mjs', [], { protocol: '2026-07-28' }),
+          'tasks-http': { url: http.url, protocol: '2026-07-28' },
         },
       },
       { logger: createRecordingLogger().logger, shutdownGraceMs: 300 },
@@ -36,16 +41,19 @@ describe('tasks of a 2026-07-28 backend (tasks extension)', () => {
     expect(statuses.map((status) => [status.id, status.state, status.protocolVersion])).toEqual([
       ['tasks', 'running', '2026-07-28'],
       ['plain', 'running', '2026-07-28'],
+      ['tasks-http', 'running', '2026-07-28'],
     ]);
   }, 30_000);
 
   afterAll(async () => {
     await manager?.close();
+    http?.child.kill();
   });
 
   it('shows tasks among the features of the backend that lists the extension only', () => {
     const features = new Map(manager.status().map((status) => [status.id, status.features]));
     expect(features.get('tasks')).toContain('tasks');
+    expect(features.get('tasks-http')).toContain('tasks');
     expect(features.get('plain')).not.toContain('tasks');
   });
 
@@ -159,6 +167,26 @@ describe('tasks of a 2026-07-28 backend (tasks extension)', () => {
     expect(await manager.listTasks('tasks')).toEqual({ tasks: [] });
     await expect(manager.getTask('plain', 'any')).rejects.toSatisfy(
       (error: unknown) => BackendError.isInstance(error) && error.backendCode === -32601,
+    );
+  });
+
+  it('over Streamable HTTP (Mcp-Name carries the task id): creates, follows, cancels, and runs a task-only tool in the call', async () => {
+    const created = (await manager.callTool('tasks-http', 'job', { steps: 2 }, { task: {} })) as {
+      task?: { taskId?: string; status?: string };
+    };
+    const taskId = String(created.task?.taskId);
+    expect(created.task?.status).toBe('working');
+    expect(await manager.getTask('tasks-http', taskId)).toMatchObject({ taskId });
+    expect(textOf(await manager.getTaskResult('tasks-http', taskId))).toBe('job done after 2 steps');
+
+    const long = (await manager.callTool('tasks-http', 'job', { steps: 10_000 }, { task: {} })) as {
+      task?: { taskId?: string };
+    };
+    expect(await manager.cancelTask('tasks-http', String(long.task?.taskId))).toMatchObject({ status: 'cancelled' });
+
+    expect(textOf(await manager.callTool('tasks-http', 'job', { steps: 1 }))).toBe('job done after 1 steps');
+    await expect(manager.getTask('tasks-http', 'no-such-task')).rejects.toSatisfy(
+      (error: unknown) => BackendError.isInstance(error) && error.backendCode === -32602,
     );
   });
 });

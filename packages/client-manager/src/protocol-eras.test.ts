@@ -1,11 +1,16 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { BackendError, silentLogger, type ToolInfo } from '@search-mcp/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRecordingLogger, fixtureServer, realServerEntry, waitFor } from '../test/test-support.js';
+import {
+  createRecordingLogger,
+  fixtureServer,
+  realServerEntry,
+  waitFor,
+  startHttpFixture,
+} from '../test/test-support.js';
 import { McpClientManager } from './index.js';
 
 /**
@@ -14,24 +19,6 @@ import { McpClientManager } from './index.js';
  * one serving both eras, over stdio and Streamable HTTP — else in 2025 (1.x client) on the same process. A server that
  * exits on the probe is started again in 2025. The verdict is remembered for reconnects; `protocol` pins an era.
  */
-
-const modernServer = fileURLToPath(new URL('../test/fixtures/modern-server.mjs', import.meta.url));
-
-/** Starts the fixture over HTTP and resolves with its URL (the line it prints once it listens). */
-async function startHttpFixture(...args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [modernServer, '--http', ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
-  let output = '';
-  child.stdout?.setEncoding('utf8');
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on('data', (text: string) => {
-      output += text;
-      const match = /^listening (\S+)\n/.exec(output);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`the HTTP fixture exited (${code}) before listening`)));
-  });
-  return { child, url };
-}
 
 describe('backends of both protocol eras', () => {
   let manager: McpClientManager;

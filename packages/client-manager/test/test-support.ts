@@ -1,3 +1,4 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,4 +61,25 @@ export function createRecordingLogger() {
     };
   };
   return { logger: make({}), records };
+}
+
+/**
+ * Starts the 2026-07-28 fixture (`modern-server.mjs`) over Streamable HTTP with `args` (`--both`, `--tasks`) and
+ * resolves with its URL (the line it prints once it listens). The caller kills the child.
+ */
+export async function startHttpFixture(...args: string[]): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [join(fixtures, 'modern-server.mjs'), '--http', ...args], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout?.setEncoding('utf8');
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (text: string) => {
+      output += text;
+      const match = /^listening (\S+)\n/.exec(output);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`the HTTP fixture exited (${code}) before listening`)));
+  });
+  return { child, url };
 }

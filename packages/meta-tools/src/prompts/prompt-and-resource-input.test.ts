@@ -1,7 +1,14 @@
 import { once } from 'node:events';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type ClientCapabilities, Client, InMemoryTransport, ProtocolError } from '@modelcontextprotocol/client';
+import {
+  Client,
+  type ClientCapabilities,
+  InMemoryTransport,
+  ProtocolError,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
+import { createMcpHandler } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { ToolCatalog } from '@search-mcp/catalog';
 import { McpClientManager } from '@search-mcp/client-manager';
@@ -267,6 +274,40 @@ describe('a prompt and a resource of a 2025 backend that push a request before t
       }),
     );
     expect((late as ProtocolError).code).toBe(-32602);
+    expect(pendingInputs.size).toBe(0);
+  });
+
+  it('over Streamable HTTP (one server instance per request), the retry reaches what the first round parked', async () => {
+    const instances: string[] = [];
+    const handler = createMcpHandler((context) => {
+      instances.push(context.era);
+      return createSearchMcpServer({
+        catalog,
+        manager,
+        hub,
+        mode: 'proxy',
+        era: context.era,
+        resolveCaller: ({ meta }) => (typeof meta?.project === 'string' ? { projectId: meta.project } : {}),
+      });
+    });
+    // The real handler and client; the socket is left out (the apps' tests cover it through their binaries).
+    const client = new Client(
+      { name: 'input-http', version: '1' },
+      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { answer: 'teal' } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
+        fetch: (url, init) => handler.fetch(new Request(url, init)),
+      }),
+    );
+    closers.push(() => client.close());
+    const before = instances.length;
+    expect(await request(client, 'prompts/get', { name: 'old__confirm', ...asOld })).toMatchObject({
+      messages: [{ content: { text: 'Confirmed: teal' } }],
+    });
+    // The request and its retry: two requests, two instances.
+    expect(instances.slice(before)).toEqual(['modern', 'modern']);
     expect(pendingInputs.size).toBe(0);
   });
 

@@ -11,11 +11,10 @@ import {
   refuseUnstatedAnswers,
 } from '../input/backend-input-state.js';
 import type { ParkedCall } from '../input/parked-call.js';
-import { pendingInputs } from '../input/pending-inputs.js';
-import { callerIdentity, callIdentity, invalidRequestState } from '../input/request-state-codec.js';
+import { answerFromParked, resumeParked, startParked } from '../input/parked-round.js';
+import { callIdentity } from '../input/request-state-codec.js';
 import { createProgressForwarder } from '../progress-forwarder.js';
 import type { RequestExtra } from '../search-mcp-server-options.js';
-import { JsonRpcWireError } from '../wire-errors.js';
 import type { HandlerContext } from './handler-context.js';
 
 export interface ToolCallRun {
@@ -55,8 +54,14 @@ export async function runToolCall(context: HandlerContext, run: ToolCallRun): Pr
   if (extra.requestState !== undefined) return resume(context, run, extra.requestState);
   refuseUnstatedAnswers(extra, 'tools/call');
   if (extra.era === 'modern' && context.session && !run.task) {
-    const parked = pendingInputs.create();
-    return answerFrom(context, run, startParkable(context, run, parked));
+    // On the parked call's own signal, so it can outlive the request (a 2025 backend's push request waits in it).
+    const progress = createProgressForwarder(run.meta, extra);
+    const parked = startParked<ToolCallResult>(
+      extra,
+      (call) => callBackend(context, run, { signal: call.signal, onProgress: (p) => call.progress(p), parked: call }),
+      progress.onProgress,
+    );
+    return answerFrom(context, run, parked, progress.settle);
   }
   const progress = createProgressForwarder(run.meta, extra);
   const result = await callBackend(context, run, { signal: extra.signal, onProgress: progress.onProgress });
@@ -77,67 +82,27 @@ async function resume(context: HandlerContext, run: ToolCallRun, requestState: s
     await progress.settle();
     return passBackendInput(result, run);
   }
-  const parked = pendingInputs.get(state.callId);
-  if (!parked) throw invalidRequestState();
-  const progress = attach(parked, run);
-  parked.answer(extra.inputResponses);
-  return answerFrom(context, run, { parked, settle: progress });
-}
-
-/** Starts a 2026-07-28 client's backend call on its own signal, so it can outlive the request (parked). */
-function startParkable(context: HandlerContext, run: ToolCallRun, parked: ParkedCall) {
-  const settle = attach(parked, run);
-  parked.run(callBackend(context, run, { signal: parked.signal, onProgress: (p) => parked.progress(p), parked }));
-  return { parked, settle };
-}
-
-/** The request `run` takes the parked call: its cancellation, capabilities and progress token. */
-function attach(parked: ParkedCall, run: ToolCallRun): () => Promise<void> | undefined {
-  const progress = createProgressForwarder(run.meta, run.extra);
-  parked.attach({
-    signal: run.extra.signal,
-    clientCapabilities: run.extra.clientCapabilities,
-    onProgress: progress.onProgress,
-  });
-  return progress.settle;
+  const progress = createProgressForwarder(run.meta, extra);
+  return answerFrom(context, run, resumeParked<ToolCallResult>(state, extra, progress.onProgress), progress.settle);
 }
 
 /** Waits for the parked call's result or its next questions, and answers the request with them. */
-async function answerFrom(
+function answerFrom(
   context: HandlerContext,
   run: ToolCallRun,
-  { parked, settle }: { parked: ParkedCall; settle: () => Promise<void> | undefined },
+  parked: ParkedCall,
+  settle: () => Promise<void> | undefined,
 ): Promise<ToolCallResult> {
-  const outcome = await parked.outcome();
-  await settle();
-  if (outcome.kind === 'input') {
-    if (!pendingInputs.hold(parked)) {
-      parked.drop('too many calls wait for input');
-      throw new JsonRpcWireError(
-        -32603,
-        `Search MCP already holds ${pendingInputs.maxHeld} calls waiting for their clients' input; try again later`,
-      );
-    }
-    parked.release((reason) =>
+  return answerFromParked(parked, {
+    binding: binding(run),
+    settle,
+    onDropped: (reason) =>
       context.logger.warn('a call waiting for the client to answer was dropped and cancelled', {
         toolKey: run.toolKey,
         reason,
       }),
-    );
-    return {
-      resultType: 'input_required',
-      inputRequests: outcome.inputRequests,
-      requestState: pendingInputs.codec.seal({
-        kind: 'parked',
-        callId: parked.id,
-        caller: callerIdentity(run.caller),
-        call: callIdentity(run.toolKey, run.args),
-      }),
-    };
-  }
-  pendingInputs.forget(parked);
-  if (outcome.kind === 'failed') throw outcome.error;
-  return passBackendInput(outcome.result, run);
+    complete: (result) => passBackendInput(result, run),
+  });
 }
 
 /** Which call a state of this run belongs to. */

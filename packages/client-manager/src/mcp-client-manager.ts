@@ -16,6 +16,7 @@ import type { CompleteParams, PromptPage } from './features/prompt-forwarding.js
 import * as resources from './features/resource-forwarding.js';
 import type { ResourcePage, ResourceTemplatePage } from './features/resource-forwarding.js';
 import * as tasks from './features/task-forwarding.js';
+import { runToolAsTask, taskOfRequestState } from './features/task-run.js';
 import { ManagedServers } from './managed-servers.js';
 import type { McpClientManagerOptions } from './mcp-client-manager-options.js';
 import type { RequestOrigin } from './reverse/reverse-request-types.js';
@@ -65,7 +66,9 @@ export class McpClientManager extends ManagedServers implements ToolSource {
       throw new ToolDisabledError({ toolName: formatToolKey(id, toolName), reason: 'toolPermissions' });
     }
     if (options.task) return connection.callTool(toolName, args, options);
-    if (this.taskTools.get(id)?.has(toolName)) return this.runAsTask(connection, toolName, args, options);
+    if (this.taskTools.get(id)?.has(toolName) || taskOfRequestState(options.requestState) !== undefined) {
+      return this.runAsTask(connection, toolName, args, options);
+    }
     const call = connection.callTool(toolName, args, options);
     if (!tasks.offersTasksExtension(connection)) return call;
     // A 2026-07-28 backend says a tool runs only as a task by refusing a plain call (`-32021`); its listing has no
@@ -85,7 +88,7 @@ export class McpClientManager extends ManagedServers implements ToolSource {
     options: CallToolOptions,
   ): Promise<CallToolResult> {
     const id = connection.id;
-    return (await tasks.runToolAsTask(connection, toolName, args, options, (listener) => {
+    return (await runToolAsTask(connection, toolName, args, options, (listener) => {
       const relay = (serverId: string, params: TaskStatusParams) => serverId === id && listener(params);
       this.on('task-status', relay);
       return () => this.off('task-status', relay);
@@ -109,6 +112,19 @@ export class McpClientManager extends ManagedServers implements ToolSource {
 
   async cancelTask(id: string, taskId: string, options?: BackendRequestOptions): Promise<Record<string, unknown>> {
     return tasks.cancelTask(this.connection(id), taskId, options);
+  }
+
+  /**
+   * `tasks/update` (2026-07-28 tasks extension): answers the `inputRequests` a task in `input_required` shows in
+   * `getTask`, keyed as the backend asked. A backend without the extension: `BackendError` `-32601`.
+   */
+  async updateTask(
+    id: string,
+    taskId: string,
+    inputResponses: Record<string, unknown>,
+    options?: BackendRequestOptions,
+  ): Promise<Record<string, unknown>> {
+    return tasks.updateTask(this.connection(id), taskId, inputResponses, options);
   }
 
   /** One page of a server's resources (URIs unchanged). A server without `resources`: an empty page. */

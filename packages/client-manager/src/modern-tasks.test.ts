@@ -145,6 +145,52 @@ describe('tasks of a 2026-07-28 backend (tasks extension)', () => {
     expect((await stats()).cancelled).toBe(before.cancelled + 1);
   });
 
+  it('surfaces a task that asks for input: getTask shows its inputRequests, updateTask answers them', async () => {
+    const created = (await manager.callTool('tasks', 'job', { steps: 2, ask: true }, { task: {} })) as {
+      task?: { taskId?: string };
+    };
+    const taskId = String(created.task?.taskId);
+    let task = await manager.getTask('tasks', taskId);
+    for (let polls = 0; task.status === 'working' && polls < 100; polls += 1) {
+      await new Promise((done) => setTimeout(done, 20));
+      task = await manager.getTask('tasks', taskId);
+    }
+    expect(task).toMatchObject({
+      status: 'input_required',
+      inputRequests: { 'confirm-1': { method: 'elicitation/create', params: { message: 'Go on with the job?' } } },
+    });
+    const acknowledged = await manager.updateTask('tasks', taskId, {
+      'confirm-1': { action: 'accept', content: { answer: 'yes' } },
+    });
+    expect(acknowledged).not.toHaveProperty('resultType');
+    expect(textOf(await manager.getTaskResult('tasks', taskId))).toBe('job done after 2 steps (answer: yes)');
+    await expect(manager.updateTask('plain', taskId, {})).rejects.toSatisfy(
+      (error: unknown) => BackendError.isInstance(error) && error.backendCode === -32601,
+    );
+  });
+
+  it('answers a task run in the call that asks for input as input_required; the retry answers it and gets the result', async () => {
+    const asked = (await manager.callTool('tasks', 'job', { steps: 2, ask: true })) as Record<string, unknown>;
+    expect(asked).toEqual({
+      resultType: 'input_required',
+      inputRequests: { 'confirm-1': expect.objectContaining({ method: 'elicitation/create' }) },
+      requestState: expect.stringMatching(/^search-mcp-task:/),
+    });
+    const progress: ToolProgress[] = [];
+    const result = await manager.callTool(
+      'tasks',
+      'job',
+      { steps: 2, ask: true },
+      {
+        inputResponses: { 'confirm-1': { action: 'decline' } },
+        requestState: String(asked.requestState),
+        onProgress: (update) => progress.push(update),
+      },
+    );
+    expect(textOf(result)).toBe('job done after 2 steps (declined)');
+    expect(progress[0]?.message).toBe('answered');
+  });
+
   it('declares the extension only on calls that may take a task, and never to a backend without it', async () => {
     const declared = async (id: string, task: boolean) =>
       JSON.parse(textOf(await manager.callTool(id, 'client-capabilities', {}, task ? { task: {} } : {}))) as {

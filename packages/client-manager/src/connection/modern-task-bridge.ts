@@ -21,8 +21,9 @@ interface BridgedRequest {
  *   backend may then answer a task; it decides). A created task (`resultType: "task"`) resolves as 2025's
  *   `{ task: { taskId, status, ttl, pollInterval, … } }`; a result in the call resolves as that result.
  * - `tasks/get` → the extension's `tasks/get`, in 2025's `Task` shape (`ttlMs` → `ttl`, `pollIntervalMs` →
- *   `pollInterval`; the inline result or error left out, `input_required` shown as `working`: its `inputRequests`
- *   are not bridged yet).
+ *   `pollInterval`; the inline result left out; a failed task's `error` and an `input_required` task's
+ *   `inputRequests` kept).
+ * - `tasks/update` (the extension's own) is sent as it is.
  * - `tasks/result` (gone in 2026) → `tasks/get` at the task's poll interval until it ends: the inline `result`, or
  *   the inline JSON-RPC `error` thrown as the backend's error.
  * - `tasks/cancel` → the extension's `tasks/cancel` (an empty acknowledgement), then the task as `tasks/get` sees it.
@@ -44,6 +45,8 @@ export class ModernTaskBridge {
         return this.result(params, options);
       case 'tasks/cancel':
         return this.cancel(params, options);
+      case 'tasks/update':
+        return this.channel.request('tasks/update', params, withoutProgress(options)).then(withoutResultType);
       default:
         return undefined;
     }
@@ -54,8 +57,7 @@ export class ModernTaskBridge {
     const answer = await this.channel.request('tools/call', rest, options);
     if (answer.resultType === 'task') return { task: toLegacyTask(answer) };
     if (answer.resultType === 'input_required') return answer;
-    const { resultType: _complete, ...result } = answer;
-    return result;
+    return withoutResultType(answer);
   }
 
   private get(params: Record<string, unknown>, options: PeerRequestOptions | undefined) {
@@ -77,11 +79,16 @@ export class ModernTaskBridge {
   }
 }
 
-/** A 2026 task (created, or from `tasks/get`) in 2025's `Task` shape; a failed one keeps its inline `error`. */
+/**
+ * A 2026 task (created, or from `tasks/get`) in 2025's `Task` shape; a failed one keeps its inline `error`, one in
+ * `input_required` its `inputRequests` (2025 has the status, not the field).
+ */
 export function toLegacyTask(task: Record<string, unknown>): Record<string, unknown> {
+  // Waiting for input is shown only with the requests it waits for (a caller answers them with `tasks/update`).
+  const asks = task.status === 'input_required' && isRecord(task.inputRequests);
   const legacy: Record<string, unknown> = {
     taskId: task.taskId,
-    status: task.status === 'input_required' ? 'working' : task.status,
+    status: task.status === 'input_required' && !asks ? 'working' : task.status,
     createdAt: task.createdAt,
     lastUpdatedAt: task.lastUpdatedAt,
     ttl: typeof task.ttlMs === 'number' ? task.ttlMs : null,
@@ -90,6 +97,7 @@ export function toLegacyTask(task: Record<string, unknown>): Record<string, unkn
   if (typeof task.statusMessage === 'string') legacy.statusMessage = task.statusMessage;
   else if (task.status === 'input_required') legacy.statusMessage = 'Waiting for input';
   if (task.status === 'failed' && isRecord(task.error)) legacy.error = task.error;
+  if (asks) legacy.inputRequests = task.inputRequests;
   return legacy;
 }
 
@@ -112,6 +120,12 @@ function finalOf(task: Record<string, unknown>): Record<string, unknown> {
   const message =
     task.status === 'completed' ? `Task ${taskId} completed without a result` : `Task ${taskId} ${task.status}${why}`;
   throw new ProtocolError(ProtocolErrorCode.InternalError, message);
+}
+
+/** A `complete` answer without its discriminator, as the 2.x client hands results over. */
+function withoutResultType(answer: Record<string, unknown>): Record<string, unknown> {
+  const { resultType: _complete, ...result } = answer;
+  return result;
 }
 
 /** The caller's `_meta` (the manager's `meta` option) travels on; the envelope is the channel's. */

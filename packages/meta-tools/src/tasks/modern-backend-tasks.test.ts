@@ -48,12 +48,25 @@ afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));
 });
 
-/** A 2.x SDK client (pinned 2026-07-28 or legacy) to a Search MCP server in proxy mode, as the caller `ann`. */
-async function front(era: 'modern' | 'legacy') {
+/**
+ * A 2.x SDK client (pinned 2026-07-28 or legacy) to a Search MCP server in proxy mode, as the caller `ann`. With
+ * `answer` it declares form elicitation and answers every field so (the messages it was asked are in `asked`).
+ */
+async function front(era: 'modern' | 'legacy', answer?: string) {
   const client = new Client(
     { name: `backend-tasks-${era}`, version: '1' },
-    { capabilities: {}, versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' } },
+    {
+      capabilities: answer === undefined ? {} : { elicitation: { form: {} } },
+      versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' },
+    },
   );
+  const asked: string[] = [];
+  if (answer !== undefined) {
+    client.setRequestHandler('elicitation/create', async (request) => {
+      asked.push(String(request.params.message));
+      return { action: 'accept', content: { answer } };
+    });
+  }
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   const entry = serveStdio(
     (context) =>
@@ -80,7 +93,7 @@ async function front(era: 'modern' | 'legacy') {
     if (!name) throw new Error(`no ${tool} in ${tools.map((entry) => entry.name).join(', ')}`);
     return name;
   };
-  return { send, job: nameOf('job'), stats: nameOf('job-stats') };
+  return { send, asked, job: nameOf('job'), stats: nameOf('job-stats') };
 }
 
 const textOf = (result: Record<string, unknown>) =>
@@ -151,5 +164,17 @@ describe('a 2026-07-28 backend task behind Search MCP', () => {
     expect(JSON.parse(textOf(await modern.send('tools/call', { name: modern.stats, arguments: {} })))).toMatchObject({
       cancelled: 1,
     });
+  }, 30_000);
+
+  it('a task-only tool that asks for input, called plainly: each front era is asked in its own way and gets the result', async () => {
+    for (const [era, answer] of [
+      ['modern', 'green'],
+      ['legacy', 'red'],
+    ] as const) {
+      const client = await front(era, answer);
+      const result = await client.send('tools/call', { name: client.job, arguments: { steps: 2, ask: true } });
+      expect(textOf(result), era).toBe(`job done after 2 steps (answer: ${answer})`);
+      expect(client.asked, era).toEqual(['Go on with the job?']);
+    }
   }, 30_000);
 });

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { createSearchMcpServer } from '../create-search-mcp-server.js';
 import { ForwardingHub } from '../forwarding-hub.js';
 import { ClientSessions } from '../sessions/client-sessions.js';
+import { runsAsTask } from './modern-tasks.js';
 
 // A 2026-07-28 backend's tasks (the tasks extension) behind Search MCP, for a front client of each era. The backend is
 // the client manager's 2.x SDK fixture with `--tasks`: its tool `job` runs only as a task (a plain call is refused
@@ -177,4 +178,15 @@ describe('a 2026-07-28 backend task behind Search MCP', () => {
       expect(client.asked, era).toEqual(['Go on with the job?']);
     }
   }, 30_000);
+
+  it("offers a 2026 client's task for any tool of a 2026 backend that offers tasks, given the backend's status", async () => {
+    const tool = (await manager.listTools('jobs')).find((entry) => entry.toolName === 'job');
+    const [status] = manager.status();
+    expect(tool?.definition).not.toHaveProperty('execution');
+    if (!tool || !status) throw new Error('no job tool or status');
+    expect(runsAsTask(tool)).toBe(false);
+    expect(runsAsTask(tool, status)).toBe(true);
+    expect(runsAsTask(tool, { ...status, features: ['tools'] })).toBe(false);
+    expect(runsAsTask(tool, { ...status, protocolEra: 'legacy' })).toBe(false);
+  });
 });

@@ -1,4 +1,4 @@
-import { isRecord, type ToolInfo } from '@search-mcp/shared';
+import { isRecord, type ServerStatus, type ToolInfo } from '@search-mcp/shared';
 import type { ExposedTask } from './task-table.js';
 
 /**
@@ -21,15 +21,18 @@ export function declaresTasksExtension(capabilities: unknown): boolean {
 export const tasksExtensionCapabilities = { extensions: { [tasksExtension]: {} } };
 
 /**
- * Whether a backend tool runs as a task for a 2026 client that declared the extension: its 2025 listing says
- * `execution.taskSupport` is `required` or `optional`. A 2026 backend's listing has no `execution` (the 2.x SDK
- * server drops it): its tools run in the call for the client, and one the backend serves only as a task is run as a
- * task inside the call by the client manager.
+ * Whether a direct call of a backend tool may answer a task to a 2026 client that declared the extension. A 2025
+ * backend's tool: its listing says `execution.taskSupport` is `required` or `optional`. A 2026-07-28 backend's
+ * listing has no `execution` (the 2.x SDK server drops it); when `backend` (its status) shows it speaks 2026-07-28
+ * and offers tasks (the extension, bridged by the client manager), any of its tools may: the backend decides per
+ * call, and a result it answers in the call passes through. Without `backend`, such tools run in the call for the
+ * client (one the backend serves only as a task is run as a task inside the call by the client manager).
  */
-export function runsAsTask(tool: ToolInfo): boolean {
+export function runsAsTask(tool: ToolInfo, backend?: Pick<ServerStatus, 'protocolEra' | 'features'>): boolean {
   const execution = tool.definition?.execution;
   const support = isRecord(execution) ? execution.taskSupport : undefined;
-  return support === 'required' || support === 'optional';
+  if (support === 'required' || support === 'optional') return true;
+  return backend?.protocolEra === 'modern' && backend.features?.includes('tasks') === true;
 }
 
 const statuses = new Set(['working', 'input_required', 'completed', 'failed', 'cancelled']);

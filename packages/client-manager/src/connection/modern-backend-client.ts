@@ -80,7 +80,9 @@ export class ModernBackendClient extends Client implements BackendPeer {
 
   /**
    * Our transports implement the 1.x `Transport`, the same shape the 2.x client drives. `prior` (the era probe's
-   * discover result) is adopted without a second `server/discover`.
+   * discover result) is adopted without a second `server/discover`. A backend that lists the tasks extension gets
+   * its task requests beside the client on the same transport (`RawRequestChannel`, attached once the client owns
+   * the transport's callbacks).
    */
   override async connect(transport: Transport | ModernTransport, options?: PeerConnectOptions): Promise<void> {
     await super.connect(transport as ModernTransport, options);
@@ -92,6 +94,9 @@ export class ModernBackendClient extends Client implements BackendPeer {
    * `logging/setLevel` is answered here, never sent: in 2026-07-28 the level travels with every request (a 2026
    * backend's `logging/setLevel` sets a session level no 2026 request reads). The level is checked as a backend
    * would (`-32602` for one that is not an MCP logging level) and carried by every later request.
+   *
+   * The manager's task requests (`tools/call` with 2025's `task`, `tasks/get|result|cancel|update`) go through the
+   * tasks extension when the backend lists it (`ModernTaskBridge`); else a `tools/call` drops `task` and runs plainly.
    */
   override request<M extends RequestMethod>(
     request: { method: M; params?: Record<string, unknown> },

@@ -138,6 +138,19 @@ describe('reverse requests, notification relays and _meta (feature-server fixtur
     expect(textOf(await call)).toBe('sampled by the client');
   });
 
+  it('bounds a call whose backend waits on the client by maxTotalTimeoutMs, counted from the call', async () => {
+    routed.hold();
+    try {
+      const call = manager.callTool('a', 'ask-sampling', {}, { origin: {}, timeoutMs: 60_000, maxTotalTimeoutMs: 500 });
+      // The idle limit is paused while the client answers; the overall limit, started at that pause, ends the call.
+      await expect(call).rejects.toThrow(
+        "MCP server 'a' did not finish tools/call ask-sampling within 500 ms in all (maxTotalTimeoutMs), while it waited on the client",
+      );
+    } finally {
+      routed.release();
+    }
+  });
+
   it('declares nothing without a router: the backend gets -32601', async () => {
     const failure = await plain.callTool('a', 'ask-sampling', {}).catch((error: unknown) => error);
     expect(BackendError.isInstance(failure)).toBe(true);

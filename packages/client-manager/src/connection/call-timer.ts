@@ -9,9 +9,11 @@ export class CallTimer {
   private done = false;
   private everPaused = false;
 
+  /** `onPause`: told at every pause (a request whose idle limit can stop needs its overall limit from then on). */
   constructor(
     private readonly timeoutMs: number,
     private readonly onTimeout: () => void,
+    private readonly onPause?: () => void,
   ) {
     this.arm();
   }
@@ -28,6 +30,7 @@ export class CallTimer {
     this.everPaused = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    this.onPause?.();
   }
 
   /** Ends one pause; the full `timeoutMs` starts again when no pause is left. */

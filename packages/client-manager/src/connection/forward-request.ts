@@ -73,7 +73,12 @@ export async function forwardRequest(client: BackendPeer, request: ForwardedRequ
       Math.max(0, maxTotalTimeoutMs - (performance.now() - started)),
     );
   };
-  const idle = new CallTimer(timeoutMs, () => controller.abort(idleTimeout(serverId, operation, timeoutMs)));
+  // A reverse request may pause the idle timer indefinitely: from the first pause the overall limit keeps the bound.
+  const idle = new CallTimer(
+    timeoutMs,
+    () => controller.abort(idleTimeout(serverId, operation, timeoutMs)),
+    () => startOverall(),
+  );
   const abortFromCaller = () => controller.abort(callerSignal?.reason);
   callerSignal?.addEventListener('abort', abortFromCaller, { once: true });
   const { origin, onProgress } = options;
@@ -83,8 +88,6 @@ export async function forwardRequest(client: BackendPeer, request: ForwardedRequ
       { origin, method: request.method, ...(request.name !== undefined ? { name: request.name } : {}) },
       idle,
     );
-    // A reverse request may pause the idle timer indefinitely: the overall limit keeps the bound.
-    startOverall();
   }
   const tracker = origin ? request.originTracker : undefined;
   const token = tracker && origin ? tracker.begin(origin) : undefined;

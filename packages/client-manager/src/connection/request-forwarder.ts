@@ -3,7 +3,12 @@ import { BackendError, errorMessage, type SecretRedactor, type ServerConfig } fr
 import type { BackendPeer } from './backend-peer.js';
 import type { BackendRequestOptions } from './backend-request-options.js';
 import { forwardRequest } from './forward-request.js';
-import { type CallToolOptions, forwardToolCall, resolveMaxTotalTimeoutMs } from './forward-tool-call.js';
+import {
+  type CallToolOptions,
+  type ForwardedCall,
+  forwardToolCall,
+  resolveMaxTotalTimeoutMs,
+} from './forward-tool-call.js';
 import { InFlightRequests } from './in-flight-requests.js';
 import type { OriginTracker } from './origin-tracker.js';
 
@@ -52,18 +57,21 @@ export class RequestForwarder {
     const client = this.host.runningClient();
     const config = this.host.config();
     const timeoutMs = options.timeoutMs ?? config.timeoutMs;
-    return this.guard(`tools/call ${toolName}`, () =>
-      forwardToolCall(client, {
-        serverId: this.host.id,
-        toolName,
-        args,
-        options,
-        timeoutMs,
-        maxTotalTimeoutMs: resolveMaxTotalTimeoutMs(options, config, this.settings.maxTotalTimeoutMs, timeoutMs),
-        inFlight: this.inFlight,
-        ...this.failureHooks(),
-      }),
-    );
+    // Every forwarded call builds this: one object, no spreads, the hooks made once per forwarder.
+    const call: ForwardedCall = {
+      serverId: this.host.id,
+      toolName,
+      args,
+      options,
+      timeoutMs,
+      maxTotalTimeoutMs: resolveMaxTotalTimeoutMs(options, config, this.settings.maxTotalTimeoutMs, timeoutMs),
+      inFlight: this.inFlight,
+      remote: config.transport !== 'stdio',
+      onConnectionFailure: this.onConnectionFailure,
+      connectionDetail: this.connectionDetail,
+    };
+    if (this.host.originTracker) call.originTracker = this.host.originTracker;
+    return this.guard(`tools/call ${toolName}`, () => forwardToolCall(client, call));
   }
 
   async forward(
@@ -116,10 +124,15 @@ export class RequestForwarder {
     return {
       ...(this.host.originTracker ? { originTracker: this.host.originTracker } : {}),
       remote: this.host.config().transport !== 'stdio',
-      onConnectionFailure: (error: unknown) => this.host.connectionLost(`call failed: ${errorMessage(error)}`),
-      connectionDetail: () => this.host.exitDetail(),
+      onConnectionFailure: this.onConnectionFailure,
+      connectionDetail: this.connectionDetail,
     };
   }
+
+  private readonly onConnectionFailure = (error: unknown) =>
+    this.host.connectionLost(`call failed: ${errorMessage(error)}`);
+
+  private readonly connectionDetail = () => this.host.exitDetail();
 
   /** Masks secrets in what fails, and names a stop on purpose (a config reload) that broke the request. */
   private async guard<T>(operation: string, run: () => Promise<T>): Promise<T> {

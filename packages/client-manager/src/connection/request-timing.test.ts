@@ -38,6 +38,24 @@ describe('request timing', () => {
     expect(fired).toHaveLength(1);
   });
 
+  it('CallTimer tells every pause (the overall limit of a request starts there)', () => {
+    const pauses: number[] = [];
+    const timer = new CallTimer(
+      100,
+      () => {},
+      () => pauses.push(Date.now()),
+    );
+    vi.advanceTimersByTime(50);
+    expect(pauses).toEqual([]);
+    timer.pause();
+    timer.resume();
+    timer.pause();
+    expect(pauses).toHaveLength(2);
+    timer.stop();
+    timer.pause();
+    expect(pauses).toHaveLength(2);
+  });
+
   it('InFlightRequests lists newest first and pauses every timer while a reverse request is pending', () => {
     const registry = new InFlightRequests();
     const fired: string[] = [];

@@ -16,7 +16,8 @@ import { runToolCall } from './run-tool-call.js';
  * A call to a server still connecting waits for it (bounded by the start-up wait) rather than failing at once.
  *
  * A 2026-07-28 client that declares the tasks extension gets a task (`resultType: "task"`) for a backend tool that
- * runs as one (`execution.taskSupport` `required` or `optional`): the server decides, call by call (SEP-2663). Any
+ * runs as one (`execution.taskSupport` `required` or `optional`), or for any tool of a 2026-07-28 backend that offers
+ * tasks (that backend decides, call by call, and a result it answers in the call passes through; SEP-2663). Any
  * other client gets the result in the call (a required task is then run inside the call by the client manager), as
  * does a tokenless caller of a per-request instance (HTTP), which could not find the task again.
  */
@@ -37,7 +38,10 @@ export async function handleDirectCall(
     const toolKey = names.keyOf(name) ?? name;
     if (offersTasks(context, caller, extra)) {
       const tool = tools.find((entry: ToolInfo) => entry.toolKey === toolKey);
-      if (tool && runsAsTask(tool)) {
+      // The server's status says whether it is a 2026-07-28 backend that offers tasks (any of its tools may answer
+      // one); built only here, for 2026 clients that declared the extension, never on the common path.
+      const backend = tool && context.manager?.status().find((status) => status.id === tool.serverName);
+      if (tool && runsAsTask(tool, backend)) {
         const { result, exposed } = await createTask(context, toolKey, args, caller, meta, extra, undefined);
         return (exposed && isRecord(result.task) ? toCreateTaskResult(result.task, exposed) : result) as ToolCallResult;
       }

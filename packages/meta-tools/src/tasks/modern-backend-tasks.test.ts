@@ -97,6 +97,53 @@ async function front(era: 'modern' | 'legacy', answer?: string) {
   return { send, asked, job: nameOf('job'), stats: nameOf('job-stats') };
 }
 
+/**
+ * A bare 2026-07-28 peer that declares the tasks extension (the 2.x client cannot take `resultType: "task"`): sends
+ * JSON-RPC requests with the envelope and resolves with each result as it is on the wire (an error rejects).
+ */
+async function barePeer() {
+  const [peer, serverTransport] = InMemoryTransport.createLinkedPair();
+  const entry = serveStdio(
+    (context) =>
+      createSearchMcpServer({
+        catalog,
+        manager,
+        hub,
+        mode: 'proxy',
+        era: context.era,
+        resolveCaller: () => ({ tokenId: 'ann' }),
+      }),
+    { transport: serverTransport },
+  );
+  const answers = new Map<number, (message: Record<string, unknown>) => void>();
+  peer.onmessage = (message) => {
+    const { id } = message as { id?: unknown };
+    if (typeof id === 'number') answers.get(id)?.(message as Record<string, unknown>);
+  };
+  await peer.start();
+  closers.push(async () => {
+    await peer.close();
+    await entry.close();
+  });
+  let nextId = 0;
+  const envelope = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 'bare', version: '1' },
+    'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+  };
+  const send = async (method: string, params: Record<string, unknown>) => {
+    const id = ++nextId;
+    const answered = new Promise<Record<string, unknown>>((resolve) => answers.set(id, resolve));
+    void peer.send({ jsonrpc: '2.0', id, method, params: { ...params, _meta: envelope } });
+    const answer = await answered;
+    if (answer.error) throw new Error(`${method}: ${JSON.stringify(answer.error)}`);
+    return answer.result as Record<string, unknown>;
+  };
+  const { tools } = (await send('tools/list', {})) as { tools: Array<{ name: string }> };
+  const nameOf = (tool: string) => tools.map((listed) => listed.name).find((name) => name.endsWith(tool)) ?? tool;
+  return { send, nameOf };
+}
+
 const textOf = (result: Record<string, unknown>) =>
   ((result.content ?? []) as Array<{ text?: string }>).map((block) => block.text).join('');
 
@@ -177,6 +224,21 @@ describe('a 2026-07-28 backend task behind Search MCP', () => {
       expect(textOf(result), era).toBe(`job done after 2 steps (answer: ${answer})`);
       expect(client.asked, era).toEqual(['Go on with the job?']);
     }
+  }, 30_000);
+
+  it('2026 front that declares the extension: a call of job creates the task (resultType "task"); a tool answered in the call passes through', async () => {
+    const { send, nameOf } = await barePeer();
+    const created = await send('tools/call', { name: nameOf('job'), arguments: { steps: 2 } });
+    expect(created).toMatchObject({ resultType: 'task', status: 'working', ttlMs: 60_000, pollIntervalMs: 20 });
+    expect(created).not.toHaveProperty('content');
+    const last = (await pollUntilTerminal(send, String(created.taskId))).at(-1) ?? {};
+    expect(last).toMatchObject({ taskId: created.taskId, status: 'completed' });
+    expect(textOf((last.result ?? {}) as Record<string, unknown>)).toBe('job done after 2 steps');
+
+    // The backend decides per call: echo is answered in the call (the extension was offered to it all the same).
+    const echoed = await send('tools/call', { name: nameOf('echo'), arguments: { message: 'hi' } });
+    expect(echoed).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'Echo: hi' }] });
+    expect(echoed).not.toHaveProperty('taskId');
   }, 30_000);
 
   it("offers a 2026 client's task for any tool of a 2026 backend that offers tasks, given the backend's status", async () => {

@@ -62,6 +62,16 @@ export interface BackendGateway {
   getTask?(serverId: string, taskId: string, options?: BackendRequestOptions): Promise<Record<string, unknown>>;
   getTaskResult?(serverId: string, taskId: string, options?: BackendRequestOptions): Promise<Record<string, unknown>>;
   cancelTask?(serverId: string, taskId: string, options?: BackendRequestOptions): Promise<Record<string, unknown>>;
+  /**
+   * `tasks/update` of the 2026-07-28 tasks extension: answers the `inputRequests` a 2026 backend's task in
+   * `input_required` shows in `getTask`, keyed as the backend asked. A gateway without it leaves such input unanswered.
+   */
+  updateTask?(
+    serverId: string,
+    taskId: string,
+    inputResponses: Record<string, unknown>,
+    options?: BackendRequestOptions,
+  ): Promise<Record<string, unknown>>;
 }
 
 /** An entry of a backend list, passed through unchanged. */

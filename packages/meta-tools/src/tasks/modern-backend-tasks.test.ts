@@ -241,6 +241,43 @@ describe('a 2026-07-28 backend task behind Search MCP', () => {
     expect(echoed).not.toHaveProperty('taskId');
   }, 30_000);
 
+  it("2026 front: a task that asks for input shows input_required with the backend's inputRequests; tasks/update answers them and the task completes", async () => {
+    const { send, nameOf } = await barePeer();
+    const created = await send('tools/call', { name: nameOf('job'), arguments: { steps: 2, ask: true } });
+    expect(created).toMatchObject({ resultType: 'task', status: 'working' });
+    const taskId = String(created.taskId);
+    const deadline = Date.now() + 20_000;
+    let asking = await send('tasks/get', { taskId });
+    while (asking.status === 'working' && Date.now() < deadline) {
+      await new Promise((done) => setTimeout(done, 50));
+      asking = await send('tasks/get', { taskId });
+    }
+    expect(asking).toMatchObject({
+      resultType: 'complete',
+      taskId,
+      status: 'input_required',
+      statusMessage: 'waiting for an answer',
+      inputRequests: { 'confirm-1': { method: 'elicitation/create', params: { message: 'Go on with the job?' } } },
+    });
+    // Still waiting: a second look shows the same requests.
+    expect(await send('tasks/get', { taskId })).toMatchObject({
+      status: 'input_required',
+      inputRequests: asking.inputRequests,
+    });
+
+    const acknowledged = await send('tasks/update', {
+      taskId,
+      inputResponses: { 'confirm-1': { action: 'accept', content: { answer: 'blue' } } },
+    });
+    expect(Object.keys(acknowledged).filter((key) => key !== '_meta')).toEqual(['resultType']);
+    const seen = await pollUntilTerminal(send, taskId);
+    expect(seen.filter((task) => task.status === 'input_required')).toEqual([]);
+    expect(seen.at(-1)).toMatchObject({ status: 'completed' });
+    expect(textOf((seen.at(-1)?.result ?? {}) as Record<string, unknown>)).toBe(
+      'job done after 2 steps (answer: blue)',
+    );
+  }, 30_000);
+
   it("offers a 2026 client's task for any tool of a 2026 backend that offers tasks, given the backend's status", async () => {
     const tool = (await manager.listTools('jobs')).find((entry) => entry.toolName === 'job');
     const [status] = manager.status();

@@ -41,9 +41,11 @@ const statuses = new Set(['working', 'input_required', 'completed', 'failed', 'c
  * A 2025 backend task (`tasks/get` or the `task` of a created one) in the extension's `Task` shape, under our id.
  * `final` is what ends it: the backend's `tasks/result` for `completed`, its JSON-RPC error for `failed`.
  *
- * A 2025 backend asks for input during a task by pushing requests while a `tasks/result` waits; that is not bridged
- * to `inputRequests` yet, so such a task shows as `working` with the backend's status message (an `input_required`
- * task without `inputRequests` would be malformed).
+ * A task waiting for input shows `input_required` with the `inputRequests` it waits for: a 2026-07-28 backend's, under
+ * the keys it gave them (a client's `tasks/update` goes to that one backend task with the same keys, so keys of two
+ * tasks never meet). A 2025 backend asks by pushing requests while a `tasks/result` waits; that is not bridged to
+ * `inputRequests` yet, so such a task shows as `working` with the backend's status message (an `input_required` task
+ * without `inputRequests` would be malformed).
  */
 export function toModernTask(
   backendTask: Record<string, unknown>,
@@ -52,9 +54,10 @@ export function toModernTask(
 ): Record<string, unknown> {
   const status = typeof backendTask.status === 'string' && statuses.has(backendTask.status) ? backendTask.status : '';
   const createdAt = typeof backendTask.createdAt === 'string' ? backendTask.createdAt : iso(exposed.createdAt);
+  const asks = status === 'input_required' && isRecord(backendTask.inputRequests);
   const task: Record<string, unknown> = {
     taskId: exposed.exposedId,
-    status: status === 'input_required' || status === '' ? 'working' : status,
+    status: (status === 'input_required' && !asks) || status === '' ? 'working' : status,
     createdAt,
     lastUpdatedAt: typeof backendTask.lastUpdatedAt === 'string' ? backendTask.lastUpdatedAt : createdAt,
     ttlMs: typeof backendTask.ttl === 'number' ? backendTask.ttl : null,
@@ -62,6 +65,7 @@ export function toModernTask(
   if (typeof backendTask.statusMessage === 'string') task.statusMessage = backendTask.statusMessage;
   else if (status === 'input_required') task.statusMessage = 'Waiting for input';
   if (typeof backendTask.pollInterval === 'number') task.pollIntervalMs = backendTask.pollInterval;
+  if (asks) task.inputRequests = backendTask.inputRequests;
   if (task.status === 'completed' && final && 'result' in final) task.result = final.result;
   if (task.status === 'failed') {
     // A 2026-07-28 backend's task carries its JSON-RPC error (the client manager keeps it on the task it bridges).

@@ -1,5 +1,6 @@
 import type { Caller } from '@search-mcp/catalog';
 import { isRecord, JsonRpcErrorCode } from '@search-mcp/shared';
+import type { BackendGateway } from '../forwarding/backend-gateway.js';
 import { backendOptions, type ForwardingContext } from '../forwarding/forwarding-context.js';
 import { refuseCursor } from '../forwarding/list-cursor.js';
 import type { ParamsCheckingServer } from '../params-checking-server.js';
@@ -111,22 +112,44 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
     // Direct `tools/call`s of 2026 clients that declare the extension may answer with a task (`handlers/
     // direct-call-handler.ts`); the extension is listed in `server/discover` only where the tasks can be followed.
     if (hub.gateway.getTask && hub.gateway.getTaskResult) server.registerCapabilities(tasksExtensionCapabilities);
-    // `tasks/update` answers `inputRequests` of a task; Search MCP surfaces none yet (a 2025 backend's requests during
-    // a task are not bridged), so every key is one "not outstanding", which the extension says to ignore: the known
-    // task is acknowledged, an unknown one is an error.
-    server.handle('tasks/update', (request, extra) => {
+    // `tasks/update` answers the `inputRequests` of a task. A 2026-07-28 backend's task shows its own (keyed as it
+    // asked): the answers go on to it. A 2025 backend's requests during a task are not bridged, so every key is one
+    // "not outstanding", which the extension says to ignore: the known task is acknowledged, an unknown one is an error.
+    server.handle('tasks/update', async (request, extra) => {
       // The SDK lifts a 2026 request's `inputResponses` out of its params (multi-round-trip requests use the same
       // name), so they are read from the request's context.
-      if (!isRecord(extra.inputResponses)) {
+      const answers = extra.inputResponses;
+      if (!isRecord(answers)) {
         throw new JsonRpcWireError(
           JsonRpcErrorCode.InvalidParams,
           'Invalid tasks/update params: inputResponses: expected an object of responses by request key',
         );
       }
-      find(request.params.taskId, request.params._meta, extra);
+      const task = find(request.params.taskId, request.params._meta, extra);
+      const update = hub.gateway.updateTask?.bind(hub.gateway);
+      if (update && speaksTasksExtension(hub.gateway, task.serverId)) {
+        try {
+          await update(
+            task.serverId,
+            task.backendTaskId,
+            answers,
+            backendOptions(context, request.params._meta, extra),
+          );
+        } catch (error) {
+          throw toForwardedError(error, 'tasks');
+        }
+      }
       return {};
     });
   }
+}
+
+/**
+ * Whether a task's backend speaks 2026-07-28: its tasks are the extension's (the client manager bridges them), which
+ * show their `inputRequests` and take `tasks/update`. A 2025 backend's task asks for input by pushed requests.
+ */
+export function speaksTasksExtension(gateway: Pick<BackendGateway, 'status'>, serverId: string): boolean {
+  return gateway.status().find((status) => status.id === serverId)?.protocolEra === 'modern';
 }
 
 /** A backend's task result with its task id replaced by ours, in the result and in its related-task `_meta`. */

@@ -4,7 +4,7 @@ import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { ToolCatalog } from '@search-mcp/catalog';
 import { McpClientManager } from '@search-mcp/client-manager';
-import { parseConfig, silentLogger } from '@search-mcp/shared';
+import { type Logger, parseConfig, silentLogger } from '@search-mcp/shared';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createSearchMcpServer } from '../create-search-mcp-server.js';
@@ -21,6 +21,17 @@ let manager: McpClientManager;
 let hub: ForwardingHub;
 let catalog: ToolCatalog;
 const closers: Array<() => Promise<void>> = [];
+/** The hub's warnings; `onWarning` hears each as it is logged. */
+const warnings: Array<{ message: string; fields: Record<string, unknown> | undefined }> = [];
+let onWarning: (() => void) | undefined;
+const recordingLogger: Logger = {
+  ...silentLogger,
+  warn(message, fields) {
+    warnings.push({ message, fields });
+    onWarning?.();
+  },
+  child: () => recordingLogger,
+};
 
 beforeAll(async () => {
   const config = parseConfig({
@@ -35,7 +46,7 @@ beforeAll(async () => {
   const sessions = new ClientSessions({ logger: silentLogger });
   manager = new McpClientManager(config, { reverseRequests: sessions });
   catalog = new ToolCatalog({ sources: [manager], config, executor: { retries: 0 }, tokens: [{ id: 'ann' }] });
-  hub = new ForwardingHub({ gateway: manager, catalog, sessions, logger: silentLogger });
+  hub = new ForwardingHub({ gateway: manager, catalog, sessions, logger: recordingLogger });
   const started = await manager.startAll();
   expect(started.map((status) => [status.state, status.protocolVersion])).toEqual([['running', '2026-07-28']]);
 }, 30_000);
@@ -62,9 +73,13 @@ async function front(era: 'modern' | 'legacy', answer?: string) {
     },
   );
   const asked: string[] = [];
+  const related: unknown[] = [];
   if (answer !== undefined) {
     client.setRequestHandler('elicitation/create', async (request) => {
       asked.push(String(request.params.message));
+      const meta = request.params._meta as Record<string, unknown> | undefined;
+      if (meta?.['io.modelcontextprotocol/related-task'] !== undefined)
+        related.push(meta['io.modelcontextprotocol/related-task']);
       return { action: 'accept', content: { answer } };
     });
   }
@@ -94,7 +109,7 @@ async function front(era: 'modern' | 'legacy', answer?: string) {
     if (!name) throw new Error(`no ${tool} in ${tools.map((entry) => entry.name).join(', ')}`);
     return name;
   };
-  return { send, asked, job: nameOf('job'), stats: nameOf('job-stats') };
+  return { send, asked, related, job: nameOf('job'), stats: nameOf('job-stats') };
 }
 
 /**
@@ -276,6 +291,49 @@ describe('a 2026-07-28 backend task behind Search MCP', () => {
     expect(textOf((seen.at(-1)?.result ?? {}) as Record<string, unknown>)).toBe(
       'job done after 2 steps (answer: blue)',
     );
+  }, 30_000);
+
+  it('2025 front: tasks/result of a task that asks for input sends the client elicitation/create (the related task ours) and answers the task with tasks/update', async () => {
+    const legacy = await front('legacy', 'violet');
+    const created = await legacy.send('tools/call', {
+      name: legacy.job,
+      arguments: { steps: 2, ask: true },
+      task: {},
+    });
+    const taskId = String((created.task as { taskId?: unknown }).taskId);
+    const result = await legacy.send('tasks/result', { taskId });
+    expect(textOf(result)).toBe('job done after 2 steps (answer: violet)');
+    expect(result._meta).toMatchObject({ 'io.modelcontextprotocol/related-task': { taskId } });
+    expect(legacy.asked).toEqual(['Go on with the job?']);
+    expect(legacy.related).toEqual([{ taskId }]);
+  }, 30_000);
+
+  it('2025 front that cannot be asked: the input stays unanswered with a warning naming the task, until the client cancels it', async () => {
+    const legacy = await front('legacy');
+    const created = await legacy.send('tools/call', { name: legacy.job, arguments: { steps: 2, ask: true }, task: {} });
+    const taskId = String((created.task as { taskId?: unknown }).taskId);
+    const warned = new Promise<void>((resolve) => {
+      onWarning = resolve;
+    });
+    const waiting = legacy.send('tasks/result', { taskId }).then(
+      () => 'answered',
+      (error: unknown) => String(error),
+    );
+    await warned;
+    onWarning = undefined;
+    expect(warnings.at(-1)).toEqual({
+      message: 'a task asks the client for input it cannot answer; the input stays unanswered',
+      fields: {
+        server: 'jobs',
+        task: taskId,
+        key: 'confirm-1',
+        method: 'elicitation/create',
+        reason: 'The client does not support elicitation',
+      },
+    });
+    expect(await legacy.send('tasks/get', { taskId })).toMatchObject({ taskId, status: 'input_required' });
+    await legacy.send('tasks/cancel', { taskId });
+    expect(await waiting).toMatch(/cancelled by the client/);
   }, 30_000);
 
   it("offers a 2026 client's task for any tool of a 2026 backend that offers tasks, given the backend's status", async () => {

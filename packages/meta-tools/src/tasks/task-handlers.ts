@@ -8,6 +8,7 @@ import type { RequestExtra } from '../search-mcp-server-options.js';
 import type { ClientSession } from '../sessions/client-session.js';
 import { JsonRpcWireError, toForwardedError } from '../wire-errors.js';
 import { tasksExtensionCapabilities, toModernTask } from './modern-tasks.js';
+import { resultWithInput } from './task-input-relay.js';
 import type { ExposedTask } from './task-table.js';
 
 const relatedTaskKey = 'io.modelcontextprotocol/related-task';
@@ -83,9 +84,32 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
       ? getModern(request.params.taskId, request.params._meta, extra)
       : forward('getTask', request.params.taskId, request.params._meta, extra),
   );
-  server.handle('tasks/result', (request, extra) =>
-    forward('getTaskResult', request.params.taskId, request.params._meta, extra),
-  );
+  /**
+   * 2025 `tasks/result`: a 2026-07-28 backend's task asks for input by `inputRequests`, which are sent to this client
+   * as the requests a 2025 backend would push (`task-input-relay.ts`); a 2025 backend's task is forwarded as it is.
+   */
+  const result = async (taskId: string, meta: Record<string, unknown> | undefined, extra: RequestExtra) => {
+    const task = find(taskId, meta, extra);
+    const { getTask, getTaskResult, updateTask } = hub.gateway;
+    if (!getTask || !getTaskResult || !updateTask || !speaksTasksExtension(hub.gateway, task.serverId))
+      return forward('getTaskResult', taskId, meta, extra);
+    const gateway = {
+      getTask: getTask.bind(hub.gateway),
+      getTaskResult: getTaskResult.bind(hub.gateway),
+      updateTask: updateTask.bind(hub.gateway),
+    };
+    try {
+      const answer = await resultWithInput({ gateway, sessions: hub.sessions, logger: hub.logger }, task, {
+        ...backendOptions(context, meta, extra),
+        signal: extra.signal,
+      });
+      hub.routes.noteLinks(task.serverId, answer);
+      return withExposedIds(answer, task);
+    } catch (error) {
+      throw toForwardedError(error, 'tasks');
+    }
+  };
+  server.handle('tasks/result', (request, extra) => result(request.params.taskId, request.params._meta, extra));
   server.handle('tasks/cancel', async (request, extra) => {
     const answer = await forward('cancelTask', request.params.taskId, request.params._meta, extra);
     // The extension acknowledges with an empty result; the task's state is read with tasks/get.

@@ -6,10 +6,11 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { ToolCatalog } from '@search-mcp/catalog';
 import { McpClientManager } from '@search-mcp/client-manager';
 import { parseConfig, silentLogger } from '@search-mcp/shared';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createSearchMcpServer } from '../create-search-mcp-server.js';
 import { ForwardingHub } from '../forwarding-hub.js';
+import { pendingInputs } from '../input/pending-inputs.js';
 import { ClientSessions } from '../sessions/client-sessions.js';
 
 // A 2025 backend's task seen by a 2026-07-28 client. server-everything's simulate-research-query requires a task
@@ -202,6 +203,20 @@ async function pollUntilTerminal(
   }
 }
 
+/** Polls `tasks/get` at the task's own interval while it is `working` (server-everything asks about 2 s in). */
+async function pollWhileWorking(
+  send: (method: string, params: Record<string, unknown>) => Promise<Record<string, unknown>>,
+  taskId: string,
+) {
+  const deadline = Date.now() + 30_000;
+  let task = await send('tasks/get', { taskId });
+  while (task.status === 'working' && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, Number(task.pollIntervalMs ?? 1000)));
+    task = await send('tasks/get', { taskId });
+  }
+  return task;
+}
+
 /** A result without its `_meta` (a 2026 answer carries Search MCP's serverInfo there). */
 const body = (result: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(result).filter(([key]) => key !== '_meta'));
@@ -315,6 +330,64 @@ describe('the tasks extension for 2026-07-28 clients, over a 2025 backend task',
       resultType: 'complete',
       content: [{ type: 'text', text: 'Echo: hi' }],
     });
+  }, 60_000);
+
+  it('a 2025 backend task that asks for input: tasks/get shows the request it pushed under our key, tasks/update answers it, the task completes', async () => {
+    const send = await barePeer('ann', { ...withTasksExtension, elicitation: { form: {} } });
+    const peerGet = async (method: string, params: Record<string, unknown>) => {
+      const answer = await send(method, params);
+      if (answer.error) throw new Error(`${method}: ${JSON.stringify(answer.error)}`);
+      return answer.result as Record<string, unknown>;
+    };
+    const name = await researchToolName(peerGet);
+    const created = await peerGet('tools/call', { name, arguments: { topic: 'python', ambiguous: true } });
+    expect(created).toMatchObject({ resultType: 'task', status: 'working' });
+    const taskId = String(created.taskId);
+    const task = await pollWhileWorking(peerGet, taskId);
+    expect(task).toMatchObject({
+      taskId,
+      status: 'input_required',
+      inputRequests: {
+        'elicitation-1': {
+          method: 'elicitation/create',
+          params: { message: expect.stringContaining('multiple interpretations') },
+        },
+      },
+    });
+    // The backend's related-task _meta (its own task id) stays inside.
+    expect(JSON.stringify(task.inputRequests)).not.toContain('related-task');
+    // Shown again, under the same key, until it is answered.
+    expect((await peerGet('tasks/get', { taskId })).inputRequests).toEqual(task.inputRequests);
+
+    await peerGet('tasks/update', {
+      taskId,
+      inputResponses: { 'elicitation-1': { action: 'accept', content: { interpretation: 'snake' } } },
+    });
+    const seen = await pollUntilTerminal(peerGet, taskId);
+    expect(seen.filter((look) => look.status === 'input_required')).toEqual([]);
+    const last = seen.at(-1) ?? {};
+    expect(last).toMatchObject({ taskId, status: 'completed' });
+    const content = (last.result as { content?: Array<{ text?: string }> } | undefined)?.content ?? [];
+    expect(content.map((block) => block.text).join('')).toContain('# Research Report: python (snake)');
+    // The tasks/result held open for the input ended with the task (the backend answers it at its poll interval).
+    await vi.waitFor(() => expect(pendingInputs.size).toBe(0), { timeout: 5000 });
+  }, 60_000);
+
+  it('a 2026 client cancelling a 2025 backend task that waits for input ends the tasks/result held for it', async () => {
+    const send = await barePeer('ann', { ...withTasksExtension, elicitation: { form: {} } });
+    const peerGet = async (method: string, params: Record<string, unknown>) => {
+      const answer = await send(method, params);
+      if (answer.error) throw new Error(`${method}: ${JSON.stringify(answer.error)}`);
+      return answer.result as Record<string, unknown>;
+    };
+    const name = await researchToolName(peerGet);
+    const created = await peerGet('tools/call', { name, arguments: { topic: 'python', ambiguous: true } });
+    const taskId = String(created.taskId);
+    expect(await pollWhileWorking(peerGet, taskId)).toMatchObject({ status: 'input_required' });
+    expect(pendingInputs.size).toBe(1);
+    await peerGet('tasks/cancel', { taskId });
+    expect(pendingInputs.size).toBe(0);
+    expect((await pollUntilTerminal(peerGet, taskId)).at(-1)).toMatchObject({ taskId, status: 'cancelled' });
   }, 60_000);
 
   it("gives a client without the extension the result in the call, also when it sends 2025's params.task", async () => {

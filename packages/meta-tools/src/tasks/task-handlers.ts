@@ -8,6 +8,7 @@ import type { RequestExtra } from '../search-mcp-server-options.js';
 import type { ClientSession } from '../sessions/client-session.js';
 import { JsonRpcWireError, toForwardedError } from '../wire-errors.js';
 import { tasksExtensionCapabilities, toModernTask } from './modern-tasks.js';
+import { answerTaskInput, closeTaskInput, lookAtTaskInput } from './parked-task-input.js';
 import { resultWithInput } from './task-input-relay.js';
 import type { ExposedTask } from './task-table.js';
 
@@ -70,7 +71,20 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
     const getTask = gatewayMethod('getTask');
     const getTaskResult = gatewayMethod('getTaskResult');
     try {
-      const status = await getTask(task.serverId, task.backendTaskId, backendOptions(context, meta, extra));
+      let status = await getTask(task.serverId, task.backendTaskId, backendOptions(context, meta, extra));
+      if (status.status === 'input_required' && !speaksTasksExtension(hub.gateway, task.serverId)) {
+        // A 2025 backend pushes what it asks while a tasks/result is open: parked, shown as the task's inputRequests.
+        const owner = hub.sessions.get(task.sessionKey);
+        const inputRequests = await lookAtTaskInput(task, {
+          session: owner?.era === 'modern' ? owner : context.session,
+          extra,
+          openResult: (options) => getTaskResult(task.serverId, task.backendTaskId, options),
+          logger: hub.logger,
+        });
+        if (inputRequests) return toModernTask({ ...status, inputRequests }, task);
+        // None came: the task may have gone on, or ended, meanwhile.
+        status = await getTask(task.serverId, task.backendTaskId, backendOptions(context, meta, extra));
+      }
       if (status.status !== 'completed') return toModernTask(status, task);
       const result = await getTaskResult(task.serverId, task.backendTaskId, backendOptions(context, meta, extra));
       hub.routes.noteLinks(task.serverId, result);
@@ -112,6 +126,8 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
   server.handle('tasks/result', (request, extra) => result(request.params.taskId, request.params._meta, extra));
   server.handle('tasks/cancel', async (request, extra) => {
     const answer = await forward('cancelTask', request.params.taskId, request.params._meta, extra);
+    // A tasks/result held open for the task's input (a 2025 backend's, for a 2026 client) ends with it.
+    closeTaskInput(find(request.params.taskId, request.params._meta, extra), 'the task was cancelled');
     // The extension acknowledges with an empty result; the task's state is read with tasks/get.
     return extra.era === 'modern' ? {} : answer;
   });
@@ -137,8 +153,9 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
     // direct-call-handler.ts`); the extension is listed in `server/discover` only where the tasks can be followed.
     if (hub.gateway.getTask && hub.gateway.getTaskResult) server.registerCapabilities(tasksExtensionCapabilities);
     // `tasks/update` answers the `inputRequests` of a task. A 2026-07-28 backend's task shows its own (keyed as it
-    // asked): the answers go on to it. A 2025 backend's requests during a task are not bridged, so every key is one
-    // "not outstanding", which the extension says to ignore: the known task is acknowledged, an unknown one is an error.
+    // asked): the answers go on to it. A 2025 backend's task shows the requests it pushed, parked under keys of ours
+    // (`parked-task-input.ts`): the answers go back to those requests. A key not outstanding is ignored, as the
+    // extension says: the known task is acknowledged, an unknown one is an error.
     server.handle('tasks/update', async (request, extra) => {
       // The SDK lifts a 2026 request's `inputResponses` out of its params (multi-round-trip requests use the same
       // name), so they are read from the request's context.
@@ -151,7 +168,9 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
       }
       const task = find(request.params.taskId, request.params._meta, extra);
       const update = hub.gateway.updateTask?.bind(hub.gateway);
-      if (update && speaksTasksExtension(hub.gateway, task.serverId)) {
+      if (!speaksTasksExtension(hub.gateway, task.serverId)) {
+        answerTaskInput(task, extra, answers);
+      } else if (update) {
         try {
           await update(
             task.serverId,

@@ -38,14 +38,15 @@ export function runsAsTask(tool: ToolInfo, backend?: Pick<ServerStatus, 'protoco
 const statuses = new Set(['working', 'input_required', 'completed', 'failed', 'cancelled']);
 
 /**
- * A 2025 backend task (`tasks/get` or the `task` of a created one) in the extension's `Task` shape, under our id.
+ * A backend task in 2025's shape (a 2025 backend's `tasks/get` or created `task`, or a 2026-07-28 backend's as the
+ * client manager bridges it) in the extension's `Task` shape, under our id.
  * `final` is what ends it: the backend's `tasks/result` for `completed`, its JSON-RPC error for `failed`.
  *
- * A task waiting for input shows `input_required` with the `inputRequests` it waits for: a 2026-07-28 backend's, under
- * the keys it gave them (a client's `tasks/update` goes to that one backend task with the same keys, so keys of two
- * tasks never meet). A 2025 backend asks by pushing requests while a `tasks/result` waits; that is not bridged to
- * `inputRequests` yet, so such a task shows as `working` with the backend's status message (an `input_required` task
- * without `inputRequests` would be malformed).
+ * A task waiting for input shows `input_required` with the `inputRequests` it waits for (`backendTask.inputRequests`):
+ * a 2026-07-28 backend's under the keys it gave them (a client's `tasks/update` goes to that one backend task with the
+ * same keys, so keys of two tasks never meet), or the requests a 2025 backend pushed, parked under keys of ours
+ * (`parked-task-input.ts`). Without them it shows as `working` with the backend's status message (an `input_required`
+ * task without `inputRequests` would be malformed): a 2025 backend's requests have not come yet.
  */
 export function toModernTask(
   backendTask: Record<string, unknown>,

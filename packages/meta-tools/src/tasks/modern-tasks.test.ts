@@ -101,7 +101,7 @@ async function barePeer(token: string, capabilities: Record<string, unknown> = w
  * instance per request (a new session each time, `stateless`), `Mcp-Method`/`Mcp-Name` headers, JSON or SSE answers.
  * `instances` counts the instances made.
  */
-function httpPeer(token: string | undefined) {
+function httpPeer(token: string | undefined, capabilities: Record<string, unknown> = withTasksExtension) {
   const instances = { count: 0 };
   const handler = createMcpHandler((context) => {
     instances.count += 1;
@@ -113,7 +113,7 @@ function httpPeer(token: string | undefined) {
     const envelope = {
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
       'io.modelcontextprotocol/clientInfo': { name: 'bare-http', version: '1' },
-      'io.modelcontextprotocol/clientCapabilities': withTasksExtension,
+      'io.modelcontextprotocol/clientCapabilities': capabilities,
     };
     const name = method === 'tools/call' ? params.name : method.startsWith('tasks/') ? params.taskId : undefined;
     const response = await handler.fetch(
@@ -406,19 +406,26 @@ describe('the tasks extension for 2026-07-28 clients, over a 2025 backend task',
     expect((result.content ?? []).map((block) => block.text).join('')).toContain('# Research Report: ada');
   }, 60_000);
 
-  it('over Streamable HTTP (an instance per request): the token finds its task on later requests; a tokenless caller gets the result in the call', async () => {
-    const ann = httpPeer('ann');
+  it('over Streamable HTTP (an instance per request): the token finds its task on later requests, and answers its input on another; a tokenless caller gets the result in the call', async () => {
+    const ann = httpPeer('ann', { ...withTasksExtension, elicitation: { form: {} } });
     const name = await researchToolName(ann.send);
-    const created = await ann.send('tools/call', { name, arguments: { topic: 'elm' } });
+    const created = await ann.send('tools/call', { name, arguments: { topic: 'elm', ambiguous: true } });
     expect(created).toMatchObject({ resultType: 'task', status: 'working' });
     const taskId = String(created.taskId);
+    // The backend's request waits in the process, not in the instance that opened its tasks/result.
+    const asking = await pollWhileWorking(ann.send, taskId);
+    expect(asking).toMatchObject({ status: 'input_required', inputRequests: { 'elicitation-1': expect.any(Object) } });
+    await ann.send('tasks/update', {
+      taskId,
+      inputResponses: { 'elicitation-1': { action: 'accept', content: { interpretation: 'historical' } } },
+    });
     const before = ann.instances.count;
     const seen = await pollUntilTerminal(ann.send, taskId);
     expect(ann.instances.count - before).toBe(seen.length);
     const last = seen.at(-1) ?? {};
     expect(last).toMatchObject({ taskId, status: 'completed' });
     const content = (last.result as { content?: Array<{ text?: string }> } | undefined)?.content ?? [];
-    expect(content.map((block) => block.text).join('')).toContain('# Research Report: elm');
+    expect(content.map((block) => block.text).join('')).toContain('# Research Report: elm (historical)');
     await expect(httpPeer('bob').send('tasks/get', { taskId })).rejects.toThrow(`Task not found: ${taskId}`);
 
     // Without a token the owner would be the instance's session, gone with the request: no task.

@@ -7,10 +7,21 @@ import type { ExposedTask } from './task-table.js';
 
 /** How long a `tasks/get` waits for the requests a 2025 backend pushes once its `tasks/result` is open. */
 const lookMs = 1000;
-/** The relay's attachment is never cancelled by a client request: a poll that is cancelled must not end the task's wait. */
+/**
+ * How long a relay stays open with no `tasks/get` or `tasks/update` of its task: the longest a question waits for a
+ * 2026 client's retry (elicitation's 10 min). Then its requests are refused and its `tasks/result` is closed, so a
+ * task nobody follows does not hold a place among the held calls for good.
+ */
+const idleMs = 600_000;
+/** The relay's attachment, never aborted: a client cancelling one poll must not end the task's wait for input. */
 const neverAborted = new AbortController().signal;
 /** Open relays by our task id, process-wide: a 2026 client's polls over HTTP reach a new server instance each time. */
-const relays = new Map<string, ParkedCall<Record<string, unknown>>>();
+const relays = new Map<string, Relay>();
+
+interface Relay {
+  readonly call: ParkedCall<Record<string, unknown>>;
+  idle: NodeJS.Timeout | undefined;
+}
 
 export interface TaskInputLook {
   /** The session that owns the task, if it is still open, else the polling one (where the backend's requests park). */
@@ -28,42 +39,44 @@ export interface TaskInputLook {
  * first look opens one, as a parked call of the pending-input registry (`input/parked-call.ts`): the pushed requests
  * are parked in it under keys of ours (`elicitation-1`, `elicitation-2`, …, never reused while it is open) and shown
  * until `tasks/update` answers them (`answerTaskInput`). It stays open until the task ends (its `tasks/result`
- * answers), the client cancels the task, or the backend's wait for it runs out; a request the backend withdraws (its
- * own timeout) is no longer shown. Each look waits at most 1 s for the requests; none yet (or the task ended
- * meanwhile): undefined, and the task shows as `working`.
+ * answers), the client cancels the task, the backend's wait for it runs out, or nobody looks at the task for 10 min;
+ * a request the backend withdraws (its own timeout) is no longer shown. Each look waits at most 1 s for the requests;
+ * none yet (or the task ended meanwhile): undefined, and the task shows as `working`.
  */
 export async function lookAtTaskInput(
   task: ExposedTask,
   look: TaskInputLook,
 ): Promise<Record<string, EmbeddedRequest> | undefined> {
   let relay = relays.get(task.exposedId);
-  if (!relay?.open) {
-    relay = pendingInputs.create<Record<string, unknown>>();
-    if (!pendingInputs.hold(relay)) {
-      relay.drop('too many calls wait for input');
+  if (!relay?.call.open) {
+    const call = pendingInputs.create<Record<string, unknown>>();
+    if (!pendingInputs.hold(call)) {
+      call.drop('too many calls wait for input');
       look.logger.warn('a task waits for input, but too many calls already do; it shows as working', {
         server: task.serverId,
         task: task.exposedId,
       });
       return undefined;
     }
-    const opened = relay;
+    const opened: Relay = { call, idle: undefined };
     relays.set(task.exposedId, opened);
-    attach(opened, look.extra);
+    touch(opened, look.extra);
     const result = look.openResult({
-      signal: opened.signal,
-      origin: { session: look.session, extra: look.extra, parked: opened },
+      signal: call.signal,
+      origin: { session: look.session, extra: look.extra, parked: call },
     });
-    opened.run(result);
+    call.run(result);
     const closed = () => {
+      clearTimeout(opened.idle);
       if (relays.get(task.exposedId) === opened) relays.delete(task.exposedId);
-      pendingInputs.forget(opened);
+      pendingInputs.forget(call);
     };
     result.then(closed, closed);
+    relay = opened;
   } else {
-    attach(relay, look.extra);
+    touch(relay, look.extra);
   }
-  const outcome = await within(relay.outcome(), lookMs);
+  const outcome = await within(relay.call.outcome(), lookMs);
   return outcome?.kind === 'input' ? outcome.inputRequests : undefined;
 }
 
@@ -73,19 +86,25 @@ export async function lookAtTaskInput(
  */
 export function answerTaskInput(task: ExposedTask, extra: RequestExtra, responses: Record<string, unknown>): void {
   const relay = relays.get(task.exposedId);
-  if (!relay?.open) return;
-  attach(relay, extra);
-  relay.answer(responses);
+  if (!relay?.call.open) return;
+  touch(relay, extra);
+  relay.call.answer(responses);
 }
 
 /** The task was cancelled: its parked requests are refused and its `tasks/result` is closed. */
 export function closeTaskInput(task: ExposedTask, reason: string): void {
-  relays.get(task.exposedId)?.drop(reason);
+  relays.get(task.exposedId)?.call.drop(reason);
 }
 
-/** The latest request of the client says what it can answer; the relay is never released (no drop timer). */
-function attach(relay: ParkedCall<Record<string, unknown>>, extra: RequestExtra): void {
-  relay.attach({ signal: neverAborted, clientCapabilities: extra.clientCapabilities, onProgress: undefined });
+/**
+ * A request of the client follows the task: its envelope says what the client can answer now (the call stays attached
+ * to it between requests, so a request the backend pushes meanwhile is asked too), and the idle wait starts again.
+ */
+function touch(relay: Relay, extra: RequestExtra): void {
+  relay.call.attach({ signal: neverAborted, clientCapabilities: extra.clientCapabilities, onProgress: undefined });
+  clearTimeout(relay.idle);
+  relay.idle = setTimeout(() => relay.call.drop(`no tasks/get or tasks/update of the task for ${idleMs} ms`), idleMs);
+  relay.idle.unref();
 }
 
 /** The promise's value, or undefined when it takes longer than `ms`. */

@@ -1,6 +1,9 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+// The 1.x SDK client (a root devDependency): a 2025 client as most clients in the field are built.
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { ToolCatalog } from '@search-mcp/catalog';
 import { McpClientManager } from '@search-mcp/client-manager';
@@ -73,13 +76,9 @@ async function front(era: 'modern' | 'legacy', answer?: string) {
     },
   );
   const asked: string[] = [];
-  const related: unknown[] = [];
   if (answer !== undefined) {
     client.setRequestHandler('elicitation/create', async (request) => {
       asked.push(String(request.params.message));
-      const meta = request.params._meta as Record<string, unknown> | undefined;
-      if (meta?.['io.modelcontextprotocol/related-task'] !== undefined)
-        related.push(meta['io.modelcontextprotocol/related-task']);
       return { action: 'accept', content: { answer } };
     });
   }
@@ -109,7 +108,7 @@ async function front(era: 'modern' | 'legacy', answer?: string) {
     if (!name) throw new Error(`no ${tool} in ${tools.map((entry) => entry.name).join(', ')}`);
     return name;
   };
-  return { send, asked, related, job: nameOf('job'), stats: nameOf('job-stats') };
+  return { send, asked, job: nameOf('job'), stats: nameOf('job-stats') };
 }
 
 /**
@@ -293,19 +292,49 @@ describe('a 2026-07-28 backend task behind Search MCP', () => {
     );
   }, 30_000);
 
-  it('2025 front: tasks/result of a task that asks for input sends the client elicitation/create (the related task ours) and answers the task with tasks/update', async () => {
-    const legacy = await front('legacy', 'violet');
-    const created = await legacy.send('tools/call', {
-      name: legacy.job,
-      arguments: { steps: 2, ask: true },
-      task: {},
+  it('2025 front (the 1.x SDK client): tasks/result of a task that asks for input sends it elicitation/create (the related task ours) and answers the task with tasks/update', async () => {
+    const client = new LegacyClient(
+      { name: 'backend-tasks-1x', version: '1' },
+      { capabilities: { elicitation: { form: {} } } },
+    );
+    const asked: Array<{ message: unknown; related: unknown }> = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push({
+        message: request.params.message,
+        related: request.params._meta?.['io.modelcontextprotocol/related-task'],
+      });
+      return { action: 'accept', content: { answer: 'violet' } };
     });
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    const entry = serveStdio(
+      (context) =>
+        createSearchMcpServer({
+          catalog,
+          manager,
+          hub,
+          mode: 'proxy',
+          era: context.era,
+          resolveCaller: () => ({ tokenId: 'ann' }),
+        }),
+      { transport: serverTransport },
+    );
+    await client.connect(clientTransport);
+    closers.push(async () => {
+      await client.close();
+      await entry.close();
+    });
+    const send = (method: string, params: Record<string, unknown>) =>
+      client.request({ method, params } as never, z.looseObject({}), { timeout: 30_000 }) as Promise<
+        Record<string, unknown>
+      >;
+    const { tools } = (await send('tools/list', {})) as { tools: Array<{ name: string }> };
+    const job = tools.map((tool) => tool.name).find((name) => name.endsWith('job')) ?? 'job';
+    const created = await send('tools/call', { name: job, arguments: { steps: 2, ask: true }, task: {} });
     const taskId = String((created.task as { taskId?: unknown }).taskId);
-    const result = await legacy.send('tasks/result', { taskId });
+    const result = await send('tasks/result', { taskId });
     expect(textOf(result)).toBe('job done after 2 steps (answer: violet)');
     expect(result._meta).toMatchObject({ 'io.modelcontextprotocol/related-task': { taskId } });
-    expect(legacy.asked).toEqual(['Go on with the job?']);
-    expect(legacy.related).toEqual([{ taskId }]);
+    expect(asked).toEqual([{ message: 'Go on with the job?', related: { taskId } }]);
   }, 30_000);
 
   it('2025 front that cannot be asked: the input stays unanswered with a warning naming the task, until the client cancels it', async () => {

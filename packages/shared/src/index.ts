@@ -58,6 +58,7 @@ export { formatToolKey, parseToolKey, TOOL_KEY_SEPARATOR } from './keys/tool-key
 export type { ParsedToolKey } from './keys/tool-key.js';
 
 export { isJsonRpcMessage } from './json-rpc/json-rpc-message.js';
+export { taskPollDelayMs } from './types/task-poll-delay.js';
 export type { JsonRpcMessageShape } from './json-rpc/json-rpc-message.js';
 
 export type {

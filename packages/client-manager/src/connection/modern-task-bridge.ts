@@ -1,8 +1,7 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
-import { isRecord } from '@search-mcp/shared';
+import { isRecord, taskPollDelayMs } from '@search-mcp/shared';
 import type { PeerRequestOptions } from './backend-peer.js';
 import type { RawRequestChannel } from './raw-request-channel.js';
-import { taskPollDelayMs } from './task-poll-delay.js';
 
 const relatedTaskKey = 'io.modelcontextprotocol/related-task';
 const terminal = new Set(['completed', 'failed', 'cancelled']);

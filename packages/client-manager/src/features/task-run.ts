@@ -1,8 +1,13 @@
-import { BackendError, type InputRequiredResult, isRecord, type ToolCallResult } from '@search-mcp/shared';
+import {
+  BackendError,
+  type InputRequiredResult,
+  isRecord,
+  type ToolCallResult,
+  taskPollDelayMs,
+} from '@search-mcp/shared';
 import type { CallToolOptions } from '../connection/forward-tool-call.js';
 import type { TaskStatusParams } from '../connection/notification-relays.js';
 import type { ServerConnection } from '../connection/server-connection.js';
-import { taskPollDelayMs } from '../connection/task-poll-delay.js';
 import { cancelTask, getTask, getTaskResult, updateTask } from './task-forwarding.js';
 
 /** Listens to one server's `notifications/tasks/status`; returns the function that stops listening. */

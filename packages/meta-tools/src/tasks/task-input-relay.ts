@@ -1,4 +1,4 @@
-import { errorMessage, isRecord, type Logger } from '@search-mcp/shared';
+import { errorMessage, isRecord, type Logger, taskPollDelayMs } from '@search-mcp/shared';
 import type { BackendGateway, BackendRequestOptions } from '../forwarding/backend-gateway.js';
 import type { ClientOrigin } from '../sessions/client-session.js';
 import type { ReverseRequest } from '../sessions/client-sessions.js';
@@ -15,9 +15,6 @@ export interface TaskInputRelay {
 const relatedTaskKey = 'io.modelcontextprotocol/related-task';
 const terminal = new Set(['completed', 'failed', 'cancelled']);
 const askable = new Set<string>(['elicitation/create', 'sampling/createMessage', 'roots/list']);
-/** The bounds of the wait between two looks at the task, whatever interval the backend suggests (as the manager's). */
-const shortestLookMs = 250;
-const longestLookMs = 5000;
 
 /**
  * 2025's `tasks/result` of a 2026-07-28 backend's task, for a 2025-era client. In 2025 a task asks for input by
@@ -55,7 +52,7 @@ export async function resultWithInput(
     } else {
       asked = new Set();
     }
-    await pause(lookDelayMs(status.pollInterval), signal);
+    await pause(taskPollDelayMs(status.pollInterval), signal);
   }
 }
 
@@ -102,11 +99,6 @@ async function askClient(
     }),
   );
   return answers;
-}
-
-function lookDelayMs(suggested: unknown): number {
-  const interval = typeof suggested === 'number' && Number.isFinite(suggested) ? suggested : 1000;
-  return Math.min(longestLookMs, Math.max(shortestLookMs, interval));
 }
 
 /** Waits `ms`; an abort rejects with the signal's reason. */

@@ -193,9 +193,10 @@ describe('proxy mode', () => {
     await notification;
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('local__fresh');
 
-    // A change event that changes nothing: the check runs (it lists the tools) but sends nothing. The check runs
-    // without I/O, so it is over before the next timer; a notification of it would arrive before the next one.
-    const checked = nextCall(catalog, 'visibleTools');
+    // A change event that changes nothing: the check runs (it lists the tools, from the catalog's unchanged ones at
+    // once) but sends nothing. The check runs without I/O, so it is over before the next timer; a notification of it
+    // would arrive before the next one.
+    const checked = nextCall(catalog, 'visibleToolsNow');
     manager.emit('tools-changed');
     await checked;
     notification = nextNotification();

@@ -153,6 +153,17 @@ export class ToolCatalog {
   }
 
   /**
+   * The caller's visible tools at once (the same array `visibleTools` resolves with) when no source changed since
+   * they were last listed, which is nearly every request; undefined when they must be listed again: then await
+   * `visibleTools`. For hot paths that should not await per request.
+   * @throws AuthenticationError, AuthorizationError
+   */
+  visibleToolsNow(caller: Caller = {}): readonly ToolInfo[] | undefined {
+    authorizeCaller(caller, this.tokens);
+    return this.tools.projectIfFresh(caller.projectId)?.tools;
+  }
+
+  /**
    * The configured MCP servers the caller may use now, in source order (config order for a manager): running (per
    * the source's `serverState`), enabled, and allowed to the caller's project (CONTRACT §4–5). Resources, prompts
    * and completions are visible by this rule, the same one that governs tools. In-process registries are left out:

@@ -22,6 +22,42 @@ describe('visibility', () => {
     );
   });
 
+  it('gives the visible tools at once (visibleToolsNow) only while no source changed since they were listed', async () => {
+    let revision = 0;
+    let listed = 0;
+    const echo = {
+      toolKey: 'vault:echo',
+      serverName: 'vault',
+      toolName: 'echo',
+      description: 'Echo',
+      inputSchema: { type: 'object' as const },
+    };
+    const source: CatalogToolSource = {
+      serverIds: ['vault'],
+      get toolsRevision() {
+        return revision;
+      },
+      listAllTools: async () => {
+        listed += 1;
+        return [echo];
+      },
+      callTool: async () => ({ content: [] }),
+    };
+    const catalog = new ToolCatalog({ sources: [source] });
+    // Nothing listed yet: undefined, and nothing is listed by asking.
+    expect(catalog.visibleToolsNow()).toBeUndefined();
+    expect(listed).toBe(0);
+    const tools = await catalog.visibleTools();
+    expect(catalog.visibleToolsNow()).toBe(tools);
+    expect(listed).toBe(1);
+    revision += 1;
+    expect(catalog.visibleToolsNow()).toBeUndefined();
+    const relisted = await catalog.visibleTools();
+    expect(listed).toBe(2);
+    expect(catalog.visibleToolsNow()).toBe(relisted);
+    expect(() => catalog.visibleToolsNow({ tokenId: 'nobody' })).toThrow(AuthenticationError);
+  });
+
   it('checks the token: unknown is 401, a project it may not use is 403', async () => {
     const { catalog } = setUp();
     await expect(catalog.visibleTools({ tokenId: 'nobody' })).rejects.toThrow(AuthenticationError);

@@ -53,6 +53,12 @@ export class VisibleToolsCache {
     return this.relist().then((snapshot) => projectEntry(snapshot, projectId));
   }
 
+  /** A project's tools when no source changed since the last listing, else undefined (nothing is listed). */
+  projectIfFresh(projectId: string | undefined): ProjectTools | undefined {
+    const fresh = this.fresh();
+    return fresh ? projectEntry(fresh, projectId) : undefined;
+  }
+
   /** The tools of the servers a project sees (no project: the servers without `projects`). */
   async forProject(projectId: string | undefined): Promise<ToolInfo[]> {
     return (await this.project(projectId)).tools;

@@ -34,7 +34,8 @@ export async function handleDirectCall(
     const starting = context.manager && waitForServerOf(context.manager, name, context.startupWaitMs, extra.signal);
     if (starting) await starting;
     // Inside the try: a refused caller fails here already, and must get its error's code, not -32603.
-    const { tools, names } = await context.exposure(caller);
+    const exposure = context.exposure(caller);
+    const { tools, names } = exposure instanceof Promise ? await exposure : exposure;
     const toolKey = names.keyOf(name) ?? name;
     if (offersTasks(context, caller, extra)) {
       const tool = tools.find((entry: ToolInfo) => entry.toolKey === toolKey);

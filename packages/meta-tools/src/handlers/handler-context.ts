@@ -22,7 +22,8 @@ export interface HandlerContext {
   readonly startupWaitMs: number;
   /** The caller of a request, from its `_meta` and transport. */
   callerOf(meta: Record<string, unknown> | undefined, extra: RequestExtra): Caller;
-  exposure(caller: Caller): Promise<ToolExposure>;
+  /** At once while the catalog's tools are unchanged (every forwarded call asks), else once they are listed. */
+  exposure(caller: Caller): ToolExposure | Promise<ToolExposure>;
   /** This server as a session of the forwarding hub: the origin of its calls (for backends' reverse requests). */
   readonly session: ClientSession | undefined;
   /** Where tasks created by direct task-augmented calls are kept (with a hub). */
@@ -35,17 +36,21 @@ export interface HandlerContext {
  * The visible tools of a caller with their listed names. The catalog returns the same array while nothing changed,
  * so the name table is built once per tool set, not per request.
  */
-export function createToolExposure(catalog: ToolCatalog): (caller: Caller) => Promise<ToolExposure> {
-  const tables = new WeakMap<readonly ToolInfo[], ExposedNames>();
-  return async (caller) => {
-    const tools = await catalog.visibleTools(caller);
-    let names = tables.get(tools);
-    if (!names) {
-      names = new ExposedNames(
+export function createToolExposure(catalog: ToolCatalog): (caller: Caller) => ToolExposure | Promise<ToolExposure> {
+  const tables = new WeakMap<readonly ToolInfo[], ToolExposure>();
+  const expose = (tools: readonly ToolInfo[]): ToolExposure => {
+    let exposure = tables.get(tools);
+    if (!exposure) {
+      const names = new ExposedNames(
         tools.map((tool) => ({ key: tool.toolKey, serverId: tool.serverName, name: tool.toolName })),
       );
-      tables.set(tools, names);
+      exposure = { tools, names };
+      tables.set(tools, exposure);
     }
-    return { tools, names };
+    return exposure;
+  };
+  return (caller) => {
+    const now = catalog.visibleToolsNow(caller);
+    return now ? expose(now) : catalog.visibleTools(caller).then(expose);
   };
 }

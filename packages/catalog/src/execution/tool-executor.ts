@@ -1,4 +1,4 @@
-import { SearchMcpError, TimeoutError, type ToolCallResult } from '@search-mcp/shared';
+import { SearchMcpError, TimeoutError, type ToolCallResult, untilAborted } from '@search-mcp/shared';
 
 export interface ToolExecutorOptions {
   /** Extra attempts after a retryable failure (`isRetryable`: server not running, rate limited). Default 2. */
@@ -44,7 +44,7 @@ export class ToolExecutor {
 
     for (let attempt = 0; ; attempt += 1) {
       try {
-        return await raceAbort(run(signal), signal, timeout, options.timeoutMs);
+        return await untilAborted(run(signal), signal, (aborted) => abortReason(aborted, timeout, options.timeoutMs));
       } catch (error) {
         if (timeout?.aborted && !options.signal?.aborted) {
           throw new TimeoutError({
@@ -59,31 +59,6 @@ export class ToolExecutor {
       }
     }
   }
-}
-
-function raceAbort<T>(
-  promise: Promise<T>,
-  signal: AbortSignal,
-  timeout: AbortSignal | undefined,
-  timeoutMs: number | undefined,
-): Promise<T> {
-  if (signal.aborted) return Promise.reject(abortReason(signal, timeout, timeoutMs));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortReason(signal, timeout, timeoutMs));
-    signal.addEventListener('abort', onAbort, { once: true });
-    // Two callbacks rather than `.then(…).finally(…)`: every forwarded call passes here, and `finally` costs two more
-    // promises per call.
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 function abortReason(signal: AbortSignal, timeout: AbortSignal | undefined, timeoutMs: number | undefined): unknown {

@@ -4,6 +4,8 @@
  * by itself at its next step, with nothing left listening).
  */
 
+import { untilAborted as untilSignalAborted } from '@search-mcp/shared';
+
 /** The signal's reason as an Error. */
 export function abortReason(signal: AbortSignal): Error {
   const reason: unknown = signal.reason;
@@ -26,28 +28,7 @@ export function delay(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** `promise`, or a rejection with the abort reason as soon as `signal` aborts, whichever comes first. */
+/** `promise`, or a rejection with the abort reason (as an Error) as soon as `signal` aborts, whichever comes first. */
 export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) {
-    promise.catch(() => {});
-    return Promise.reject(abortReason(signal));
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => {
-      promise.catch(() => {});
-      reject(abortReason(signal));
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
+  return untilSignalAborted(promise, signal, abortReason);
 }

@@ -103,6 +103,8 @@ export interface ConnectedClient {
   version: string | undefined;
 }
 const ownSchemas = new WeakMap<object, Map<string, StandardSchemaV1>>();
+/** The era of an instance once its protocol version is known (it never changes afterwards). */
+const knownEras = new WeakMap<object, boolean>();
 
 /**
  * The 2.x SDK's low-level `Server` (both protocol eras, the era fixed per instance by the serving entry), except:
@@ -185,8 +187,14 @@ export class ParamsCheckingServer extends Server {
 
   /** Whether this instance serves the 2026-07-28 era (fixed by the serving entry before the first request). */
   servesModernEra(): boolean {
+    // Asked several times per request: kept once known (a 2025 instance knows after `initialize`, a 2026 one at once).
+    const known = knownEras.get(this);
+    if (known !== undefined) return known;
     const version = this.getNegotiatedProtocolVersion();
-    return version !== undefined && version >= '2026';
+    if (version === undefined) return false;
+    const modern = version >= '2026';
+    knownEras.set(this, modern);
+    return modern;
   }
 
   /**
@@ -292,7 +300,8 @@ interface MultiRoundTripSeam {
 function requestExtraOf(context: ServerContext, server: ParamsCheckingServer): RequestExtra {
   const { mcpReq } = context;
   const modern = server.servesModernEra();
-  const envelopeCapabilities = (mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY];
+  const envelope = mcpReq.envelope as Record<string, unknown> | undefined;
+  const envelopeCapabilities = modern ? envelope?.[CLIENT_CAPABILITIES_META_KEY] : undefined;
   const requestState = mcpReq.requestState();
   return {
     requestId: mcpReq.id,
@@ -300,7 +309,7 @@ function requestExtraOf(context: ServerContext, server: ParamsCheckingServer): R
     sessionId: context.sessionId,
     authInfo: context.http?.authInfo,
     _meta: mcpReq._meta as Record<string, unknown> | undefined,
-    envelope: mcpReq.envelope as Record<string, unknown> | undefined,
+    envelope,
     era: modern ? 'modern' : 'legacy',
     clientCapabilities: modern
       ? isRecord(envelopeCapabilities)

@@ -66,6 +66,14 @@ describe('search strategies wired by the runtime', () => {
     expect(response.strategy).toBe('hybrid');
     expect(response.providerId).toBe('hybrid');
     expect(response.results.map((hit) => hit.toolKey)).toContain('local:read-file');
+    // The search started the vector build; its vectors end up in the configured folder. Waiting for it also keeps
+    // the folder's removal after the test from racing the cache write (ENOTEMPTY under CI load).
+    const readiness = await prepareHybridSearch(
+      strategyProvidersOf(runtime.config).hybridProvider,
+      await runtime.catalog.visibleTools(),
+    );
+    expect(readiness.status?.cache).toMatchObject({ directory: expect.stringContaining(cacheDirectory) });
+    expect(readiness.status?.cache?.vectors).toBeGreaterThanOrEqual(2);
   });
 
   it('prepares hybrid search before a search: vectors built with progress, the model loaded, the cache on disk', async () => {

@@ -31,6 +31,7 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
   private currentConfig: ResolvedConfig;
   private connections = new Map<string, ServerConnection>();
   private readonly wiring: ManagerWiring;
+  /** @internal For the subclass's own log lines. */
   protected readonly logger: Logger;
   private readonly options: McpClientManagerOptions;
   private revision = 0;
@@ -146,7 +147,7 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
     process.removeListener('exit', this.killOnExit);
   }
 
-  /** The connection of a configured server, if any (no error for an unknown id). */
+  /** @internal The connection of a configured server, if any (no error for an unknown id). */
   protected connectionOf(id: string): ServerConnection | undefined {
     return this.connections.get(id);
   }
@@ -205,13 +206,14 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
     this.emit('tools-changed', serverId, tools);
   }
 
-  /** A server's tool list changed (before `tools-changed` is emitted): for what a subclass keeps per tool. */
+  /** @internal A server's tool list changed (before `tools-changed` is emitted): for what a subclass keeps per tool. */
   protected toolsUpdated(_serverId: string, _tools: readonly ToolInfo[]): void {}
 
   private resolve(config: SearchMcpConfigInput | ResolvedConfig): ResolvedConfig {
     return isResolvedConfig(config) ? config : parseConfig(config, this.options.env ? { env: this.options.env } : {});
   }
 
+  /** @internal The connection of a configured server; a `ConfigError` for an unknown id. */
   protected connection(id: string): ServerConnection {
     const connection = this.connections.get(id);
     if (!connection) {

@@ -218,6 +218,7 @@ export class McpClientManager extends ManagedServers implements ToolSource {
     else this.taskTools.set(serverId, new Set([toolName]));
   }
 
+  /** @internal */
   protected override toolsUpdated(serverId: string, tools: readonly ToolInfo[]): void {
     // Tools that must run as tasks (`execution.taskSupport: "required"`), looked up on every call: a set per server.
     const required = tools.filter(tasks.requiresTask).map((tool) => tool.toolName);

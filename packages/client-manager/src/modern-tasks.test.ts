@@ -188,7 +188,10 @@ describe('tasks of a 2026-07-28 backend (tasks extension)', () => {
       },
     );
     expect(textOf(result)).toBe('job done after 2 steps (declined)');
-    expect(progress[0]?.message).toBe('answered');
+    // The task is followed on after the answer: its status messages arrive as progress (how many depends on when the
+    // polls fall, e.g. only 'done' under load), and none says it still waits for an answer.
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.map((update) => update.message)).not.toContain('waiting for an answer');
   });
 
   it('declares the extension only on calls that may take a task, and never to a backend without it', async () => {

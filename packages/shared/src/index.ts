@@ -57,9 +57,10 @@ export { isValidServerId, normalizeServerId, SERVER_ID_PATTERN } from './keys/se
 export { formatToolKey, parseToolKey, TOOL_KEY_SEPARATOR } from './keys/tool-key.js';
 export type { ParsedToolKey } from './keys/tool-key.js';
 
+export { delay } from './async/delay.js';
 export { untilAborted } from './async/until-aborted.js';
 export { isJsonRpcMessage } from './json-rpc/json-rpc-message.js';
-export { taskPollDelayMs } from './types/task-poll-delay.js';
+export { isTerminalTaskStatus, taskPollDelayMs } from './types/task-polling.js';
 export type { JsonRpcMessageShape } from './json-rpc/json-rpc-message.js';
 
 export type {

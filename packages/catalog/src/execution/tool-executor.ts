@@ -1,4 +1,4 @@
-import { SearchMcpError, TimeoutError, type ToolCallResult, untilAborted } from '@search-mcp/shared';
+import { delay, SearchMcpError, TimeoutError, type ToolCallResult, untilAborted } from '@search-mcp/shared';
 
 export interface ToolExecutorOptions {
   /** Extra attempts after a retryable failure (`isRetryable`: server not running, rate limited). Default 2. */
@@ -55,7 +55,7 @@ export class ToolExecutor {
         }
         const retryable = SearchMcpError.isInstance(error) && error.isRetryable;
         if (!retryable || attempt >= this.retries || signal.aborted) throw error;
-        await sleep(this.retryDelayMs * 2 ** attempt, signal);
+        await delay(this.retryDelayMs * 2 ** attempt, signal);
       }
     }
   }
@@ -66,18 +66,4 @@ function abortReason(signal: AbortSignal, timeout: AbortSignal | undefined, time
     return new TimeoutError({ timeoutMs: timeoutMs ?? 0, message: `Tool call did not finish within ${timeoutMs} ms` });
   }
   return signal.reason;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

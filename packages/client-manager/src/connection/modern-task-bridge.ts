@@ -1,10 +1,9 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
-import { isRecord, taskPollDelayMs } from '@search-mcp/shared';
+import { delay, isRecord, taskPollDelayMs, isTerminalTaskStatus } from '@search-mcp/shared';
 import type { PeerRequestOptions } from './backend-peer.js';
 import type { RawRequestChannel } from './raw-request-channel.js';
 
 const relatedTaskKey = 'io.modelcontextprotocol/related-task';
-const terminal = new Set(['completed', 'failed', 'cancelled']);
 
 /** A request as the manager sends it: the 2025 task methods, or `tools/call` with 2025's `params.task`. */
 interface BridgedRequest {
@@ -67,8 +66,8 @@ export class ModernTaskBridge {
     const signal = options?.signal;
     for (;;) {
       const task = await this.get(params, options);
-      if (terminal.has(String(task.status))) return finalOf(task);
-      await sleep(taskPollDelayMs(task.pollIntervalMs), signal);
+      if (isTerminalTaskStatus(task.status)) return finalOf(task);
+      await delay(taskPollDelayMs(task.pollIntervalMs), signal);
     }
   }
 
@@ -135,19 +134,4 @@ function metaOf(params: Record<string, unknown>): Record<string, unknown> {
 /** `tasks/*` report no progress of their own: no progress token is asked for. */
 function withoutProgress(options: PeerRequestOptions | undefined): PeerRequestOptions {
   return options?.signal ? { signal: options.signal } : {};
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const aborted = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', aborted);
-      resolve();
-    }, ms);
-    if (signal?.aborted) aborted();
-    else signal?.addEventListener('abort', aborted, { once: true });
-  });
 }

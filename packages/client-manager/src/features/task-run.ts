@@ -4,6 +4,7 @@ import {
   isRecord,
   type ToolCallResult,
   taskPollDelayMs,
+  isTerminalTaskStatus,
 } from '@search-mcp/shared';
 import type { CallToolOptions } from '../connection/forward-tool-call.js';
 import type { TaskStatusParams } from '../connection/notification-relays.js';
@@ -12,8 +13,6 @@ import { cancelTask, getTask, getTaskResult, updateTask } from './task-forwardin
 
 /** Listens to one server's `notifications/tasks/status`; returns the function that stops listening. */
 export type TaskStatusListener = (listener: (params: TaskStatusParams) => void) => () => void;
-
-const terminal = new Set(['completed', 'failed', 'cancelled']);
 
 /**
  * The `requestState` of a task run that waits for input: the backend's task id behind our prefix. It goes to the
@@ -83,7 +82,7 @@ export async function runToolAsTask(
   });
   try {
     report();
-    while (!terminal.has(String(task.status)) && task.status !== 'input_required') {
+    while (!isTerminalTaskStatus(task.status) && task.status !== 'input_required') {
       await pause(taskPollDelayMs(task.pollInterval), signal, (resume) => {
         wake = resume;
       });

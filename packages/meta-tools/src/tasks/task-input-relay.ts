@@ -1,4 +1,4 @@
-import { errorMessage, isRecord, type Logger, taskPollDelayMs } from '@search-mcp/shared';
+import { delay, errorMessage, isRecord, type Logger, taskPollDelayMs, isTerminalTaskStatus } from '@search-mcp/shared';
 import type { BackendGateway, BackendRequestOptions } from '../forwarding/backend-gateway.js';
 import type { ClientOrigin } from '../sessions/client-session.js';
 import type { ReverseRequest } from '../sessions/client-sessions.js';
@@ -13,7 +13,6 @@ export interface TaskInputRelay {
 }
 
 const relatedTaskKey = 'io.modelcontextprotocol/related-task';
-const terminal = new Set(['completed', 'failed', 'cancelled']);
 const askable = new Set<string>(['elicitation/create', 'sampling/createMessage', 'roots/list']);
 
 /**
@@ -40,7 +39,7 @@ export async function resultWithInput(
   let asked = new Set<string>();
   for (;;) {
     const status = await gateway.getTask(task.serverId, task.backendTaskId, { signal });
-    if (terminal.has(String(status.status))) return gateway.getTaskResult(task.serverId, task.backendTaskId, options);
+    if (isTerminalTaskStatus(status.status)) return gateway.getTaskResult(task.serverId, task.backendTaskId, options);
     if (status.status === 'input_required' && isRecord(status.inputRequests)) {
       const fresh = Object.entries(status.inputRequests).filter(([key]) => !asked.has(key));
       for (const [key] of fresh) asked.add(key);
@@ -52,7 +51,7 @@ export async function resultWithInput(
     } else {
       asked = new Set();
     }
-    await pause(taskPollDelayMs(status.pollInterval), signal);
+    await delay(taskPollDelayMs(status.pollInterval), signal);
   }
 }
 
@@ -99,20 +98,4 @@ async function askClient(
     }),
   );
   return answers;
-}
-
-/** Waits `ms`; an abort rejects with the signal's reason. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const aborted = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', aborted);
-      resolve();
-    }, ms);
-    if (signal.aborted) aborted();
-    else signal.addEventListener('abort', aborted, { once: true });
-  });
 }

@@ -4,7 +4,7 @@
  * by itself at its next step, with nothing left listening).
  */
 
-import { untilAborted as untilSignalAborted } from '@search-mcp/shared';
+import { delay as sharedDelay, untilAborted as untilSignalAborted } from '@search-mcp/shared';
 
 /** The signal's reason as an Error. */
 export function abortReason(signal: AbortSignal): Error {
@@ -12,20 +12,9 @@ export function abortReason(signal: AbortSignal): Error {
   return reason instanceof Error ? reason : new Error(typeof reason === 'string' ? reason : 'aborted');
 }
 
-/** Resolves after `ms`, or rejects with the abort reason as soon as `signal` aborts. */
+/** Resolves after `ms`, or rejects with the abort reason (as an Error) as soon as `signal` aborts. */
 export function delay(ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.reject(abortReason(signal));
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortReason(signal as AbortSignal));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+  return sharedDelay(ms, signal, abortReason);
 }
 
 /** `promise`, or a rejection with the abort reason (as an Error) as soon as `signal` aborts, whichever comes first. */

@@ -11,3 +11,10 @@ export function taskPollDelayMs(suggested: unknown): number {
   const interval = typeof suggested === 'number' && Number.isFinite(suggested) ? suggested : 1000;
   return Math.min(maximumPollMs, Math.max(minimumPollMs, interval));
 }
+
+const terminalStatuses = new Set(['completed', 'failed', 'cancelled']);
+
+/** Whether a task's status is final (`completed`, `failed`, `cancelled`): following it stops there. */
+export function isTerminalTaskStatus(status: unknown): boolean {
+  return typeof status === 'string' && terminalStatuses.has(status);
+}

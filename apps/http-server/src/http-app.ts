@@ -37,6 +37,8 @@ export interface HttpApp {
 }
 
 const shuttingDownMessage = 'Search MCP is shutting down; retry later';
+/** How often a closing server looks for connections that have fallen idle (see `close`). */
+const idleSweepMs = 50;
 
 /**
  * The HTTP app: Streamable HTTP MCP at `/mcp`, REST v1, `/catalog/search`, health and OpenAPI. It only wires the
@@ -193,7 +195,15 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       if (!(await activity.whenIdle(graceMs))) {
         logger.info('answering the calls still in flight with 503', { calls: activity.active, graceMs });
       }
-      await app.close();
+      // Node closes idle keep-alive connections once, when the server starts closing. A connection whose response
+      // ends after that moment (an answer still streaming, a body still arriving) would hold the close until its
+      // keep-alive timeout, 72 s in Fastify: close such connections as soon as they fall idle instead.
+      const closeIdle = setInterval(() => app.server.closeIdleConnections(), idleSweepMs);
+      try {
+        await app.close();
+      } finally {
+        clearInterval(closeIdle);
+      }
     })();
     return closing;
   };

@@ -1,8 +1,11 @@
+import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   eventually,
+  mainToken,
   mcpClient,
   readJsonLines,
   request,
@@ -113,5 +116,34 @@ describe('closing the app with calls in flight', () => {
     expect([late.status, late.body?.code]).toEqual([503, 'SHUTTING_DOWN']);
     expect((await rest).body).toMatchObject({ success: true, result: { content: [{ text: 'waited 600' }] } });
     await closed;
+  });
+
+  it('does not wait for the keep-alive of a connection whose request ends after the close began', async () => {
+    // Node closes idle connections once, as the server starts closing; this request is still arriving then, and its
+    // keep-alive connection (Fastify's timeout: 72 s) would hold the close long past the test's time limit.
+    const server = await startApp({ backends: 'none' });
+    const { port } = new URL(server.url);
+    const body = JSON.stringify({ query: 'report' });
+    const socket = connect(Number(port), '127.0.0.1');
+    await once(socket, 'connect');
+    let received = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => {
+      received += chunk;
+    });
+    const ended = once(socket, 'close');
+    const arrived = once(server.http.app.server, 'request');
+    socket.write(
+      `POST /v1/tools/search HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${mainToken}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+    );
+    await arrived;
+    // The request's head is in; its body follows once the server has stopped listening.
+    const closed = server.close();
+    await eventually(async () => (server.http.app.server.listening ? undefined : true));
+    socket.write(body);
+    await closed;
+    await ended;
+    expect(received).toMatch(/^HTTP\/1\.1 200 /);
+    expect(received).toContain('"query":"report"');
   });
 });

@@ -18,10 +18,12 @@ import {
   type SpecTypeName,
   specTypeSchemas,
   type StandardSchemaV1,
+  type Transport,
 } from '@modelcontextprotocol/server';
 import { formatIssues, isRecord } from '@search-mcp/shared';
 import { z } from 'zod';
 import { type CacheHint, withCacheHint } from './cache-hints.js';
+import { dispatchRequestsDirectly } from './direct-request-dispatch.js';
 import type { RequestExtra } from './search-mcp-server-options.js';
 import { JsonRpcWireError } from './wire-errors.js';
 
@@ -116,7 +118,9 @@ const knownEras = new WeakMap<object, boolean>();
  *   or turned into real push requests to a 2025 client by the SDK's legacy shim (which re-enters the handler);
  * - handlers get an era-blind `RequestExtra` (signal, id, session, notify, send, client capabilities, a retry's
  *   `inputResponses` and `requestState`), so one handler serves both eras;
- * - `transformHandshakeResult` lets the `initialize` / `server/discover` answer name the backends' instructions.
+ * - `transformHandshakeResult` lets the `initialize` / `server/discover` answer name the backends' instructions;
+ * - an inbound request goes to the request dispatch without first failing the SDK's two response schemas (a third
+ *   of the SDK's work per forwarded call).
  */
 export class ParamsCheckingServer extends Server {
   /**
@@ -147,6 +151,13 @@ export class ParamsCheckingServer extends Server {
       handler: (request: unknown, context: ServerContext) => unknown,
     ) => void;
     register.call(this, method, call);
+  }
+
+  /** Connects as the SDK does; requests then skip its tries of the response schemas (`dispatchRequestsDirectly`). */
+  override async connect(transport: Transport): Promise<void> {
+    const before = transport.onmessage;
+    await super.connect(transport);
+    dispatchRequestsDirectly(this, transport, before);
   }
 
   /** One transform for `initialize` and `server/discover`; a later call replaces it. */

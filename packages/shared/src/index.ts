@@ -61,6 +61,7 @@ export { delay } from './async/delay.js';
 export { untilAborted } from './async/until-aborted.js';
 export { isJsonRpcMessage } from './json-rpc/json-rpc-message.js';
 export { isTerminalTaskStatus, taskPollDelayMs } from './types/task-polling.js';
+export { listsTasksExtension, TASKS_EXTENSION } from './types/tasks-extension.js';
 export type { JsonRpcMessageShape } from './json-rpc/json-rpc-message.js';
 
 export type {

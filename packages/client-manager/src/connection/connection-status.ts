@@ -1,7 +1,13 @@
 import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
-import type { SecretRedactor, ServerFeature, ServerState, ServerStatus, ServerTransportKind } from '@search-mcp/shared';
+import {
+  listsTasksExtension,
+  type SecretRedactor,
+  type ServerFeature,
+  type ServerState,
+  type ServerStatus,
+  type ServerTransportKind,
+} from '@search-mcp/shared';
 import type { BackendPeer } from './backend-peer.js';
-import { listsTasksExtension } from './tasks-extension.js';
 
 /** What a connection knows of itself now. */
 export interface ConnectionFacts {

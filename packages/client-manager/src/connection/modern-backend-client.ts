@@ -19,14 +19,13 @@ import {
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { isLoggingLevel, type Logger } from '@search-mcp/shared';
+import { isLoggingLevel, type Logger, listsTasksExtension, TASKS_EXTENSION } from '@search-mcp/shared';
 import type { ReverseRequestRouter } from '../reverse/reverse-request-types.js';
 import type { BackendPeer } from './backend-peer.js';
 import { ModernTaskBridge } from './modern-task-bridge.js';
 import type { PeerConnectOptions } from './prior-verdict.js';
 import type { ModernErrorReader } from './protocol-errors.js';
 import { RawRequestChannel } from './raw-request-channel.js';
-import { listsTasksExtension, tasksExtension } from './tasks-extension.js';
 
 // Loaded only through `modern-client-loader.ts` (the 2.x SDK costs start-up time a 2025-only host never pays).
 
@@ -126,7 +125,7 @@ export class ModernBackendClient extends Client implements BackendPeer {
   private taskEnvelope(): Readonly<Record<string, unknown>> {
     const envelope = this._outboundMetaEnvelope() ?? {};
     const capabilities = { ...this.declaredCapabilities, ...(envelope[CLIENT_CAPABILITIES_META_KEY] as object) };
-    const extensions = { ...(capabilities as { extensions?: object }).extensions, [tasksExtension]: {} };
+    const extensions = { ...(capabilities as { extensions?: object }).extensions, [TASKS_EXTENSION]: {} };
     return { ...envelope, [CLIENT_CAPABILITIES_META_KEY]: { ...capabilities, extensions } };
   }
 

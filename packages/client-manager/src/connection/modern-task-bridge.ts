@@ -1,9 +1,7 @@
-import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
+import { ProtocolError, ProtocolErrorCode, RELATED_TASK_META_KEY } from '@modelcontextprotocol/client';
 import { delay, isRecord, taskPollDelayMs, isTerminalTaskStatus } from '@search-mcp/shared';
 import type { PeerRequestOptions } from './backend-peer.js';
 import type { RawRequestChannel } from './raw-request-channel.js';
-
-const relatedTaskKey = 'io.modelcontextprotocol/related-task';
 
 /** A request as the manager sends it: the 2025 task methods, or `tools/call` with 2025's `params.task`. */
 interface BridgedRequest {
@@ -104,7 +102,7 @@ function finalOf(task: Record<string, unknown>): Record<string, unknown> {
   const taskId = String(task.taskId);
   if (task.status === 'completed' && isRecord(task.result)) {
     const meta = isRecord(task.result._meta) ? task.result._meta : {};
-    return { ...task.result, _meta: { ...meta, [relatedTaskKey]: { taskId } } };
+    return { ...task.result, _meta: { ...meta, [RELATED_TASK_META_KEY]: { taskId } } };
   }
   if (task.status === 'failed' && isRecord(task.error)) {
     const { code, message, data } = task.error;

@@ -1,7 +1,6 @@
-import { BackendError, isRecord, type ToolInfo } from '@search-mcp/shared';
+import { BackendError, isRecord, listsTasksExtension, type ToolInfo } from '@search-mcp/shared';
 import type { BackendRequestOptions } from '../connection/backend-request-options.js';
 import type { ServerConnection } from '../connection/server-connection.js';
-import { listsTasksExtension } from '../connection/tasks-extension.js';
 import { notOffered } from './feature-support.js';
 
 /** A tool that must run as a task: `execution.taskSupport` is `required`. */

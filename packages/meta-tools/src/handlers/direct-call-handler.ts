@@ -1,9 +1,16 @@
 import type { Caller } from '@search-mcp/catalog';
-import { isRecord, JsonRpcErrorCode, parseToolKey, type ToolCallResult, type ToolInfo } from '@search-mcp/shared';
+import {
+  isRecord,
+  JsonRpcErrorCode,
+  listsTasksExtension,
+  parseToolKey,
+  type ToolCallResult,
+  type ToolInfo,
+} from '@search-mcp/shared';
 import { TOOL_DISCOVERY, TOOL_EXECUTE } from '../meta-tool-definitions.js';
 import type { RequestExtra } from '../search-mcp-server-options.js';
 import { waitForServerOf } from '../starting-servers.js';
-import { declaresTasksExtension, runsAsTask, toCreateTaskResult } from '../tasks/modern-tasks.js';
+import { runsAsTask, toCreateTaskResult } from '../tasks/modern-tasks.js';
 import { keepsTaskOwner, taskOwner, withExposedIds } from '../tasks/task-handlers.js';
 import type { ExposedTask } from '../tasks/task-table.js';
 import { JsonRpcWireError, toJsonRpcError } from '../wire-errors.js';
@@ -63,7 +70,7 @@ function offersTasks(context: HandlerContext, caller: Caller, extra: RequestExtr
   const { tasks, session } = context;
   return (
     extra.era === 'modern' &&
-    declaresTasksExtension(extra.clientCapabilities) &&
+    listsTasksExtension(extra.clientCapabilities) &&
     tasks !== undefined &&
     session !== undefined &&
     keepsTaskOwner(session, caller)

@@ -1,4 +1,4 @@
-import type { ClientCapabilities } from '@modelcontextprotocol/server';
+import { type ClientCapabilities, RELATED_TASK_META_KEY } from '@modelcontextprotocol/server';
 import { errorMessage, isRecord, type Logger } from '@search-mcp/shared';
 import { z } from 'zod';
 import { TaskTable } from '../tasks/task-table.js';
@@ -45,7 +45,6 @@ const defaultTimeouts: Record<ReverseMethod, number> = {
   'roots/list': 30_000,
 };
 const rootsOwnerMs = 10_000;
-const relatedTaskKey = 'io.modelcontextprotocol/related-task';
 const Loose = z.looseObject({});
 
 /**
@@ -226,7 +225,7 @@ function learnedKey(serverId: string, name: string | undefined, method: string):
 /** The backend's task id in the related-task `_meta` becomes ours: the client only knows ours. */
 function withExposedTaskId(params: Record<string, unknown>, exposedId: string): Record<string, unknown> {
   const meta = isRecord(params._meta) ? params._meta : {};
-  return { ...params, _meta: { ...meta, [relatedTaskKey]: { taskId: exposedId } } };
+  return { ...params, _meta: { ...meta, [RELATED_TASK_META_KEY]: { taskId: exposedId } } };
 }
 
 /** A client's own capabilities, narrowed to what Search MCP forwards. */

@@ -1,4 +1,4 @@
-import { isRecord, type ServerStatus, type ToolInfo } from '@search-mcp/shared';
+import { isRecord, type ServerStatus, TASKS_EXTENSION, type ToolInfo } from '@search-mcp/shared';
 import type { ExposedTask } from './task-table.js';
 
 /**
@@ -8,17 +8,9 @@ import type { ExposedTask } from './task-table.js';
  * the final `result` (or `error`) inline instead of a blocking `tasks/result`, `tasks/cancel` and `tasks/update` answer
  * an empty acknowledgement, and `tasks/list` is gone.
  */
-export const tasksExtension = 'io.modelcontextprotocol/tasks';
-
-/** Whether a 2026 request's client capabilities include the tasks extension (only then may it get a task). */
-export function declaresTasksExtension(capabilities: unknown): boolean {
-  return (
-    isRecord(capabilities) && isRecord(capabilities.extensions) && isRecord(capabilities.extensions[tasksExtension])
-  );
-}
 
 /** What a 2026 server lists in its capabilities when it may answer with tasks. */
-export const tasksExtensionCapabilities = { extensions: { [tasksExtension]: {} } };
+export const tasksExtensionCapabilities = { extensions: { [TASKS_EXTENSION]: {} } };
 
 /**
  * Whether a direct call of a backend tool may answer a task to a 2026 client that declared the extension. A 2025

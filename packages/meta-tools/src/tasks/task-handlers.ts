@@ -1,3 +1,4 @@
+import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/server';
 import type { Caller } from '@search-mcp/catalog';
 import { isRecord, JsonRpcErrorCode } from '@search-mcp/shared';
 import type { BackendGateway } from '../forwarding/backend-gateway.js';
@@ -11,8 +12,6 @@ import { tasksExtensionCapabilities, toModernTask } from './modern-tasks.js';
 import { answerTaskInput, closeTaskInput, lookAtTaskInput } from './parked-task-input.js';
 import { resultWithInput } from './task-input-relay.js';
 import type { ExposedTask } from './task-table.js';
-
-const relatedTaskKey = 'io.modelcontextprotocol/related-task';
 
 /** Who owns the tasks a caller creates: its token when it has one (any of its sessions), else its session. */
 export function taskOwner(session: ClientSession, caller: Caller): string {
@@ -201,8 +200,11 @@ export function withExposedIds(result: Record<string, unknown>, task: ExposedTas
   if (copy.taskId === task.backendTaskId) copy.taskId = task.exposedId;
   if (isRecord(copy.task) && copy.task.taskId === task.backendTaskId)
     copy.task = { ...copy.task, taskId: task.exposedId };
-  if (isRecord(copy._meta) && isRecord(copy._meta[relatedTaskKey])) {
-    copy._meta = { ...copy._meta, [relatedTaskKey]: { ...copy._meta[relatedTaskKey], taskId: task.exposedId } };
+  if (isRecord(copy._meta) && isRecord(copy._meta[RELATED_TASK_META_KEY])) {
+    copy._meta = {
+      ...copy._meta,
+      [RELATED_TASK_META_KEY]: { ...copy._meta[RELATED_TASK_META_KEY], taskId: task.exposedId },
+    };
   }
   return copy;
 }

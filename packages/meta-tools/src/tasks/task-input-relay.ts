@@ -1,3 +1,4 @@
+import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/server';
 import { delay, errorMessage, isRecord, type Logger, taskPollDelayMs, isTerminalTaskStatus } from '@search-mcp/shared';
 import type { BackendGateway, BackendRequestOptions } from '../forwarding/backend-gateway.js';
 import type { ClientOrigin } from '../sessions/client-session.js';
@@ -12,7 +13,6 @@ export interface TaskInputRelay {
   logger: Logger;
 }
 
-const relatedTaskKey = 'io.modelcontextprotocol/related-task';
 const askable = new Set<string>(['elicitation/create', 'sampling/createMessage', 'roots/list']);
 
 /**
@@ -86,7 +86,7 @@ async function askClient(
           method,
           backendRequestId: `${task.backendTaskId}/${key}`,
           // The client knows the task by our id only.
-          params: { ...params, _meta: { ...meta, [relatedTaskKey]: { taskId: task.exposedId } } },
+          params: { ...params, _meta: { ...meta, [RELATED_TASK_META_KEY]: { taskId: task.exposedId } } },
           inFlight: [{ origin: options.origin, method: 'tasks/result', name: task.backendTaskId }],
           exactOrigin: options.origin,
           signal: options.signal,

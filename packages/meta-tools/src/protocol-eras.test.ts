@@ -1,5 +1,4 @@
-import { Client, InMemoryTransport, ProtocolError } from '@modelcontextprotocol/client';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { Client, ProtocolError } from '@modelcontextprotocol/client';
 import { ToolCatalog } from '@search-mcp/catalog';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -7,6 +6,7 @@ import { createRegistry, DisconnectedSource } from '../test/search-mcp-test-serv
 import { settledListTtlMs } from './cache-hints.js';
 import { createSearchMcpServer } from './create-search-mcp-server.js';
 import type { SearchMcpServerOptions } from './search-mcp-server-options.js';
+import { connectThroughEntry } from '../test/stdio-entry-link.js';
 
 const closers: Array<() => Promise<void>> = [];
 
@@ -33,20 +33,13 @@ async function connect(negotiation: Negotiation, overrides: Partial<SearchMcpSer
     executor: { retries: 0 },
   });
   const eras: string[] = [];
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const entry = serveStdio(
-    ({ era }) => {
+  const client = new Client({ name: 'era-test', version: '1' }, { versionNegotiation: { mode: negotiation } });
+  closers.push(
+    await connectThroughEntry(client, ({ era }) => {
       eras.push(era);
       return createSearchMcpServer({ catalog, mode: 'proxy', era, ...overrides });
-    },
-    { transport: serverTransport },
+    }),
   );
-  const client = new Client({ name: 'era-test', version: '1' }, { versionNegotiation: { mode: negotiation } });
-  await client.connect(clientTransport);
-  closers.push(async () => {
-    await client.close();
-    await entry.close();
-  });
   return { client, eras };
 }
 

@@ -1,7 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { Client } from '@modelcontextprotocol/client';
 import { ToolCatalog } from '@search-mcp/catalog';
 import { McpClientManager } from '@search-mcp/client-manager';
 import { parseConfig, silentLogger } from '@search-mcp/shared';
@@ -9,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSearchMcpServer } from '../create-search-mcp-server.js';
 import { ForwardingHub } from '../forwarding-hub.js';
 import { ClientSessions } from '../sessions/client-sessions.js';
+import { connectThroughEntry } from '../../test/stdio-entry-link.js';
 
 // The handshake's instructions while a server is still starting: `a` runs and has notes, `slow` needs a minute.
 const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../../../client-manager/test/fixtures');
@@ -55,18 +55,12 @@ async function connect(era: 'legacy' | 'modern', mode: 'meta' | 'proxy') {
     { name: `handshake-${era}`, version: '1' },
     { capabilities: {}, versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' } },
   );
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const entry = serveStdio(
-    (context) =>
+  closers.push(
+    await connectThroughEntry(client, (context) =>
       // `slow` has never connected: it is waited for, but only this long.
       createSearchMcpServer({ catalog, manager, hub, mode, era: context.era, instructionsWaitMs: 50 }),
-    { transport: serverTransport },
+    ),
   );
-  await client.connect(clientTransport);
-  closers.push(async () => {
-    await client.close();
-    await entry.close();
-  });
   return client;
 }
 

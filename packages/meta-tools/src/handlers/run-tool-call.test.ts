@@ -1,7 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { Client } from '@modelcontextprotocol/client';
 import { ToolCatalog } from '@search-mcp/catalog';
 import { McpClientManager } from '@search-mcp/client-manager';
 import { parseConfig, silentLogger } from '@search-mcp/shared';
@@ -11,6 +10,7 @@ import type { AuditRecord } from '../audit/audit-record.js';
 import { createSearchMcpServer } from '../create-search-mcp-server.js';
 import { ForwardingHub } from '../forwarding-hub.js';
 import { ClientSessions } from '../sessions/client-sessions.js';
+import { connectThroughEntry } from '../../test/stdio-entry-link.js';
 
 describe('progress, cancellation and audit', () => {
   it('forwards progress under the client token and cancels the tool when the client cancels', async () => {
@@ -106,21 +106,17 @@ describe('audit of a 2026-07-28 backend that asks for input', () => {
         },
       );
       client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { answer: 'red' } }));
-      const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-      const entry = serveStdio(
-        (context) =>
-          createSearchMcpServer({
-            catalog,
-            manager,
-            hub,
-            mode: 'proxy',
-            era: context.era,
-            audit: { record: (record) => records.push(record) },
-          }),
-        { transport: serverTransport },
+      const close = await connectThroughEntry(client, (context) =>
+        createSearchMcpServer({
+          catalog,
+          manager,
+          hub,
+          mode: 'proxy',
+          era: context.era,
+          audit: { record: (record) => records.push(record) },
+        }),
       );
       try {
-        await client.connect(clientTransport);
         // The 2.x client answers the round itself (2026: retry with inputResponses; 2025: the SDK's legacy shim asks
         // it with a real elicitation request and re-enters the handler): two backend rounds either way.
         const result = await client.request(
@@ -134,8 +130,7 @@ describe('audit of a 2026-07-28 backend that asks for input', () => {
           ['tools/call', 'new:ask', 'new', 'ok'],
         ]);
       } finally {
-        await client.close();
-        await entry.close();
+        await close();
       }
     },
     30_000,

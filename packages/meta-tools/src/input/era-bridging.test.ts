@@ -4,12 +4,10 @@ import { fileURLToPath } from 'node:url';
 import {
   Client,
   type ClientCapabilities,
-  InMemoryTransport,
   ProtocolError,
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
 import { createMcpHandler } from '@modelcontextprotocol/server';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { ToolCatalog } from '@search-mcp/catalog';
 import { McpClientManager } from '@search-mcp/client-manager';
 import { parseConfig, silentLogger } from '@search-mcp/shared';
@@ -20,6 +18,7 @@ import { createSearchMcpServer } from '../create-search-mcp-server.js';
 import { ForwardingHub } from '../forwarding-hub.js';
 import { ClientSessions } from '../sessions/client-sessions.js';
 import { pendingInputs } from './pending-inputs.js';
+import { connectThroughEntry } from '../../test/stdio-entry-link.js';
 
 // Plan §4 through the library: a real client manager with a 2025 backend (`old`: its tools push elicitation,
 // sampling and roots requests during the call) and a 2026-07-28 backend (`new`: its tools answer `input_required`),
@@ -111,9 +110,8 @@ async function front(era: Front, options: FrontOptions = {}) {
     }));
   }
   if (capabilities.roots) client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: 'file:///front' }] }));
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const entry = serveStdio(
-    (context) =>
+  closers.push(
+    await connectThroughEntry(client, (context) =>
       createSearchMcpServer({
         catalog,
         manager,
@@ -124,13 +122,8 @@ async function front(era: Front, options: FrontOptions = {}) {
         // The caller's token from `_meta.token`, standing in for the HTTP app's bearer token.
         resolveCaller: ({ meta }) => (typeof meta?.token === 'string' ? { tokenId: meta.token } : {}),
       }),
-    { transport: serverTransport },
+    ),
   );
-  await client.connect(clientTransport);
-  closers.push(async () => {
-    await client.close();
-    await entry.close();
-  });
   return { client, asked };
 }
 

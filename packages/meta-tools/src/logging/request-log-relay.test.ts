@@ -1,8 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMcpHandler, LOG_LEVEL_META_KEY } from '@modelcontextprotocol/server';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { ToolCatalog } from '@search-mcp/catalog';
 import { McpClientManager } from '@search-mcp/client-manager';
 import { type LoggingLevel, parseConfig, silentLogger } from '@search-mcp/shared';
@@ -14,6 +13,7 @@ import type { RequestExtra } from '../search-mcp-server-options.js';
 import type { ClientSession } from '../sessions/client-session.js';
 import { ClientSessions } from '../sessions/client-sessions.js';
 import { sessionCallInFlight } from './request-log-relay.js';
+import { connectThroughEntry } from '../../test/stdio-entry-link.js';
 
 // Backend log messages to 2026-07-28 clients (issue 10): only inside the client's own requests to the server that
 // are in flight, only when the request carried `_meta["io.modelcontextprotocol/logLevel"]` (spec MUST), at that level
@@ -74,15 +74,11 @@ async function front(era: 'modern' | 'legacy', mode: 'proxy' | 'meta' = 'proxy')
   client.setNotificationHandler('notifications/message', (notification) => {
     messages.push(notification.params as LogMessage);
   });
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const entry = serveStdio((context) => createSearchMcpServer({ catalog, manager, hub, mode, era: context.era }), {
-    transport: serverTransport,
-  });
-  await client.connect(clientTransport);
-  closers.push(async () => {
-    await client.close();
-    await entry.close();
-  });
+  closers.push(
+    await connectThroughEntry(client, (context) =>
+      createSearchMcpServer({ catalog, manager, hub, mode, era: context.era }),
+    ),
+  );
   return { client, messages };
 }
 

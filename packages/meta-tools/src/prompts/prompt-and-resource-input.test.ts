@@ -4,12 +4,10 @@ import { fileURLToPath } from 'node:url';
 import {
   Client,
   type ClientCapabilities,
-  InMemoryTransport,
   ProtocolError,
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
 import { createMcpHandler } from '@modelcontextprotocol/server';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { ToolCatalog } from '@search-mcp/catalog';
 import { McpClientManager } from '@search-mcp/client-manager';
 import { parseConfig, silentLogger } from '@search-mcp/shared';
@@ -19,6 +17,7 @@ import { createSearchMcpServer } from '../create-search-mcp-server.js';
 import { ForwardingHub } from '../forwarding-hub.js';
 import { pendingInputs } from '../input/pending-inputs.js';
 import { ClientSessions } from '../sessions/client-sessions.js';
+import { connectThroughEntry } from '../../test/stdio-entry-link.js';
 
 // `prompts/get` and `resources/read` that ask the client before they answer (the fixture's prompt `confirm` and
 // resource `modern://asked`), through Search MCP to the 2.x SDK's client pinned 2026-07-28 or in legacy mode. The
@@ -89,9 +88,8 @@ async function front(
       return { action: 'accept', content: { answer: 'blue' } };
     });
   }
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const entry = serveStdio(
-    (context) =>
+  closers.push(
+    await connectThroughEntry(client, (context) =>
       createSearchMcpServer({
         catalog,
         manager,
@@ -103,13 +101,8 @@ async function front(
           ...(typeof meta?.project === 'string' ? { projectId: meta.project } : {}),
         }),
       }),
-    { transport: serverTransport },
+    ),
   );
-  await client.connect(clientTransport);
-  closers.push(async () => {
-    await client.close();
-    await entry.close();
-  });
   return { client, asked };
 }
 

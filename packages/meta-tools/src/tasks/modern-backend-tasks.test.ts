@@ -14,6 +14,7 @@ import { createSearchMcpServer } from '../create-search-mcp-server.js';
 import { ForwardingHub } from '../forwarding-hub.js';
 import { ClientSessions } from '../sessions/client-sessions.js';
 import { runsAsTask } from './modern-tasks.js';
+import { connectThroughEntry, type EntryServerFactory } from '../../test/stdio-entry-link.js';
 
 // A 2026-07-28 backend's tasks (the tasks extension) behind Search MCP, for a front client of each era. The backend is
 // the client manager's 2.x SDK fixture with `--tasks`: its tool `job` runs only as a task (a plain call is refused
@@ -63,6 +64,17 @@ afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));
 });
 
+/** Search MCP in proxy mode over the shared parts, every request as the caller `ann`. */
+const serverForAnn: EntryServerFactory = (context) =>
+  createSearchMcpServer({
+    catalog,
+    manager,
+    hub,
+    mode: 'proxy',
+    era: context.era,
+    resolveCaller: () => ({ tokenId: 'ann' }),
+  });
+
 /**
  * A 2.x SDK client (pinned 2026-07-28 or legacy) to a Search MCP server in proxy mode, as the caller `ann`. With
  * `answer` it declares form elicitation and answers every field so (the messages it was asked are in `asked`).
@@ -82,24 +94,7 @@ async function front(era: 'modern' | 'legacy', answer?: string) {
       return { action: 'accept', content: { answer } };
     });
   }
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const entry = serveStdio(
-    (context) =>
-      createSearchMcpServer({
-        catalog,
-        manager,
-        hub,
-        mode: 'proxy',
-        era: context.era,
-        resolveCaller: () => ({ tokenId: 'ann' }),
-      }),
-    { transport: serverTransport },
-  );
-  await client.connect(clientTransport);
-  closers.push(async () => {
-    await client.close();
-    await entry.close();
-  });
+  closers.push(await connectThroughEntry(client, serverForAnn));
   const send = (method: string, params: Record<string, unknown>) =>
     client.request({ method, params }, z.looseObject({}), { timeout: 30_000 }) as Promise<Record<string, unknown>>;
   const { tools } = (await send('tools/list', {})) as { tools: Array<{ name: string }> };
@@ -117,18 +112,7 @@ async function front(era: 'modern' | 'legacy', answer?: string) {
  */
 async function barePeer() {
   const [peer, serverTransport] = InMemoryTransport.createLinkedPair();
-  const entry = serveStdio(
-    (context) =>
-      createSearchMcpServer({
-        catalog,
-        manager,
-        hub,
-        mode: 'proxy',
-        era: context.era,
-        resolveCaller: () => ({ tokenId: 'ann' }),
-      }),
-    { transport: serverTransport },
-  );
+  const entry = serveStdio(serverForAnn, { transport: serverTransport });
   const answers = new Map<number, (message: Record<string, unknown>) => void>();
   peer.onmessage = (message) => {
     const { id } = message as { id?: unknown };
@@ -305,24 +289,7 @@ describe('a 2026-07-28 backend task behind Search MCP', () => {
       });
       return { action: 'accept', content: { answer: 'violet' } };
     });
-    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-    const entry = serveStdio(
-      (context) =>
-        createSearchMcpServer({
-          catalog,
-          manager,
-          hub,
-          mode: 'proxy',
-          era: context.era,
-          resolveCaller: () => ({ tokenId: 'ann' }),
-        }),
-      { transport: serverTransport },
-    );
-    await client.connect(clientTransport);
-    closers.push(async () => {
-      await client.close();
-      await entry.close();
-    });
+    closers.push(await connectThroughEntry(client, serverForAnn));
     const send = (method: string, params: Record<string, unknown>) =>
       client.request({ method, params } as never, z.looseObject({}), { timeout: 30_000 }) as Promise<
         Record<string, unknown>

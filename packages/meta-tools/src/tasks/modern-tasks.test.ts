@@ -12,6 +12,7 @@ import { createSearchMcpServer } from '../create-search-mcp-server.js';
 import { ForwardingHub } from '../forwarding-hub.js';
 import { pendingInputs } from '../input/pending-inputs.js';
 import { ClientSessions } from '../sessions/client-sessions.js';
+import { connectThroughEntry } from '../../test/stdio-entry-link.js';
 
 // A 2025 backend's task seen by a 2026-07-28 client. server-everything's simulate-research-query requires a task
 // (`execution.taskSupport: "required"`, ttl 5 min, pollInterval 1 s, a few seconds of work). A 2025-era front client
@@ -155,13 +156,7 @@ async function front(era: 'modern' | 'legacy', token: string) {
     { name: `tasks-${era}`, version: '1' },
     { capabilities: {}, versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' } },
   );
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const entry = serveStdio(searchMcpServer, { transport: serverTransport });
-  await client.connect(clientTransport);
-  closers.push(async () => {
-    await client.close();
-    await entry.close();
-  });
+  closers.push(await connectThroughEntry(client, searchMcpServer));
   const send = (method: string, params: Record<string, unknown>) =>
     client.request({ method, params: { ...params, _meta: { token } } }, z.looseObject({}), {
       timeout: 30_000,

@@ -1,10 +1,9 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
 // The 1.x SDK client (a root devDependency): a 2025 client as most clients in the field are built.
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { ToolCatalog } from '@search-mcp/catalog';
 import { McpClientManager } from '@search-mcp/client-manager';
 import { type Logger, parseConfig, silentLogger } from '@search-mcp/shared';
@@ -14,7 +13,12 @@ import { createSearchMcpServer } from '../create-search-mcp-server.js';
 import { ForwardingHub } from '../forwarding-hub.js';
 import { ClientSessions } from '../sessions/client-sessions.js';
 import { runsAsTask } from './modern-tasks.js';
-import { connectThroughEntry, type EntryServerFactory } from '../../test/stdio-entry-link.js';
+import {
+  connectBarePeer,
+  connectThroughEntry,
+  type EntryServerFactory,
+  modernEnvelope,
+} from '../../test/stdio-entry-link.js';
 
 // A 2026-07-28 backend's tasks (the tasks extension) behind Search MCP, for a front client of each era. The backend is
 // the client manager's 2.x SDK fixture with `--tasks`: its tool `job` runs only as a task (a plain call is refused
@@ -111,29 +115,13 @@ async function front(era: 'modern' | 'legacy', answer?: string) {
  * JSON-RPC requests with the envelope and resolves with each result as it is on the wire (an error rejects).
  */
 async function barePeer() {
-  const [peer, serverTransport] = InMemoryTransport.createLinkedPair();
-  const entry = serveStdio(serverForAnn, { transport: serverTransport });
-  const answers = new Map<number, (message: Record<string, unknown>) => void>();
-  peer.onmessage = (message) => {
-    const { id } = message as { id?: unknown };
-    if (typeof id === 'number') answers.get(id)?.(message as Record<string, unknown>);
-  };
-  await peer.start();
-  closers.push(async () => {
-    await peer.close();
-    await entry.close();
-  });
-  let nextId = 0;
-  const envelope = {
-    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-    'io.modelcontextprotocol/clientInfo': { name: 'bare', version: '1' },
-    'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } },
-  };
+  const peer = await connectBarePeer(
+    serverForAnn,
+    modernEnvelope({ extensions: { 'io.modelcontextprotocol/tasks': {} } }),
+  );
+  closers.push(peer.close);
   const send = async (method: string, params: Record<string, unknown>) => {
-    const id = ++nextId;
-    const answered = new Promise<Record<string, unknown>>((resolve) => answers.set(id, resolve));
-    void peer.send({ jsonrpc: '2.0', id, method, params: { ...params, _meta: envelope } });
-    const answer = await answered;
+    const answer = await peer.send(method, params);
     if (answer.error) throw new Error(`${method}: ${JSON.stringify(answer.error)}`);
     return answer.result as Record<string, unknown>;
   };

@@ -1,8 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { Client, InMemoryTransport, ProtocolError } from '@modelcontextprotocol/client';
+import { Client, ProtocolError } from '@modelcontextprotocol/client';
 import { createMcpHandler } from '@modelcontextprotocol/server';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { ToolCatalog } from '@search-mcp/catalog';
 import { McpClientManager } from '@search-mcp/client-manager';
 import { parseConfig, silentLogger } from '@search-mcp/shared';
@@ -12,7 +11,7 @@ import { createSearchMcpServer } from '../create-search-mcp-server.js';
 import { ForwardingHub } from '../forwarding-hub.js';
 import { pendingInputs } from '../input/pending-inputs.js';
 import { ClientSessions } from '../sessions/client-sessions.js';
-import { connectThroughEntry } from '../../test/stdio-entry-link.js';
+import { connectBarePeer, connectThroughEntry, modernEnvelope } from '../../test/stdio-entry-link.js';
 
 // A 2025 backend's task seen by a 2026-07-28 client. server-everything's simulate-research-query requires a task
 // (`execution.taskSupport: "required"`, ttl 5 min, pollInterval 1 s, a few seconds of work). A 2025-era front client
@@ -71,30 +70,9 @@ const withTasksExtension = { extensions: { 'io.modelcontextprotocol/tasks': {} }
  * lift `resultType`, and refuses to send methods the revision does not have).
  */
 async function barePeer(token: string, capabilities: Record<string, unknown> = withTasksExtension) {
-  const [peer, serverTransport] = InMemoryTransport.createLinkedPair();
-  const entry = serveStdio(searchMcpServer, { transport: serverTransport });
-  const answers = new Map<number, (message: Record<string, unknown>) => void>();
-  peer.onmessage = (message) => {
-    const { id } = message as { id?: unknown };
-    if (typeof id === 'number') answers.get(id)?.(message as Record<string, unknown>);
-  };
-  await peer.start();
-  closers.push(async () => {
-    await peer.close();
-    await entry.close();
-  });
-  let nextId = 0;
-  return (method: string, params: Record<string, unknown>) => {
-    const id = ++nextId;
-    const answered = new Promise<Record<string, unknown>>((resolve) => answers.set(id, resolve));
-    const envelope = {
-      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientInfo': { name: 'bare', version: '1' },
-      'io.modelcontextprotocol/clientCapabilities': capabilities,
-    };
-    void peer.send({ jsonrpc: '2.0', id, method, params: { ...params, _meta: { ...envelope, token } } });
-    return answered;
-  };
+  const peer = await connectBarePeer(searchMcpServer, { ...modernEnvelope(capabilities), token });
+  closers.push(peer.close);
+  return peer.send;
 }
 
 /**

@@ -39,6 +39,8 @@ export interface HttpApp {
 const shuttingDownMessage = 'Search MCP is shutting down; retry later';
 /** How often a closing server looks for connections that have fallen idle (see `close`). */
 const idleSweepMs = 50;
+/** How long a closing server lets connections end by themselves once every request is answered. */
+const lingerAfterAnswersMs = 1000;
 
 /**
  * The HTTP app: Streamable HTTP MCP at `/mcp`, REST v1, `/catalog/search`, health and OpenAPI. It only wires the
@@ -181,10 +183,23 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   registerOpenApiRoute(app);
 
   // However the server closes, nothing in flight is dropped: REST calls are answered 503, MCP requests get an error.
+  // Every request has its answer by the end of this hook. A connection still busy a moment later carries nothing more
+  // we owe (a client stalled in the middle of a request, a stream it never lets end): it must not hold the shutdown
+  // for Node's header timeout (60 s) or longer.
+  let lingering: NodeJS.Timeout | undefined;
   app.addHook('preClose', async () => {
     shuttingDown = true;
     inFlight.stopAll('shutting-down');
     await mcp.closeAll({ code: -32000, message: shuttingDownMessage });
+    lingering = setTimeout(() => {
+      logger.info('closing the connections still open after shutdown answered every request', {
+        waitedMs: lingerAfterAnswersMs,
+      });
+      app.server.closeAllConnections();
+    }, lingerAfterAnswersMs);
+  });
+  app.addHook('onClose', async () => {
+    clearTimeout(lingering);
   });
 
   let closing: Promise<void> | undefined;

@@ -100,8 +100,18 @@ export async function startApp(options: StartOptions = {}): Promise<Running> {
     runtime,
     url: `http://127.0.0.1:${port}`,
     close: async () => {
-      await http.close();
-      await runtime.close();
+      // A close this slow is a bug (CI once saw this cleanup time out): the log says which half it was in.
+      let phase = 'the HTTP app';
+      const slow = setTimeout(() => {
+        process.stderr.write(`startApp: closing ${phase} has taken over 10 s (${http.mcp.sessionCount} sessions)\n`);
+      }, 10_000);
+      try {
+        await http.close();
+        phase = 'the runtime';
+        await runtime.close();
+      } finally {
+        clearTimeout(slow);
+      }
     },
   };
 }

@@ -146,4 +146,18 @@ describe('closing the app with calls in flight', () => {
     expect(received).toMatch(/^HTTP\/1\.1 200 /);
     expect(received).toContain('"query":"report"');
   });
+
+  it('does not wait for a client stalled in the middle of a request once every request is answered', async () => {
+    // Node's server.close() waits for a connection whose request head is still arriving (its header timeout: 60 s).
+    const server = await startApp({ backends: 'none' });
+    const { port } = new URL(server.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    await once(socket, 'connect');
+    const ended = once(socket, 'close');
+    socket.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`);
+    // A whole request on another connection, sent after those bytes: once it is answered, the server has read them.
+    expect((await request(server.url, '/', { method: 'GET' })).status).toBe(200);
+    await server.close();
+    await ended;
+  });
 });

@@ -6,7 +6,12 @@ import { callToolRequestSchema, createCallToolHandler } from './handlers/call-to
 import { createToolExposure, type HandlerContext } from './handlers/handler-context.js';
 import { createToolLister } from './handlers/list-tools-handler.js';
 import { createListChangedNotifier } from './list-changed-notifier.js';
-import { toolDiscoveryDefinition, toolExecuteDefinition } from './meta-tool-definitions.js';
+import {
+  TOOL_DISCOVERY,
+  TOOL_EXECUTE,
+  toolDiscoveryDefinition,
+  toolExecuteDefinition,
+} from './meta-tool-definitions.js';
 import { packageVersion } from './package-version.js';
 import { ParamsCheckingServer } from './params-checking-server.js';
 import type { RequestExtra, SearchMcpServerOptions } from './search-mcp-server-options.js';
@@ -24,6 +29,8 @@ import { toJsonRpcError } from './wire-errors.js';
  */
 const defaultInstructionsWaitMs = 500;
 
+const metaToolNames: ReadonlySet<string> = new Set([TOOL_DISCOVERY, TOOL_EXECUTE]);
+
 /** The lists whose 2026-07-28 answers get `listCacheHint`. */
 const cachedLists = new Set([
   'tools/list',
@@ -39,7 +46,8 @@ const cachedLists = new Set([
  *
  * - meta mode: `tools/list` is `tool_discovery` + `tool_execute` (+ pinned tools); its size does not grow with the
  *   catalog.
- * - proxy mode: every visible tool as `server__tool`, definitions unchanged, one page sorted by name.
+ * - proxy mode: every visible tool as `server__tool` (or its own name with `exposure.names: "original"`),
+ *   definitions unchanged, one page sorted by name.
  * - both: `tools/call` accepts any tool key (`server:tool`, `server.tool`, `server__tool`) or listed name.
  */
 export function createSearchMcpServer(options: SearchMcpServerOptions): ParamsCheckingServer {
@@ -100,7 +108,8 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): ParamsCh
     manager: options.manager,
     startupWaitMs: options.startupWaitMs ?? 5000,
     callerOf,
-    exposure: createToolExposure(catalog),
+    // In meta mode the meta-tools' names are ours: a backend tool of that name is listed prefixed (pinned).
+    exposure: createToolExposure(catalog, mode === 'meta' ? metaToolNames : undefined),
     session,
     tasks: hub?.sessions.tasks,
     noteLinks: hub ? (serverId, result) => hub.routes.noteLinks(serverId, result) : undefined,

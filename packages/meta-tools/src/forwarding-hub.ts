@@ -91,7 +91,9 @@ export class ForwardingHub {
   /** The prompts of these servers (all pages, cached until a server says its prompts changed). */
   async prompts(serverIds: readonly string[]): Promise<PromptTable> {
     const withPrompts = serverIds.filter((id) => this.offers(id, 'prompts'));
-    const key = withPrompts.join('\u0000');
+    // The naming style is part of the key: a reload may change `exposure.names`.
+    const style = this.catalog.config.exposure.names;
+    const key = `${style}\u0001${withPrompts.join('\u0000')}`;
     const cached = this.promptTables.get(key);
     if (cached) return cached;
     const lists = await Promise.all(
@@ -103,7 +105,7 @@ export class ForwardingHub {
         }),
       })),
     );
-    const table = new PromptTable(lists);
+    const table = new PromptTable(lists, style);
     if (withPrompts.every((id) => this.promptLists.has(id))) this.promptTables.set(key, table);
     return table;
   }

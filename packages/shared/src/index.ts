@@ -55,6 +55,8 @@ export type { JsonLineLoggerOptions, LogFields, Logger, LogLevel } from './loggi
 
 export { isValidServerId, normalizeServerId, SERVER_ID_PATTERN } from './keys/server-id.js';
 export { formatToolKey, parseToolKey, TOOL_KEY_SEPARATOR } from './keys/tool-key.js';
+export { EXPOSED_NAME_PATTERN } from './keys/exposed-name.js';
+export type { ExposedNameStyle } from './keys/exposed-name.js';
 export type { ParsedToolKey } from './keys/tool-key.js';
 
 export { delay } from './async/delay.js';

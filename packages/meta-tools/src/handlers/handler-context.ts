@@ -1,5 +1,5 @@
 import type { Caller, ToolCatalog } from '@search-mcp/catalog';
-import type { Logger, ToolInfo } from '@search-mcp/shared';
+import type { ExposedNameStyle, Logger, ToolInfo } from '@search-mcp/shared';
 import type { RequestAudit } from '../audit/request-audit.js';
 import { ExposedNames } from '../exposed-names.js';
 import type { RequestExtra, ServerStatusSource } from '../search-mcp-server-options.js';
@@ -34,19 +34,25 @@ export interface HandlerContext {
 
 /**
  * The visible tools of a caller with their listed names. The catalog returns the same array while nothing changed,
- * so the name table is built once per tool set, not per request.
+ * so the name table is built once per tool set, not per request. The naming style is read from the catalog's config
+ * at each request, so a reload that changes `exposure.names` applies at once. `reserved`: names the server answers
+ * itself (the meta-tools in meta mode), never given to a backend tool under `original`.
  */
-export function createToolExposure(catalog: ToolCatalog): (caller: Caller) => ToolExposure | Promise<ToolExposure> {
-  const tables = new WeakMap<readonly ToolInfo[], ToolExposure>();
+export function createToolExposure(
+  catalog: ToolCatalog,
+  reserved?: ReadonlySet<string>,
+): (caller: Caller) => ToolExposure | Promise<ToolExposure> {
+  const tables = new WeakMap<readonly ToolInfo[], ToolExposure & { style: ExposedNameStyle }>();
   const expose = (tools: readonly ToolInfo[]): ToolExposure => {
-    let exposure = tables.get(tools);
-    if (!exposure) {
-      const names = new ExposedNames(
-        tools.map((tool) => ({ key: tool.toolKey, serverId: tool.serverName, name: tool.toolName })),
-      );
-      exposure = { tools, names };
-      tables.set(tools, exposure);
-    }
+    const style = catalog.config.exposure.names;
+    const cached = tables.get(tools);
+    if (cached?.style === style) return cached;
+    const names = new ExposedNames(
+      tools.map((tool) => ({ key: tool.toolKey, serverId: tool.serverName, name: tool.toolName })),
+      { style, ...(reserved ? { reserved } : {}) },
+    );
+    const exposure = { tools, names, style };
+    tables.set(tools, exposure);
     return exposure;
   };
   return (caller) => {

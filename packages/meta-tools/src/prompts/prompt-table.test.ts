@@ -25,4 +25,17 @@ describe('PromptTable', () => {
     expect(EXPOSED_NAME_PATTERN.test(exposed)).toBe(true);
     expect(table.resolve(exposed)).toEqual({ serverId: 'a', name: long });
   });
+
+  it('lists prompts under their own names with original, prefixed only where two servers share one', () => {
+    const table = new PromptTable(
+      [
+        { serverId: 'a', prompts: [{ name: 'greet' }, { name: 'summarize' }] },
+        { serverId: 'b', prompts: [{ name: 'greet' }] },
+      ],
+      'original',
+    );
+    expect(table.prompts.map((prompt) => prompt.definition.name)).toEqual(['a__greet', 'b__greet', 'summarize']);
+    expect(table.resolve('summarize')).toEqual({ serverId: 'a', name: 'summarize' });
+    expect(table.resolve('b__greet')).toEqual({ serverId: 'b', name: 'greet' });
+  });
 });

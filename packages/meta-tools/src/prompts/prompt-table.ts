@@ -1,3 +1,4 @@
+import type { ExposedNameStyle } from '@search-mcp/shared';
 import { ExposedNames } from '../exposed-names.js';
 import type { Listed } from '../forwarding/backend-gateway.js';
 
@@ -12,18 +13,22 @@ export interface ListedPrompt {
 
 /**
  * The prompts of the servers a caller sees, under exposed names like tools (`server__prompt`, at most 64 safe
- * characters, hashed when it had to change): sorted by exposed name, and resolvable by that name or `server:prompt`.
+ * characters, hashed when it had to change; with `original`, the prompt's own name unless two servers share it):
+ * sorted by exposed name, and resolvable by that name or `server:prompt`.
  */
 export class PromptTable {
   readonly prompts: ListedPrompt[];
   private readonly names: ExposedNames;
   private readonly byKey = new Map<string, { serverId: string; name: string }>();
 
-  constructor(lists: ReadonlyArray<{ serverId: string; prompts: ReadonlyArray<Listed & { name: string }> }>) {
+  constructor(
+    lists: ReadonlyArray<{ serverId: string; prompts: ReadonlyArray<Listed & { name: string }> }>,
+    style: ExposedNameStyle = 'prefixed',
+  ) {
     const entries = lists.flatMap(({ serverId, prompts }) =>
       prompts.map((prompt) => ({ key: `${serverId}:${prompt.name}`, serverId, name: prompt.name, prompt })),
     );
-    this.names = new ExposedNames(entries);
+    this.names = new ExposedNames(entries, { style });
     for (const entry of entries) this.byKey.set(entry.key, { serverId: entry.serverId, name: entry.name });
     this.prompts = entries
       .map((entry) => {

@@ -12,6 +12,7 @@ export const configDefaults = {
   timeoutMs: 60_000,
   startupTimeoutMs: 30_000,
   exposureMode: 'meta',
+  exposureNames: 'prefixed',
   searchStrategy: 'bm25',
   maxResults: 10,
   maxResultsLimit: 50,
@@ -71,6 +72,8 @@ export const serverEntrySchema = z.object({
 
 export const exposureSchema = z.object({
   mode: z.enum(['meta', 'proxy']).default(configDefaults.exposureMode),
+  /** `prefixed`: `server__name`; `original`: the backend's own name, `server__name` only where two servers share it. */
+  names: z.enum(['prefixed', 'original']).default(configDefaults.exposureNames),
   /** Tool keys; checked with `parseToolKey` by `parseConfig`. */
   pinned: z.array(z.string()).default([]),
 });

@@ -166,7 +166,7 @@ describe('parseConfig: the contract example', () => {
         legacy: expect.objectContaining({ transport: 'sse', url: 'https://host/sse', headers: {} }),
         guess: expect.objectContaining({ transport: 'auto', url: 'https://host/mcp' }),
       },
-      exposure: { mode: 'meta', pinned: ['filesystem:read_text_file'] },
+      exposure: { mode: 'meta', names: 'prefixed', pinned: ['filesystem:read_text_file'] },
       search: {
         strategy: 'bm25',
         maxResults: 10,
@@ -214,7 +214,7 @@ describe('parseConfig: defaults', () => {
           tags: [],
         },
       },
-      exposure: { mode: 'meta', pinned: [] },
+      exposure: { mode: 'meta', names: 'prefixed', pinned: [] },
       search: { strategy: 'bm25', maxResults: 10 },
       projects: {},
       auth: { tokens: [], allowAnonymous: false },
@@ -591,6 +591,18 @@ describe('parseConfig: sections', () => {
     expect(parseConfig({ mcpServers: {}, exposure: { mode: 'proxy' } }, { env: {} }).exposure.mode).toBe('proxy');
     expect(issuesOf({ mcpServers: {}, exposure: { mode: 'full' } }, { env: {} })).toEqual([
       { path: 'exposure.mode', message: 'expected one of "meta", "proxy"' },
+    ]);
+  });
+
+  it('accepts original names and validates exposure.names', () => {
+    expect(parseConfig({ mcpServers: {}, exposure: { names: 'original' } }, { env: {} }).exposure.names).toBe(
+      'original',
+    );
+    expect(issuesOf({ mcpServers: {}, exposure: { names: 'plain' } }, { env: {} })).toEqual([
+      { path: 'exposure.names', message: 'expected one of "prefixed", "original"' },
+    ]);
+    expect(issuesOf({ mcpServers: {}, exposure: { names: true } }, { env: {} })).toEqual([
+      { path: 'exposure.names', message: 'expected one of "prefixed", "original"' },
     ]);
   });
 

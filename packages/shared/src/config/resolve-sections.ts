@@ -48,7 +48,7 @@ export function resolveExposure(value: unknown, context: ParseContext): Resolved
     const formatted = formatToolKey(parsed.serverId, parsed.toolName);
     if (!pinned.includes(formatted)) pinned.push(formatted);
   });
-  return { mode: exposure.mode, pinned };
+  return { mode: exposure.mode, names: exposure.names, pinned };
 }
 
 export function resolveSearch(value: unknown, context: ParseContext): SearchConfig | undefined {

@@ -1,4 +1,5 @@
 /** What `parseConfig` returns: validated, defaults filled, ids normalized, variables expanded. */
+import type { ExposedNameStyle } from '../keys/exposed-name.js';
 import type { ProjectOptimization, SearchStrategy } from '../types/search-types.js';
 
 export type ServerTransportConfig = 'stdio' | 'http' | 'sse' | 'auto';
@@ -96,8 +97,11 @@ export interface ProjectConfig {
 export interface ResolvedConfig {
   /** Keyed by normalized server id, in file order. A record without prototype (any id is an ordinary key). */
   mcpServers: Record<string, ServerConfig>;
-  /** `pinned` holds tool keys formatted as `server:tool`. */
-  exposure: { mode: 'meta' | 'proxy'; pinned: string[] };
+  /**
+   * `names`: how tools and prompts are listed (`prefixed` `server__name`, or `original` names with `server__name`
+   * only for a name two servers share). `pinned` holds tool keys formatted as `server:tool`.
+   */
+  exposure: { mode: 'meta' | 'proxy'; names: ExposedNameStyle; pinned: string[] };
   search: SearchConfig;
   projects: Record<string, ProjectConfig>;
   auth: { tokens: Array<{ id: string; token: string; projects?: string[] }>; allowAnonymous: boolean };

@@ -83,11 +83,15 @@ const serverForAnn: EntryServerFactory = (context) =>
  * A 2.x SDK client (pinned 2026-07-28 or legacy) to a Search MCP server in proxy mode, as the caller `ann`. With
  * `answer` it declares form elicitation and answers every field so (the messages it was asked are in `asked`).
  */
-async function front(era: 'modern' | 'legacy', answer?: string) {
+async function front(era: 'modern' | 'legacy', answer?: string, tasksExtension = false) {
   const client = new Client(
     { name: `backend-tasks-${era}`, version: '1' },
     {
-      capabilities: answer === undefined ? {} : { elicitation: { form: {} } },
+      capabilities: {
+        ...(answer === undefined ? {} : { elicitation: { form: {} } }),
+        // Only a client that declares it may follow tasks with the extension's methods.
+        ...(tasksExtension ? { extensions: { 'io.modelcontextprotocol/tasks': {} } } : {}),
+      },
       versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' },
     },
   );
@@ -174,24 +178,25 @@ describe('a 2026-07-28 backend task behind Search MCP', () => {
   it('2026 front: follows the task in the extension shape to its inline result or error; a plain call gets the result in the call', async () => {
     const legacy = await front('legacy');
     const modern = await front('modern');
+    const follower = await front('modern', undefined, true);
     const create = async (args: Record<string, unknown>) => {
       const created = await legacy.send('tools/call', { name: legacy.job, arguments: args, task: {} });
       return String((created.task as { taskId?: unknown }).taskId);
     };
 
-    const done = await pollUntilTerminal(modern.send, await create({ steps: 3 }));
+    const done = await pollUntilTerminal(follower.send, await create({ steps: 3 }));
     expect(done[0]).toMatchObject({ ttlMs: 60_000, pollIntervalMs: 20 });
     expect(done.at(-1)).toMatchObject({
       status: 'completed',
       result: { content: [{ text: 'job done after 3 steps' }] },
     });
 
-    const failed = await pollUntilTerminal(modern.send, await create({ steps: 2, fail: true }));
+    const failed = await pollUntilTerminal(follower.send, await create({ steps: 2, fail: true }));
     expect(failed.at(-1)).toMatchObject({ status: 'failed', error: { code: -32603, message: 'job failed at step 2' } });
 
     const cancelledId = await create({ steps: 10_000 });
-    expect(Object.keys(await modern.send('tasks/cancel', { taskId: cancelledId }))).not.toContain('status');
-    expect((await pollUntilTerminal(modern.send, cancelledId)).at(-1)).toMatchObject({ status: 'cancelled' });
+    expect(Object.keys(await follower.send('tasks/cancel', { taskId: cancelledId }))).not.toContain('status');
+    expect((await pollUntilTerminal(follower.send, cancelledId)).at(-1)).toMatchObject({ status: 'cancelled' });
 
     const plain = await modern.send('tools/call', { name: modern.job, arguments: { steps: 2 } });
     expect(textOf(plain)).toBe('job done after 2 steps');

@@ -132,7 +132,11 @@ function httpPeer(token: string | undefined, capabilities: Record<string, unknow
 async function front(era: 'modern' | 'legacy', token: string) {
   const client = new Client(
     { name: `tasks-${era}`, version: '1' },
-    { capabilities: {}, versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' } },
+    // The extension's methods are for 2026 clients that declare it (2025 clients have core tasks).
+    {
+      capabilities: era === 'modern' ? withTasksExtension : {},
+      versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' },
+    },
   );
   closers.push(await connectThroughEntry(client, searchMcpServer));
   const send = (method: string, params: Record<string, unknown>) =>
@@ -361,6 +365,29 @@ describe('the tasks extension for 2026-07-28 clients, over a 2025 backend task',
     await peerGet('tasks/cancel', { taskId });
     expect(pendingInputs.size).toBe(0);
     expect((await pollUntilTerminal(peerGet, taskId)).at(-1)).toMatchObject({ taskId, status: 'cancelled' });
+  }, 60_000);
+
+  it('refuses tasks/get, tasks/update and tasks/cancel of a client without the extension -32021, naming it', async () => {
+    const { taskId } = await createdTask('ann', 'pascal');
+    const send = await barePeer('ann', { elicitation: { form: {} } });
+    const required = { requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } };
+    for (const [method, params] of [
+      ['tasks/get', { taskId }],
+      ['tasks/update', { taskId, inputResponses: {} }],
+      ['tasks/cancel', { taskId }],
+      ['tasks/get', { taskId: 'gate-test' }],
+    ] as const) {
+      const answer = await send(method, params);
+      expect(answer.error, method).toMatchObject({
+        code: -32021,
+        message: expect.stringContaining('io.modelcontextprotocol/tasks'),
+        data: required,
+      });
+    }
+    // The same token declaring it follows the task (it was not cancelled by the refused request).
+    const declared = await barePeer('ann');
+    expect((await declared('tasks/get', { taskId })).result).toMatchObject({ taskId, status: 'working' });
+    expect((await declared('tasks/cancel', { taskId })).result).toMatchObject({ resultType: 'complete' });
   }, 60_000);
 
   it("gives a client without the extension the result in the call, also when it sends 2025's params.task", async () => {

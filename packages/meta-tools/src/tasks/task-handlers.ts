@@ -1,6 +1,6 @@
 import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/server';
 import type { Caller } from '@search-mcp/catalog';
-import { isRecord, JsonRpcErrorCode } from '@search-mcp/shared';
+import { isRecord, JsonRpcErrorCode, listsTasksExtension, TASKS_EXTENSION } from '@search-mcp/shared';
 import type { BackendGateway } from '../forwarding/backend-gateway.js';
 import { backendOptions, type ForwardingContext } from '../forwarding/forwarding-context.js';
 import { refuseCursor } from '../forwarding/list-cursor.js';
@@ -37,6 +37,11 @@ export function keepsTaskOwner(session: ClientSession, caller: Caller): boolean 
  */
 export function registerTaskHandlers(server: ParamsCheckingServer, context: ForwardingContext): void {
   const { hub } = context;
+  // On 2026-07-28, `tasks/get|update|cancel` exist only for a client that declares the extension (in this request's
+  // envelope): anyone else is told what is missing (-32021), not that the task is unknown (SEP-2663, SEP-2575).
+  const requireExtension = (extra: RequestExtra, method: string) => {
+    if (extra.era === 'modern' && !listsTasksExtension(extra.clientCapabilities)) throw missingTasksExtension(method);
+  };
   const find = (taskId: string, meta: Record<string, unknown> | undefined, extra: RequestExtra): ExposedTask => {
     const task = hub.sessions.tasks.get(taskId, taskOwner(context.session, context.callerOf(meta, extra)));
     if (!task) throw new JsonRpcWireError(JsonRpcErrorCode.InvalidParams, `Task not found: ${taskId}`);
@@ -92,11 +97,12 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
       throw toForwardedError(error, 'tasks');
     }
   };
-  server.handle('tasks/get', (request, extra) =>
-    extra.era === 'modern'
+  server.handle('tasks/get', (request, extra) => {
+    requireExtension(extra, 'tasks/get');
+    return extra.era === 'modern'
       ? getModern(request.params.taskId, request.params._meta, extra)
-      : forward('getTask', request.params.taskId, request.params._meta, extra),
-  );
+      : forward('getTask', request.params.taskId, request.params._meta, extra);
+  });
   /**
    * 2025 `tasks/result`: a 2026-07-28 backend's task asks for input by `inputRequests`, which are sent to this client
    * as the requests a 2025 backend would push (`task-input-relay.ts`); a 2025 backend's task is forwarded as it is.
@@ -124,6 +130,7 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
   };
   server.handle('tasks/result', (request, extra) => result(request.params.taskId, request.params._meta, extra));
   server.handle('tasks/cancel', async (request, extra) => {
+    requireExtension(extra, 'tasks/cancel');
     const answer = await forward('cancelTask', request.params.taskId, request.params._meta, extra);
     // A tasks/result held open for the task's input (a 2025 backend's, for a 2026 client) ends with it.
     closeTaskInput(find(request.params.taskId, request.params._meta, extra), 'the task was cancelled');
@@ -156,6 +163,7 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
     // (`parked-task-input.ts`): the answers go back to those requests. A key not outstanding is ignored, as the
     // extension says: the known task is acknowledged, an unknown one is an error.
     server.handle('tasks/update', async (request, extra) => {
+      requireExtension(extra, 'tasks/update');
       // The SDK lifts a 2026 request's `inputResponses` out of its params (multi-round-trip requests use the same
       // name), so they are read from the request's context.
       const answers = extra.inputResponses;
@@ -184,6 +192,18 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
       return {};
     });
   }
+}
+
+/**
+ * 2026-07-28's "missing required client capability" for a task method of a client that did not declare the tasks
+ * extension; `data.requiredCapabilities` is a `ClientCapabilities` object naming what to declare.
+ */
+function missingTasksExtension(method: string): JsonRpcWireError {
+  return new JsonRpcWireError(
+    -32021,
+    `${method} needs the ${TASKS_EXTENSION} extension: declare it in the request's client capabilities`,
+    { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+  );
 }
 
 /**

@@ -7,6 +7,7 @@ import { LogLevels } from './logging/log-levels.js';
 import { requestsHearingLog, sessionCallInFlight } from './logging/request-log-relay.js';
 import { PromptTable } from './prompts/prompt-table.js';
 import { type DuplicateResource, ResourceRoutes } from './resources/resource-routes.js';
+import { ResourceSubscriptions } from './resources/resource-subscriptions.js';
 import type { ClientSession } from './sessions/client-session.js';
 import type { ClientSessions } from './sessions/client-sessions.js';
 
@@ -36,8 +37,7 @@ export class ForwardingHub {
   readonly logger: Logger;
   private readonly promptLists = new Map<string, Promise<ReadonlyArray<Listed & { name: string }>>>();
   private readonly promptTables = new Map<string, PromptTable>();
-  /** Per session: `serverId\0uri` keys it subscribed to. */
-  private readonly subscriptions = new Map<string, Set<string>>();
+  private readonly subscriptions: ResourceSubscriptions;
   private readonly pendingListChanged = new Map<string, { kinds: Set<ListKind>; timer: NodeJS.Timeout }>();
   private readonly listeners: Array<() => void> = [];
   private readonly debounceMs: number;
@@ -51,6 +51,8 @@ export class ForwardingHub {
     this.debounceMs = options.listChangedDebounceMs ?? 200;
     this.budget = options.instructionsBudget;
     this.routes = new ResourceRoutes(this.gateway, { logger: this.logger });
+    this.subscriptions = new ResourceSubscriptions(this.gateway, this.logger);
+    this.listen('status-change', () => this.subscriptions.sendWaiting());
     this.listen('log-message', (serverId, params) => this.relayLog(serverId, params));
     this.listen('resource-updated', (serverId, params) => this.relayResourceUpdated(serverId, params));
     this.listen('resources-changed', (serverId) => {
@@ -110,20 +112,17 @@ export class ForwardingHub {
     return table;
   }
 
-  /** Subscribes a session to a resource of a server (once per session). */
+  /**
+   * Subscribes a session to a resource of a server (once per session). A server that does not offer subscriptions is
+   * not asked: the subscription waits until it does (`resources/resource-subscriptions.ts`).
+   */
   async subscribe(session: ClientSession, serverId: string, uri: string): Promise<void> {
-    const keys = this.subscriptionsOf(session);
-    const key = `${serverId}\u0000${uri}`;
-    if (keys.has(key)) return;
-    await this.gateway.subscribeResource(serverId, uri);
-    keys.add(key);
+    await this.subscriptions.subscribe(session.key, serverId, uri);
   }
 
-  async unsubscribe(session: ClientSession, serverId: string, uri: string): Promise<void> {
-    const keys = this.subscriptionsOf(session);
-    const key = `${serverId}\u0000${uri}`;
-    if (!keys.delete(key)) return;
-    await this.gateway.unsubscribeResource(serverId, uri);
+  /** Ends a session's subscription to a uri, at whichever server holds it. */
+  async unsubscribe(session: ClientSession, uri: string): Promise<void> {
+    await this.subscriptions.unsubscribe(session.key, uri);
   }
 
   /** Records a session's log level and tells the running servers with logging the most verbose level wanted. */
@@ -157,13 +156,7 @@ export class ForwardingHub {
     const pending = this.pendingListChanged.get(session.key);
     if (pending) clearTimeout(pending.timer);
     this.pendingListChanged.delete(session.key);
-    for (const key of this.subscriptions.get(session.key) ?? []) {
-      const [serverId = '', uri = ''] = key.split('\u0000');
-      this.gateway.unsubscribeResource(serverId, uri).catch((error: unknown) => {
-        this.logger.debug('could not unsubscribe a closed session', { server: serverId, error: errorMessage(error) });
-      });
-    }
-    this.subscriptions.delete(session.key);
+    this.subscriptions.removeSession(session.key);
     const hadLevel = this.logLevels.backendLevel();
     const level = this.logLevels.delete(session.key);
     if (level !== undefined && level !== hadLevel) void this.sendLevel(level, this.runningWithLogging());
@@ -211,15 +204,6 @@ export class ForwardingHub {
       });
     }
     return list;
-  }
-
-  private subscriptionsOf(session: ClientSession): Set<string> {
-    let keys = this.subscriptions.get(session.key);
-    if (!keys) {
-      keys = new Set();
-      this.subscriptions.set(session.key, keys);
-    }
-    return keys;
   }
 
   private async sendLevel(level: LoggingLevel, serverIds: readonly string[]): Promise<void> {
@@ -283,9 +267,8 @@ export class ForwardingHub {
   }
 
   private relayResourceUpdated(serverId: string, params: BackendGatewayEvents['resource-updated'][1]): void {
-    const key = `${serverId}\u0000${params.uri}`;
     for (const session of this.sessions.all()) {
-      if (this.subscriptions.get(session.key)?.has(key) && session.canSee(serverId))
+      if (this.subscriptions.hears(session.key, serverId, params.uri) && session.canSee(serverId))
         this.notify(session, { method: 'notifications/resources/updated', params: { ...params } });
     }
   }

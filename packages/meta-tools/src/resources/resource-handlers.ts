@@ -1,4 +1,4 @@
-import { errorMessage, isRecord, JsonRpcErrorCode } from '@search-mcp/shared';
+import { errorMessage, JsonRpcErrorCode } from '@search-mcp/shared';
 import type { Listed } from '../forwarding/backend-gateway.js';
 import { backendOptions, type ForwardingContext } from '../forwarding/forwarding-context.js';
 import { decodeListCursor, encodeListCursor, type ListKind } from '../forwarding/list-cursor.js';
@@ -13,6 +13,7 @@ import { answerFromParked, resumeParked, startParked } from '../input/parked-rou
 import { callIdentity } from '../input/request-state-codec.js';
 import type { ParamsCheckingServer } from '../params-checking-server.js';
 import type { RequestExtra } from '../search-mcp-server-options.js';
+import { offersSubscriptions } from './resource-subscriptions.js';
 import { isNotFound, JsonRpcWireError, toForwardedError } from '../wire-errors.js';
 
 /**
@@ -76,13 +77,13 @@ export function registerResourceHandlers(server: ParamsCheckingServer, context: 
     }
     throw resourceNotFound(uri);
   });
+  // We announce `resources.subscribe` whatever the backends offer, so a resource a visible server serves can always be
+  // subscribed: at the first candidate that takes subscriptions, else at the read's route, which is not asked (it has
+  // no such method) but whose updates, sent anyway or once it offers subscriptions, reach the session.
   server.handle('resources/subscribe', async (request, extra) => {
     const { uri, _meta } = request.params;
     const servers = await candidatesFor(context, uri, _meta, extra);
-    const serverId = servers.find((id) => {
-      const resources = hub.gateway.serverCapabilities(id)?.resources;
-      return isRecord(resources) && resources.subscribe === true;
-    });
+    const serverId = servers.find((id) => offersSubscriptions(hub.gateway, id)) ?? servers[0];
     if (serverId === undefined) throw resourceNotFound(uri);
     try {
       await hub.subscribe(context.session, serverId, uri);
@@ -91,11 +92,11 @@ export function registerResourceHandlers(server: ParamsCheckingServer, context: 
     }
     return {};
   });
-  server.handle('resources/unsubscribe', async (request, extra) => {
-    const { uri, _meta } = request.params;
-    const servers = await candidatesFor(context, uri, _meta, extra);
+  // The session's own subscription ends, wherever it is (a server since hidden or stopped included).
+  server.handle('resources/unsubscribe', async (request) => {
+    const { uri } = request.params;
     try {
-      for (const serverId of servers) await hub.unsubscribe(context.session, serverId, uri);
+      await hub.unsubscribe(context.session, uri);
     } catch (error) {
       throw toForwardedError(error, uri);
     }

@@ -33,6 +33,7 @@ export type {
   ServerConfig,
   ServerTransportConfig,
   StdioServerConfig,
+  ToolOverride,
 } from './config/resolved-config.js';
 export { isResolvedConfig, parseConfig } from './config/parse-config.js';
 export type { ParseConfigOptions } from './config/parse-config.js';

@@ -6,6 +6,7 @@
  * a token put in the wrong field must not end up in a log.
  */
 import * as z from 'zod';
+import { EXPOSED_NAME_PATTERN } from '../keys/exposed-name.js';
 
 export const configDefaults = {
   enabled: true,
@@ -50,6 +51,32 @@ const maxResults = z
 const nonEmptyString = z.string().min(1);
 const stringMap = z.record(z.string(), z.string());
 
+const exposedNameMessage = {
+  error: 'expected a name of 1 to 64 letters, digits, "_" or "-" (what MCP clients accept as a tool name)',
+};
+
+/** `tools.<name>.annotations`: the hints MCP defines, each replacing the backend's own. */
+export const toolAnnotationsOverrideSchema = z.object({
+  title: z.string().optional(),
+  readOnlyHint: z.boolean().optional(),
+  destructiveHint: z.boolean().optional(),
+  idempotentHint: z.boolean().optional(),
+  openWorldHint: z.boolean().optional(),
+});
+
+/**
+ * `tools.<name>` of a server entry, keyed by the backend's own tool name: what Search MCP shows of that tool instead
+ * of what the backend lists. Unknown keys are errors (see `tool-overrides.ts`), not the warnings of the rest of the
+ * entry: no other client writes these, so an unknown one is a typo that would silently do nothing.
+ */
+export const toolOverrideSchema = z.object({
+  name: z.string(exposedNameMessage).regex(EXPOSED_NAME_PATTERN, exposedNameMessage).optional(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  annotations: toolAnnotationsOverrideSchema.optional(),
+  enabled: z.boolean().optional(),
+});
+
 export const serverEntrySchema = z.object({
   type: z.enum(serverTypeValues).optional(),
   command: nonEmptyString.optional(),
@@ -60,6 +87,7 @@ export const serverEntrySchema = z.object({
   headers: stringMap.default({}),
   enabled: z.boolean().default(configDefaults.enabled),
   toolPermissions: z.record(z.string(), z.boolean()).default({}),
+  tools: z.record(z.string(), toolOverrideSchema).optional(),
   projects: z.array(nonEmptyString).optional(),
   timeoutMs: positiveInteger.default(configDefaults.timeoutMs),
   startupTimeoutMs: positiveInteger.default(configDefaults.startupTimeoutMs),

@@ -92,4 +92,10 @@ describe('diffServerConfigs', () => {
       unchanged: ['constructor'],
     });
   });
+
+  it('leaves a server running when only its per-tool overrides changed (the catalog applies them)', () => {
+    const renamed = config({ ...base, files: { ...base.files, tools: { read_file: { name: 'read' } } } });
+    expect(diffServerConfigs(config(base), renamed).changed).toEqual([]);
+    expect(diffServerConfigs(config(base), renamed).unchanged).toContain('files');
+  });
 });

@@ -17,6 +17,7 @@ import { containsVariableReference } from './env-expansion.js';
 import type { Expansion, ParseContext } from './parse-context.js';
 import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from './resolved-config.js';
 import { searchMcpInvocation, selfReferenceWarning } from './self-reference.js';
+import { checkToolOverrides, resolveToolOverrides } from './tool-overrides.js';
 import { warnUnknownKeys } from './unknown-keys.js';
 
 type ServerEntry = z.output<typeof serverEntrySchema>;
@@ -40,7 +41,7 @@ export function resolveServer(source: ServerSource, id: string, parent: ParseCon
     ignored: foreignServerKeys,
     notes: foreignServerKeyNotes,
   });
-  const normalized = normalizeServerEntry(source.value, path, context);
+  const normalized = checkToolOverrides(normalizeServerEntry(source.value, path, context), path, context);
   const entry = context.validateLeniently(serverEntrySchema, normalized, path);
 
   const written = isRecord(normalized) ? normalized : {};
@@ -73,11 +74,13 @@ export function resolveServer(source: ServerSource, id: string, parent: ParseCon
 }
 
 function resolveServerBase(entry: ServerEntry, key: string, id: string) {
+  const tools = resolveToolOverrides(entry.tools);
   return {
     id,
     name: key,
     enabled: entry.enabled,
     toolPermissions: mapRecord(entry.toolPermissions, (_tool, allowed) => allowed),
+    ...(tools !== undefined ? { tools } : {}),
     ...(entry.projects !== undefined ? { projects: [...entry.projects] } : {}),
     timeoutMs: entry.timeoutMs,
     startupTimeoutMs: entry.startupTimeoutMs,

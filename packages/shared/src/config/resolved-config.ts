@@ -4,6 +4,25 @@ import type { ProjectOptimization, SearchStrategy } from '../types/search-types.
 
 export type ServerTransportConfig = 'stdio' | 'http' | 'sse' | 'auto';
 
+/**
+ * `tools.<name>` of a server entry (keyed by the backend's own tool name): what Search MCP shows instead of what the
+ * backend lists. `name` renames the tool everywhere (lists, search, keys `server:<name>`, calls; the backend still
+ * gets its own name); `enabled: false` hides it as `toolPermissions` does; `annotations` replace hint by hint.
+ */
+export interface ToolOverride {
+  name?: string;
+  title?: string;
+  description?: string;
+  annotations?: {
+    title?: string;
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+    openWorldHint?: boolean;
+  };
+  enabled?: boolean;
+}
+
 interface ServerConfigBase {
   /** The normalized server id (CONTRACT §2). */
   id: string;
@@ -12,6 +31,8 @@ interface ServerConfigBase {
   enabled: boolean;
   /** `false` hides a tool from search and blocks its execution. */
   toolPermissions: Record<string, boolean>;
+  /** Per-tool overrides, keyed by the backend's own tool name; absent when none are written. */
+  tools?: Record<string, ToolOverride>;
   /** Absent: the server belongs to no project (CONTRACT §5). */
   projects?: string[];
   timeoutMs: number;

@@ -35,8 +35,13 @@ export type ToolDefinition = {
 export interface ToolInfo {
   /** `server:tool` (CONTRACT §3). */
   toolKey: string;
-  /** The tool's name on its own server. */
+  /**
+   * The tool's name: on its own server, or the new name a config override (`tools.<name>.name`) gave it, which
+   * `toolKey` then carries too.
+   */
   toolName: string;
+  /** The backend's own name of a tool an override renamed: calls reach the backend under this one. */
+  originalName?: string;
   /** The server id (the normalized `mcpServers` key). */
   serverName: string;
   title?: string;

@@ -3,13 +3,7 @@ import type { Caller, CatalogExecuteOptions } from '@search-mcp/catalog';
 import { parseToolKey, type ToolCallResult, type ToolProgress } from '@search-mcp/shared';
 import { callerFields, errorFields } from '../audit/request-audit.js';
 import { forwardableMeta } from '../forwarding/forwardable-meta.js';
-import {
-  backendRetry,
-  type InputBinding,
-  openRequestState,
-  passInputRequired,
-  refuseUnstatedAnswers,
-} from '../input/backend-input-state.js';
+import { backendRetry, type InputBinding, openRequestState, passInputRequired } from '../input/backend-input-state.js';
 import type { ParkedCall } from '../input/parked-call.js';
 import { answerFromParked, resumeParked, startParked } from '../input/parked-round.js';
 import { callIdentity } from '../input/request-state-codec.js';
@@ -52,7 +46,8 @@ interface BackendCall {
 export async function runToolCall(context: HandlerContext, run: ToolCallRun): Promise<ToolCallResult> {
   const { extra } = run;
   if (extra.requestState !== undefined) return resume(context, run, extra.requestState);
-  refuseUnstatedAnswers(extra, 'tools/call');
+  // Without a state of ours, `inputResponses` answer no round we know of: the call runs as a first call without them
+  // (SEP-2322: ignore what is not recognised), and a backend that needs input asks again.
   if (extra.era === 'modern' && context.session && !run.task) {
     // On the parked call's own signal, so it can outlive the request (a 2025 backend's push request waits in it).
     const progress = createProgressForwarder(run.meta, extra);

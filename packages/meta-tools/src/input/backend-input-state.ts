@@ -1,7 +1,6 @@
 import type { Caller } from '@search-mcp/catalog';
 import { type InputRetry, isInputRequiredResult } from '@search-mcp/shared';
 import type { RequestExtra } from '../search-mcp-server-options.js';
-import { JsonRpcWireError } from '../wire-errors.js';
 import { pendingInputs } from './pending-inputs.js';
 import { callerIdentity, invalidRequestState, type RequestStatePayload } from './request-state-codec.js';
 
@@ -12,15 +11,6 @@ import { callerIdentity, invalidRequestState, type RequestStatePayload } from '.
 export interface InputBinding {
   caller: Caller;
   call: string;
-}
-
-/** `inputResponses` with no `requestState`: a retry that names no round (refused rather than run as a first call). */
-export function refuseUnstatedAnswers(extra: RequestExtra, method: string): void {
-  if (extra.requestState === undefined && extra.inputResponses !== undefined) {
-    if (Object.keys(extra.inputResponses).length > 0) {
-      throw new JsonRpcWireError(-32602, `Invalid ${method} params: inputResponses without requestState`);
-    }
-  }
 }
 
 /** Our `requestState` of a retry, opened: sealed by this process, unexpired, for this caller and call; else `-32602`. */

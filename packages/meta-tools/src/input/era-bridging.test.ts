@@ -18,7 +18,7 @@ import { createSearchMcpServer } from '../create-search-mcp-server.js';
 import { ForwardingHub } from '../forwarding-hub.js';
 import { ClientSessions } from '../sessions/client-sessions.js';
 import { pendingInputs } from './pending-inputs.js';
-import { connectThroughEntry } from '../../test/stdio-entry-link.js';
+import { connectBarePeer, connectThroughEntry, modernEnvelope } from '../../test/stdio-entry-link.js';
 
 // Plan §4 through the library: a real client manager with a 2025 backend (`old`: its tools push elicitation,
 // sampling and roots requests during the call) and a 2026-07-28 backend (`new`: its tools answer `input_required`),
@@ -327,7 +327,6 @@ describe('2026-07-28 backend: its input_required is passed through (2026 client)
       retry(tampered),
       retry(state, 'bob'),
       retry(state, 'ann', { message: 'Other?' }),
-      retry(undefined),
       retry('ask'),
     ]) {
       const error = await errorOf(refused);
@@ -345,5 +344,73 @@ describe('2026-07-28 backend: its input_required is passed through (2026 client)
     const result = await callTool(legacy.client, 'new__ask', { message: 'Colour?' });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain('did not declare the required capability');
+  });
+});
+
+describe('answers the client sends without a round of ours (SEP-2322: what is not recognised is ignored)', () => {
+  /** A bare 2026-07-28 peer (answers as they are on the wire) of a Search MCP server in proxy mode. */
+  async function barePeer() {
+    const peer = await connectBarePeer(
+      (context) => createSearchMcpServer({ catalog, manager, hub, mode: 'proxy', era: context.era }),
+      modernEnvelope({ elicitation: { form: {} } }),
+    );
+    closers.push(peer.close);
+    return peer.send;
+  }
+  const accept = (answer: string) => ({ action: 'accept', content: { answer } });
+  const resultOf = (answer: Record<string, unknown>) => {
+    expect(answer.error).toBeUndefined();
+    return answer.result as Record<string, unknown> & { requestState?: string; inputRequests?: object };
+  };
+
+  it('inputResponses without requestState run as a first call: the backend asks, the client gets the round, not -32602', async () => {
+    const send = await barePeer();
+    const cases: Array<[string, Record<string, unknown>]> = [
+      ['tools/call', { name: 'new__ask', arguments: { message: 'Colour?' } }],
+      ['prompts/get', { name: 'new__confirm' }],
+      ['resources/read', { uri: 'modern://asked' }],
+    ];
+    for (const [method, params] of cases) {
+      // A wrong key, the right key (not bound to any round of ours, so not passed on), nothing usable.
+      for (const inputResponses of [{ wrong_key: accept('x') }, { answer: accept('x') }, { answer: 12345 }]) {
+        const round = resultOf(await send(method, { ...params, inputResponses }));
+        expect(round, method).toMatchObject({
+          resultType: 'input_required',
+          inputRequests: { answer: { method: 'elicitation/create' } },
+          requestState: expect.any(String),
+        });
+      }
+    }
+    // The round's own state then completes it.
+    const round = resultOf(await send('tools/call', { ...cases[0]?.[1], inputResponses: { wrong_key: accept('x') } }));
+    const done = resultOf(
+      await send('tools/call', {
+        ...cases[0]?.[1],
+        inputResponses: { answer: accept('red') },
+        requestState: round.requestState,
+      }),
+    );
+    expect(done).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'You said: red' }] });
+  });
+
+  it("a 2025 backend's parked question is asked again when the retry does not answer it, then answered", async () => {
+    const send = await barePeer();
+    const call = { name: 'old__ask-elicitation', arguments: { message: 'Name?' } };
+    const first = resultOf(await send('tools/call', { ...call, inputResponses: { wrong_key: accept('x') } }));
+    expect(first).toMatchObject({ resultType: 'input_required', inputRequests: { 'elicitation-1': {} } });
+    for (const inputResponses of [{}, { wrong_key: accept('x') }, { 'elicitation-1': 12345 }]) {
+      const again = resultOf(await send('tools/call', { ...call, inputResponses, requestState: first.requestState }));
+      expect(again).toMatchObject({ resultType: 'input_required', inputRequests: first.inputRequests });
+      first.requestState = again.requestState;
+    }
+    const done = resultOf(
+      await send('tools/call', {
+        ...call,
+        inputResponses: { 'elicitation-1': { action: 'accept', content: { name: 'Ada' } } },
+        requestState: first.requestState,
+      }),
+    );
+    expect(done.resultType).toBe('complete');
+    expect(JSON.stringify(done.content)).toContain('Ada');
   });
 });

@@ -161,10 +161,8 @@ describe('a prompt and a resource of a 2026-07-28 backend that ask before they a
         retryPrompt(promptState, 'bob'),
         retryPrompt(promptState, 'ann', { extra: 'x' }),
         retryPrompt(resourceState),
-        retryPrompt(undefined),
         retryResource(promptState),
         retryResource(resourceState, 'bob'),
-        retryResource(undefined),
         retryResource('confirm'),
       ].map(errorOf),
     );

@@ -1,12 +1,6 @@
 import { backendOptions, type ForwardingContext } from '../forwarding/forwarding-context.js';
 import { refuseCursor } from '../forwarding/list-cursor.js';
-import {
-  backendRetry,
-  type InputBinding,
-  openRequestState,
-  passInputRequired,
-  refuseUnstatedAnswers,
-} from '../input/backend-input-state.js';
+import { backendRetry, type InputBinding, openRequestState, passInputRequired } from '../input/backend-input-state.js';
 import { answerFromParked, resumeParked, startParked } from '../input/parked-round.js';
 import { callIdentity } from '../input/request-state-codec.js';
 import type { ParamsCheckingServer } from '../params-checking-server.js';
@@ -36,7 +30,6 @@ export function registerPromptHandlers(server: ParamsCheckingServer, context: Fo
   });
   server.handle('prompts/get', async (request, extra) => {
     const { name, arguments: args, _meta } = request.params;
-    refuseUnstatedAnswers(extra, 'prompts/get');
     await context.startupSettled(extra);
     let target: { serverId: string; name: string } | undefined;
     const caller = context.callerOf(_meta, extra);

@@ -2,13 +2,7 @@ import { errorMessage, JsonRpcErrorCode } from '@search-mcp/shared';
 import type { Listed } from '../forwarding/backend-gateway.js';
 import { backendOptions, type ForwardingContext } from '../forwarding/forwarding-context.js';
 import { decodeListCursor, encodeListCursor, type ListKind } from '../forwarding/list-cursor.js';
-import {
-  backendRetry,
-  type InputBinding,
-  openRequestState,
-  passInputRequired,
-  refuseUnstatedAnswers,
-} from '../input/backend-input-state.js';
+import { backendRetry, type InputBinding, openRequestState, passInputRequired } from '../input/backend-input-state.js';
 import { answerFromParked, resumeParked, startParked } from '../input/parked-round.js';
 import { callIdentity } from '../input/request-state-codec.js';
 import type { ParamsCheckingServer } from '../params-checking-server.js';
@@ -33,7 +27,6 @@ export function registerResourceHandlers(server: ParamsCheckingServer, context: 
   );
   server.handle('resources/read', async (request, extra) => {
     const { uri, _meta } = request.params;
-    refuseUnstatedAnswers(extra, 'resources/read');
     const servers = await candidatesFor(context, uri, _meta, extra);
     const binding: InputBinding = {
       caller: context.callerOf(_meta, extra),

@@ -27,6 +27,7 @@ import type {
   CatalogSearchResponse,
   CatalogSearchStrategy,
 } from './catalog-types.js';
+import { CatalogOverrides, namingChanged, sharedNameWarnings } from './catalog-overrides.js';
 import { configuredProject } from './config-lookup.js';
 import { isServerVisibleToProject } from './project-visibility.js';
 import { resolveToolKey, sourceFor, toolNotFound, type Resolution } from './tool-resolution.js';
@@ -69,6 +70,7 @@ export class ToolCatalog {
   private currentConfig: ResolvedConfig;
   private readonly sources: readonly CatalogToolSource[];
   private readonly tools: VisibleToolsCache;
+  private readonly overrides: CatalogOverrides;
   private readonly searcher: CatalogSearch;
   private readonly validator: ArgumentValidator;
   private readonly executor: ToolExecutor;
@@ -84,10 +86,11 @@ export class ToolCatalog {
         : parseConfig(options.config)
       : parseConfig({ mcpServers: {} });
     const logger = options.logger ?? silentLogger;
+    this.overrides = new CatalogOverrides(logger);
     const catalog = this;
     this.hostTokens = options.tokens !== undefined;
     this.tokens = options.tokens ?? this.config.auth.tokens;
-    this.tools = new VisibleToolsCache(this.sources, logger);
+    this.tools = new VisibleToolsCache(this.sources, logger, (tools) => this.overrides.apply(tools, this.config));
     const cloud = this.config.search.cloud;
     const cloudProvider =
       options.cloudProvider ??
@@ -135,7 +138,29 @@ export class ToolCatalog {
     if (this.hostTokens && !sameJsonValue(previous.auth, next.auth)) notApplied.push('auth');
     this.currentConfig = next;
     if (!this.hostTokens) this.tokens = next.auth.tokens;
+    // Overrides are applied at listing: the next request lists again with the new ones.
+    this.tools.invalidate();
+    if (namingChanged(previous, next)) this.overrides.changed();
     return notApplied;
+  }
+
+  /**
+   * Calls `listener` when a reconfigure changes how tools are named or shown (`exposure.names`, a server's `tools`
+   * overrides) without any server restarting, so an MCP server can tell its clients their lists changed. Returns
+   * the function that stops it.
+   */
+  onNamingChanged(listener: () => void): () => void {
+    return this.overrides.onChanged(listener);
+  }
+
+  /**
+   * What deserves a look about the caller's tool names, each a sentence starting with its config path or subject:
+   * renames not applied (the name was taken), overrides of tools no server lists, and with `exposure.names:
+   * "original"` the names several servers share (those are listed as `server__name`). Lists the tools when needed.
+   */
+  async namingWarnings(caller: Caller = {}): Promise<string[]> {
+    const tools = await this.visibleTools(caller);
+    return [...this.overrides.warnings, ...sharedNameWarnings(tools, this.config)];
   }
 
   /** The strategy for the caller: its project's `optimization` when the project is configured, else `search.strategy`. */
@@ -254,7 +279,8 @@ export class ToolCatalog {
     if (resolved.kind === 'tool') {
       this.validator.validate(resolved.tool.toolKey, resolved.tool.inputSchema, argumentsObject);
       serverId = resolved.tool.serverName;
-      toolName = resolved.tool.toolName;
+      // A tool an override renamed is called under the backend's own name.
+      toolName = resolved.tool.originalName ?? resolved.tool.toolName;
     } else if (resolved.kind === 'not-connected') {
       // A configured server the caller may use, not connected now: the source says so (and reconnects it).
       serverId = resolved.serverId;

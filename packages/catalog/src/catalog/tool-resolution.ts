@@ -10,10 +10,12 @@ import type { Caller } from './catalog-types.js';
 import type { CatalogToolSource } from './catalog-tool-source.js';
 import { configuredServer } from './config-lookup.js';
 import { isServerVisibleToProject } from './project-visibility.js';
+import { configuredOriginalName, overrideOf } from './tool-overrides.js';
 import type { ProjectTools } from './visible-tools-cache.js';
 
 export type Resolution =
   | { kind: 'tool'; tool: ToolInfo }
+  /** `toolName`: the backend's own name. */
   | { kind: 'not-connected'; serverId: string; toolName: string }
   | { kind: 'disabled'; toolKey: string; reason: string }
   | { kind: 'not-found' };
@@ -44,14 +46,23 @@ export function resolveToolKey(
   if (server && !isServerVisibleToProject(server.projects, caller.projectId)) return { kind: 'not-found' };
   if (server && !server.enabled)
     return { kind: 'disabled', toolKey: key, reason: `MCP server '${serverId}' is disabled in the config` };
-  if (server && Object.hasOwn(server.toolPermissions, toolName) && server.toolPermissions[toolName] === false) {
+  const candidate = tools.byKey.get(key);
+  // Permissions and overrides name the backend's tool; a key names it as shown (renamed: by its new name). A name
+  // an override renamed away names nothing.
+  const original = candidate
+    ? (candidate.originalName ?? candidate.toolName)
+    : configuredOriginalName(server, toolName);
+  if (original === undefined) return { kind: 'not-found' };
+  if (server && Object.hasOwn(server.toolPermissions, original) && server.toolPermissions[original] === false) {
     return { kind: 'disabled', toolKey: key, reason: 'toolPermissions' };
   }
-  const candidate = tools.byKey.get(key);
+  if (overrideOf(server, original)?.enabled === false) {
+    return { kind: 'disabled', toolKey: key, reason: `tools.${original}.enabled is false in the config` };
+  }
   if (candidate && isServerVisibleToProject(candidate.serverProjects, caller.projectId))
     return { kind: 'tool', tool: candidate };
   const source = sourceFor(scope.sources, serverId);
-  const disabled = source?.disabledTool?.(serverId, toolName);
+  const disabled = source?.disabledTool?.(serverId, original);
   if (disabled && isServerVisibleToProject(disabled.serverProjects, caller.projectId)) {
     return { kind: 'disabled', toolKey: key, reason: disabled.reason };
   }
@@ -62,7 +73,7 @@ export function resolveToolKey(
   const state = source.serverState?.(serverId);
   const running =
     state !== undefined ? state === 'running' : tools.tools.some((entry) => entry.serverName === serverId);
-  return running ? { kind: 'not-found' } : { kind: 'not-connected', serverId, toolName };
+  return running ? { kind: 'not-found' } : { kind: 'not-connected', serverId, toolName: original };
 }
 
 /** `Tool not found: <key><detail>. Did you mean: …?`, with the closest visible keys. */

@@ -41,7 +41,14 @@ export class VisibleToolsCache {
   constructor(
     private readonly sources: readonly ToolSource[],
     private readonly logger: Logger,
+    /** What the catalog makes of the listed tools (the config's overrides), once per listing. */
+    private readonly shape: (tools: ToolInfo[]) => ToolInfo[] = (tools) => tools,
   ) {}
+
+  /** Forgets the snapshot: the next request lists again (a reload changed how tools are shown). */
+  invalidate(): void {
+    this.snapshot = undefined;
+  }
 
   /**
    * A project's tools, at once (no promise) while no source changed since the last listing, else once the sources
@@ -90,16 +97,19 @@ export class VisibleToolsCache {
   private async relist(): Promise<Snapshot> {
     const revisions = this.sources.map((source) => source.toolsRevision);
     const lists = await Promise.all(this.sources.map((source) => source.listAllTools()));
-    const byKey = new Map<string, ToolInfo>();
-    const all: ToolInfo[] = [];
+    const seen = new Set<string>();
+    const listed: ToolInfo[] = [];
     for (const tool of lists.flat()) {
-      if (byKey.has(tool.toolKey)) {
+      if (seen.has(tool.toolKey)) {
         this.logger.warn('two sources list the same tool key; the first one is used', { toolKey: tool.toolKey });
         continue;
       }
-      byKey.set(tool.toolKey, tool);
-      all.push(tool);
+      seen.add(tool.toolKey);
+      listed.push(tool);
     }
+    const all = this.shape(listed);
+    const byKey = new Map<string, ToolInfo>();
+    for (const tool of all) byKey.set(tool.toolKey, tool);
     // A source may have changed while listing; the next request lists again.
     const snapshot: Snapshot = { revisions, all, byKey, byProject: new LruMap(projectCacheSize) };
     this.snapshot = snapshot;

@@ -122,6 +122,7 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): ParamsCh
   const notifier = createListChangedNotifier({
     server,
     manager: options.manager,
+    onNamingChanged: (listener) => catalog.onNamingChanged(listener),
     listTools,
     initialCaller: defaultCaller,
     debounceMs: options.listChangedDebounceMs ?? 200,

@@ -15,6 +15,8 @@ export interface ListChangedNotifierOptions {
   server: Server;
   /** Tells of backend tool-list changes; without one, nothing is ever sent. */
   manager: ServerStatusSource | undefined;
+  /** Tells when a reload renamed or re-described tools without any backend changing (the catalog's). */
+  onNamingChanged?: (listener: () => void) => () => void;
   /** The list the client would get now. */
   listTools: (caller: Caller) => Promise<readonly ListedTool[]>;
   /** The caller assumed until the client lists tools itself. */
@@ -61,9 +63,11 @@ export function createListChangedNotifier(options: ListChangedNotifierOptions): 
     timer.unref();
   };
   manager.on('tools-changed', onToolsChanged);
+  const stopNaming = options.onNamingChanged?.(onToolsChanged);
   const previousOnClose = server.onclose;
   server.onclose = () => {
     manager.off('tools-changed', onToolsChanged);
+    stopNaming?.();
     if (timer) clearTimeout(timer);
     previousOnClose?.();
   };

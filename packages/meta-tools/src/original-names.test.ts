@@ -2,7 +2,7 @@ import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { ToolCatalog } from '@search-mcp/catalog';
 import type { ToolCallResult, ToolInfo, ToolSource } from '@search-mcp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
-import { call, textOf } from '../test/search-mcp-test-server.js';
+import { call, FakeManager, textOf } from '../test/search-mcp-test-server.js';
 import { createSearchMcpServer } from './create-search-mcp-server.js';
 import type { SearchMcpServerOptions } from './search-mcp-server-options.js';
 
@@ -74,5 +74,17 @@ describe('exposure.names: "original"', () => {
     catalog.reconfigure({ mcpServers: {}, exposure: { mode: 'proxy', names: 'original' } });
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('shout');
     expect(textOf(await call(client, 'shout'))).toBe('other:shout');
+  });
+
+  it('tells a client its tool list changed when a reload changes only the names', async () => {
+    const manager = new FakeManager();
+    const { client, catalog } = await connect({ mode: 'proxy' }, { manager, listChangedDebounceMs: 10 });
+    await client.listTools();
+    const notified = new Promise<void>((resolve) =>
+      client.setNotificationHandler('notifications/tools/list_changed', () => resolve()),
+    );
+    catalog.reconfigure({ mcpServers: {}, exposure: { mode: 'proxy', names: 'original' } });
+    await notified;
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('shout');
   });
 });

@@ -68,7 +68,16 @@ export function createRecordingLogger() {
  * resolves with its URL (the line it prints once it listens). The caller kills the child.
  */
 export async function startHttpFixture(...args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [join(fixtures, 'modern-server.mjs'), '--http', ...args], {
+  return startListeningFixture('modern-server.mjs', ['--http', ...args]);
+}
+
+/** Starts the hand-written HTTP fixture (`raw-http-server.mjs`) with `args`; the caller kills the child. */
+export function startRawHttpFixture(...args: string[]): Promise<{ child: ChildProcess; url: string }> {
+  return startListeningFixture('raw-http-server.mjs', args);
+}
+
+async function startListeningFixture(script: string, args: string[]): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [join(fixtures, script), ...args], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   let output = '';

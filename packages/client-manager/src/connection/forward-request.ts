@@ -1,6 +1,7 @@
 import type { BackendPeer } from './backend-peer.js';
 import { BackendError, isInputRequiredResult, SearchMcpError, TimeoutError } from '@search-mcp/shared';
 import { z } from 'zod';
+import { badAnswerOf } from './bad-answer.js';
 import { toBackendFailure } from './backend-error-mapping.js';
 import type { BackendRequestOptions } from './backend-request-options.js';
 import { CallTimer } from './call-timer.js';
@@ -122,6 +123,16 @@ export async function forwardRequest(client: BackendPeer, request: ForwardedRequ
     }
     return result;
   } catch (error) {
+    // A bad answer fails this request only: the backend answered, so its connection works (restarting it would
+    // take every tool, resource and prompt of the server away over one bad result).
+    const bad = controller.signal.aborted ? undefined : badAnswerOf(error);
+    if (bad !== undefined) {
+      throw new BackendError({
+        serverId,
+        message: `MCP server '${serverId}' returned a malformed result for ${operation}: ${bad}`,
+        cause: error,
+      });
+    }
     // MCP errors, our own errors and the caller's cancellation say nothing about the connection.
     const belowMcp =
       error instanceof Error &&

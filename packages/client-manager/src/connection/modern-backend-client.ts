@@ -203,4 +203,9 @@ export const modernErrorReader: ModernErrorReader = {
     if (code === SdkErrorCode.ConnectionClosed) return 'closed';
     return 'other';
   },
+  badResult(error) {
+    if (!SdkError.isInstance(error)) return undefined;
+    const { code, message } = error as SdkError;
+    return code === SdkErrorCode.InvalidResult || code === SdkErrorCode.UnsupportedResultType ? message : undefined;
+  },
 };

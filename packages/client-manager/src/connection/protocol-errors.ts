@@ -22,6 +22,8 @@ export interface ModernErrorReader {
   wireError(error: unknown): WireError | undefined;
   /** The 2.x client's own error code (`SdkError`: `REQUEST_TIMEOUT`, `CONNECTION_CLOSED`, …), or undefined. */
   sdkCode(error: unknown): 'timeout' | 'closed' | 'other' | undefined;
+  /** The 2.x client's refusal of a backend's result (`INVALID_RESULT`, `UNSUPPORTED_RESULT_TYPE`): its message. */
+  badResult(error: unknown): string | undefined;
 }
 
 /** Reads the 1.x SDK's errors (see `legacy-client-module.ts`). */
@@ -48,6 +50,11 @@ export function registerModernErrorReader(reader: ModernErrorReader): void {
 /** The backend's JSON-RPC error (or a 1.x local one carrying a code), or undefined for anything else. */
 export function wireErrorOf(error: unknown): WireError | undefined {
   return legacyErrors?.wireError(error) ?? modernErrors?.wireError(error);
+}
+
+/** The 2.x client refused the backend's result: the SDK's message; undefined for anything else. */
+export function badResultOf(error: unknown): string | undefined {
+  return modernErrors?.badResult(error);
 }
 
 /** The SDK's own request timer fired. */

@@ -1,0 +1,58 @@
+import type { ChildProcess } from 'node:child_process';
+import { BackendError } from '@search-mcp/shared';
+import { afterEach, describe, expect, it } from 'vitest';
+import { statusOf, useManagers } from '../test/manager-harness.js';
+import { startRawHttpFixture } from '../test/test-support.js';
+
+/**
+ * Remote backends (Streamable HTTP) that answer as no SDK server would, through a hand-written server: one bad
+ * answer fails its own request and never the connection.
+ */
+const { createManager } = useManagers();
+const children: ChildProcess[] = [];
+
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill();
+});
+
+async function fixture(...args: string[]): Promise<string> {
+  const { child, url } = await startRawHttpFixture(...args);
+  children.push(child);
+  return url;
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<BackendError> {
+  const failure = await promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  expect(BackendError.isInstance(failure), String(failure)).toBe(true);
+  return failure as BackendError;
+}
+
+function textOf(result: { content?: unknown }): string {
+  return (result.content as Array<{ text: string }>)[0]?.text ?? '';
+}
+
+describe('a bad answer from a remote backend', () => {
+  it.each([
+    ['2025', [], 'result-null', 'not a JSON-RPC response (`result`: Invalid input: expected object, received null)'],
+    ['2026-07-28', ['--modern'], 'bad-content', '`content`: Invalid input: expected array, received string'],
+  ])('fails only its own request (%s) and keeps the connection', async (_era, args, tool, problem) => {
+    const url = await fixture(...args);
+    const { manager } = createManager({ raw: { url } });
+    await manager.startAll();
+    expect(statusOf(manager, 'raw')?.state).toBe('running');
+    const failure = await failureOf(manager.callTool('raw', tool, {}));
+    expect(failure.message).toBe(`MCP server 'raw' returned a malformed result for tools/call ${tool}: ${problem}`);
+    const after = statusOf(manager, 'raw');
+    expect(after?.state).toBe('running');
+    expect(after?.restarts).toBe(0);
+    expect(await manager.listTools('raw')).toHaveLength(4);
+    expect(textOf(await manager.callTool('raw', 'echo', { message: 'still here' }))).toBe('Echo: still here');
+    expect(await manager.readResource('raw', 'raw://greeting')).toMatchObject({ contents: [{ text: 'hello' }] });
+    // One connection throughout: a restart would have asked `initialize`/`server/discover` again.
+    const counts = JSON.parse(textOf(await manager.callTool('raw', 'stats', {}))) as Record<string, number>;
+    expect(counts[args.length ? 'server/discover' : 'initialize']).toBe(1);
+  });
+});

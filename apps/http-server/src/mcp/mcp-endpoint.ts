@@ -9,6 +9,7 @@ import type { McpServerConnection as Server, McpServerFactory, McpServerOverride
 import { createListenStreams, type ListenHub } from './listen-streams.js';
 import { createModernMcpLeg, type EraServerFactory } from './modern-mcp-leg.js';
 import { type PooledSession, SessionPool } from './session-pool.js';
+import { requestIdsOf, SessionEventStore, sseRetryIntervalMs } from './session-event-store.js';
 import { type PendingRequestListener, TrackedTransport } from './tracked-transport.js';
 
 export interface McpEndpointOptions {
@@ -46,6 +47,7 @@ interface Session extends PooledSession {
   transport: TrackedTransport;
   server: Server;
   tokenId: string | undefined;
+  events: SessionEventStore;
 }
 
 export interface McpEndpoint {
@@ -143,6 +145,12 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
   );
   sweep.unref();
 
+  // A POST whose stream ended with every response written needs no resuming: its events are dropped then.
+  const forgetWhenDelivered = (reply: FastifyReply, events: SessionEventStore, body: unknown) => {
+    const ids = requestIdsOf(body);
+    if (ids.length > 0) reply.raw.once('finish', () => events.delivered(ids));
+  };
+
   const jsonRpcError = (reply: FastifyReply, status: number, code: number, message: string) =>
     reply.code(status).send({ jsonrpc: '2.0', error: { code, message }, id: null });
 
@@ -175,6 +183,7 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
       if (!session || session.tokenId !== caller.tokenId) return jsonRpcError(reply, 404, -32001, 'Session not found');
       session.lastSeen = Date.now();
       reply.hijack();
+      if (request.method === 'POST') forgetWhenDelivered(reply, session.events, request.body);
       await session.transport.inner.handleRequest(request.raw, reply.raw, request.body);
       return;
     }
@@ -195,13 +204,19 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
       void endSession(session.transport, session.server);
     }
     const server = newServer(caller);
+    // Resumable streams (SEP-1699): with a store, the SDK opens each POST stream of a 2025-11-25 client with a priming
+    // event and `retry`, and replays what a broken-off stream missed to a GET with `Last-Event-ID`.
+    const events = new SessionEventStore();
     const transport: TrackedTransport = new TrackedTransport(
       new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
+        eventStore: events,
+        retryInterval: sseRetryIntervalMs,
         onsessioninitialized: (id) => {
           slot.commit(id, {
             transport,
             server,
+            events,
             tokenId: caller.tokenId,
             principal: caller.tokenId ?? anonymous,
             lastSeen: Date.now(),
@@ -217,6 +232,7 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
     };
     await server.connect(transport);
     reply.hijack();
+    forgetWhenDelivered(reply, events, request.body);
     try {
       await transport.inner.handleRequest(request.raw, reply.raw, request.body);
     } finally {

@@ -51,8 +51,12 @@ export const toolListQuerySchema = z.object({
 
 export const toolSummarySchema = z
   .object({
-    toolKey: z.string().describe('`server:tool`'),
-    name: z.string(),
+    toolKey: z.string().describe('`server:tool` (a tool renamed in the config: `server:<new name>`)'),
+    name: z.string().describe("The tool's name as shown (a config override's new name, if any)"),
+    originalName: z
+      .string()
+      .optional()
+      .describe("The backend's own name of a tool the config renamed (calls use the key, never this)"),
     serverName: z.string(),
     description: z.string(),
     category: z.string().optional(),

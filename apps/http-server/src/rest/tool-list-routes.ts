@@ -14,6 +14,7 @@ function listEntry(tool: ToolInfo) {
   return {
     toolKey: tool.toolKey,
     name: tool.toolName,
+    ...(tool.originalName !== undefined ? { originalName: tool.originalName } : {}),
     serverName: tool.serverName,
     description: tool.description,
     ...(tool.category !== undefined ? { category: tool.category } : {}),

@@ -31,7 +31,10 @@ export async function doctorCommand(cli: CliArguments, lifecycle: CliLifecycle):
       `resources: ${JSON.stringify(uri)} is listed by ${serverIds.map((id) => JSON.stringify(id)).join(' and ')}; ` +
       `${JSON.stringify(serverIds[0])} answers it (first in config order)`,
   );
-  const warnings = [...config.warnings, ...duplicateWarnings, ...resourceWarnings];
+  // Tool names: renames not applied (the name was taken), overrides of tools no server lists, and with
+  // `exposure.names: "original"` the names several servers share (listed as `server__name`). Known once servers listed.
+  const namingWarnings = await runtime.catalog.namingWarnings(caller);
+  const warnings = [...config.warnings, ...duplicateWarnings, ...resourceWarnings, ...namingWarnings];
   if (cli.json) {
     process.stdout.write(
       `${JSON.stringify(
@@ -54,7 +57,8 @@ export async function doctorCommand(cli: CliArguments, lifecycle: CliLifecycle):
     return failed.length > 0 ? 1 : 0;
   }
   const out: string[] = [];
-  out.push(`Config: ${configPath} (${statuses.length} servers, mode ${runtime.mode})`, '');
+  const names = config.exposure.names === 'original' ? ', original tool names' : '';
+  out.push(`Config: ${configPath} (${statuses.length} servers, mode ${runtime.mode}${names})`, '');
   // Every warning whole (unknown keys with "did you mean", Search MCP itself skipped, duplicates), wrapped.
   const warningWidth = Math.max(60, Math.min(process.stdout.columns ?? 100, 120)) - 4;
   if (warnings.length > 0)

@@ -49,7 +49,16 @@ describe('settingsNeedingRestart', () => {
       search: { strategy: 'off' as const, maxResults: 5 },
       projects: { web: { optimization: null } },
       auth: { tokens: [], allowAnonymous: true },
-      mcpServers: { files: { ...input.mcpServers.files, enabled: false, projects: ['web'], toolPermissions: {} } },
+      exposure: { names: 'original' as const },
+      mcpServers: {
+        files: {
+          ...input.mcpServers.files,
+          enabled: false,
+          projects: ['web'],
+          toolPermissions: {},
+          tools: { read: { name: 'read_file' } },
+        },
+      },
     });
     expect(compare(edit)).toEqual([]);
     expect(compare(edit, { catalogReconfigurable: true, fixedByHost: ['auth'] })).toEqual(['auth']);
@@ -58,9 +67,11 @@ describe('settingsNeedingRestart', () => {
       'search.maxResults',
       'projects',
       'auth',
+      'exposure.names',
       'mcpServers.files.enabled',
       'mcpServers.files.projects',
       'mcpServers.files.toolPermissions',
+      'mcpServers.files.tools',
     ]);
   });
 });

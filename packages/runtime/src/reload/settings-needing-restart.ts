@@ -2,11 +2,12 @@
  * Which edited settings a running Search MCP cannot take live. Servers are reconfigured by the client manager; the
  * rest of the config is read in three places:
  *
- * - at start only: `exposure` (each MCP session is built with its mode and pinned tools), `audit` (the file is
+ * - at start only: `exposure.mode` and `exposure.pinned` (each MCP session is built with them), `audit` (the file is
  *   opened once), and the rankers' own settings `search.cloud`, `search.llm`, `search.hybrid` (built once, and only
  *   for the strategies the config used at start);
- * - by the catalog on every request: `search.strategy`, `search.maxResults`, `projects`, `auth`, and each server's
- *   `enabled`, `projects` and `toolPermissions` — live when the catalog can be reconfigured;
+ * - by the catalog on every request: `search.strategy`, `search.maxResults`, `projects`, `auth`, `exposure.names`,
+ *   and each server's `enabled`, `projects`, `toolPermissions` and `tools` overrides — live when the catalog can be
+ *   reconfigured;
  * - by the host: whatever it says it reads only at start (the HTTP app authenticates with the `auth` it started
  *   with).
  */
@@ -52,13 +53,15 @@ export function settingsNeedingRestart(
   if (!live('search') && differs(previous.search.maxResults, next.search.maxResults)) paths.push('search.maxResults');
   if (!live('projects') && differs(previous.projects, next.projects)) paths.push('projects');
   if (!live('auth') && differs(previous.auth, next.auth)) paths.push('auth');
+  if (!options.catalogReconfigurable && differs(previous.exposure.names, next.exposure.names))
+    paths.push('exposure.names');
 
   // Without a catalog that takes the new config, it keeps checking visibility against the old server entries.
   if (!options.catalogReconfigurable) {
     for (const [id, server] of Object.entries(next.mcpServers)) {
       const old = Object.hasOwn(previous.mcpServers, id) ? previous.mcpServers[id] : undefined;
       if (old === undefined) continue;
-      for (const field of ['enabled', 'projects', 'toolPermissions'] as const) {
+      for (const field of ['enabled', 'projects', 'toolPermissions', 'tools'] as const) {
         if (differs(old[field], server[field])) paths.push(`mcpServers.${server.name}.${field}`);
       }
     }

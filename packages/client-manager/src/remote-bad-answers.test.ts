@@ -6,7 +6,7 @@ import { startRawHttpFixture } from '../test/test-support.js';
 
 /**
  * Remote backends (Streamable HTTP) that answer as no SDK server would, through a hand-written server: one bad
- * answer fails its own request and never the connection.
+ * answer fails its own request and never the connection; a 2026-07-28 result without `resultType` is complete.
  */
 const { createManager } = useManagers();
 const children: ChildProcess[] = [];
@@ -54,5 +54,19 @@ describe('a bad answer from a remote backend', () => {
     // One connection throughout: a restart would have asked `initialize`/`server/discover` again.
     const counts = JSON.parse(textOf(await manager.callTool('raw', 'stats', {}))) as Record<string, number>;
     expect(counts[args.length ? 'server/discover' : 'initialize']).toBe(1);
+  });
+});
+
+describe('a 2026-07-28 result without resultType', () => {
+  it('is taken as complete (protocol auto)', async () => {
+    const url = await fixture('--modern', '--no-result-type');
+    const { manager } = createManager({ raw: { url } });
+    await manager.startAll();
+    expect(statusOf(manager, 'raw')).toMatchObject({ state: 'running', protocolVersion: '2026-07-28' });
+    expect((await manager.listTools('raw')).map((tool) => tool.toolName)).toContain('echo');
+    expect(textOf(await manager.callTool('raw', 'echo', { message: 'hi' }))).toBe('Echo: hi');
+    expect(await manager.readResource('raw', 'raw://greeting')).toMatchObject({
+      contents: [{ uri: 'raw://greeting', text: 'hello' }],
+    });
   });
 });

@@ -19,7 +19,7 @@ import {
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { isLoggingLevel, type Logger, listsTasksExtension, TASKS_EXTENSION } from '@search-mcp/shared';
+import { isLoggingLevel, isRecord, type Logger, listsTasksExtension, TASKS_EXTENSION } from '@search-mcp/shared';
 import type { ReverseRequestRouter } from '../reverse/reverse-request-types.js';
 import type { BackendPeer } from './backend-peer.js';
 import { ModernTaskBridge } from './modern-task-bridge.js';
@@ -144,6 +144,20 @@ export class ModernBackendClient extends Client implements BackendPeer {
   protected override _outboundMetaEnvelope(): Readonly<Record<string, unknown>> | undefined {
     const envelope = super._outboundMetaEnvelope();
     return envelope === undefined ? undefined : { ...envelope, [LOG_LEVEL_META_KEY]: this.logLevel };
+  }
+
+  /**
+   * A result without `resultType` is complete. The revision asks servers to send it, but clients must take its
+   * absence as `complete` (the conformance suite checks it), where the 2.x SDK refuses the result: every call to
+   * such a backend would fail. Only results are touched; errors and results that name a type pass as they are.
+   */
+  protected override _onresponse(response: Parameters<Client['_onresponse']>[0]): void {
+    const result = (response as { result?: unknown }).result;
+    if (isRecord(result) && result.resultType === undefined) {
+      super._onresponse({ ...response, result: { ...result, resultType: 'complete' } } as typeof response);
+      return;
+    }
+    super._onresponse(response);
   }
 
   /** `ping` is gone in 2026-07-28: `server/discover` is the round trip that proves the backend answers. */

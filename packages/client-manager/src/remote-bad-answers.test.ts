@@ -6,7 +6,8 @@ import { startRawHttpFixture } from '../test/test-support.js';
 
 /**
  * Remote backends (Streamable HTTP) that answer as no SDK server would, through a hand-written server: one bad
- * answer fails its own request and never the connection; a 2026-07-28 result without `resultType` is complete.
+ * answer fails its own request and never the connection; a 2026-07-28 result without `resultType` is complete; a
+ * probe refused with `-32022` listing 2026-07-28 means a 2026-07-28 server.
  */
 const { createManager } = useManagers();
 const children: ChildProcess[] = [];
@@ -68,5 +69,17 @@ describe('a 2026-07-28 result without resultType', () => {
     expect(await manager.readResource('raw', 'raw://greeting')).toMatchObject({
       contents: [{ uri: 'raw://greeting', text: 'hello' }],
     });
+  });
+});
+
+describe('the era probe', () => {
+  it('picks 2026-07-28 when the probe is refused with -32022 listing it', async () => {
+    const url = await fixture('--modern', '--refuse-first-discover');
+    const { manager } = createManager({ raw: { url } });
+    await manager.startAll();
+    expect(statusOf(manager, 'raw')).toMatchObject({ state: 'running', protocolEra: 'modern' });
+    expect(textOf(await manager.callTool('raw', 'echo', { message: 'hi' }))).toBe('Echo: hi');
+    const counts = JSON.parse(textOf(await manager.callTool('raw', 'stats', {}))) as Record<string, number>;
+    expect(counts.initialize).toBeUndefined();
   });
 });

@@ -2,6 +2,7 @@ import type { DiscoverResult } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ClientCapabilities, Implementation, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '@search-mcp/shared';
+import { unsupportedProtocolVersionCode } from './protocol-errors.js';
 
 /** The 2026-07-28 revision: the only one of the modern era so far. */
 export const modernRevision = '2026-07-28';
@@ -19,7 +20,8 @@ export const maxProbeWaitMs = 10_000;
 
 /**
  * What a `server/discover` probe showed:
- * - `modern`: the backend lists 2026-07-28 (its discover result, to connect with it as the prior verdict);
+ * - `modern`: the backend lists 2026-07-28: in its discover result (kept, to connect with it as the prior verdict),
+ *   or in the `-32022` error it refused the probe with (the client then asks `server/discover` itself);
  * - `legacy`, `answered`: it answered something else (`-32601`, an error, a result without 2026-07-28) — connect in
  *   2025 on the same connection;
  * - `legacy`, `silent`: no answer in time — the same;
@@ -29,7 +31,7 @@ export const maxProbeWaitMs = 10_000;
  * Over HTTP, `httpStatus` is the status of a refused probe (404/405: the url takes no POST, an SSE-only server).
  */
 export type EraProbeOutcome =
-  | { era: 'modern'; discover: DiscoverResult }
+  | { era: 'modern'; discover?: DiscoverResult }
   | { era: 'legacy'; reason: 'answered' | 'silent' | 'closed' | 'unreachable'; httpStatus?: number };
 
 export interface EraProbeSettings {
@@ -64,7 +66,8 @@ export function isProbeAnswer(message: unknown): message is Record<string, unkno
 
 /**
  * The verdict of an answer to the probe: modern only on positive evidence (a discover result listing 2026-07-28 with
- * capabilities); every error or other shape means a 2025 server (`-32601` is what a 1.x SDK server answers).
+ * capabilities, or a `-32022` refusal listing it); every other error or shape means a 2025 server (`-32601` is what
+ * a 1.x SDK server answers).
  */
 export function classifyProbeAnswer(answer: Record<string, unknown>): EraProbeOutcome {
   const result = answer.result;
@@ -76,7 +79,18 @@ export function classifyProbeAnswer(answer: Record<string, unknown>): EraProbeOu
   ) {
     return { era: 'modern', discover: result as DiscoverResult };
   }
+  if (listsModernRevision(answer.error)) return { era: 'modern' };
   return { era: 'legacy', reason: 'answered' };
+}
+
+/**
+ * A `-32022` (unsupported protocol version) error whose `data.supported` lists 2026-07-28: the server speaks it, it
+ * only refused this request (a 2025 server has no such error: it would answer `-32601` or another one).
+ */
+export function listsModernRevision(error: unknown): boolean {
+  if (!isRecord(error) || error.code !== unsupportedProtocolVersionCode || !isRecord(error.data)) return false;
+  const { supported } = error.data;
+  return Array.isArray(supported) && supported.includes(modernRevision);
 }
 
 /**

@@ -41,6 +41,8 @@ const routes: Record<string, Handler> = {
       JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: 'Server not initialized' } }),
     );
   },
+  '/refused-2026': (_request, _body, response) => refuseVersion(response, ['2026-07-28']),
+  '/refused-other': (_request, _body, response) => refuseVersion(response, ['2099-01-01']),
   '/sse-only': (_request, _body, response) => {
     response.writeHead(405).end();
   },
@@ -48,6 +50,15 @@ const routes: Record<string, Handler> = {
     // Never answers.
   },
 };
+
+/** A 400 with `-32022`, as a modern server refuses a request in a revision it does not take. */
+function refuseVersion(response: ServerResponse, supported: string[]) {
+  response.writeHead(400, { 'content-type': 'application/json' });
+  const data = { supported, requested: '2026-07-28' };
+  response.end(
+    JSON.stringify({ jsonrpc: '2.0', id: probeRequestId, error: { code: -32022, message: 'Unsupported', data } }),
+  );
+}
 
 let server: Server;
 let origin: string;
@@ -108,6 +119,11 @@ describe('probeOverHttp', () => {
   it('reads a 2026 server as modern, from JSON and from an SSE stream', async () => {
     expect(await probe('/json')).toEqual({ era: 'modern', discover });
     expect(await probe('/sse')).toEqual({ era: 'modern', discover });
+  });
+
+  it('reads a 400 -32022 refusal listing 2026-07-28 as modern (without a discover result)', async () => {
+    expect(await probe('/refused-2026')).toEqual({ era: 'modern' });
+    expect(await probe('/refused-other')).toEqual({ era: 'legacy', reason: 'answered', httpStatus: 400 });
   });
 
   it('reads every refusal as legacy, with the status of an HTTP refusal', async () => {

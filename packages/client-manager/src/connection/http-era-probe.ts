@@ -1,4 +1,5 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { isRecord } from '@search-mcp/shared';
 import {
   classifyProbeAnswer,
   type EraProbeOutcome,
@@ -16,8 +17,9 @@ export interface HttpEraProbeSettings extends EraProbeSettings {
 
 /**
  * The era probe over Streamable HTTP: one POST of `server/discover` with the 2026-07-28 headers (`MCP-Protocol-Version`,
- * `Mcp-Method`). A 2026 server answers its discover result (JSON, or an SSE stream whose first response is it); a 2025
- * server answers 400/404/405 or a JSON-RPC error, all meaning legacy. No answer in `timeoutMs` and network failures
+ * `Mcp-Method`). A 2026 server answers its discover result (JSON, or an SSE stream whose first response is it), or
+ * refuses it with 400 and `-32022` listing 2026-07-28 (modern too); a 2025 server answers 400/404/405 or another
+ * JSON-RPC error, all meaning legacy. No answer in `timeoutMs` and network failures
  * mean legacy too: the 2025 connect that follows reports the real problem in its own words. Never opens a session.
  */
 export async function probeOverHttp(url: URL, settings: HttpEraProbeSettings): Promise<EraProbeOutcome> {
@@ -41,8 +43,11 @@ export async function probeOverHttp(url: URL, settings: HttpEraProbeSettings): P
       body: JSON.stringify(probeRequest(settings)),
       signal: controller.signal,
     });
-    const answer = response.ok ? await readAnswer(response) : undefined;
-    if (answer) return classifyProbeAnswer(answer);
+    const answer = response.ok ? await readAnswer(response) : await readRefusal(response);
+    if (answer) {
+      const outcome = classifyProbeAnswer(answer);
+      if (outcome.era === 'modern' || response.ok) return outcome;
+    }
     await response.body?.cancel().catch(() => {});
     return { era: 'legacy', reason: 'answered', ...(response.ok ? {} : { httpStatus: response.status }) };
   } catch {
@@ -52,6 +57,17 @@ export async function probeOverHttp(url: URL, settings: HttpEraProbeSettings): P
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/**
+ * The JSON-RPC error of a refused probe (a 400 with a JSON body), or undefined. A 2026-07-28 server refuses a request
+ * it cannot take in the revision claimed with `-32022` listing the revisions it speaks; a 2025 server's 400 answer is
+ * some other error, or no JSON at all.
+ */
+async function readRefusal(response: Response): Promise<Record<string, unknown> | undefined> {
+  if (response.status !== 400 || !(response.headers.get('content-type') ?? '').includes('json')) return undefined;
+  const body: unknown = await response.json().catch(() => undefined);
+  return isRecord(body) && isRecord(body.error) ? body : undefined;
 }
 
 /** The JSON-RPC answer to the probe in a 2xx response (JSON body or SSE stream), or undefined. */

@@ -110,6 +110,8 @@ async function probeStdio(
   request.onProbed?.(outcome.era);
   if (outcome.era === 'modern') {
     await loadModernClient();
+    // Refused with `-32022` listing 2026-07-28: no discover result to adopt, the client asks for it itself.
+    if (!outcome.discover) return { era: 'modern', transport, connectTo: new StartedTransport(transport) };
     const prior: PriorVerdict = { kind: 'modern', discover: outcome.discover };
     return { era: 'modern', transport, connectTo: new StartedTransport(transport), prior };
   }

@@ -68,6 +68,8 @@ export async function connectRemote(
     options.onProbed?.(outcome.era);
     if (outcome.era === 'modern') {
       await loadModernClient();
+      // Refused with `-32022` listing 2026-07-28: no discover result to adopt, the client asks for it itself.
+      if (!outcome.discover) return connectModern(config, options);
       return connectModern(config, options, { kind: 'modern', discover: outcome.discover });
     }
     // The url takes no POST at all: an SSE-only server, no need to POST `initialize` to learn that again.

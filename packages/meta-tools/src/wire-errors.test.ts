@@ -91,4 +91,19 @@ describe('wire errors read by shape', () => {
     expect(errorFields(failure)).toEqual({ errorCode: failure.code });
     expect(toJsonRpcError(failure, '').code).toBe(failure.jsonRpcCode);
   });
+
+  it("passes a backend's -32021 (missing client capability) on with its data, like -32042", () => {
+    const requiredCapabilities = { elicitation: { form: {} } };
+    const missing = new BackendError({
+      serverId: 'new',
+      message: "Cannot request input 'answer' (elicitation/create)",
+      backendCode: -32021,
+      data: { requiredCapabilities },
+    });
+    expect(toJsonRpcError(missing, 'new__ask')).toMatchObject({
+      code: -32021,
+      message: "Cannot request input 'answer' (elicitation/create)",
+      data: { requiredCapabilities },
+    });
+  });
 });

@@ -11,6 +11,8 @@ import {
 
 /** MCP's `URLElicitationRequiredError` code. */
 const urlElicitationRequired = -32042;
+/** 2026-07-28's "missing required client capability" (`data.requiredCapabilities` says which). */
+const missingRequiredClientCapability = -32021;
 
 /**
  * An error the SDK's Protocol sends as `{ code, message, data }` with the message exactly as given. (An `McpError`
@@ -48,6 +50,10 @@ export function toJsonRpcError(error: unknown, requestedName: string): JsonRpcWi
   // URL elicitation required: the client needs `data.elicitations` to open the URLs and call again.
   if (BackendError.isInstance(error) && error.backendCode === urlElicitationRequired)
     return new JsonRpcWireError(urlElicitationRequired, error.message, error.data);
+  // A 2026 backend that needs a capability the client did not declare (it is told the client's own): the client
+  // learns which, as from a server it talks to directly, instead of a -32000.
+  if (BackendError.isInstance(error) && error.backendCode === missingRequiredClientCapability)
+    return new JsonRpcWireError(missingRequiredClientCapability, error.message, error.data);
   if (SearchMcpError.isInstance(error)) return new JsonRpcWireError(error.jsonRpcCode, error.message);
   const wire = peerErrorOf(error);
   if (wire) return new JsonRpcWireError(wire.code, wire.message, wire.data);

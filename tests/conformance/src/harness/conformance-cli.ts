@@ -31,7 +31,12 @@ export interface SuiteRun {
  * run them) against `url` in one invocation, writing each scenario's `checks.json` under `outputDir`. The runner
  * exits non-zero when any scenario fails; which ones is read from the files, not from the exit code.
  */
-export function runServerSuite(url: URL, specVersion: SpecVersion, outputDir: string): Promise<SuiteRun> {
+export function runServerSuite(
+  url: URL,
+  specVersion: SpecVersion,
+  outputDir: string,
+  signal: AbortSignal,
+): Promise<SuiteRun> {
   if (process.platform !== 'linux' || process.arch !== 'x64') {
     // pnpm installs the package anyway (with a warning); its binary would only fail with ENOEXEC.
     throw new Error(
@@ -42,7 +47,8 @@ export function runServerSuite(url: URL, specVersion: SpecVersion, outputDir: st
   const child = spawn(
     node22Path,
     [conformanceCliPath, 'server', '--url', url.href, '--suite', 'all', '--spec-version', specVersion, '-o', outputDir],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    // Aborted (the test run gave up on it): the runner is killed rather than left behind.
+    { stdio: ['ignore', 'pipe', 'pipe'], signal },
   );
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => {
@@ -52,7 +58,9 @@ export function runServerSuite(url: URL, specVersion: SpecVersion, outputDir: st
     output += chunk.toString();
   });
   return new Promise((resolve, reject) => {
-    child.on('error', reject);
+    child.on('error', (error) => {
+      if (!signal.aborted) reject(error);
+    });
     child.on('close', (exitCode) => resolve({ exitCode, output, durationMs: performance.now() - started }));
   });
 }

@@ -52,7 +52,7 @@ export class ForwardingHub {
     this.budget = options.instructionsBudget;
     this.routes = new ResourceRoutes(this.gateway, { logger: this.logger });
     this.subscriptions = new ResourceSubscriptions(this.gateway, this.logger);
-    this.listen('status-change', () => this.subscriptions.sendWaiting());
+    this.listen('status-change', () => void this.subscriptions.sendWaiting());
     this.listen('log-message', (serverId, params) => this.relayLog(serverId, params));
     this.listen('resource-updated', (serverId, params) => this.relayResourceUpdated(serverId, params));
     this.listen('resources-changed', (serverId) => {
@@ -64,6 +64,15 @@ export class ForwardingHub {
       this.promptTables.clear();
       this.listChanged(serverId, 'prompts');
     });
+    // Prompts are listed under names in the style of `exposure.names`: a reload that changes it changes their list.
+    let promptNames = this.catalog.config.exposure.names;
+    this.listeners.push(
+      this.catalog.onNamingChanged(() => {
+        if (this.catalog.config.exposure.names === promptNames) return;
+        promptNames = this.catalog.config.exposure.names;
+        for (const serverId of this.promptLists.keys()) this.listChanged(serverId, 'prompts');
+      }),
+    );
     this.listen('task-status', (serverId, params) => this.relayTaskStatus(serverId, params));
     this.listen('elicitation-complete', (_serverId, params) => {
       const session = this.sessions.elicitationSession(params.elicitationId);

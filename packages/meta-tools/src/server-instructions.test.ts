@@ -39,6 +39,14 @@ describe('buildServerInstructions', () => {
     );
   });
 
+  it('says how tools are named with exposure.names "original"', () => {
+    const original = parseConfig({ mcpServers: { files: { command: 'x' } }, exposure: { names: 'original' } });
+    expect(buildServerInstructions(original, 'proxy').split('\n')[0]).toBe(
+      'Search MCP lists the tools of the MCP servers below under their own names (as <server>__<tool> where two ' +
+        'servers share a name).',
+    );
+  });
+
   it('stays bounded however many servers there are', () => {
     const many = parseConfig({
       mcpServers: Object.fromEntries(Array.from({ length: 45 }, (_, index) => [`s${index}`, { command: 'x' }])),

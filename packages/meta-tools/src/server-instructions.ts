@@ -26,6 +26,9 @@ export function buildServerInstructions(config: ResolvedConfig, mode: 'meta' | '
       ? 'Search MCP gives access to the tools of the MCP servers below. Their tools are not listed: call ' +
         'tool_discovery with what you want to do (several phrasings help), then tool_execute with the toolKey it ' +
         'returns and matching arguments.'
-      : 'Search MCP lists the tools of the MCP servers below as <server>__<tool>.';
+      : config.exposure.names === 'original'
+        ? 'Search MCP lists the tools of the MCP servers below under their own names (as <server>__<tool> where ' +
+          'two servers share a name).'
+        : 'Search MCP lists the tools of the MCP servers below as <server>__<tool>.';
   return lines.length > 0 ? `${usage}\nServers:\n${lines.join('\n')}` : usage;
 }

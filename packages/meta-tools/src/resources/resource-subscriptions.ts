@@ -23,7 +23,7 @@ export class ResourceSubscriptions {
   private waiting = 0;
 
   constructor(
-    private readonly gateway: BackendGateway,
+    private readonly gateway: Pick<BackendGateway, 'serverCapabilities' | 'subscribeResource' | 'unsubscribeResource'>,
     private readonly logger: Logger,
   ) {}
 
@@ -75,28 +75,35 @@ export class ResourceSubscriptions {
     }
   }
 
-  /** A server's state changed: subscriptions waiting for a server that now offers them are sent to it. */
-  sendWaiting(): void {
+  /**
+   * A server's state changed: subscriptions waiting for a server that now offers them are sent to it. Resolves when
+   * those sends settled (a refused one waits for the next change).
+   */
+  async sendWaiting(): Promise<void> {
     if (this.waiting === 0) return;
+    const sends: Array<Promise<void>> = [];
     for (const keys of this.bySession.values()) {
       for (const [key, atBackend] of keys) {
         const [serverId = '', uri = ''] = splitKey(key);
         if (atBackend || !offersSubscriptions(this.gateway, serverId)) continue;
         keys.set(key, true);
         this.waiting -= 1;
-        this.gateway.subscribeResource(serverId, uri).catch((error: unknown) => {
-          // Still wanted: it waits for the next change.
-          if (keys.get(key) === true) {
-            keys.set(key, false);
-            this.waiting += 1;
-          }
-          this.logger.debug('could not send a waiting resource subscription', {
-            server: serverId,
-            error: errorMessage(error),
-          });
-        });
+        sends.push(
+          this.gateway.subscribeResource(serverId, uri).catch((error: unknown) => {
+            // Still wanted: it waits for the next change.
+            if (keys.get(key) === true) {
+              keys.set(key, false);
+              this.waiting += 1;
+            }
+            this.logger.debug('could not send a waiting resource subscription', {
+              server: serverId,
+              error: errorMessage(error),
+            });
+          }),
+        );
       }
     }
+    await Promise.all(sends);
   }
 
   private keysOf(sessionKey: string): Map<string, boolean> {

@@ -19,7 +19,7 @@ let configFile: string;
 let app: CliProcess;
 let client: Client;
 
-function configText(pidName: string): string {
+function configText(pidName: string, names: 'prefixed' | 'original' = 'original'): string {
   return JSON.stringify({
     mcpServers: {
       kept: {
@@ -32,7 +32,7 @@ function configText(pidName: string): string {
       },
       everything: { command: process.execPath, args: [everythingEntry] },
     },
-    exposure: { mode: 'proxy', names: 'original' },
+    exposure: { mode: 'proxy', names },
     auth: { allowAnonymous: true },
   });
 }
@@ -133,6 +133,23 @@ describe('search-mcp-http: original names and overrides in proxy mode', () => {
       expect(names).toContain('server_pid');
       expect(names).not.toContain('process_id');
       expect(await textOf('server_pid')).toBe(pidBefore);
+    },
+    stepTimeoutMs,
+  );
+
+  it(
+    'takes exposure.names from a reload: back to server__name for every tool',
+    async () => {
+      const changed = new Promise<void>((resolve) =>
+        client.setNotificationHandler(ToolListChangedNotificationSchema, async () => resolve()),
+      );
+      await writeFile(configFile, configText('server_pid', 'prefixed'));
+      await changed;
+      const names = await toolNames();
+      expect(names).toContain('kept__server_pid');
+      expect(names).toContain('everything__echo');
+      expect(names.every((name) => name.startsWith('kept__') || name.startsWith('everything__'))).toBe(true);
+      expect(await textOf('kept__server_pid')).toMatch(/^\d+$/);
     },
     stepTimeoutMs,
   );

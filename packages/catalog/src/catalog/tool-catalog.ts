@@ -154,9 +154,10 @@ export class ToolCatalog {
   }
 
   /**
-   * What deserves a look about the caller's tool names, each a sentence starting with its config path or subject:
-   * renames not applied (the name was taken), overrides of tools no server lists, and with `exposure.names:
-   * "original"` the names several servers share (those are listed as `server__name`). Lists the tools when needed.
+   * What deserves a look about tool names, each a sentence starting with its config path: renames not applied (the
+   * name was taken) and overrides of tools no server lists (every server's: this is for the operator, as `doctor`),
+   * and with `exposure.names: "original"` the names several of the caller's servers share (listed as
+   * `server__name`). Lists the tools when needed.
    */
   async namingWarnings(caller: Caller = {}): Promise<string[]> {
     const tools = await this.visibleTools(caller);

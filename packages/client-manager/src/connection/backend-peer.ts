@@ -1,6 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ClientCapabilities, Implementation, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
+import type { RequestOrigin } from '../reverse/reverse-request-types.js';
 import type { PeerConnectOptions } from './prior-verdict.js';
 
 /** `legacy`: MCP 2025-03-26 … 2025-11-25 (an `initialize` handshake); `modern`: 2026-07-28 (none). */
@@ -13,6 +14,11 @@ export interface PeerRequestOptions {
   onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
   /** 2.x client: an `input_required` result resolves as a value (not fulfilled, not an error). */
   allowInputRequired?: boolean;
+  /**
+   * 2.x client: the client request this one serves. Its envelope declares what that client can answer (the router's
+   * `clientCapabilities(serverId, origin)`) instead of the connection's capabilities. The 1.x client ignores it.
+   */
+  origin?: RequestOrigin;
 }
 
 /**

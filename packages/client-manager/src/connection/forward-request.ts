@@ -97,6 +97,7 @@ export async function forwardRequest(client: BackendPeer, request: ForwardedRequ
       timeout: noSdkTimeout,
       signal: controller.signal,
       ...(asksForInput ? { allowInputRequired: true } : {}),
+      ...(origin ? { origin } : {}),
       ...(onProgress
         ? {
             onprogress: (progress) => {

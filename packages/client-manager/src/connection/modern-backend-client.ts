@@ -20,8 +20,8 @@ import {
 } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isLoggingLevel, isRecord, type Logger, listsTasksExtension, TASKS_EXTENSION } from '@search-mcp/shared';
-import type { ReverseRequestRouter } from '../reverse/reverse-request-types.js';
-import type { BackendPeer } from './backend-peer.js';
+import type { RequestOrigin, ReverseRequestRouter } from '../reverse/reverse-request-types.js';
+import type { BackendPeer, PeerRequestOptions } from './backend-peer.js';
 import { ModernTaskBridge } from './modern-task-bridge.js';
 import type { PeerConnectOptions } from './prior-verdict.js';
 import type { ModernErrorReader } from './protocol-errors.js';
@@ -63,6 +63,8 @@ export class ModernBackendClient extends Client implements BackendPeer {
     readonly declaredCapabilities: ClientCapabilities = {},
     /** The level the client side set before this connection (kept across reconnects by the session state). */
     logLevel: LoggingLevel = defaultModernLogLevel,
+    /** What the client a request serves declared (`origin`), for that request's envelope; undefined: the above. */
+    private readonly capabilitiesOf?: (origin: RequestOrigin) => ClientCapabilities | undefined,
   ) {
     super(info, {
       capabilities: declaredCapabilities,
@@ -108,13 +110,17 @@ export class ModernBackendClient extends Client implements BackendPeer {
   ): Promise<StandardSchemaV1.InferOutput<T>>;
   override request(request: Request, schemaOrOptions?: unknown, options?: RequestOptions): Promise<unknown> {
     if (request.method === 'logging/setLevel') return this.setLevelHere(request.params?.level);
+    // The capabilities of the client this request serves, in its envelope (`_meta` wins over the client's own).
+    const origin = (options as PeerRequestOptions | undefined)?.origin;
+    const declared = origin !== undefined ? this.capabilitiesOf?.(origin) : undefined;
     // A task asked of a backend without the extension: the call runs as a plain 2026 call (`task` is no 2026 param).
     if (request.method === 'tools/call' && !this.tasks && request.params?.task !== undefined) {
       const { task: _task, ...params } = request.params;
-      return super.request({ ...request, params }, schemaOrOptions as StandardSchemaV1, options);
+      return super.request(declaring({ ...request, params }, declared), schemaOrOptions as StandardSchemaV1, options);
     }
-    const bridged = this.tasks?.handle(request, options);
-    return bridged ?? super.request(request, schemaOrOptions as StandardSchemaV1, options);
+    // Through the task channel a request declares the tasks extension too (see `taskEnvelope`).
+    const bridged = this.tasks?.handle(declaring(request, declared && withTasksExtension(declared)), options);
+    return bridged ?? super.request(declaring(request, declared), schemaOrOptions as StandardSchemaV1, options);
   }
 
   /**
@@ -125,8 +131,7 @@ export class ModernBackendClient extends Client implements BackendPeer {
   private taskEnvelope(): Readonly<Record<string, unknown>> {
     const envelope = this._outboundMetaEnvelope() ?? {};
     const capabilities = { ...this.declaredCapabilities, ...(envelope[CLIENT_CAPABILITIES_META_KEY] as object) };
-    const extensions = { ...(capabilities as { extensions?: object }).extensions, [TASKS_EXTENSION]: {} };
-    return { ...envelope, [CLIENT_CAPABILITIES_META_KEY]: { ...capabilities, extensions } };
+    return { ...envelope, [CLIENT_CAPABILITIES_META_KEY]: withTasksExtension(capabilities) };
   }
 
   private async setLevelHere(level: unknown): Promise<Record<string, never>> {
@@ -166,6 +171,20 @@ export class ModernBackendClient extends Client implements BackendPeer {
   }
 }
 
+/** Capabilities plus the tasks extension. */
+function withTasksExtension(capabilities: ClientCapabilities): ClientCapabilities {
+  const extensions = { ...(capabilities as { extensions?: object }).extensions, [TASKS_EXTENSION]: {} };
+  return { ...capabilities, extensions } as ClientCapabilities;
+}
+
+/** The request with `capabilities` as its envelope's client capabilities; unchanged without them. */
+function declaring(request: Request, capabilities: ClientCapabilities | undefined): Request {
+  if (capabilities === undefined) return request;
+  const params = request.params ?? {};
+  const meta = isRecord(params._meta) ? params._meta : {};
+  return { ...request, params: { ...params, _meta: { ...meta, [CLIENT_CAPABILITIES_META_KEY]: capabilities } } };
+}
+
 export interface ModernBackendClientSettings {
   clientInfo: Implementation;
   logger: Logger;
@@ -185,7 +204,13 @@ export function createModernBackendClient(settings: ModernBackendClientSettings)
   const capabilities = (
     router && serverId !== undefined ? router.clientCapabilities(serverId) : {}
   ) as ClientCapabilities;
-  const client = new ModernBackendClient(settings.clientInfo, capabilities, settings.logLevel);
+  // 2026-07-28 carries capabilities in every request: each request made for a client declares what that client can
+  // answer, as the router says (a 2025 backend can be told only once, in `initialize`).
+  const capabilitiesOf =
+    router && serverId !== undefined
+      ? (origin: RequestOrigin) => router.clientCapabilities(serverId, origin) as ClientCapabilities
+      : undefined;
+  const client = new ModernBackendClient(settings.clientInfo, capabilities, settings.logLevel, capabilitiesOf);
   client.onerror = (error) => settings.logger.debug('transport error', { error: error.message });
   client.onclose = () => settings.onClose();
   return client;

@@ -44,8 +44,13 @@ export interface ReverseRequest {
  * router the manager announces no client capabilities and backends get `-32601` for such requests.
  */
 export interface ReverseRequestRouter {
-  /** What backends are told in `initialize`; asked at every connect of `serverId`. */
-  clientCapabilities(serverId: string): ClientCapabilities;
+  /**
+   * What backends are told the client can do. Without `origin`: asked at every connect of `serverId` (a 2025
+   * backend is told it in `initialize`). With `origin`: asked for each request to a 2026-07-28 backend made for a
+   * client (`origin` as given to the forwarding method), whose envelope declares exactly that: what the client the
+   * request serves can answer (so a backend refuses with `-32021` what that client could not give it).
+   */
+  clientCapabilities(serverId: string, origin?: RequestOrigin): ClientCapabilities;
   /**
    * The client's result, or a rejection whose numeric `code`, `message` and `data` go to the backend. Must never
    * hang: time out and reject instead.

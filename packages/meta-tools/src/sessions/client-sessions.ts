@@ -99,8 +99,14 @@ export class ClientSessions {
     return key !== undefined ? this.sessions.get(key) : undefined;
   }
 
-  /** What backends are told in `initialize`; asked at every connect. */
-  clientCapabilities(_serverId: string): ClientCapabilities {
+  /**
+   * What backends are told in `initialize`; asked at every connect. With `origin` (a 2026-07-28 backend's request
+   * made for a client): for a 2026-07-28 client, what its request declared, so the backend refuses with `-32021`
+   * what that client cannot answer (a 2025 client keeps the connection's: its own refusal is an error result).
+   */
+  clientCapabilities(_serverId: string, origin?: unknown): ClientCapabilities {
+    const declared = asOrigin(origin)?.parked?.clientCapabilities();
+    if (declared) return servable(declared);
     const setting = this.options.backendCapabilities ?? forwardedClientCapabilities;
     if (setting !== 'first-client') return setting;
     this.firstClient ??= this.all()

@@ -3,8 +3,9 @@
  * once each), who to tell when a reload changes names, and the names several servers share under
  * `exposure.names: "original"`.
  */
-import { type Logger, type ResolvedConfig, sameJsonValue, type ToolInfo } from '@search-mcp/shared';
-import { applyToolOverrides } from './tool-overrides.js';
+import { type Logger, parseToolKey, type ResolvedConfig, sameJsonValue, type ToolInfo } from '@search-mcp/shared';
+import { configuredServer } from './config-lookup.js';
+import { applyToolOverrides, overrideOf } from './tool-overrides.js';
 
 export class CatalogOverrides {
   /** The warnings of the latest listing. */
@@ -56,4 +57,17 @@ export function sharedNameWarnings(tools: readonly ToolInfo[], config: ResolvedC
         `exposure.names: ${JSON.stringify(name)} is a tool of ${ids.map((id) => JSON.stringify(id)).join(' and ')}; ` +
         `they are listed as ${ids.map((id) => `${id}__${name}`).join(' and ')} (rename one with mcpServers.<server>.tools)`,
     );
+}
+
+/** `exposure.pinned` keys that name a tool by the backend's name although an override renamed it. */
+export function renamedPinWarnings(config: ResolvedConfig): string[] {
+  return config.exposure.pinned.flatMap((key, index) => {
+    const parsed = parseToolKey(key);
+    const renamed = parsed && overrideOf(configuredServer(config, parsed.serverId), parsed.toolName)?.name;
+    if (!parsed || renamed === undefined || renamed === parsed.toolName) return [];
+    return [
+      `exposure.pinned[${index}]: "${key}" is renamed to "${parsed.serverId}:${renamed}" by mcpServers.<server>.tools; ` +
+        'pin the new key',
+    ];
+  });
 }

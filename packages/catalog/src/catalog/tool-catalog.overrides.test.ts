@@ -84,6 +84,13 @@ describe('ToolCatalog: per-tool overrides', () => {
     ]);
   });
 
+  it('warns about a pinned key that still names a renamed tool by its old name', async () => {
+    const { catalog } = setUp({ list: { name: 'list_directory' } }, { pinned: ['files:list'] });
+    expect(await catalog.namingWarnings()).toEqual([
+      'exposure.pinned[0]: "files:list" is renamed to "files:list_directory" by mcpServers.<server>.tools; pin the new key',
+    ]);
+  });
+
   it('warns about an override of a tool the server does not list, and changes nothing', async () => {
     const { catalog } = setUp({ 'read-fil': { name: 'read' } });
     expect(keys(await catalog.visibleTools())).toContain('files:read-text-file');

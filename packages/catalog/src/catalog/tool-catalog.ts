@@ -27,7 +27,7 @@ import type {
   CatalogSearchResponse,
   CatalogSearchStrategy,
 } from './catalog-types.js';
-import { CatalogOverrides, namingChanged, sharedNameWarnings } from './catalog-overrides.js';
+import { CatalogOverrides, namingChanged, renamedPinWarnings, sharedNameWarnings } from './catalog-overrides.js';
 import { configuredProject } from './config-lookup.js';
 import { isServerVisibleToProject } from './project-visibility.js';
 import { resolveToolKey, sourceFor, toolNotFound, type Resolution } from './tool-resolution.js';
@@ -155,13 +155,13 @@ export class ToolCatalog {
 
   /**
    * What deserves a look about tool names, each a sentence starting with its config path: renames not applied (the
-   * name was taken) and overrides of tools no server lists (every server's: this is for the operator, as `doctor`),
-   * and with `exposure.names: "original"` the names several of the caller's servers share (listed as
+   * name was taken), overrides of tools no server lists (every server's: this is for the operator, as `doctor`),
+   * pinned keys that still use a renamed tool's old name, and with `exposure.names: "original"` the names several of the caller's servers share (listed as
    * `server__name`). Lists the tools when needed.
    */
   async namingWarnings(caller: Caller = {}): Promise<string[]> {
     const tools = await this.visibleTools(caller);
-    return [...this.overrides.warnings, ...sharedNameWarnings(tools, this.config)];
+    return [...this.overrides.warnings, ...renamedPinWarnings(this.config), ...sharedNameWarnings(tools, this.config)];
   }
 
   /** The strategy for the caller: its project's `optimization` when the project is configured, else `search.strategy`. */

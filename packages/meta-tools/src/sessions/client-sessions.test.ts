@@ -71,7 +71,7 @@ describe('ClientSessions routes a backend request of a 2026-07-28 call', () => {
     });
     await expect(sessions.route(elicitation({ session, extra }))).rejects.toMatchObject({
       code: -32021,
-      data: { requiredCapabilities: ['elicitation/create'] },
+      data: { requiredCapabilities: { elicitation: {} } },
     });
   });
 });

@@ -214,7 +214,8 @@ function modernClientRefusal(method: string): JsonRpcWireError {
   return new JsonRpcWireError(
     -32021,
     `The client uses MCP 2026-07-28, which has no server-to-client requests; Search MCP can pass this ${method} to it only during one of its tools/call, prompts/get or resources/read requests`,
-    { requiredCapabilities: [method] },
+    // A `ClientCapabilities` object naming what is missing, as the revision defines the field.
+    { requiredCapabilities: { [method.split('/')[0] as string]: {} } },
   );
 }
 

@@ -83,3 +83,25 @@ describe('the era probe', () => {
     expect(counts.initialize).toBeUndefined();
   });
 });
+
+describe('SEP-2243 custom headers (2026-07-28 over Streamable HTTP)', () => {
+  it('mirrors marked arguments as Mcp-Param headers and leaves out a tool with a broken mark', async () => {
+    const url = await fixture('--modern', '--header-tools');
+    const { manager, records } = createManager({ raw: { url } });
+    await manager.startAll();
+    const names = (await manager.listTools('raw')).map((tool) => tool.toolName);
+    expect(names).toContain('mirrored');
+    expect(names).not.toContain('bad-mark');
+    expect(records.find((record) => record.fields.tool === 'bad-mark')?.level).toBe('warn');
+    const args = { region: 'eu-west', priority: 3, note: ' Grüße', query: 'not mirrored' };
+    expect(JSON.parse(textOf(await manager.callTool('raw', 'mirrored', args)))).toEqual({
+      'mcp-param-region': 'eu-west',
+      'mcp-param-priority': '3',
+      'mcp-param-note': `=?base64?${Buffer.from(' Grüße').toString('base64')}?=`,
+    });
+    // Absent (or null) arguments send no header.
+    expect(JSON.parse(textOf(await manager.callTool('raw', 'mirrored', { region: 'x', note: null })))).toEqual({
+      'mcp-param-region': 'x',
+    });
+  });
+});

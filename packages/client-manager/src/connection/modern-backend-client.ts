@@ -22,6 +22,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isLoggingLevel, isRecord, type Logger, listsTasksExtension, TASKS_EXTENSION } from '@search-mcp/shared';
 import type { RequestOrigin, ReverseRequestRouter } from '../reverse/reverse-request-types.js';
 import type { BackendPeer, PeerRequestOptions } from './backend-peer.js';
+import { type HeaderDeclaration, paramHeaders, scanHeaderDeclarations } from './mcp-param-headers.js';
 import { ModernTaskBridge } from './modern-task-bridge.js';
 import type { PeerConnectOptions } from './prior-verdict.js';
 import type { ModernErrorReader } from './protocol-errors.js';
@@ -56,6 +57,12 @@ export class ModernBackendClient extends Client implements BackendPeer {
   private logLevel: LoggingLevel;
   /** The tasks extension's requests, when the backend lists it (set by `connect`). */
   private tasks: ModernTaskBridge | undefined;
+  /** Streamable HTTP: tools with broken `x-mcp-header` marks are left out of `tools/list` (set by `connect`). */
+  private overHttp = false;
+  /** Each listed tool's `x-mcp-header` declarations, for the `Mcp-Param-*` headers of its calls (SEP-2243). */
+  private readonly headerDeclarations = new Map<string, HeaderDeclaration[]>();
+  /** Told of a tool left out of `tools/list`, and why. */
+  onToolExcluded?: (tool: string, reason: string) => void;
 
   constructor(
     info: Implementation,
@@ -86,6 +93,7 @@ export class ModernBackendClient extends Client implements BackendPeer {
    * the transport's callbacks).
    */
   override async connect(transport: Transport | ModernTransport, options?: PeerConnectOptions): Promise<void> {
+    this.overHttp = transport instanceof StreamableHTTPClientTransport;
     await super.connect(transport as ModernTransport, options);
     if (!listsTasksExtension(this.getServerCapabilities())) return;
     this.tasks = new ModernTaskBridge(new RawRequestChannel(transport as ModernTransport, () => this.taskEnvelope()));
@@ -120,7 +128,45 @@ export class ModernBackendClient extends Client implements BackendPeer {
     }
     // Through the task channel a request declares the tasks extension too (see `taskEnvelope`).
     const bridged = this.tasks?.handle(declaring(request, declared && withTasksExtension(declared)), options);
-    return bridged ?? super.request(declaring(request, declared), schemaOrOptions as StandardSchemaV1, options);
+    if (bridged) return bridged;
+    const sent = declaring(request, declared);
+    if (request.method === 'tools/list') {
+      return super.request(sent, schemaOrOptions as StandardSchemaV1, options).then((page) => this.screenTools(page));
+    }
+    const withHeaders = request.method === 'tools/call' ? this.withParamHeaders(request.params, options) : options;
+    return super.request(sent, schemaOrOptions as StandardSchemaV1, withHeaders);
+  }
+
+  /**
+   * Remembers each listed tool's `x-mcp-header` declarations; over Streamable HTTP a tool whose declarations break
+   * the rules is left out (SEP-2243: a client must not call it), each with its reason.
+   */
+  private screenTools(page: unknown): unknown {
+    if (!isRecord(page) || !Array.isArray(page.tools)) return page;
+    const kept = page.tools.filter((tool: unknown) => {
+      if (!isRecord(tool) || typeof tool.name !== 'string') return true;
+      const scan = scanHeaderDeclarations(tool.inputSchema);
+      if (scan.valid) {
+        if (scan.declarations.length > 0) this.headerDeclarations.set(tool.name, scan.declarations);
+        else this.headerDeclarations.delete(tool.name);
+        return true;
+      }
+      if (!this.overHttp) return true;
+      this.onToolExcluded?.(tool.name, scan.reason);
+      return false;
+    });
+    return kept.length === page.tools.length ? page : { ...page, tools: kept };
+  }
+
+  /** A call's `Mcp-Param-*` headers, from its tool's declarations and its arguments. */
+  private withParamHeaders(
+    params: Record<string, unknown> | undefined,
+    options: RequestOptions | undefined,
+  ): RequestOptions | undefined {
+    const declarations = typeof params?.name === 'string' ? this.headerDeclarations.get(params.name) : undefined;
+    if (!declarations) return options;
+    const headers = paramHeaders(declarations, params?.arguments);
+    return Object.keys(headers).length === 0 ? options : { ...options, headers: { ...options?.headers, ...headers } };
   }
 
   /**
@@ -212,6 +258,8 @@ export function createModernBackendClient(settings: ModernBackendClientSettings)
       : undefined;
   const client = new ModernBackendClient(settings.clientInfo, capabilities, settings.logLevel, capabilitiesOf);
   client.onerror = (error) => settings.logger.debug('transport error', { error: error.message });
+  client.onToolExcluded = (tool, reason) =>
+    settings.logger.warn('left out a tool whose x-mcp-header marks break the rules (SEP-2243)', { tool, reason });
   client.onclose = () => settings.onClose();
   return client;
 }

@@ -72,6 +72,29 @@ function argumentsFor(schema) {
   return args;
 }
 
+/**
+ * http-custom-headers: values for the optional `x-mcp-header` properties too, each of the kind its name asks for
+ * (non-ASCII, surrounding or inner spaces, control characters), so every header encoding the suite checks is sent.
+ */
+function headerSamples(schema) {
+  const samples = {
+    non_ascii_val: 'Grüße',
+    whitespace_val: '  padded  ',
+    leading_space_val: ' leading',
+    trailing_space_val: 'trailing ',
+    internal_space_val: 'inner space',
+    control_char_val: 'bell\u0007',
+    crlf_val: 'line\r\nbreak',
+    tab_val: '\ttabbed',
+  };
+  const args = {};
+  for (const [name, property] of Object.entries(schema?.properties ?? {})) {
+    if (property?.['x-mcp-header'] === undefined || property.type === 'null') continue;
+    if (name in samples) args[name] = samples[name];
+  }
+  return args;
+}
+
 /** The host's answer to a request for the client (elicitation accepted with the form's defaults, …). */
 function answer(method, params = {}) {
   switch (method) {
@@ -145,6 +168,13 @@ try {
   const tools = (await step('tools/list', () => manager.listTools(serverId))) ?? [];
   for (const tool of tools) {
     const args = argumentsFor(tool.inputSchema);
+    // json-schema-2020-12-preservation asks the client to send back, unchanged, the input schema it was given for
+    // the scenario's other tool: what the manager kept of it is what the suite compares.
+    if (tool.toolName === 'json_schema_echo') {
+      const focal = tools.find((other) => other.toolName !== tool.toolName);
+      if (focal) args.schema = focal.inputSchema;
+    }
+    if (scenario === 'http-custom-headers') Object.assign(args, headerSamples(tool.inputSchema));
     await step(`tools/call ${tool.toolName}`, () =>
       withInput((retry) => manager.callTool(serverId, tool.toolName, args, retry)),
     );

@@ -9,8 +9,9 @@
 // resources and lists and gets the prompts the server offers. The manager hands a 2026-07-28 backend's
 // `input_required` answer back as it is; this program fulfils it (the role a host plays) and retries with the
 // answers and the `requestState` echoed. A 2025 backend's requests to the client (elicitation, sampling, roots)
-// reach the same answers through the manager's reverse-request router. Exits 0 when every step got an answer, 1
-// otherwise (the suite's checks, not this exit code, decide pass or fail).
+// reach the same answers through the manager's reverse-request router. A step the server refuses (some scenario
+// servers answer only the requests they test) is logged to stderr and the next one runs; the exit code is 1 only
+// when the connection could not be made (the suite's checks decide pass or fail).
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -154,7 +155,6 @@ async function step(what, run) {
     log('ok', { step: what });
     return result;
   } catch (error) {
-    failures += 1;
     log('failed', { step: what, error: error instanceof Error ? error.message : String(error) });
     return undefined;
   }

@@ -9,7 +9,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliProcess, startCli } from './cli-process.js';
-import { slowServer, temporaryDirectory } from './http-test-support.js';
+import { eventually, slowServer, temporaryDirectory } from './http-test-support.js';
 
 const stepTimeoutMs = 60_000;
 
@@ -156,6 +156,15 @@ describe('SSE streams of 2025 sessions', () => {
     const response = events.at(-1) as SseEvent;
     expect(response.id).toEqual(expect.any(String));
     expect(JSON.parse(response.data)).toMatchObject({ id: 2, result: { content: [{ type: 'text' }] } });
+    // Delivered in full, so nothing of it is kept to resume: its event ids are unknown now. (The server forgets it
+    // when its HTTP response has finished, which this side cannot observe: polled.)
+    const resumed = await eventually(async () => {
+      const answer = await session.resume(String(response.id));
+      const status = answer.status;
+      await answer.body?.cancel();
+      return status === 400 ? status : undefined;
+    });
+    expect(resumed).toBe(400);
   });
 
   it('a stream that broke off is resumed with Last-Event-ID: the response comes on the GET', {

@@ -105,7 +105,11 @@ export class ClientSessions {
    * what that client cannot answer (a 2025 client keeps the connection's: its own refusal is an error result).
    */
   clientCapabilities(_serverId: string, origin?: unknown): ClientCapabilities {
-    const declared = asOrigin(origin)?.parked?.clientCapabilities();
+    const caller = asOrigin(origin);
+    const declared =
+      caller?.extra.era === 'modern'
+        ? (caller.parked?.clientCapabilities() ?? caller.extra.clientCapabilities)
+        : undefined;
     if (declared) return servable(declared);
     const setting = this.options.backendCapabilities ?? forwardedClientCapabilities;
     if (setting !== 'first-client') return setting;

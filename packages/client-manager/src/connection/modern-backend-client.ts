@@ -46,8 +46,9 @@ export const defaultModernLogLevel: LoggingLevel = 'debug';
  * client info and capabilities in every request's `_meta`). The version is pinned: this client is used only for a
  * backend that refused the 2025 handshake (`-32022`) or is configured `protocol: "2026-07-28"`.
  *
- * It declares (in every request's envelope) the capabilities a 2025 backend is told in `initialize`: a 2026 backend
- * asks for input only within them (else its SDK refuses with `-32021`). It asks with `input_required` results,
+ * It declares (in every request's envelope) the capabilities a 2025 backend is told in `initialize`, or, for a
+ * request made for a client (`origin`), what that client declared: a 2026 backend asks for input only within them
+ * (else its SDK refuses with `-32021`). It asks with `input_required` results,
  * which are never fulfilled here: `forwardRequest` hands them to the caller as they are, and the caller retries with
  * the answers (plan §4: the front side decides who answers).
  */

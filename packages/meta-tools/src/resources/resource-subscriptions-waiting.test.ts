@@ -9,11 +9,15 @@ import { ResourceSubscriptions } from './resource-subscriptions.js';
 function gatewayOf(capabilities: Record<string, Record<string, unknown>>) {
   const calls: string[] = [];
   let failNext = false;
+  let failUnsubscribe = false;
   return {
     calls,
     capabilities,
     failNextSubscribe() {
       failNext = true;
+    },
+    failUnsubscribes() {
+      failUnsubscribe = true;
     },
     serverCapabilities: (serverId: string) => capabilities[serverId],
     async subscribeResource(serverId: string, uri: string) {
@@ -25,6 +29,7 @@ function gatewayOf(capabilities: Record<string, Record<string, unknown>>) {
     },
     async unsubscribeResource(serverId: string, uri: string) {
       calls.push(`unsubscribe ${serverId} ${uri}`);
+      if (failUnsubscribe) throw new Error(`MCP server '${serverId}' is not running`);
     },
   };
 }
@@ -72,5 +77,15 @@ describe('subscriptions waiting for their server to offer subscriptions', () => 
       'unsubscribe plain a://2',
       'unsubscribe plain a://3',
     ]);
+  });
+
+  it('an unsubscribe the server cannot take still ends the subscription, without an error', async () => {
+    const gateway = gatewayOf({ subs: { resources: { subscribe: true } } });
+    const subscriptions = new ResourceSubscriptions(gateway, silentLogger);
+    await subscriptions.subscribe('s1', 'subs', 'b://1');
+    gateway.failUnsubscribes();
+    await subscriptions.unsubscribe('s1', 'b://1');
+    expect(gateway.calls.at(-1)).toBe('unsubscribe subs b://1');
+    expect(subscriptions.hears('s1', 'subs', 'b://1')).toBe(false);
   });
 });

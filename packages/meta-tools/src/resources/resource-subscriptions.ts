@@ -41,7 +41,10 @@ export class ResourceSubscriptions {
     keys.set(key, true);
   }
 
-  /** Ends a session's subscriptions to `uri`, at whichever server it subscribed; nothing when it had none. */
+  /**
+   * Ends a session's subscriptions to `uri`, at whichever server it subscribed; nothing when it had none. A server
+   * that cannot take the unsubscribe (stopped since, gone) does not fail it: the session hears nothing more either way.
+   */
   async unsubscribe(sessionKey: string, uri: string): Promise<void> {
     const keys = this.bySession.get(sessionKey);
     if (!keys) return;
@@ -49,8 +52,16 @@ export class ResourceSubscriptions {
       const [serverId = '', keyUri] = splitKey(key);
       if (keyUri !== uri) continue;
       keys.delete(key);
-      if (atBackend) await this.gateway.unsubscribeResource(serverId, uri);
-      else this.waiting -= 1;
+      if (!atBackend) {
+        this.waiting -= 1;
+        continue;
+      }
+      await this.gateway.unsubscribeResource(serverId, uri).catch((error: unknown) => {
+        this.logger.debug('could not unsubscribe a resource at its server', {
+          server: serverId,
+          error: errorMessage(error),
+        });
+      });
     }
   }
 

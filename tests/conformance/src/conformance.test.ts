@@ -6,122 +6,197 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FixtureHttpServer, startFixtureHttpServer } from './fixture/fixture-http-server.js';
 import { runServerSuite, type SpecVersion, type SuiteRun } from './harness/conformance-cli.js';
 import { expectationProblem } from './harness/expectation-check.js';
-import { loadExpectedFailures } from './harness/expected-failures.js';
-import { fixtureServerId, writeProxyConfig } from './harness/proxy-config.js';
-import { formatResultsTable, type VersionResults } from './harness/results-table.js';
-import { readScenarioResults } from './harness/scenario-results.js';
+import { type ExpectedFailures, loadExpectedFailures } from './harness/expected-failures.js';
+import { fixtureServerId, writeSearchMcpConfig } from './harness/proxy-config.js';
+import { formatResultsTable } from './harness/results-table.js';
+import { readScenarioResults, type ScenarioResult } from './harness/scenario-results.js';
 import { type SearchMcpHttp, startSearchMcpHttp } from './harness/search-mcp-http-process.js';
-import { serverScenarios, specVersions } from './harness/server-scenarios.js';
+import {
+  allScenarios,
+  metaModeScenarios,
+  serverScenarios,
+  specVersions,
+  type TargetScenarios,
+} from './harness/server-scenarios.js';
 
 const resultsDirectory = fileURLToPath(new URL('../results/', import.meta.url));
-const baselineFile = 'expectations/direct-baseline.json';
-const knownGapsFile = 'expectations/search-mcp-known-gaps.json';
-const baseline = loadExpectedFailures(new URL(`../${baselineFile}`, import.meta.url));
-const knownGaps = loadExpectedFailures(new URL(`../${knownGapsFile}`, import.meta.url));
+
+function expectations(file: string): { file: string; list: ExpectedFailures } {
+  return { file, list: loadExpectedFailures(new URL(`../${file}`, import.meta.url)) };
+}
+
+/** Something the suite runs against: the fixture itself, or Search MCP in front of it. */
+interface Target {
+  /** Its folder under `results/<revision>/` and its column in the table. */
+  id: string;
+  describe: string;
+  scenarios: TargetScenarios;
+  /** The fixture's own baseline for `direct`; the known gaps of Search MCP for the others. */
+  expected: { file: string; list: ExpectedFailures };
+  /** The reference is the fixture: what it passes, this target must pass too. False for the fixture itself. */
+  comparedWithDirect: boolean;
+  /** Its MCP endpoint, once started. */
+  url?: URL;
+}
+
+const targets: Target[] = [
+  {
+    id: 'direct',
+    describe: 'directly against the fixture',
+    scenarios: allScenarios,
+    expected: expectations('expectations/direct-baseline.json'),
+    comparedWithDirect: false,
+  },
+  {
+    id: 'search-mcp-http',
+    describe: 'through search-mcp-http in proxy mode',
+    scenarios: allScenarios,
+    expected: expectations('expectations/search-mcp-known-gaps.json'),
+    comparedWithDirect: true,
+  },
+  {
+    id: 'search-mcp-http-meta',
+    describe: 'through search-mcp-http in meta mode',
+    scenarios: metaModeScenarios,
+    expected: expectations('expectations/search-mcp-meta-known-gaps.json'),
+    comparedWithDirect: true,
+  },
+];
+
+/** The search-mcp-http targets and their modes: one process each, for the whole run. */
+const searchMcpHttpModes = [
+  ['search-mcp-http', 'proxy'],
+  ['search-mcp-http-meta', 'meta'],
+] as const;
 
 let fixture: FixtureHttpServer | undefined;
-let searchMcp: SearchMcpHttp | undefined;
+const searchMcpProcesses = new Map<string, { server: SearchMcpHttp; pid: number | undefined }>();
 let configDirectory: string | undefined;
-let searchMcpPid: number | undefined;
-const results = new Map<SpecVersion, VersionResults>();
+/** Per revision, per target id: the scenarios' results. */
+const results = new Map<SpecVersion, Map<string, Map<string, ScenarioResult>>>();
 const runs: Array<{ specVersion: SpecVersion; target: string; run: SuiteRun }> = [];
 /** Ends a suite run still going when the tests end (a hook that timed out leaves its promise running). */
 const stopRuns = new AbortController();
 
+function target(id: string): Target {
+  const found = targets.find((entry) => entry.id === id);
+  if (!found) throw new Error(`no target ${id}`);
+  return found;
+}
+
 /**
- * The whole suite runs once, here: the fixture in this process, one search-mcp-http process in front of it for both
- * revisions (never restarted between scenarios), and one suite invocation per revision and target, one after the
- * other (the suite's stream checks wait for frames within fixed windows; running them side by side on two cores
- * would make those windows the thing measured). The tests below only read the results.
+ * The whole suite runs once, here: the fixture in this process, one search-mcp-http process per mode in front of it
+ * for both revisions (never restarted between scenarios), and one suite invocation per revision and target, one after
+ * the other (the suite's stream checks wait for frames within fixed windows; running them side by side on two cores
+ * would make those windows the thing measured).
+ *
+ * Every invocation is `--suite all`, also for a target that runs only some scenarios: the runner selects one scenario
+ * or a whole suite, and one suite run (a few seconds) costs less than a Node 22 start per scenario (about a second
+ * each). The results of the scenarios a target does not list are not read. The tests below only read the results.
  */
 beforeAll(async () => {
   await rm(resultsDirectory, { recursive: true, force: true });
   await mkdir(resultsDirectory, { recursive: true });
   fixture = await startFixtureHttpServer();
+  target('direct').url = fixture.url;
   configDirectory = await mkdtemp(join(tmpdir(), 'search-mcp-conformance-'));
-  searchMcp = await startSearchMcpHttp(await writeProxyConfig(configDirectory, fixture.url), fixtureServerId);
-  searchMcpPid = searchMcp.pid;
-  for (const specVersion of specVersions) {
-    const directDirectory = join(resultsDirectory, specVersion, 'direct');
-    const proxyDirectory = join(resultsDirectory, specVersion, 'search-mcp-http');
-    runs.push({
-      specVersion,
-      target: 'direct',
-      run: await runServerSuite(fixture.url, specVersion, directDirectory, stopRuns.signal),
-    });
-    runs.push({
-      specVersion,
-      target: 'search-mcp-http',
-      run: await runServerSuite(searchMcp.url, specVersion, proxyDirectory, stopRuns.signal),
-    });
-    results.set(specVersion, {
-      specVersion,
-      scenarios: serverScenarios[specVersion],
-      direct: await readScenarioResults(directDirectory),
-      throughSearchMcp: await readScenarioResults(proxyDirectory),
-    });
+  for (const [id, mode] of searchMcpHttpModes) {
+    const config = await writeSearchMcpConfig(configDirectory, `${id}.json`, fixture.url, mode);
+    const server = await startSearchMcpHttp(config, fixtureServerId);
+    searchMcpProcesses.set(id, { server, pid: server.pid });
+    target(id).url = server.url;
   }
-  const table = formatResultsTable([...results.values()], baseline, knownGaps);
+  for (const specVersion of specVersions) {
+    const byTarget = new Map<string, Map<string, ScenarioResult>>();
+    for (const { id, url } of targets) {
+      if (!url) throw new Error(`${id} did not start`);
+      const outputDirectory = join(resultsDirectory, specVersion, id);
+      runs.push({
+        specVersion,
+        target: id,
+        run: await runServerSuite(url, specVersion, outputDirectory, stopRuns.signal),
+      });
+      byTarget.set(id, await readScenarioResults(outputDirectory));
+    }
+    results.set(specVersion, byTarget);
+  }
+  const tables = specVersions.map((specVersion) =>
+    formatResultsTable(
+      specVersion,
+      serverScenarios[specVersion],
+      targets.map(({ id, scenarios, expected }) => ({
+        title: id,
+        scenarios,
+        expectedFailures: expected.list,
+        results: targetResults(specVersion, id),
+      })),
+    ),
+  );
   const timings = runs
-    .map(({ specVersion, target, run }) => `${specVersion} ${target}: ${(run.durationMs / 1000).toFixed(1)} s`)
+    .map(({ specVersion, target: id, run }) => `${specVersion} ${id}: ${(run.durationMs / 1000).toFixed(1)} s`)
     .join(', ');
-  await writeFile(join(resultsDirectory, 'conformance-table.md'), `${table}\nSuite runs: ${timings}\n`);
-  console.log(`${table}\nSuite runs: ${timings}`);
+  const report = `${tables.join('\n\n')}\n\nSuite runs: ${timings}\n`;
+  await writeFile(join(resultsDirectory, 'conformance-table.md'), report);
+  console.log(report);
 });
 
 afterAll(async () => {
   stopRuns.abort();
-  await searchMcp?.close();
+  for (const { server } of searchMcpProcesses.values()) await server.close();
   await fixture?.close();
   if (configDirectory) await rm(configDirectory, { recursive: true, force: true });
 });
 
-function versionResults(specVersion: SpecVersion): VersionResults {
-  const found = results.get(specVersion);
-  if (!found) throw new Error(`the suite did not run for ${specVersion}`);
+function targetResults(specVersion: SpecVersion, id: string): Map<string, ScenarioResult> {
+  const found = results.get(specVersion)?.get(id);
+  if (!found) throw new Error(`the suite did not run for ${specVersion} against ${id}`);
   return found;
 }
 
 describe.each(specVersions)('conformance server scenarios, %s', (specVersion) => {
-  it('the suite ran exactly the scenarios listed for this revision', () => {
-    const { direct, throughSearchMcp } = versionResults(specVersion);
+  it.each(targets.map(({ id }) => id))('the suite ran exactly the scenarios listed for this revision (%s)', (id) => {
+    // Every invocation is `--suite all`: it writes every scenario, whatever the target runs.
     const listed = [...serverScenarios[specVersion]].sort();
     // The runner's own last words say why a scenario is missing (it crashed, or a suite update renamed one).
-    const output = (target: string) =>
-      runs.find((entry) => entry.specVersion === specVersion && entry.target === target)?.run.output.slice(-2000);
-    expect([...direct.keys()].sort(), output('direct')).toEqual(listed);
-    expect([...throughSearchMcp.keys()].sort(), output('search-mcp-http')).toEqual(listed);
+    const output = runs.find((entry) => entry.specVersion === specVersion && entry.target === id)?.run.output;
+    expect([...targetResults(specVersion, id).keys()].sort(), output?.slice(-2000)).toEqual(listed);
   });
 
-  describe('directly against the fixture', () => {
-    it.each(serverScenarios[specVersion])('%s', (scenario) => {
-      const problem = expectationProblem(
-        versionResults(specVersion).direct.get(scenario),
-        baseline.find(scenario, specVersion),
-        true,
-        baselineFile,
-      );
-      expect(problem, problem).toBeUndefined();
-    });
+  it.each(targets.map(({ id }) => id))('%s runs or excludes each scenario, exactly once', (id) => {
+    const { run, excluded } = target(id).scenarios;
+    const placed = [...run[specVersion], ...excluded[specVersion].flatMap((group) => group.scenarios)].sort();
+    expect(placed).toEqual([...serverScenarios[specVersion]].sort());
+    for (const group of excluded[specVersion]) expect(group.reason.trim()).not.toBe('');
   });
 
-  describe('through search-mcp-http in proxy mode', () => {
-    it.each(serverScenarios[specVersion])('%s', (scenario) => {
-      const { direct, throughSearchMcp } = versionResults(specVersion);
+  describe.each(targets.map(({ id }) => id))('%s', (id) => {
+    const { describe: title, scenarios, expected, comparedWithDirect } = target(id);
+    it.each(scenarios.run[specVersion])(`${title}: %s`, (scenario) => {
       // The fixture is the reference: what it passes, Search MCP in front of it must pass too.
-      const passesDirectly = direct.get(scenario)?.failures.length === 0;
+      const mustPass = comparedWithDirect
+        ? targetResults(specVersion, 'direct').get(scenario)?.failures.length === 0
+        : true;
       const problem = expectationProblem(
-        throughSearchMcp.get(scenario),
-        knownGaps.find(scenario, specVersion),
-        passesDirectly,
-        knownGapsFile,
+        targetResults(specVersion, id).get(scenario),
+        expected.list.find(scenario, specVersion),
+        mustPass,
+        expected.file,
       );
       expect(problem, problem).toBeUndefined();
     });
+  });
+
+  it.each(targets.map(({ id }) => id))('every known gap of %s names a scenario it runs', (id) => {
+    const { scenarios, expected } = target(id);
+    const stray = expected.list.entries.filter(
+      (entry) => entry.specVersion === specVersion && !scenarios.run[specVersion].includes(entry.scenario),
+    );
+    expect(stray.map((entry) => entry.scenario)).toEqual([]);
   });
 });
 
-it('one search-mcp-http process served both revisions, start to end', () => {
-  expect(searchMcp?.pid).toBe(searchMcpPid);
-  expect(searchMcp?.exitCode, searchMcp?.logTail()).toBeNull();
+it.each(searchMcpHttpModes.map(([id]) => id))('one %s process served both revisions, start to end', (id) => {
+  const entry = searchMcpProcesses.get(id);
+  expect(entry?.server.pid).toBe(entry?.pid);
+  expect(entry?.server.exitCode, entry?.server.logTail()).toBeNull();
 });

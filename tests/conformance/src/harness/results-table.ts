@@ -1,12 +1,15 @@
 import type { SpecVersion } from './conformance-cli.js';
 import type { ExpectedFailures } from './expected-failures.js';
 import type { ScenarioResult } from './scenario-results.js';
+import type { TargetScenarios } from './server-scenarios.js';
 
-export interface VersionResults {
-  specVersion: SpecVersion;
-  scenarios: readonly string[];
-  direct: Map<string, ScenarioResult>;
-  throughSearchMcp: Map<string, ScenarioResult>;
+/** One target's results for one revision, and what it was meant to run. */
+export interface TargetResults {
+  /** The column's heading. */
+  title: string;
+  scenarios: TargetScenarios;
+  expectedFailures: ExpectedFailures;
+  results: Map<string, ScenarioResult>;
 }
 
 function cell(result: ScenarioResult | undefined, expected: boolean): string {
@@ -18,27 +21,34 @@ function cell(result: ScenarioResult | undefined, expected: boolean): string {
   return `${expected ? 'FAIL, expected' : 'FAIL'}: ${failed}${warnings}`;
 }
 
-/** A Markdown table per revision: scenario, result directly against the fixture, result through search-mcp-http. */
+/**
+ * A Markdown table per revision: one row per scenario, one column per target. A scenario a target does not run says
+ * `excluded` (the reasons are in `server-scenarios.ts`); results of scenarios a target ran but does not list (a suite
+ * run covers them all) are not shown.
+ */
 export function formatResultsTable(
-  versions: readonly VersionResults[],
-  baseline: ExpectedFailures,
-  knownGaps: ExpectedFailures,
+  specVersion: SpecVersion,
+  scenarios: readonly string[],
+  targets: readonly TargetResults[],
 ): string {
-  const sections = versions.map(({ specVersion, scenarios, direct, throughSearchMcp }) => {
-    const rows = scenarios.map((scenario) => {
-      const directCell = cell(direct.get(scenario), baseline.find(scenario, specVersion) !== undefined);
-      const proxyCell = cell(throughSearchMcp.get(scenario), knownGaps.find(scenario, specVersion) !== undefined);
-      return `| ${scenario} | ${directCell} | ${proxyCell} |`;
-    });
-    const passed = (results: Map<string, ScenarioResult>) =>
-      scenarios.filter((scenario) => results.get(scenario)?.failures.length === 0).length;
-    return [
-      `### ${specVersion}: ${passed(direct)}/${scenarios.length} pass directly, ${passed(throughSearchMcp)}/${scenarios.length} through search-mcp-http`,
-      '',
-      '| scenario | direct (fixture) | through search-mcp-http (proxy) |',
-      '| --- | --- | --- |',
-      ...rows,
-    ].join('\n');
+  const rows = scenarios.map((scenario) => {
+    const cells = targets.map(({ scenarios: planned, expectedFailures, results }) =>
+      planned.run[specVersion].includes(scenario)
+        ? cell(results.get(scenario), expectedFailures.find(scenario, specVersion) !== undefined)
+        : 'excluded',
+    );
+    return `| ${scenario} | ${cells.join(' | ')} |`;
   });
-  return `${sections.join('\n\n')}\n`;
+  const counts = targets.map(({ title, scenarios: planned, results }) => {
+    const run = planned.run[specVersion];
+    const passed = run.filter((scenario) => results.get(scenario)?.failures.length === 0).length;
+    return `${passed}/${run.length} ${title}`;
+  });
+  return [
+    `### ${specVersion}: ${counts.join(', ')}`,
+    '',
+    `| scenario | ${targets.map(({ title }) => title).join(' | ')} |`,
+    `| --- | ${targets.map(() => '---').join(' | ')} |`,
+    ...rows,
+  ].join('\n');
 }

@@ -63,6 +63,14 @@ export type { ParsedToolKey } from './keys/tool-key.js';
 export { delay } from './async/delay.js';
 export { untilAborted } from './async/until-aborted.js';
 export { isJsonRpcMessage } from './json-rpc/json-rpc-message.js';
+export {
+  checkParamHeaders,
+  decodeHeaderValue,
+  MCP_PARAM_HEADER_PREFIX,
+  paramHeaders,
+  scanHeaderDeclarations,
+} from './http/mcp-param-headers.js';
+export type { HeaderDeclaration, HeaderScan, ParamHeaderMismatch } from './http/mcp-param-headers.js';
 export { isTerminalTaskStatus, taskPollDelayMs } from './types/task-polling.js';
 export { listsTasksExtension, TASKS_EXTENSION } from './types/tasks-extension.js';
 export type { JsonRpcMessageShape } from './json-rpc/json-rpc-message.js';

@@ -19,10 +19,18 @@ import {
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { isLoggingLevel, isRecord, type Logger, listsTasksExtension, TASKS_EXTENSION } from '@search-mcp/shared';
+import {
+  type HeaderDeclaration,
+  isLoggingLevel,
+  isRecord,
+  type Logger,
+  listsTasksExtension,
+  paramHeaders,
+  scanHeaderDeclarations,
+  TASKS_EXTENSION,
+} from '@search-mcp/shared';
 import type { RequestOrigin, ReverseRequestRouter } from '../reverse/reverse-request-types.js';
 import type { BackendPeer, PeerRequestOptions } from './backend-peer.js';
-import { type HeaderDeclaration, paramHeaders, scanHeaderDeclarations } from './mcp-param-headers.js';
 import { ModernTaskBridge } from './modern-task-bridge.js';
 import type { PeerConnectOptions } from './prior-verdict.js';
 import type { ModernErrorReader } from './protocol-errors.js';

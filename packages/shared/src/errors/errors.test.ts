@@ -131,7 +131,7 @@ describe('formatIssues', () => {
 });
 
 describe('JsonRpcErrorCode', () => {
-  it('holds the JSON-RPC 2.0 codes and the MCP server range', () => {
+  it('holds the JSON-RPC 2.0 codes, the MCP server range and 2026-07-28 HeaderMismatch', () => {
     expect(JsonRpcErrorCode).toEqual({
       ParseError: -32700,
       InvalidRequest: -32600,
@@ -140,6 +140,7 @@ describe('JsonRpcErrorCode', () => {
       InternalError: -32603,
       ServerError: -32000,
       RequestTimeout: -32001,
+      HeaderMismatch: -32020,
     });
   });
 });

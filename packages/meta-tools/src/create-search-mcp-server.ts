@@ -4,7 +4,7 @@ import { createRequestAudit } from './audit/request-audit.js';
 import { answersDependOnCaller, fixedToolListHint, listCacheHint, resourceReadHint } from './cache-hints.js';
 import { callToolRequestSchema, createCallToolHandler } from './handlers/call-tool-handler.js';
 import { createToolExposure, type HandlerContext } from './handlers/handler-context.js';
-import { createToolLister } from './handlers/list-tools-handler.js';
+import { createListedToolFinder, createToolLister } from './handlers/list-tools-handler.js';
 import { createListChangedNotifier } from './list-changed-notifier.js';
 import {
   TOOL_DISCOVERY,
@@ -154,5 +154,6 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): ParamsCh
     },
   );
   server.handle('tools/call', createCallToolHandler(context), callToolRequestSchema);
+  server.findListedTools(createListedToolFinder(context, { pinned: options.pinned ?? config.exposure.pinned }));
   return server;
 }

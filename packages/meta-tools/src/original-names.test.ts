@@ -88,3 +88,28 @@ describe('exposure.names: "original"', () => {
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('shout');
   });
 });
+
+describe('listedTool (the definition a call is checked against before dispatch)', () => {
+  it('finds a tool by the name it is listed under to that caller, and nothing by a key or an unlisted name', async () => {
+    const catalog = new ToolCatalog({
+      sources: [source()],
+      config: { mcpServers: {}, exposure: { mode: 'proxy', names: 'original' } },
+    });
+    const server = createSearchMcpServer({ catalog });
+    expect(await server.listedTool({}, 'shout')).toMatchObject({ name: 'shout', inputSchema: { type: 'object' } });
+    expect(await server.listedTool({}, 'local__echo')).toMatchObject({ name: 'local__echo' });
+    expect(await server.listedTool({}, 'other:shout')).toBeUndefined();
+    expect(await server.listedTool({}, 'echo')).toBeUndefined();
+  });
+
+  it('in meta mode finds pinned tools only', async () => {
+    const catalog = new ToolCatalog({
+      sources: [source()],
+      config: { mcpServers: {}, exposure: { mode: 'meta', names: 'original', pinned: ['other:shout'] } },
+    });
+    const server = createSearchMcpServer({ catalog });
+    expect(await server.listedTool({}, 'shout')).toMatchObject({ name: 'shout' });
+    expect(await server.listedTool({}, 'add')).toBeUndefined();
+    expect(await server.listedTool({}, 'tool_discovery')).toBeUndefined();
+  });
+});

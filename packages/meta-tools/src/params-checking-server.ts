@@ -18,8 +18,10 @@ import {
   type SpecTypeName,
   specTypeSchemas,
   type StandardSchemaV1,
+  type Tool,
   type Transport,
 } from '@modelcontextprotocol/server';
+import type { Caller } from '@search-mcp/catalog';
 import { formatIssues, isRecord } from '@search-mcp/shared';
 import { z } from 'zod';
 import { type CacheHint, withCacheHint } from './cache-hints.js';
@@ -194,6 +196,22 @@ export class ParamsCheckingServer extends Server {
     const listener = clientListeners.get(this);
     clientListeners.delete(this);
     listener?.(client);
+  }
+
+  private listedToolFinder: ((caller: Caller, name: string) => Promise<Tool | undefined>) | undefined;
+
+  /** Where `listedTool` looks (the server's tool lister); a later call replaces it. */
+  findListedTools(finder: (caller: Caller, name: string) => Promise<Tool | undefined>): void {
+    this.listedToolFinder = finder;
+  }
+
+  /**
+   * The tool `tools/list` gives `caller` under `name` (its definition as listed), `undefined` when none is listed
+   * so. An HTTP entry asks before dispatch: a 2026-07-28 call's `Mcp-Param-*` headers are checked against the
+   * `x-mcp-header` arguments of the tool as its client saw it listed.
+   */
+  listedTool(caller: Caller, name: string): Promise<Tool | undefined> {
+    return this.listedToolFinder ? this.listedToolFinder(caller, name) : Promise.resolve(undefined);
   }
 
   /** Whether this instance serves the 2026-07-28 era (fixed by the serving entry before the first request). */

@@ -31,6 +31,25 @@ export function createToolLister(
   };
 }
 
+/**
+ * The tool `tools/list` gives `caller` under `name`, or `undefined` when that name is not listed to it (a tool key, a
+ * meta-tool, a tool the caller cannot see, an unpinned tool in meta mode). For the HTTP entry, which checks a
+ * 2026-07-28 call's `Mcp-Param-*` headers against the definition its client was given before the call runs.
+ */
+export function createListedToolFinder(
+  context: HandlerContext,
+  options: Pick<ToolListerOptions, 'pinned'>,
+): (caller: Caller, name: string) => Promise<Tool | undefined> {
+  return async (caller, name) => {
+    const { tools, names } = await context.exposure(caller);
+    const key = names.keyOf(name);
+    if (key === undefined || names.nameOf(key) !== name) return undefined;
+    if (context.mode !== 'proxy' && !options.pinned.includes(key)) return undefined;
+    const tool = tools.find((entry) => entry.toolKey === key);
+    return tool ? toListedTool(tool, name) : undefined;
+  };
+}
+
 /** A tool as listed: its definition as the backend sent it, under its exposed name. */
 function toListedTool(tool: ToolInfo, exposedName: string): Tool {
   const definition: Record<string, unknown> = tool.definition

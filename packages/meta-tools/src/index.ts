@@ -10,6 +10,13 @@ export type { AuditRecord, AuditSink } from './audit/audit-record.js';
 export { ForwardingHub, type ForwardingHubOptions } from './forwarding-hub.js';
 export type { DuplicateResource } from './resources/resource-routes.js';
 export {
+  type ListenResourceSubscription,
+  type ListenSubscriptionsHub,
+  subscribeListenResources,
+  unsubscribeListenResources,
+} from './resources/listen-resource-subscriptions.js';
+export { type StdioListenAdapterOptions, withListenSubscriptions } from './resources/stdio-listen-adapter.js';
+export {
   ClientSessions,
   type ClientSessionsOptions,
   forwardedClientCapabilities,

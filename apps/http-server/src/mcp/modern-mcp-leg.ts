@@ -1,10 +1,11 @@
 import { createMcpHandler, isLegacyRequest, type Server } from '@modelcontextprotocol/server';
 import type { Caller } from '@search-mcp/catalog';
-import { isRecord, type SecretRedactor } from '@search-mcp/shared';
+import { isRecord, type ParamHeaderMismatch, type SecretRedactor } from '@search-mcp/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authInfoOf, callerOfAuthInfo } from './caller-auth-info.js';
 import type { ListenStreams } from './listen-streams.js';
 import type { McpServerOverrides } from './mcp-server-factory.js';
+import { headerMismatchError, paramHeaderMismatch } from './param-header-check.js';
 import { PerRequestInstances } from './per-request-instances.js';
 import type { PendingRequestListener } from './tracked-transport.js';
 import { sendWebResponse, toWebRequest } from './web-request-bridge.js';
@@ -43,9 +44,12 @@ export interface ModernMcpLeg {
 /**
  * `/mcp` for 2026-07-28 clients, next to the sessionful 2025 endpoint: the SDK's `createMcpHandler` with
  * `legacy: 'reject'` (2025 traffic never reaches it: the endpoint routes it to its sessions), one server instance per
- * request, no `Mcp-Session-Id`. The SDK checks `Mcp-Method`/`Mcp-Name` against the body (`400`, `-32020`). Tokens
- * and projects hold as on the 2025 leg: the caller the auth hook resolved rides to the factory as `authInfo`.
- * `subscriptions/listen` goes to the listen streams, which publish only what each caller may see.
+ * request, no `Mcp-Session-Id`. The SDK checks `Mcp-Method`/`Mcp-Name` against the body (`400`, `-32020`); the
+ * `Mcp-Param-*` headers of a `tools/call` are checked here against the `x-mcp-header` arguments of the tool as listed
+ * to the caller (SEP-2243, same answer), at the SDK's own step for them: after its header, version and capability
+ * checks (the factory is called only then), before anything runs. Tokens and projects hold as on the 2025 leg: the
+ * caller the auth hook resolved rides to the factory as `authInfo`. `subscriptions/listen` goes to the listen
+ * streams, which publish only what each caller may see.
  *
  * A request's work may outlive its response: when a call answers `input_required` (a backend asked for input), the
  * backend call waits in the runtime for the client's retry, a new POST. Only the client closing the response stream
@@ -53,13 +57,25 @@ export interface ModernMcpLeg {
  */
 export function createModernMcpLeg(options: ModernMcpLegOptions): ModernMcpLeg {
   const instances = new PerRequestInstances();
+  /** The parsed bodies of the `tools/call` requests being served, for the factory's `Mcp-Param-*` check. */
+  const calls = new WeakMap<Request, Record<string, unknown>>();
+  /** The calls refused by that check: the factory throws (nothing runs), and `serve` answers 400 itself. */
+  const refused = new WeakMap<Request, ParamHeaderMismatch>();
   const handler = createMcpHandler(
-    (context) => {
-      const server = options.serverFactory(
-        { era: context.era },
-        options.overridesFor(callerOfAuthInfo(context.authInfo)),
-      );
-      return instances.track(context.requestInfo, server);
+    async (context) => {
+      const overrides = options.overridesFor(callerOfAuthInfo(context.authInfo));
+      const request = context.requestInfo;
+      const server = instances.track(request, options.serverFactory({ era: context.era }, overrides));
+      const call = request && calls.get(request);
+      if (request && call) {
+        const meta = isRecord(call.params) && isRecord(call.params._meta) ? call.params._meta : undefined;
+        const mismatch = await paramHeaderMismatch(server, overrides.resolveCaller({ meta }), call, request.headers);
+        if (mismatch) {
+          refused.set(request, mismatch);
+          throw new Error(mismatch.reason);
+        }
+      }
+      return server;
     },
     { legacy: 'reject' },
   );
@@ -82,6 +98,7 @@ export function createModernMcpLeg(options: ModernMcpLegOptions): ModernMcpLeg {
       options.activity.requestStarted();
       const webRequest = toWebRequest(request);
       const id = isRecord(request.body) ? request.body.id : undefined;
+      if (isRecord(request.body) && request.body.method === 'tools/call') calls.set(webRequest, request.body);
       let stop: (error: JsonRpcErrorBody) => void = () => {};
       const stopped = new Promise<JsonRpcErrorBody>((resolve) => {
         stop = resolve;
@@ -101,6 +118,13 @@ export function createModernMcpLeg(options: ModernMcpLegOptions): ModernMcpLeg {
           .finally(() => instances.release(webRequest));
         const first = await Promise.race([fetched, stopped]);
         const answer = (error: JsonRpcErrorBody) => ({ jsonrpc: '2.0', id: id ?? null, error });
+        const mismatch = refused.get(webRequest);
+        if (first instanceof Response && mismatch) {
+          // The SDK answered the factory's refusal as an internal error: the answer is a header mismatch (SEP-2243).
+          void first.body?.cancel().catch(() => {});
+          const refusal = JSON.stringify(answer(headerMismatchError(mismatch)));
+          return reply.code(400).type('application/json').send(options.redactor.redact(refusal));
+        }
         if (!(first instanceof Response)) {
           // Shut down before the handler answered: the answer is ours, whatever the handler writes after.
           void fetched.then((late) => late.body?.cancel()).catch(() => {});

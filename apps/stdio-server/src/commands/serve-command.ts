@@ -1,3 +1,5 @@
+import type { Caller } from '@search-mcp/catalog';
+import { withListenSubscriptions } from '@search-mcp/meta-tools';
 import { startHotReload } from '@search-mcp/runtime';
 import type { CliArguments } from '../cli-arguments.js';
 import type { CliLifecycle } from '../cli-lifecycle.js';
@@ -28,8 +30,18 @@ export async function serveCommand(cli: CliArguments, lifecycle: CliLifecycle): 
   const server = runtime.createServer(instructionsWaitMs !== undefined ? { instructionsWaitMs } : {});
   // Closed before the runtime (closers run last-added first): stop answering, then stop the backends.
   lifecycle.onClose(() => server.close());
-  const transport = new StdioJsonRpcServerTransport({
+  const wire = new StdioJsonRpcServerTransport({
     onDiagnostic: (detail) => logger.debug('client input answered with an error or ignored', { detail }),
+  });
+  // The SDK's stdio entry answers a 2026-07-28 client's `subscriptions/listen` itself: this subscribes the stream's
+  // resources at the backends and relays their updates onto it (a 2025 connection passes through untouched).
+  const transport = withListenSubscriptions(wire, {
+    hub: runtime.hub,
+    callerOf: (meta): Caller => {
+      const projectId = typeof meta?.projectId === 'string' ? meta.projectId : cli.project;
+      return projectId !== undefined ? { projectId } : {};
+    },
+    logger: logger.child({ component: 'listen' }),
   });
   transport.onclose = () => void lifecycle.shutdown('stdin closed');
 

@@ -6,6 +6,11 @@ import type { BackendGateway, BackendGatewayEvents, Listed } from './forwarding/
 import { LogLevels } from './logging/log-levels.js';
 import { requestsHearingLog, sessionCallInFlight } from './logging/request-log-relay.js';
 import { PromptTable } from './prompts/prompt-table.js';
+import {
+  type ListenResourceSubscription,
+  subscribeListenResources,
+  unsubscribeListenResources,
+} from './resources/listen-resource-subscriptions.js';
 import { type DuplicateResource, ResourceRoutes } from './resources/resource-routes.js';
 import { ResourceSubscriptions } from './resources/resource-subscriptions.js';
 import type { ClientSession } from './sessions/client-session.js';
@@ -132,6 +137,20 @@ export class ForwardingHub {
   /** Ends a session's subscription to a uri, at whichever server holds it. */
   async unsubscribe(session: ClientSession, uri: string): Promise<void> {
     await this.subscriptions.unsubscribe(session.key, uri);
+  }
+
+  /**
+   * Subscribes the resource uris of a 2026-07-28 `subscriptions/listen` stream of a caller at the servers that serve
+   * them and offer subscriptions; resolves with the subscriptions made, which are what the stream's acknowledgement
+   * may promise (`resources/listen-resource-subscriptions.ts`). Both apps' streams use it.
+   */
+  subscribeListen(caller: Caller, uris: readonly string[]): Promise<ListenResourceSubscription[]> {
+    return subscribeListenResources(this, caller, uris, this.logger);
+  }
+
+  /** Ends an ended listen stream's subscriptions at the backends (in the background). */
+  unsubscribeListen(subscribed: readonly ListenResourceSubscription[]): void {
+    unsubscribeListenResources(this, subscribed, this.logger);
   }
 
   /** Records a session's log level and tells the running servers with logging the most verbose level wanted. */

@@ -9,12 +9,7 @@ export type { RequestExtra, SearchMcpServerOptions, ServerStatusSource } from '.
 export type { AuditRecord, AuditSink } from './audit/audit-record.js';
 export { ForwardingHub, type ForwardingHubOptions } from './forwarding-hub.js';
 export type { DuplicateResource } from './resources/resource-routes.js';
-export {
-  type ListenResourceSubscription,
-  type ListenSubscriptionsHub,
-  subscribeListenResources,
-  unsubscribeListenResources,
-} from './resources/listen-resource-subscriptions.js';
+export type { ListenResourceSubscription } from './resources/listen-resource-subscriptions.js';
 export { type StdioListenAdapterOptions, withListenSubscriptions } from './resources/stdio-listen-adapter.js';
 export {
   ClientSessions,

@@ -4,6 +4,11 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { silentLogger } from '@search-mcp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { modernEnvelope } from '../../test/stdio-entry-link.js';
+import {
+  type ListenSubscriptionsHub,
+  subscribeListenResources,
+  unsubscribeListenResources,
+} from './listen-resource-subscriptions.js';
 import { type StdioListenAdapterOptions, withListenSubscriptions } from './stdio-listen-adapter.js';
 
 // The adapter between the wire and the SDK's stdio entry (`serveStdio`), with a real entry and a real 2.x `Server` as
@@ -28,14 +33,19 @@ class FakeGateway extends EventEmitter {
   }
 }
 
-function fakeHub(gateway: FakeGateway) {
+function fakeHub(gateway: FakeGateway): StdioListenAdapterOptions['hub'] {
   // `subs` serves res://subs/*, `plain` (no subscriptions) serves res://plain/*.
-  return {
+  const base = {
     gateway,
     routes: { candidates: async (uri: string) => [uri.split('/')[2] ?? ''] },
     visibleServerIds: async () => ['subs', 'plain'],
+  } as unknown as ListenSubscriptionsHub;
+  return {
+    gateway: base.gateway,
+    subscribeListen: (caller, uris) => subscribeListenResources(base, caller, uris, silentLogger),
+    unsubscribeListen: (subscribed) => unsubscribeListenResources(base, subscribed, silentLogger),
     canSee: () => true,
-  } as unknown as StdioListenAdapterOptions['hub'];
+  };
 }
 
 const closers: Array<() => Promise<void>> = [];

@@ -10,15 +10,10 @@ import {
 import type { Caller } from '@search-mcp/catalog';
 import { isRecord, type Logger } from '@search-mcp/shared';
 import type { ForwardingHub } from '../forwarding-hub.js';
-import {
-  type ListenResourceSubscription,
-  type ListenSubscriptionsHub,
-  subscribeListenResources,
-  unsubscribeListenResources,
-} from './listen-resource-subscriptions.js';
+import type { ListenResourceSubscription } from './listen-resource-subscriptions.js';
 
 export interface StdioListenAdapterOptions {
-  hub: ListenSubscriptionsHub & Pick<ForwardingHub, 'canSee'>;
+  hub: Pick<ForwardingHub, 'gateway' | 'subscribeListen' | 'unsubscribeListen' | 'canSee'>;
   /** Who a listen request is from (its `_meta`: a `projectId` it names, else the connection's project). */
   callerOf(meta: Record<string, unknown> | undefined): Caller;
   logger: Logger;
@@ -43,7 +38,7 @@ interface Listen {
  * both sides send:
  *
  * - a `subscriptions/listen` naming resource uris is held while the hub subscribes them at the backends that serve
- *   them (`subscribeListenResources`, the same rule as `search-mcp-http`'s streams), then passed on with its
+ *   them (`hub.subscribeListen`, as `search-mcp-http`'s streams do), then passed on with its
  *   `resourceSubscriptions` narrowed to those, so the entry's acknowledgement says what will be delivered;
  * - the backends' `notifications/resources/updated` for those uris go out on the stream once it is acknowledged,
  *   stamped with its subscription id as the entry stamps what it routes (the pinned instance never hears of the
@@ -143,7 +138,7 @@ class StdioListenAdapter implements Transport {
     const listen: Listen = { caller, subscribed: [], preparing: true, acknowledged: false, ended: false };
     this.listens.set(message.id, listen);
     this.listenToBackends();
-    const subscribing = subscribeListenResources(this.options.hub, caller, uris, this.options.logger);
+    const subscribing = this.options.hub.subscribeListen(caller, uris);
     void subscribing
       .catch((): ListenResourceSubscription[] => [])
       .then((subscribed) => {
@@ -151,7 +146,7 @@ class StdioListenAdapter implements Transport {
         listen.subscribed = subscribed;
         // Cancelled, or the connection closed, while subscribing.
         if (listen.ended) {
-          unsubscribeListenResources(this.options.hub, subscribed, this.options.logger);
+          this.options.hub.unsubscribeListen(subscribed);
           return;
         }
         const honoured = subscribed.map(({ uri }) => uri);
@@ -182,7 +177,7 @@ class StdioListenAdapter implements Transport {
       const dropped = listen.subscribed.filter(({ uri }) => !honoured.has(uri));
       if (dropped.length > 0) {
         listen.subscribed = listen.subscribed.filter(({ uri }) => honoured.has(uri));
-        unsubscribeListenResources(this.options.hub, dropped, this.options.logger);
+        this.options.hub.unsubscribeListen(dropped);
       }
       return;
     }
@@ -220,7 +215,7 @@ class StdioListenAdapter implements Transport {
     this.listens.delete(id);
     listen.ended = true;
     // A stream still being prepared unsubscribes when its subscriptions are made.
-    if (!listen.preparing) unsubscribeListenResources(this.options.hub, listen.subscribed, this.options.logger);
+    if (!listen.preparing) this.options.hub.unsubscribeListen(listen.subscribed);
     if (this.listens.size === 0 && this.listening) {
       this.listening = false;
       this.options.hub.gateway.off('resource-updated', this.relayUpdate);

@@ -11,7 +11,10 @@ import { PerRequestInstances } from './per-request-instances.js';
 import { sendWebResponse, toWebRequest } from './web-request-bridge.js';
 
 /** What the listen streams hear backend changes from and subscribe resources through: the runtime's hub. */
-export type ListenHub = Pick<SearchMcpRuntime['hub'], 'gateway' | 'routes' | 'visibleServerIds'>;
+export type ListenHub = Pick<
+  SearchMcpRuntime['hub'],
+  'gateway' | 'visibleServerIds' | 'subscribeListen' | 'unsubscribeListen'
+>;
 
 export interface ListenStreamsOptions {
   hub: ListenHub;
@@ -155,32 +158,11 @@ export function createListenStreams(options: ListenStreamsOptions): ListenStream
   hub.gateway.on('resource-updated', onResourceUpdated);
 
   /**
-   * Subscribes the stream's resource URIs at the backends that serve them for this caller (the server a read would
-   * go to that offers subscriptions), and narrows the filter to those: the acknowledgement tells the client which
-   * URIs it will hear about. A URI no visible server serves is left out, never guessed.
+   * Subscribes the stream's resource URIs at the backends that serve them for this caller, and narrows the filter to
+   * those: the acknowledgement tells the client which URIs it will hear about (the hub's rule, shared with the stdio
+   * app's streams).
    */
-  const subscribeResources = async (caller: Caller, uris: readonly string[]) => {
-    const subscribed: Array<{ serverId: string; uri: string }> = [];
-    const visible = await hub.visibleServerIds(caller).catch(() => [] as string[]);
-    for (const uri of new Set(uris)) {
-      const candidates = await hub.routes.candidates(uri, visible).catch(() => [] as string[]);
-      const serverId = candidates.find((id) => {
-        const resources = hub.gateway.serverCapabilities(id)?.resources;
-        return isRecord(resources) && resources.subscribe === true;
-      });
-      if (serverId === undefined) continue;
-      try {
-        await hub.gateway.subscribeResource(serverId, uri);
-        subscribed.push({ serverId, uri });
-      } catch (error) {
-        logger.debug('could not subscribe a resource for a listen stream', {
-          server: serverId,
-          error: errorMessage(error),
-        });
-      }
-    }
-    return subscribed;
-  };
+  const subscribeResources = (caller: Caller, uris: readonly string[]) => hub.subscribeListen(caller, uris);
 
   const refuse = (reply: FastifyReply, id: unknown, code: number, message: string) =>
     reply.code(200).send({ jsonrpc: '2.0', id: id ?? null, error: { code, message } });
@@ -263,14 +245,7 @@ export function createListenStreams(options: ListenStreamsOptions): ListenStream
         else openPerToken.delete(token);
         group.streams -= 1;
         logger.debug('subscriptions/listen stream ended', { token: caller.tokenId, project: caller.projectId, open });
-        for (const { serverId, uri } of subscribed) {
-          hub.gateway.unsubscribeResource(serverId, uri).catch((error: unknown) => {
-            logger.debug('could not unsubscribe a resource of an ended listen stream', {
-              server: serverId,
-              error: errorMessage(error),
-            });
-          });
-        }
+        hub.unsubscribeListen(subscribed);
         if (group.streams === 0) endGroup(group);
       }
     },

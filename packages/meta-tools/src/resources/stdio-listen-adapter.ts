@@ -85,19 +85,20 @@ class StdioListenAdapter implements Transport {
     this.wire.setSupportedProtocolVersions?.(versions);
   }
 
-  async start(): Promise<void> {
+  start(): Promise<void> {
     this.wire.onmessage = (message, extra) => this.receive(message, extra);
     this.wire.onclose = () => {
       this.endAll();
       this.onclose?.();
     };
     this.wire.onerror = (error) => this.onerror?.(error);
-    await this.wire.start();
+    return this.wire.start();
   }
 
-  async send(message: JSONRPCMessage, sendOptions?: TransportSendOptions): Promise<void> {
+  // Every answer of the connection passes here: no promise of its own (the forwarding path counts them).
+  send(message: JSONRPCMessage, sendOptions?: TransportSendOptions): Promise<void> {
     if (this.listens.size > 0) this.observeOutbound(message);
-    await this.wire.send(message, sendOptions);
+    return this.wire.send(message, sendOptions);
   }
 
   async close(): Promise<void> {

@@ -16,8 +16,10 @@ import {
   metaModeScenarios,
   serverScenarios,
   specVersions,
+  stdioRelayScenarios,
   type TargetScenarios,
 } from './harness/server-scenarios.js';
+import { type StdioRelay, startStdioRelay } from './relay/stdio-relay.js';
 
 const resultsDirectory = fileURLToPath(new URL('../results/', import.meta.url));
 
@@ -61,6 +63,13 @@ const targets: Target[] = [
     expected: expectations('expectations/search-mcp-meta-known-gaps.json'),
     comparedWithDirect: true,
   },
+  {
+    id: 'search-mcp-stdio',
+    describe: 'through search-mcp serve (stdio, proxy mode) behind the HTTP relay',
+    scenarios: stdioRelayScenarios,
+    expected: expectations('expectations/search-mcp-stdio-known-gaps.json'),
+    comparedWithDirect: true,
+  },
 ];
 
 /** The search-mcp-http targets and their modes: one process each, for the whole run. */
@@ -71,6 +80,7 @@ const searchMcpHttpModes = [
 
 let fixture: FixtureHttpServer | undefined;
 const searchMcpProcesses = new Map<string, { server: SearchMcpHttp; pid: number | undefined }>();
+let stdioRelay: StdioRelay | undefined;
 let configDirectory: string | undefined;
 /** Per revision, per target id: the scenarios' results. */
 const results = new Map<SpecVersion, Map<string, Map<string, ScenarioResult>>>();
@@ -86,8 +96,8 @@ function target(id: string): Target {
 
 /**
  * The whole suite runs once, here: the fixture in this process, one search-mcp-http process per mode in front of it
- * for both revisions (never restarted between scenarios), and one suite invocation per revision and target, one after
- * the other (the suite's stream checks wait for frames within fixed windows; running them side by side on two cores
+ * for both revisions (never restarted between scenarios), the relay to `search-mcp serve` children (one per 2025
+ * session, one for 2026-07-28), and one suite invocation per revision and target, one after the other (the suite's stream checks wait for frames within fixed windows; running them side by side on two cores
  * would make those windows the thing measured).
  *
  * Every invocation is `--suite all`, also for a target that runs only some scenarios: the runner selects one scenario
@@ -106,6 +116,9 @@ beforeAll(async () => {
     searchMcpProcesses.set(id, { server, pid: server.pid });
     target(id).url = server.url;
   }
+  const stdioConfig = await writeSearchMcpConfig(configDirectory, 'search-mcp-stdio.json', fixture.url, 'proxy');
+  stdioRelay = await startStdioRelay(stdioConfig, fixtureServerId);
+  target('search-mcp-stdio').url = stdioRelay.url;
   for (const specVersion of specVersions) {
     const byTarget = new Map<string, Map<string, ScenarioResult>>();
     for (const { id, url } of targets) {
@@ -135,7 +148,8 @@ beforeAll(async () => {
   const timings = runs
     .map(({ specVersion, target: id, run }) => `${specVersion} ${id}: ${(run.durationMs / 1000).toFixed(1)} s`)
     .join(', ');
-  const report = `${tables.join('\n\n')}\n\nSuite runs: ${timings}\n`;
+  const children = `search-mcp serve children started: ${stdioRelay?.childrenStarted}`;
+  const report = `${tables.join('\n\n')}\n\nSuite runs: ${timings}\n${children}\n`;
   await writeFile(join(resultsDirectory, 'conformance-table.md'), report);
   console.log(report);
 });
@@ -143,6 +157,7 @@ beforeAll(async () => {
 afterAll(async () => {
   stopRuns.abort();
   for (const { server } of searchMcpProcesses.values()) await server.close();
+  await stdioRelay?.close();
   await fixture?.close();
   if (configDirectory) await rm(configDirectory, { recursive: true, force: true });
 });
@@ -199,4 +214,8 @@ it.each(searchMcpHttpModes.map(([id]) => id))('one %s process served both revisi
   const entry = searchMcpProcesses.get(id);
   expect(entry?.server.pid).toBe(entry?.pid);
   expect(entry?.server.exitCode, entry?.server.logTail()).toBeNull();
+});
+
+it('the stdio children wrote only protocol to stdout, and none ended before the relay ended it', () => {
+  expect(stdioRelay?.problems()).toEqual([]);
 });

@@ -226,3 +226,53 @@ export const metaModeScenarios: TargetScenarios = {
     ],
   },
 };
+
+/** The scenarios `stdioRelayScenarios` excludes, per revision: what they check is HTTP, which stdio does not have. */
+const relayedHttpExclusions: Record<SpecVersion, readonly ExcludedScenarios[]> = {
+  '2025-11-25': [
+    {
+      scenarios: ['server-session-lifecycle', 'server-sse-polling', 'server-sse-multiple-streams'],
+      reason:
+        'HTTP sessions (Mcp-Session-Id, DELETE, 404 after it) and SSE streams (priming, retry, Last-Event-ID resumption, concurrent POST streams) are made by the relay, not by the stdio app',
+    },
+    {
+      scenarios: ['dns-rebinding-protection'],
+      reason: 'Host and Origin header checks are the relay HTTP front door; stdio has no headers',
+    },
+  ],
+  '2026-07-28': [
+    {
+      scenarios: ['server-stateless'],
+      reason:
+        'most of its checks are the HTTP mapping (status 400/404 per JSON-RPC error, Mcp-Method mismatch, the subscriptions/listen HTTP stream), which the relay would have to implement',
+    },
+    {
+      scenarios: ['server-sse-multiple-streams'],
+      reason: 'concurrent POST streams are the relay HTTP handling',
+    },
+    {
+      scenarios: ['dns-rebinding-protection', 'http-header-validation', 'http-custom-header-server-validation'],
+      reason:
+        'Host/Origin, Mcp-Method/Mcp-Name and Mcp-Param-* header checks are the relay HTTP front door; stdio has no headers',
+    },
+  ],
+};
+
+function allBut(specVersion: SpecVersion, exclusions: readonly ExcludedScenarios[]): readonly string[] {
+  const excluded = new Set(exclusions.flatMap((group) => group.scenarios));
+  return serverScenarios[specVersion].filter((scenario) => !excluded.has(scenario));
+}
+
+/**
+ * The stdio app (`search-mcp serve`, proxy mode, original names) behind `src/relay/stdio-relay.ts`: every scenario
+ * whose checks are about MCP messages (initialize, ping, logging, tools with sampling, elicitation, progress and
+ * logging, resources, subscriptions, prompts, completions, caching hints, SEP-2322 `input_required`), none whose
+ * checks are about HTTP, since those would test the relay.
+ */
+export const stdioRelayScenarios: TargetScenarios = {
+  run: {
+    '2025-11-25': allBut('2025-11-25', relayedHttpExclusions['2025-11-25']),
+    '2026-07-28': allBut('2026-07-28', relayedHttpExclusions['2026-07-28']),
+  },
+  excluded: relayedHttpExclusions,
+};

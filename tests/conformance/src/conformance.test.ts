@@ -148,7 +148,7 @@ beforeAll(async () => {
   const timings = runs
     .map(({ specVersion, target: id, run }) => `${specVersion} ${id}: ${(run.durationMs / 1000).toFixed(1)} s`)
     .join(', ');
-  const children = `search-mcp serve children started: ${stdioRelay?.childrenStarted}`;
+  const children = `search-mcp serve children started: ${stdioRelay?.childrenStarted}, at most ${stdioRelay?.mostRunning} at once`;
   const report = `${tables.join('\n\n')}\n\nSuite runs: ${timings}\n${children}\n`;
   await writeFile(join(resultsDirectory, 'conformance-table.md'), report);
   console.log(report);

@@ -21,6 +21,8 @@ export interface StdioChild {
   send(message: JSONRPCMessage): void;
   /** Lines on stdout that were not JSON (the stdio app must print none). */
   readonly strayOutput: readonly string[];
+  /** Until it exited. */
+  readonly running: boolean;
   /** Set when the child exited before `close()` asked it to. */
   readonly unexpectedExit: string | undefined;
   logTail(): string;
@@ -83,6 +85,9 @@ export async function startStdioChild(configPath: string, readiness: ChildReadin
       if (child.stdin?.writable) child.stdin.write(`${JSON.stringify(message)}\n`);
     },
     strayOutput,
+    get running() {
+      return child.exitCode === null && child.signalCode === null;
+    },
     get unexpectedExit() {
       return unexpectedExit;
     },

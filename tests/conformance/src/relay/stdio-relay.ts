@@ -22,11 +22,20 @@ import { type ChildReadiness, type StdioChild, startStdioChild } from './stdio-c
 /** 2025 children kept started ahead of the sessions that will take them. */
 const spareChildren = 2;
 
+/**
+ * A 2025 session with no request from its client for this long, and none in flight, is ended with its child. HTTP
+ * has no end of a connection the way stdio has (the suite's clients seldom send DELETE), and a run opens some thirty
+ * sessions; a scenario's session is done long before this.
+ */
+const idleSessionMs = 10_000;
+
 export interface StdioRelay {
   /** The relay's MCP endpoint, `http://127.0.0.1:<port>/mcp`. */
   url: URL;
-  /** How many `search-mcp serve` children it started (one per 2025 session, a spare, one for 2026-07-28). */
+  /** How many `search-mcp serve` children it started (one per 2025 session, the spares, one for 2026-07-28). */
   readonly childrenStarted: number;
+  /** The most children running at once. */
+  readonly mostRunning: number;
   /** What went wrong with a child while it served: an exit nobody asked for, non-protocol output on stdout. */
   problems(): string[];
   close(): Promise<void>;
@@ -75,10 +84,12 @@ function relatedRequest(
 export async function startStdioRelay(configPath: string, backendId: string): Promise<StdioRelay> {
   const children: StdioChild[] = [];
   let childrenStarted = 0;
+  let mostRunning = 0;
   const start = async (readiness: ChildReadiness) => {
     childrenStarted += 1;
     const child = await startStdioChild(configPath, readiness);
     children.push(child);
+    mostRunning = Math.max(mostRunning, children.filter((entry) => entry.running).length);
     return child;
   };
 
@@ -149,6 +160,9 @@ export async function startStdioRelay(configPath: string, backendId: string): Pr
     get childrenStarted() {
       return childrenStarted;
     },
+    get mostRunning() {
+      return mostRunning;
+    },
     problems: () => [
       ...startFailures.map((failure) => `a child did not start: ${failure}`),
       ...children.flatMap((child) => [
@@ -183,11 +197,23 @@ async function connectLegacySession(
       sessions.delete(id);
     },
   });
+  let idle: NodeJS.Timeout | undefined;
+  const expectActivity = () => {
+    clearTimeout(idle);
+    idle = setTimeout(() => {
+      if (inFlight.size > 0) expectActivity();
+      else void transport.close();
+    }, idleSessionMs);
+    idle.unref();
+  };
   transport.onmessage = (message) => {
+    expectActivity();
     if (isJSONRPCRequest(message)) inFlight.set(message.id, { progressToken: progressTokenOf(message) });
     child.send(message);
   };
   transport.onclose = () => {
+    clearTimeout(idle);
+    if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
     void child.close();
   };
   child.onmessage = (message) => {
@@ -304,7 +330,13 @@ async function createModernLeg(child: StdioChild): Promise<{ handle(request: Req
       return new Promise<Response>((respond) => {
         exchanges.set(relayId, { originalId: message.id, progressToken: progressTokenOf(message), respond });
         request.signal.addEventListener('abort', () => {
-          if (!exchanges.delete(relayId)) return;
+          const exchange = exchanges.get(relayId);
+          if (!exchange || !exchanges.delete(relayId)) return;
+          try {
+            exchange.stream?.close();
+          } catch {
+            // Already closed by the client going away.
+          }
           child.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: relayId } });
         });
         child.send({ ...message, id: relayId });

@@ -201,7 +201,16 @@ describe('search-mcp over stdio, other modes and settings', () => {
       tools = (await session.client.listTools()).tools;
     }
     const names = tools.map((tool) => tool.name);
-    expect(names).toEqual([...names].sort());
+    // Grouped by server in config order, each server's tools in its own order, not sorted by name: server-filesystem
+    // lists its read tools first and write_file before create_directory.
+    const configOrder = ['everything', 'filesystem', 'memory', 'web-search'];
+    const serverIndexes = names.map((name) => configOrder.indexOf(name.slice(0, name.indexOf('__'))));
+    expect(serverIndexes).toEqual([...serverIndexes].sort((a, b) => a - b));
+    const filesystemNames = names.filter((name) => name.startsWith('filesystem__'));
+    expect(filesystemNames.slice(0, 2)).toEqual(['filesystem__read_file', 'filesystem__read_text_file']);
+    expect(filesystemNames.indexOf('filesystem__write_file')).toBeLessThan(
+      filesystemNames.indexOf('filesystem__create_directory'),
+    );
     expect(names).toEqual(
       expect.arrayContaining(['everything__echo', 'filesystem__read_text_file', 'memory__read_graph']),
     );

@@ -12,7 +12,9 @@ export interface ToolListerOptions {
 
 /**
  * What `tools/list` answers. Meta mode: the meta-tools, then the pinned tools that are visible. Proxy mode: every
- * visible tool under its exposed name, definitions as the backend sent them, one page sorted by name.
+ * visible tool under its exposed name, definitions as the backend sent them, one page in the backends' own order
+ * (servers in config order, each server's tools as it lists them): with one backend, the list a client sees is the
+ * backend's own, and a client that takes the first tool (as the conformance suite does) gets the same one.
  */
 export function createToolLister(
   context: HandlerContext,
@@ -21,8 +23,7 @@ export function createToolLister(
   return async (caller) => {
     const { tools, names } = await context.exposure(caller);
     const listed = (tool: ToolInfo): Tool => toListedTool(tool, names.nameOf(tool.toolKey) ?? tool.toolKey);
-    if (context.mode === 'proxy')
-      return tools.map(listed).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    if (context.mode === 'proxy') return tools.map(listed);
     const pinnedTools = options.pinned.flatMap((key) => {
       const tool = tools.find((entry) => entry.toolKey === key);
       return tool ? [listed(tool)] : [];

@@ -52,7 +52,7 @@ const promptNames = async () => (await client.listPrompts()).prompts.map((prompt
 
 describe('prompts with exposure.names "original"', () => {
   it('lists own names, server__name for a name two servers share, and gets a prompt by either', async () => {
-    expect(await promptNames()).toEqual(['a__greet', 'b__greet', 'summarize']);
+    expect(await promptNames()).toEqual(['a__greet', 'summarize', 'b__greet']);
     const summary = await client.getPrompt({ name: 'summarize', arguments: { topic: 'names' } });
     expect(summary.messages[0]?.content).toEqual({ type: 'text', text: 'summarize about names' });
     expect((await client.getPrompt({ name: 'b__greet' })).description).toBe('greet from b');

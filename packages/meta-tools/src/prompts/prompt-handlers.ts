@@ -8,7 +8,7 @@ import { JsonRpcWireError, toForwardedError } from '../wire-errors.js';
 import { JsonRpcErrorCode } from '@search-mcp/shared';
 
 /**
- * `prompts/list` (every visible server's prompts as `server__prompt`, one page sorted by name) and `prompts/get` (by
+ * `prompts/list` (every visible server's prompts under their exposed names, one page in the backends' own order) and `prompts/get` (by
  * that name or `server:prompt`; the result is the backend's, unchanged, and the resources it links become readable).
  * Asking the client for input works in every pair of eras, as for tools: a 2026-07-28 backend's `input_required` goes
  * to the client with our signed state wrapping its own, bound to the caller, the prompt and its arguments (the retry

@@ -3,14 +3,14 @@ import { EXPOSED_NAME_PATTERN } from '../exposed-names.js';
 import { PromptTable } from './prompt-table.js';
 
 describe('PromptTable', () => {
-  it('lists prompts under server__prompt, sorted, and resolves both spellings', () => {
+  it('lists prompts under server__prompt, in the servers order, and resolves both spellings', () => {
     const table = new PromptTable([
       { serverId: 'b', prompts: [{ name: 'greet', description: 'from b', arguments: [] }] },
       { serverId: 'a', prompts: [{ name: 'greet', description: 'from a', vendor: 1 }] },
     ]);
     expect(table.prompts.map((prompt) => prompt.definition)).toEqual([
-      { name: 'a__greet', description: 'from a', vendor: 1 },
       { name: 'b__greet', description: 'from b', arguments: [] },
+      { name: 'a__greet', description: 'from a', vendor: 1 },
     ]);
     expect(table.resolve('b__greet')).toEqual({ serverId: 'b', name: 'greet' });
     expect(table.resolve('a:greet')).toEqual({ serverId: 'a', name: 'greet' });
@@ -34,7 +34,7 @@ describe('PromptTable', () => {
       ],
       'original',
     );
-    expect(table.prompts.map((prompt) => prompt.definition.name)).toEqual(['a__greet', 'b__greet', 'summarize']);
+    expect(table.prompts.map((prompt) => prompt.definition.name)).toEqual(['a__greet', 'summarize', 'b__greet']);
     expect(table.resolve('summarize')).toEqual({ serverId: 'a', name: 'summarize' });
     expect(table.resolve('b__greet')).toEqual({ serverId: 'b', name: 'greet' });
   });

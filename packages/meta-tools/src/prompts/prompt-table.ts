@@ -14,7 +14,8 @@ export interface ListedPrompt {
 /**
  * The prompts of the servers a caller sees, under exposed names like tools (`server__prompt`, at most 64 safe
  * characters, hashed when it had to change; with `original`, the prompt's own name unless two servers share it):
- * sorted by exposed name, and resolvable by that name or `server:prompt`.
+ * in the backends' own order (servers in config order, as tools are listed), and resolvable by that name or
+ * `server:prompt`.
  */
 export class PromptTable {
   readonly prompts: ListedPrompt[];
@@ -30,12 +31,10 @@ export class PromptTable {
     );
     this.names = new ExposedNames(entries, { style });
     for (const entry of entries) this.byKey.set(entry.key, { serverId: entry.serverId, name: entry.name });
-    this.prompts = entries
-      .map((entry) => {
-        const exposed = this.names.nameOf(entry.key) ?? entry.key;
-        return { serverId: entry.serverId, name: entry.name, definition: { ...entry.prompt, name: exposed } };
-      })
-      .sort((a, b) => (a.definition.name < b.definition.name ? -1 : a.definition.name > b.definition.name ? 1 : 0));
+    this.prompts = entries.map((entry) => {
+      const exposed = this.names.nameOf(entry.key) ?? entry.key;
+      return { serverId: entry.serverId, name: entry.name, definition: { ...entry.prompt, name: exposed } };
+    });
   }
 
   /** The server and backend name of a prompt, by exposed name or `server:prompt`. */

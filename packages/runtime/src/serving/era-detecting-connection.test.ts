@@ -124,6 +124,109 @@ describe('createEraDetectingConnection', () => {
     await connection.close();
   });
 
+  describe('after an enveloped server/discover (the SDK entry leaves the era open for a fallback initialize)', () => {
+    const envelope = {
+      [PROTOCOL_VERSION_META_KEY]: '2026-07-28',
+      [CLIENT_INFO_META_KEY]: { name: 'modern', version: '1' },
+      [CLIENT_CAPABILITIES_META_KEY]: {},
+    };
+    const discover = (id: number): JSONRPCMessage => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'server/discover',
+      params: { _meta: envelope },
+    });
+    const modernList = (id: number): JSONRPCMessage => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/list',
+      params: { _meta: envelope },
+    });
+
+    it('refuses a request without the envelope -32602 and stays 2026-07-28 (one instance, modern answers)', async () => {
+      const eras: ProtocolEra[] = [];
+      const transport = new ScriptedTransport();
+      const connection = createEraDetectingConnection(factoryRecording(eras));
+      await connection.connect(transport);
+      transport.receive(discover(1));
+      expect(await transport.answerTo(1)).toMatchObject({ result: { supportedVersions: ['2026-07-28'] } });
+      transport.receive({ jsonrpc: '2.0', id: 2, method: 'server/discover', params: {} });
+      expect(await transport.answerTo(2)).toMatchObject({
+        error: { code: -32602, message: expect.stringContaining('missing the required _meta envelope') },
+      });
+      transport.receive(modernList(3));
+      expect(await transport.answerTo(3)).toMatchObject({ result: { tools: [], resultType: 'complete' } });
+      // Once pinned, the 2026 instance itself refuses the same request the same way.
+      transport.receive({ jsonrpc: '2.0', id: 4, method: 'tools/list', params: {} });
+      expect(await transport.answerTo(4)).toMatchObject({
+        error: { code: -32602, message: expect.stringContaining('missing the required _meta envelope') },
+      });
+      expect(eras).toEqual(['modern']);
+      await connection.close();
+    });
+
+    it('keeps that rule for messages that all come in one turn, and drops a claim-less notification (reported)', async () => {
+      const eras: ProtocolEra[] = [];
+      const errors: string[] = [];
+      const transport = new ScriptedTransport();
+      const connection = createEraDetectingConnection(factoryRecording(eras), {
+        onerror: (error) => errors.push(error.message),
+      });
+      await connection.connect(transport);
+      transport.receive(
+        discover(1),
+        { jsonrpc: '2.0', method: 'notifications/roots/list_changed' },
+        { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} },
+        modernList(3),
+      );
+      expect(await transport.answerTo(2)).toMatchObject({ error: { code: -32602 } });
+      expect(await transport.answerTo(3)).toMatchObject({ result: { resultType: 'complete' } });
+      expect(await transport.answerTo(1)).toMatchObject({ result: { supportedVersions: ['2026-07-28'] } });
+      expect(eras).toEqual(['modern']);
+      expect(errors).toEqual([expect.stringContaining('Dropped notifications/roots/list_changed')]);
+      await connection.close();
+    });
+
+    it('still falls back to 2025 on a claim-less initialize, the fallback the probe is for', async () => {
+      const eras: ProtocolEra[] = [];
+      const transport = new ScriptedTransport();
+      const connection = createEraDetectingConnection(factoryRecording(eras));
+      await connection.connect(transport);
+      transport.receive(discover(1));
+      expect(await transport.answerTo(1)).toHaveProperty('result');
+      transport.receive(initialize(2));
+      expect(await transport.answerTo(2)).toMatchObject({ result: { protocolVersion: '2025-06-18' } });
+      transport.receive({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      transport.receive(modernList(3));
+      const listed = await transport.answerTo(3);
+      expect(listed).toMatchObject({ result: { tools: [] } });
+      expect(listed).not.toHaveProperty('result.resultType');
+      expect(eras).toEqual(['modern', 'legacy']);
+      await connection.close();
+    });
+
+    it('leaves a discover with a malformed envelope to the entry: refused, and no probe is opened', async () => {
+      const eras: ProtocolEra[] = [];
+      const transport = new ScriptedTransport();
+      const connection = createEraDetectingConnection(factoryRecording(eras));
+      await connection.connect(transport);
+      transport.receive({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'server/discover',
+        params: { _meta: { [PROTOCOL_VERSION_META_KEY]: '2026-07-28' } },
+      });
+      expect(await transport.answerTo(1)).toMatchObject({ error: { code: -32602 } });
+      // Nothing was opened: the SDK's opening rule applies to what comes next (a claim-less request is 2025).
+      transport.receive({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
+      const listed = await transport.answerTo(2);
+      expect(listed).toMatchObject({ result: { tools: [] } });
+      expect(listed).not.toHaveProperty('result.resultType');
+      expect(eras).toEqual(['legacy']);
+      await connection.close();
+    });
+  });
+
   it('closes the transport when closed before any message, and refuses a second connect', async () => {
     const transport = new ScriptedTransport();
     const connection = createEraDetectingConnection(factoryRecording([]));

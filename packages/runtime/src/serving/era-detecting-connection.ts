@@ -7,6 +7,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { isRecord } from '@search-mcp/shared';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { keepDiscoverProbeModern } from './stdio-discover-probe-adapter.js';
 
 /** The protocol era a server instance is built for: 2025 revisions (`initialize`) or 2026-07-28 (no handshake). */
 export type ProtocolEra = 'legacy' | 'modern';
@@ -39,6 +40,10 @@ export interface EraDetectingConnectionOptions {
  * envelope, `server/discover`, a claim-less request) and pins an instance. Why not the entry for everything: once
  * pinned to 2025 it only passes messages through, and costs every request and response two more zod checks and an
  * async queue turn (measured on the forwarding path, `bench/proxy-bench.ts`).
+ *
+ * After an enveloped `server/discover` the entry leaves the era open for a fallback `initialize`, but ends that
+ * probe on any claim-less message; `keepDiscoverProbeModern` keeps a claim-less request other than `initialize` from
+ * turning such a connection into a 2025 one (it is refused -32602, as the pinned 2026-07-28 instance would).
  */
 export function createEraDetectingConnection(
   factory: EraServerFactory,
@@ -63,7 +68,8 @@ export function createEraDetectingConnection(
           serving = server;
           await server.connect(relay);
         } else {
-          serving = serveStdio(factory, { transport: relay, ...(options.onerror ? { onerror: options.onerror } : {}) });
+          const onerror = options.onerror ? { onerror: options.onerror } : {};
+          serving = serveStdio(factory, { transport: keepDiscoverProbeModern(relay, onerror), ...onerror });
         }
         // From here on messages go straight on; those that came while the instance was made go first, in order.
         transport.onmessage = (message, extra) => relay.onmessage?.(message, extra);

@@ -160,4 +160,34 @@ describe('withListenSubscriptions (stdio subscriptions/listen of a 2026-07-28 cl
     expect(answer.error).toBeDefined();
     expect(gateway.calls).toEqual([]);
   });
+
+  it('leaves alone a connection that fell back to 2025 initialize after an enveloped server/discover', async () => {
+    const gateway = new FakeGateway();
+    const link = await connect(gateway);
+    await link.send({ id: 1, method: 'server/discover', params: { _meta: envelope } });
+    await link.next((message) => message.id === 1);
+    await link.send({
+      id: 2,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'dual', version: '1' } },
+    });
+    expect((await link.next((message) => message.id === 2)).result).toMatchObject({ protocolVersion: '2025-11-25' });
+    await link.send({ method: 'notifications/initialized' });
+    const listen = { notifications: { resourceSubscriptions: ['res://subs/1'] }, _meta: envelope };
+    await link.send({ id: 3, method: 'subscriptions/listen', params: listen });
+    const answer = await link.next((message) => message.id === 3);
+    expect(answer.error).toBeDefined();
+    expect(gateway.calls).toEqual([]);
+  });
+
+  it('serves the streams of a connection that opened with server/discover and stayed 2026-07-28', async () => {
+    const gateway = new FakeGateway();
+    const link = await connect(gateway);
+    await link.send({ id: 1, method: 'server/discover', params: { _meta: envelope } });
+    await link.next((message) => message.id === 1);
+    const listen = { notifications: { resourceSubscriptions: ['res://subs/1'] }, _meta: envelope };
+    await link.send({ id: 2, method: 'subscriptions/listen', params: listen });
+    await link.next(ackOf(2));
+    expect(gateway.calls).toEqual(['subscribe subs res://subs/1']);
+  });
 });

@@ -47,7 +47,8 @@ interface Listen {
  *   closing) ends its subscriptions at the backends.
  *
  * List changes need nothing here: the pinned instance sends them and the entry routes them onto the streams. A
- * connection that opened in 2025 (its first message claims no 2026-07-28 envelope) passes through untouched. Should
+ * connection that opened in 2025 (its first message claims no 2026-07-28 envelope, or it fell back to `initialize`
+ * after an enveloped `server/discover`) passes through untouched. Should
  * an SDK release offer a listen hook on `serveStdio`, this file is what goes.
  */
 export function withListenSubscriptions(wire: Transport, options: StdioListenAdapterOptions): Transport {
@@ -61,6 +62,11 @@ class StdioListenAdapter implements Transport {
 
   /** Undecided until the first request or notification; a 2025 connection is never looked at again. */
   private legacy: boolean | undefined;
+  /**
+   * Nothing but an enveloped `server/discover` so far: the entry's probe, which a claim-less `initialize` still turns
+   * into a 2025 connection (a dual-era client that shares no modern revision falls back to the handshake).
+   */
+  private probing = false;
   private readonly listens = new Map<RequestId, Listen>();
   private listening = false;
 
@@ -107,7 +113,18 @@ class StdioListenAdapter implements Transport {
   }
 
   private receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
-    if (this.legacy === undefined && 'method' in message) this.legacy = !claimsModernEnvelope(message.params);
+    if ('method' in message && (this.legacy === undefined || this.probing)) {
+      const claims = claimsModernEnvelope(message.params);
+      if (this.legacy === undefined) {
+        this.legacy = !claims;
+        this.probing = claims && message.method === 'server/discover';
+      } else if (!claims && message.method === 'initialize') {
+        this.legacy = true;
+        this.probing = false;
+      } else if (claims && 'id' in message && message.method !== 'server/discover') {
+        this.probing = false;
+      }
+    }
     if (this.legacy || !('method' in message)) {
       this.onmessage?.(message, extra);
       return;

@@ -125,3 +125,19 @@ describe('resources/subscribe to a backend that does not announce subscriptions'
     expect((await subscriber.call('subs__subscriptions')).content).toEqual([{ type: 'text', text: '[]' }]);
   });
 });
+
+describe('resources/subscribe to a backend that offers subscriptions', () => {
+  it('two concurrent subscribes of one session to one uri end at the backend with one unsubscribe', async () => {
+    const { client, call } = await front();
+    // Both reach Search MCP before the backend answered the first; the backend counts subscribers per uri, so a
+    // second subscribe counted there would keep the subscription alive after the session's unsubscribe.
+    const subscribes = [
+      client.subscribeResource({ uri: 'res://subs/1' }),
+      client.subscribeResource({ uri: 'res://subs/1' }),
+    ];
+    expect(await Promise.all(subscribes)).toEqual([{}, {}]);
+    expect((await call('subs__subscriptions')).content).toEqual([{ type: 'text', text: '["res://subs/1"]' }]);
+    expect(await client.unsubscribeResource({ uri: 'res://subs/1' })).toEqual({});
+    expect((await call('subs__subscriptions')).content).toEqual([{ type: 'text', text: '[]' }]);
+  });
+});

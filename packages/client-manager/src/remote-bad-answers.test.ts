@@ -104,4 +104,20 @@ describe('SEP-2243 custom headers (2026-07-28 over Streamable HTTP)', () => {
       'mcp-param-region': 'x',
     });
   });
+
+  // A task-augmented call carries the headers too: a backend that enforces SEP-2243 refuses a call without them,
+  // whether the call runs plainly (no tasks extension) or through the extension (the backend may answer in the call).
+  it.each([
+    ['without the tasks extension', []],
+    ['with the tasks extension', ['--tasks-extension']],
+  ])('sends them on a task-augmented call too (%s)', async (_case, args) => {
+    const url = await fixture('--modern', '--header-tools', ...args);
+    const { manager } = createManager({ raw: { url } });
+    await manager.startAll();
+    const result = await manager.callTool('raw', 'mirrored', { region: 'eu-west', priority: 3 }, { task: {} });
+    expect(JSON.parse(textOf(result as { content?: unknown }))).toEqual({
+      'mcp-param-region': 'eu-west',
+      'mcp-param-priority': '3',
+    });
+  });
 });

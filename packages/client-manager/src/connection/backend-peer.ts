@@ -19,6 +19,11 @@ export interface PeerRequestOptions {
    * `clientCapabilities(serverId, origin)`) instead of the connection's capabilities. The 1.x client ignores it.
    */
   origin?: RequestOrigin;
+  /**
+   * 2.x client over Streamable HTTP: more HTTP headers for this request's POST (the SEP-2243 `Mcp-Param-*` headers of
+   * a `tools/call`). A transport with one channel (stdio) ignores them; the 1.x client too.
+   */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /**

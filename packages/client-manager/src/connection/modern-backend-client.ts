@@ -130,20 +130,23 @@ export class ModernBackendClient extends Client implements BackendPeer {
     // The capabilities of the client this request serves, in its envelope (`_meta` wins over the client's own).
     const origin = (options as PeerRequestOptions | undefined)?.origin;
     const declared = origin !== undefined ? this.capabilitiesOf?.(origin) : undefined;
+    // A call's `Mcp-Param-*` headers go with it on every path below, task-augmented or not: a backend that enforces
+    // SEP-2243 refuses a call of a marked tool without them.
+    const sendOptions = request.method === 'tools/call' ? this.withParamHeaders(request.params, options) : options;
     // A task asked of a backend without the extension: the call runs as a plain 2026 call (`task` is no 2026 param).
     if (request.method === 'tools/call' && !this.tasks && request.params?.task !== undefined) {
       const { task: _task, ...params } = request.params;
-      return super.request(declaring({ ...request, params }, declared), schemaOrOptions as StandardSchemaV1, options);
+      const plain = declaring({ ...request, params }, declared);
+      return super.request(plain, schemaOrOptions as StandardSchemaV1, sendOptions);
     }
     // Through the task channel a request declares the tasks extension too (see `taskEnvelope`).
-    const bridged = this.tasks?.handle(declaring(request, declared && withTasksExtension(declared)), options);
+    const bridged = this.tasks?.handle(declaring(request, declared && withTasksExtension(declared)), sendOptions);
     if (bridged) return bridged;
     const sent = declaring(request, declared);
     if (request.method === 'tools/list') {
       return super.request(sent, schemaOrOptions as StandardSchemaV1, options).then((page) => this.screenTools(page));
     }
-    const withHeaders = request.method === 'tools/call' ? this.withParamHeaders(request.params, options) : options;
-    return super.request(sent, schemaOrOptions as StandardSchemaV1, withHeaders);
+    return super.request(sent, schemaOrOptions as StandardSchemaV1, sendOptions);
   }
 
   /**

@@ -14,8 +14,9 @@ interface BridgedRequest {
  * callers see its tasks exactly as a 2025 backend's:
  *
  * - `tools/call` with `params.task` is sent without it, declaring the extension in this request's envelope only (the
- *   backend may then answer a task; it decides). A created task (`resultType: "task"`) resolves as 2025's
- *   `{ task: { taskId, status, ttl, pollInterval, … } }`; a result in the call resolves as that result.
+ *   backend may then answer a task; it decides), with the call's `Mcp-Param-*` headers (SEP-2243). A created task
+ *   (`resultType: "task"`) resolves as 2025's `{ task: { taskId, status, ttl, pollInterval, … } }`; a result in the
+ *   call resolves as that result.
  * - `tasks/get` → the extension's `tasks/get`, in 2025's `Task` shape (`ttlMs` → `ttl`, `pollIntervalMs` →
  *   `pollInterval`; the inline result left out; a failed task's `error` and an `input_required` task's
  *   `inputRequests` kept).

@@ -57,7 +57,7 @@ export class RawRequestChannel {
     params: Record<string, unknown>,
     options: PeerRequestOptions = {},
   ): Promise<Record<string, unknown>> {
-    const { signal, onprogress } = options;
+    const { signal, onprogress, headers } = options;
     signal?.throwIfAborted();
     const id = `${idPrefix}${this.nextId++}`;
     const meta: Record<string, unknown> = { ...this.envelope(), ...(isRecord(params._meta) ? params._meta : {}) };
@@ -80,7 +80,10 @@ export class RawRequestChannel {
         };
       this.pending.set(id, { resolve: settle(resolve), reject: settle(reject), onprogress });
       signal?.addEventListener('abort', aborted, { once: true });
-      this.transport.send(message, stream ? { requestSignal: stream.signal } : undefined).catch((error: unknown) => {
+      // The transport's public per-message options: the request's own stream, and its headers (a 2026 backend that
+      // enforces SEP-2243 refuses a `tools/call` of a marked tool without its `Mcp-Param-*` headers).
+      const sendOptions = { ...(stream ? { requestSignal: stream.signal } : {}), ...(headers ? { headers } : {}) };
+      this.transport.send(message, sendOptions).catch((error: unknown) => {
         if (this.pending.delete(id)) settle(reject)(error);
       });
     });

@@ -11,6 +11,7 @@ export { ForwardingHub, type ForwardingHubOptions } from './forwarding-hub.js';
 export type { DuplicateResource } from './resources/resource-routes.js';
 export type { ListenResourceSubscription } from './resources/listen-resource-subscriptions.js';
 export { type StdioListenAdapterOptions, withListenSubscriptions } from './resources/stdio-listen-adapter.js';
+export { claimsModernEnvelope, PassThroughTransport, StdioEntryOpening } from './stdio-entry-opening.js';
 export {
   ClientSessions,
   type ClientSessionsOptions,

@@ -54,12 +54,13 @@ afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));
 });
 
-async function connect(gateway: FakeGateway) {
+async function connect(gateway: FakeGateway, overrides: Partial<StdioListenAdapterOptions> = {}) {
   const [peer, serverSide] = InMemoryTransport.createLinkedPair();
   const transport = withListenSubscriptions(serverSide, {
     hub: fakeHub(gateway),
     callerOf: () => ({}),
     logger: silentLogger,
+    ...overrides,
   });
   const entry = serveStdio(
     () => new Server({ name: 'front', version: '1' }, { capabilities: { resources: { subscribe: true } } }),
@@ -144,6 +145,23 @@ describe('withListenSubscriptions (stdio subscriptions/listen of a 2026-07-28 cl
     expect(link.received.some(ackOf(2))).toBe(false);
   });
 
+  it('acknowledges no resources when subscribing fails, and logs why at debug', async () => {
+    const gateway = new FakeGateway();
+    const logged: Array<[string, unknown]> = [];
+    const hub = { ...fakeHub(gateway), subscribeListen: async () => Promise.reject(new Error('backend gone')) };
+    const logger = { ...silentLogger, debug: (message: string, fields?: unknown) => logged.push([message, fields]) };
+    const link = await connect(gateway, { hub, logger });
+    await link.send({
+      id: 1,
+      method: 'subscriptions/listen',
+      params: { notifications: { resourceSubscriptions: ['res://subs/1'] }, _meta: envelope },
+    });
+    const ack = await link.next(ackOf(1));
+    // The entry leaves an empty filter out of the acknowledgement.
+    expect((ack.params as { notifications: unknown }).notifications).toEqual({});
+    expect(logged).toEqual([['could not subscribe the resources of a listen stream', { error: 'backend gone' }]]);
+  });
+
   it('leaves a 2025 connection alone', async () => {
     const gateway = new FakeGateway();
     const link = await connect(gateway);
@@ -177,6 +195,28 @@ describe('withListenSubscriptions (stdio subscriptions/listen of a 2026-07-28 cl
     await link.send({ id: 3, method: 'subscriptions/listen', params: listen });
     const answer = await link.next((message) => message.id === 3);
     expect(answer.error).toBeDefined();
+    expect(gateway.calls).toEqual([]);
+  });
+
+  it('leaves alone a fallback initialize that follows a refused request naming a revision the entry does not serve', async () => {
+    // The entry refuses such a request and stays in the probe, so the initialize still makes the connection 2025.
+    const gateway = new FakeGateway();
+    const link = await connect(gateway);
+    await link.send({ id: 1, method: 'server/discover', params: { _meta: envelope } });
+    await link.next((message) => message.id === 1);
+    const unsupported = { ...envelope, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' };
+    await link.send({ id: 2, method: 'tools/list', params: { _meta: unsupported } });
+    expect((await link.next((message) => message.id === 2)).error).toBeDefined();
+    await link.send({
+      id: 3,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'dual', version: '1' } },
+    });
+    expect((await link.next((message) => message.id === 3)).result).toMatchObject({ protocolVersion: '2025-11-25' });
+    await link.send({ method: 'notifications/initialized' });
+    const listen = { notifications: { resourceSubscriptions: ['res://subs/1'] }, _meta: envelope };
+    await link.send({ id: 4, method: 'subscriptions/listen', params: listen });
+    expect((await link.next((message) => message.id === 4)).error).toBeDefined();
     expect(gateway.calls).toEqual([]);
   });
 

@@ -1,7 +1,6 @@
 import {
   type JSONRPCMessage,
   type MessageExtraInfo,
-  PROTOCOL_VERSION_META_KEY,
   type RequestId,
   SUBSCRIPTION_ID_META_KEY,
   type Transport,
@@ -10,6 +9,7 @@ import {
 import type { Caller } from '@search-mcp/catalog';
 import { isRecord, type Logger } from '@search-mcp/shared';
 import type { ForwardingHub } from '../forwarding-hub.js';
+import { PassThroughTransport, StdioEntryOpening } from '../stdio-entry-opening.js';
 import type { ListenResourceSubscription } from './listen-resource-subscriptions.js';
 
 export interface StdioListenAdapterOptions {
@@ -55,77 +55,38 @@ export function withListenSubscriptions(wire: Transport, options: StdioListenAda
   return new StdioListenAdapter(wire, options);
 }
 
-class StdioListenAdapter implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
-
-  /** Undecided until the first request or notification; a 2025 connection is never looked at again. */
-  private legacy: boolean | undefined;
-  /**
-   * Nothing but an enveloped `server/discover` so far: the entry's probe, which a claim-less `initialize` still turns
-   * into a 2025 connection (a dual-era client that shares no modern revision falls back to the handshake).
-   */
-  private probing = false;
+class StdioListenAdapter extends PassThroughTransport {
+  /** The entry's opening as `keepDiscoverProbeModern` follows it: a 2025 connection is never looked at again. */
+  private readonly opening = new StdioEntryOpening();
   private readonly listens = new Map<RequestId, Listen>();
   private listening = false;
 
   constructor(
-    private readonly wire: Transport,
+    wire: Transport,
     private readonly options: StdioListenAdapterOptions,
-  ) {}
-
-  get sessionId(): string | undefined {
-    return this.wire.sessionId;
-  }
-
-  get hasPerRequestStream(): boolean | undefined {
-    return this.wire.hasPerRequestStream;
-  }
-
-  setProtocolVersion(version: string): void {
-    this.wire.setProtocolVersion?.(version);
-  }
-
-  setSupportedProtocolVersions(versions: string[]): void {
-    this.wire.setSupportedProtocolVersions?.(versions);
-  }
-
-  start(): Promise<void> {
-    this.wire.onmessage = (message, extra) => this.receive(message, extra);
-    this.wire.onclose = () => {
-      this.endAll();
-      this.onclose?.();
-    };
-    this.wire.onerror = (error) => this.onerror?.(error);
-    return this.wire.start();
+  ) {
+    super(wire);
   }
 
   // Every answer of the connection passes here: no promise of its own (the forwarding path counts them).
-  send(message: JSONRPCMessage, sendOptions?: TransportSendOptions): Promise<void> {
+  override send(message: JSONRPCMessage, sendOptions?: TransportSendOptions): Promise<void> {
     if (this.listens.size > 0) this.observeOutbound(message);
     return this.wire.send(message, sendOptions);
   }
 
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
     this.endAll();
     await this.wire.close();
   }
 
-  private receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
-    if ('method' in message && (this.legacy === undefined || this.probing)) {
-      const claims = claimsModernEnvelope(message.params);
-      if (this.legacy === undefined) {
-        this.legacy = !claims;
-        this.probing = claims && message.method === 'server/discover';
-      } else if (!claims && message.method === 'initialize') {
-        this.legacy = true;
-        this.probing = false;
-      } else if (claims && 'id' in message && message.method !== 'server/discover') {
-        this.probing = false;
-      }
-    }
-    if (this.legacy || !('method' in message)) {
+  protected override closed(): void {
+    this.endAll();
+    this.onclose?.();
+  }
+
+  protected override receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
+    this.opening.take(message);
+    if (this.opening.phase === 'legacy' || !('method' in message)) {
       this.onmessage?.(message, extra);
       return;
     }
@@ -158,7 +119,13 @@ class StdioListenAdapter implements Transport {
     this.listenToBackends();
     const subscribing = this.options.hub.subscribeListen(caller, uris);
     void subscribing
-      .catch((): ListenResourceSubscription[] => [])
+      .catch((error: unknown): ListenResourceSubscription[] => {
+        // The stream is still acknowledged, with none of its resources: the client learns none will be delivered.
+        this.options.logger.debug('could not subscribe the resources of a listen stream', {
+          error: error instanceof Error ? error.message : String(error),
+        });
+        return [];
+      })
       .then((subscribed) => {
         listen.preparing = false;
         listen.subscribed = subscribed;
@@ -243,11 +210,6 @@ class StdioListenAdapter implements Transport {
   private endAll(): void {
     for (const id of [...this.listens.keys()]) this.end(id);
   }
-}
-
-/** Whether a message's `_meta` claims a 2026-07-28 envelope (the SDK entry's rule for a modern opening). */
-function claimsModernEnvelope(params: unknown): boolean {
-  return isRecord(params) && isRecord(params._meta) && PROTOCOL_VERSION_META_KEY in params._meta;
 }
 
 /** The resource uris a listen request asks for; undefined when it asks for none (nothing to subscribe). */

@@ -1,12 +1,6 @@
-import {
-  type JSONRPCMessage,
-  type MessageExtraInfo,
-  PROTOCOL_VERSION_META_KEY,
-  type Server,
-  type Transport,
-} from '@modelcontextprotocol/server';
-import { isRecord } from '@search-mcp/shared';
+import type { JSONRPCMessage, MessageExtraInfo, Server, Transport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { claimsModernEnvelope } from '@search-mcp/meta-tools';
 import { keepDiscoverProbeModern } from './stdio-discover-probe-adapter.js';
 
 /** The protocol era a server instance is built for: 2025 revisions (`initialize`) or 2026-07-28 (no handshake). */
@@ -105,8 +99,7 @@ export function createEraDetectingConnection(
 /** The SDK's opening rule for the 2025 handshake: `initialize` whose `_meta` makes no 2026-07-28 envelope claim. */
 function opensLegacySession(message: JSONRPCMessage): boolean {
   if (!('method' in message) || message.method !== 'initialize' || !('id' in message)) return false;
-  const meta = isRecord(message.params) ? message.params._meta : undefined;
-  return !(isRecord(meta) && PROTOCOL_VERSION_META_KEY in meta);
+  return !claimsModernEnvelope(message.params);
 }
 
 /**

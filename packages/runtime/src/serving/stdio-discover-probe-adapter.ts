@@ -1,22 +1,12 @@
 import {
-  classifyInboundRequest,
   type JSONRPCMessage,
   type JSONRPCNotification,
   type JSONRPCRequest,
   type MessageExtraInfo,
-  PROTOCOL_VERSION_META_KEY,
   ProtocolErrorCode,
   type Transport,
-  type TransportSendOptions,
 } from '@modelcontextprotocol/server';
-import { isRecord } from '@search-mcp/shared';
-
-/**
- * The modern revisions the SDK's stdio entry serves (`SUPPORTED_MODERN_PROTOCOL_VERSIONS` in
- * `@modelcontextprotocol/server` 2.4.0, not exported). A discover claiming another revision is refused there with
- * -32022 and opens nothing, so it must not open the probe here either.
- */
-const entryModernRevisions: readonly string[] = ['2026-07-28'];
+import { PassThroughTransport, StdioEntryOpening } from '@search-mcp/meta-tools';
 
 /** What the pinned 2026-07-28 instance answers a request without the envelope (same code, same words). */
 const missingEnvelopeMessage =
@@ -58,84 +48,27 @@ export function keepDiscoverProbeModern(wire: Transport, options: DiscoverProbeA
   return new DiscoverProbeAdapter(wire, options);
 }
 
-type Phase = 'opening' | 'probe' | 'pinned';
-
-/** What the client sends the server of its own accord: the only messages that move the entry's opening exchange. */
-type Incoming = JSONRPCRequest | JSONRPCNotification;
-
-function isIncoming(message: JSONRPCMessage): message is Incoming {
-  return 'method' in message;
-}
-
-class DiscoverProbeAdapter implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
-
-  private phase: Phase = 'opening';
+class DiscoverProbeAdapter extends PassThroughTransport {
+  /** The same account of the opening the stdio listen adapter keeps, so the two agree on the era. */
+  private readonly opening = new StdioEntryOpening();
 
   constructor(
-    private readonly wire: Transport,
+    wire: Transport,
     private readonly options: DiscoverProbeAdapterOptions,
   ) {
-    // Installed now, not in start(): the caller may hand the wire messages as soon as the entry is made.
-    wire.onmessage = (message, extra) => this.receive(message, extra);
-    wire.onclose = () => this.onclose?.();
-    wire.onerror = (error) => this.onerror?.(error);
+    super(wire);
   }
 
-  get sessionId(): string | undefined {
-    return this.wire.sessionId;
-  }
-
-  get hasPerRequestStream(): boolean | undefined {
-    return this.wire.hasPerRequestStream;
-  }
-
-  setProtocolVersion(version: string): void {
-    this.wire.setProtocolVersion?.(version);
-  }
-
-  setSupportedProtocolVersions(versions: string[]): void {
-    this.wire.setSupportedProtocolVersions?.(versions);
-  }
-
-  start(): Promise<void> {
-    return this.wire.start();
-  }
-
-  send(message: JSONRPCMessage, sendOptions?: TransportSendOptions): Promise<void> {
-    return this.wire.send(message, sendOptions);
-  }
-
-  close(): Promise<void> {
-    return this.wire.close();
-  }
-
-  private receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
-    if (this.phase !== 'pinned' && isIncoming(message)) {
-      if (this.phase === 'probe' && !claimsEnvelope(message.params) && message.method !== 'initialize') {
-        this.refuseDuringProbe(message);
-        return;
-      }
-      this.phase = this.phaseAfter(message);
+  protected override receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
+    if (this.opening.refusedInProbe(message)) {
+      this.refuseDuringProbe(message);
+      return;
     }
+    this.opening.take(message);
     this.onmessage?.(message, extra);
   }
 
-  /** The entry's phase once it has taken `message` (a request or notification while no era is pinned). */
-  private phaseAfter(message: Incoming): Phase {
-    // A claim-less message (only `initialize` gets here during the probe) pins 2025.
-    if (!claimsEnvelope(message.params)) return 'pinned';
-    // A claim that is malformed or names a revision the entry does not serve is refused there and pins nothing.
-    if (!validModernClaim(message)) return this.phase;
-    if ('id' in message && message.method === 'server/discover') return 'probe';
-    // A modern notification during the probe goes to the probe instance without pinning it.
-    if (!('id' in message) && this.phase === 'probe') return 'probe';
-    return 'pinned';
-  }
-
-  private refuseDuringProbe(message: Incoming): void {
+  private refuseDuringProbe(message: JSONRPCRequest | JSONRPCNotification): void {
     if (!('id' in message)) {
       this.options.onerror?.(
         new Error(
@@ -153,26 +86,4 @@ class DiscoverProbeAdapter implements Transport {
       })
       .catch((error: unknown) => this.options.onerror?.(error instanceof Error ? error : new Error(String(error))));
   }
-}
-
-/** The entry's claim test: the protocol-version key is present in `_meta`, whatever its value. */
-function claimsEnvelope(params: unknown): boolean {
-  const meta = isRecord(params) ? params._meta : undefined;
-  return isRecord(meta) && PROTOCOL_VERSION_META_KEY in meta;
-}
-
-/**
- * Whether the entry takes `message`'s claim as a 2026-07-28 opening: a well-formed envelope naming a revision it
- * serves. The entry checks a notification's claim by the request rule, so a notification is asked about as a request.
- */
-function validModernClaim(message: Incoming): boolean {
-  const route = classifyInboundRequest({
-    httpMethod: 'POST',
-    body: { jsonrpc: '2.0', id: 'id' in message ? message.id : 0, method: message.method, params: message.params },
-  });
-  return (
-    route.kind === 'modern' &&
-    route.classification.revision !== undefined &&
-    entryModernRevisions.includes(route.classification.revision)
-  );
 }

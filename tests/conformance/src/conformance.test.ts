@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +8,7 @@ import { runServerSuite, type SpecVersion, type SuiteRun } from './harness/confo
 import { expectationProblem } from './harness/expectation-check.js';
 import { type ExpectedFailures, loadExpectedFailures } from './harness/expected-failures.js';
 import { fixtureServerId, writeSearchMcpConfig } from './harness/proxy-config.js';
+import { writeResultsSection } from './harness/results-file.js';
 import { formatResultsTable } from './harness/results-table.js';
 import { readScenarioResults, type ScenarioResult } from './harness/scenario-results.js';
 import { type SearchMcpHttp, startSearchMcpHttp } from './harness/search-mcp-http-process.js';
@@ -105,7 +106,10 @@ function target(id: string): Target {
  * each). The results of the scenarios a target does not list are not read. The tests below only read the results.
  */
 beforeAll(async () => {
-  await rm(resultsDirectory, { recursive: true, force: true });
+  // Only this file's results: `results/client/` is the client scenarios' (the other test file).
+  for (const specVersion of specVersions) {
+    await rm(join(resultsDirectory, specVersion), { recursive: true, force: true });
+  }
   await mkdir(resultsDirectory, { recursive: true });
   fixture = await startFixtureHttpServer();
   target('direct').url = fixture.url;
@@ -150,7 +154,7 @@ beforeAll(async () => {
     .join(', ');
   const children = `search-mcp serve children started: ${stdioRelay?.childrenStarted}, at most ${stdioRelay?.mostRunning} at once`;
   const report = `${tables.join('\n\n')}\n\nSuite runs: ${timings}\n${children}\n`;
-  await writeFile(join(resultsDirectory, 'conformance-table.md'), report);
+  await writeResultsSection(join(resultsDirectory, 'conformance-table.md'), 'Server scenarios', report);
   console.log(report);
 });
 

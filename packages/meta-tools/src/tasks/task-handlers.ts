@@ -200,7 +200,7 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
  */
 function missingTasksExtension(method: string): JsonRpcWireError {
   return new JsonRpcWireError(
-    -32021,
+    JsonRpcErrorCode.MissingRequiredClientCapability,
     `${method} needs the ${TASKS_EXTENSION} extension: declare it in the request's client capabilities`,
     { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
   );

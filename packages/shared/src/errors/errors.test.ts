@@ -131,7 +131,7 @@ describe('formatIssues', () => {
 });
 
 describe('JsonRpcErrorCode', () => {
-  it('holds the JSON-RPC 2.0 codes, the MCP server range and 2026-07-28 HeaderMismatch', () => {
+  it('holds the JSON-RPC 2.0 codes, the MCP server range and 2026-07-28 HeaderMismatch and MissingRequiredClientCapability', () => {
     expect(JsonRpcErrorCode).toEqual({
       ParseError: -32700,
       InvalidRequest: -32600,
@@ -141,6 +141,7 @@ describe('JsonRpcErrorCode', () => {
       ServerError: -32000,
       RequestTimeout: -32001,
       HeaderMismatch: -32020,
+      MissingRequiredClientCapability: -32021,
     });
   });
 });

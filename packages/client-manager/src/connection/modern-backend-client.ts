@@ -68,8 +68,15 @@ export class ModernBackendClient extends Client implements BackendPeer {
   private tasks: ModernTaskBridge | undefined;
   /** Streamable HTTP: tools with broken `x-mcp-header` marks are left out of `tools/list` (set by `connect`). */
   private overHttp = false;
-  /** Each listed tool's `x-mcp-header` declarations, for the `Mcp-Param-*` headers of its calls (SEP-2243). */
-  private readonly headerDeclarations = new Map<string, HeaderDeclaration[]>();
+  /**
+   * Each listed tool's `x-mcp-header` declarations, for the `Mcp-Param-*` headers of its calls (SEP-2243): those of
+   * the last complete listing, so a tool the backend dropped sends none.
+   */
+  private headerDeclarations = new Map<string, HeaderDeclaration[]>();
+  /** The tools left out of the last complete listing, each with its reason (warned about once, not per listing). */
+  private excludedTools = new Map<string, string>();
+  /** The listing whose pages are coming (from a first page, with no cursor, to the last, with none next). */
+  private listing: { declarations: Map<string, HeaderDeclaration[]>; excluded: Map<string, string> } | undefined;
   /** Told of a tool left out of `tools/list`, and why. */
   onToolExcluded?: (tool: string, reason: string) => void;
 
@@ -144,29 +151,50 @@ export class ModernBackendClient extends Client implements BackendPeer {
     if (bridged) return bridged;
     const sent = declaring(request, declared);
     if (request.method === 'tools/list') {
-      return super.request(sent, schemaOrOptions as StandardSchemaV1, options).then((page) => this.screenTools(page));
+      const firstPage = request.params?.cursor === undefined;
+      return super
+        .request(sent, schemaOrOptions as StandardSchemaV1, options)
+        .then((page) => this.screenTools(page, firstPage));
     }
     return super.request(sent, schemaOrOptions as StandardSchemaV1, sendOptions);
   }
 
   /**
    * Remembers each listed tool's `x-mcp-header` declarations; over Streamable HTTP a tool whose declarations break
-   * the rules is left out (SEP-2243: a client must not call it), each with its reason.
+   * the rules is left out (SEP-2243: a client must not call it), each with its reason. The declarations are those of
+   * the last complete listing (a first page starts one, a page without a next cursor ends it): a tool the backend
+   * dropped is forgotten, one whose marks broke loses its old declarations at once. A tool left out is reported once
+   * per reason while it stays out, not on every re-listing (`tools/list_changed` may come often).
    */
-  private screenTools(page: unknown): unknown {
+  private screenTools(page: unknown, firstPage: boolean): unknown {
     if (!isRecord(page) || !Array.isArray(page.tools)) return page;
+    if (firstPage || !this.listing) this.listing = { declarations: new Map(), excluded: new Map() };
+    const listing = this.listing;
     const kept = page.tools.filter((tool: unknown) => {
       if (!isRecord(tool) || typeof tool.name !== 'string') return true;
       const scan = scanHeaderDeclarations(tool.inputSchema);
       if (scan.valid) {
-        if (scan.declarations.length > 0) this.headerDeclarations.set(tool.name, scan.declarations);
-        else this.headerDeclarations.delete(tool.name);
+        // Calls read the current map until the listing ends: this tool's declarations count from now.
+        if (scan.declarations.length > 0) {
+          listing.declarations.set(tool.name, scan.declarations);
+          this.headerDeclarations.set(tool.name, scan.declarations);
+        } else this.headerDeclarations.delete(tool.name);
         return true;
       }
+      // Its old declarations no longer hold (a tool kept over stdio sends no headers there anyway).
+      this.headerDeclarations.delete(tool.name);
       if (!this.overHttp) return true;
-      this.onToolExcluded?.(tool.name, scan.reason);
+      if (this.excludedTools.get(tool.name) !== scan.reason && listing.excluded.get(tool.name) !== scan.reason) {
+        this.onToolExcluded?.(tool.name, scan.reason);
+      }
+      listing.excluded.set(tool.name, scan.reason);
       return false;
     });
+    if (typeof page.nextCursor !== 'string' || page.nextCursor === '') {
+      this.headerDeclarations = listing.declarations;
+      this.excludedTools = listing.excluded;
+      this.listing = undefined;
+    }
     return kept.length === page.tools.length ? page : { ...page, tools: kept };
   }
 

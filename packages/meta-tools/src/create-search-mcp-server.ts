@@ -1,6 +1,7 @@
 import type { Caller } from '@search-mcp/catalog';
 import { silentLogger } from '@search-mcp/shared';
 import { createRequestAudit } from './audit/request-audit.js';
+import { callerFromMeta } from './caller-from-meta.js';
 import { answersDependOnCaller, fixedToolListHint, listCacheHint, resourceReadHint } from './cache-hints.js';
 import { callToolRequestSchema, createCallToolHandler } from './handlers/call-tool-handler.js';
 import { createToolExposure, type HandlerContext } from './handlers/handler-context.js';
@@ -82,8 +83,7 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): ParamsCh
   const defaultCaller: Caller = options.projectId !== undefined ? { projectId: options.projectId } : {};
   const callerOf = (meta: Record<string, unknown> | undefined, extra: RequestExtra): Caller => {
     if (options.resolveCaller) return options.resolveCaller({ meta, extra });
-    const projectId = typeof meta?.projectId === 'string' ? meta.projectId : options.projectId;
-    return projectId !== undefined ? { projectId } : {};
+    return callerFromMeta(meta, options.projectId);
   };
   const session = hub
     ? registerForwarding(server, {

@@ -12,6 +12,7 @@ export type { DuplicateResource } from './resources/resource-routes.js';
 export type { ListenResourceSubscription } from './resources/listen-resource-subscriptions.js';
 export { type StdioListenAdapterOptions, withListenSubscriptions } from './resources/stdio-listen-adapter.js';
 export { claimsModernEnvelope, PassThroughTransport, StdioEntryOpening } from './stdio-entry-opening.js';
+export { callerFromMeta } from './caller-from-meta.js';
 export {
   ClientSessions,
   type ClientSessionsOptions,

@@ -1,5 +1,4 @@
-import type { Caller } from '@search-mcp/catalog';
-import { withListenSubscriptions } from '@search-mcp/meta-tools';
+import { callerFromMeta, withListenSubscriptions } from '@search-mcp/meta-tools';
 import { startHotReload } from '@search-mcp/runtime';
 import type { CliArguments } from '../cli-arguments.js';
 import type { CliLifecycle } from '../cli-lifecycle.js';
@@ -37,10 +36,7 @@ export async function serveCommand(cli: CliArguments, lifecycle: CliLifecycle): 
   // resources at the backends and relays their updates onto it (a 2025 connection passes through untouched).
   const transport = withListenSubscriptions(wire, {
     hub: runtime.hub,
-    callerOf: (meta): Caller => {
-      const projectId = typeof meta?.projectId === 'string' ? meta.projectId : cli.project;
-      return projectId !== undefined ? { projectId } : {};
-    },
+    callerOf: (meta) => callerFromMeta(meta, cli.project),
     logger: logger.child({ component: 'listen' }),
   });
   transport.onclose = () => void lifecycle.shutdown('stdin closed');

@@ -1,6 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { requestIdsOf, SessionEventStore } from './session-event-store.js';
+import { requestIdsOf, SessionEventStore, standaloneStreamId } from './session-event-store.js';
 
 const progress = (n: number): JSONRPCMessage => ({
   jsonrpc: '2.0',
@@ -61,6 +61,37 @@ describe('SessionEventStore', () => {
     const dropped = await store.storeEvent('c', progress(1));
     for (const n of [2, 3, 4]) await store.storeEvent('c', progress(n));
     expect((await replay(store, dropped)).sent.map(([, message]) => message)).toEqual([2, 3, 4].map(progress));
+  });
+
+  it('never evicts the standalone GET stream, and evicts the stream least recently used', async () => {
+    const store = new SessionEventStore({ maxStreams: 2 });
+    const standalone = await store.storeEvent(standaloneStreamId, progress(0));
+    const used = await store.storeEvent('a', progress(0));
+    const idle = await store.storeEvent('b', progress(0));
+    await store.storeEvent('a', progress(1));
+    await store.storeEvent('c', progress(0));
+    expect(await store.getStreamIdForEventId(standalone)).toBe(standaloneStreamId);
+    expect(await store.getStreamIdForEventId(used)).toBe('a');
+    expect(await store.getStreamIdForEventId(idle)).toBeUndefined();
+  });
+
+  it('forgets a broken-off stream maxAgeMs after its last event, but not the standalone GET stream', async () => {
+    let now = 0;
+    const store = new SessionEventStore({ maxAgeMs: 1000, now: () => now });
+    const standalone = await store.storeEvent(standaloneStreamId, progress(0));
+    const stale = await store.storeEvent('stale', progress(0));
+    const live = await store.storeEvent('live', progress(0));
+    now = 600;
+    await store.storeEvent('live', progress(1));
+    now = 1000;
+    expect(await store.getStreamIdForEventId(stale)).toBe('stale');
+    now = 1001;
+    expect(await store.getStreamIdForEventId(stale)).toBeUndefined();
+    await expect(replay(store, stale)).rejects.toThrow('Unknown event id');
+    expect((await replay(store, live)).sent).toEqual([[expect.any(String), progress(1)]]);
+    now = 10_000;
+    expect(await store.getStreamIdForEventId(standalone)).toBe(standaloneStreamId);
+    expect(store.streamCount).toBe(1);
   });
 
   it('reads the request ids of a POST body, one message or a batch', () => {

@@ -31,6 +31,7 @@ import {
 } from '@search-mcp/shared';
 import type { RequestOrigin, ReverseRequestRouter } from '../reverse/reverse-request-types.js';
 import type { BackendPeer, PeerRequestOptions } from './backend-peer.js';
+import { CompleteResultTransport } from './complete-result-transport.js';
 import { ModernTaskBridge } from './modern-task-bridge.js';
 import type { PeerConnectOptions } from './prior-verdict.js';
 import type { ModernErrorReader } from './protocol-errors.js';
@@ -110,9 +111,11 @@ export class ModernBackendClient extends Client implements BackendPeer {
    */
   override async connect(transport: Transport | ModernTransport, options?: PeerConnectOptions): Promise<void> {
     this.overHttp = transport instanceof StreamableHTTPClientTransport;
-    await super.connect(transport as ModernTransport, options);
+    // A 2026 result without `resultType` reaches the client (and the task channel) as `complete`.
+    const stamping = new CompleteResultTransport(transport as ModernTransport);
+    await super.connect(stamping, options);
     if (!listsTasksExtension(this.getServerCapabilities())) return;
-    this.tasks = new ModernTaskBridge(new RawRequestChannel(transport as ModernTransport, () => this.taskEnvelope()));
+    this.tasks = new ModernTaskBridge(new RawRequestChannel(stamping, () => this.taskEnvelope()));
   }
 
   /**
@@ -235,20 +238,6 @@ export class ModernBackendClient extends Client implements BackendPeer {
   protected override _outboundMetaEnvelope(): Readonly<Record<string, unknown>> | undefined {
     const envelope = super._outboundMetaEnvelope();
     return envelope === undefined ? undefined : { ...envelope, [LOG_LEVEL_META_KEY]: this.logLevel };
-  }
-
-  /**
-   * A result without `resultType` is complete. The revision asks servers to send it, but clients must take its
-   * absence as `complete` (the conformance suite checks it), where the 2.x SDK refuses the result: every call to
-   * such a backend would fail. Only results are touched; errors and results that name a type pass as they are.
-   */
-  protected override _onresponse(response: Parameters<Client['_onresponse']>[0]): void {
-    const result = (response as { result?: unknown }).result;
-    if (isRecord(result) && result.resultType === undefined) {
-      super._onresponse({ ...response, result: { ...result, resultType: 'complete' } } as typeof response);
-      return;
-    }
-    super._onresponse(response);
   }
 
   /** `ping` is gone in 2026-07-28: `server/discover` is the round trip that proves the backend answers. */

@@ -106,11 +106,11 @@ export class ClientSessions {
    */
   clientCapabilities(_serverId: string, origin?: unknown): ClientCapabilities {
     const caller = asOrigin(origin);
-    const declared =
-      caller?.extra.era === 'modern'
-        ? (caller.parked?.clientCapabilities() ?? caller.extra.clientCapabilities)
-        : undefined;
-    if (declared) return servable(declared);
+    if (caller?.extra.era === 'modern') {
+      // A 2026-07-28 client declares per request; a request that declared nothing can answer nothing. The
+      // connection's set below is what any client might answer, and would have the backend ask this one anyway.
+      return servable(caller.parked?.clientCapabilities() ?? caller.extra.clientCapabilities ?? {});
+    }
     const setting = this.options.backendCapabilities ?? forwardedClientCapabilities;
     if (setting !== 'first-client') return setting;
     this.firstClient ??= this.all()

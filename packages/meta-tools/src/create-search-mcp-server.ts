@@ -48,7 +48,8 @@ const cachedLists = new Set([
  * - meta mode: `tools/list` is `tool_discovery` + `tool_execute` (+ pinned tools); its size does not grow with the
  *   catalog.
  * - proxy mode: every visible tool as `server__tool` (or its own name with `exposure.names: "original"`),
- *   definitions unchanged, one page sorted by name.
+ *   definitions unchanged, one page in the backends' own order (servers in config order, each server's tools as it
+ *   lists them), so a single backend's list reads as its own.
  * - both: `tools/call` accepts any tool key (`server:tool`, `server.tool`, `server__tool`) or listed name.
  */
 export function createSearchMcpServer(options: SearchMcpServerOptions): ParamsCheckingServer {

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeRequestId } from './era-probe.js';
-import { probeOverHttp } from './http-era-probe.js';
+import { maxRefusalBytes, probeOverHttp } from './http-era-probe.js';
 
 /**
  * The era probe over HTTP against a real server on 127.0.0.1 answering the way servers of each kind do: a 2026
@@ -43,6 +43,20 @@ const routes: Record<string, Handler> = {
   },
   '/refused-2026': (_request, _body, response) => refuseVersion(response, ['2026-07-28']),
   '/refused-other': (_request, _body, response) => refuseVersion(response, ['2099-01-01']),
+  // A `-32022` refusal's start, then a message that never ends: no refusal, and no wait for its end.
+  '/endless-400': (_request, _body, response) => {
+    response.writeHead(400, { 'content-type': 'application/json' });
+    response.write(`{"jsonrpc":"2.0","id":${JSON.stringify(probeRequestId)},"error":{"code":-32022,"message":"`);
+    response.write('x'.repeat(maxRefusalBytes + 1));
+  },
+  // A whole `-32022` refusal listing 2026-07-28, padded past the cap: not read, so not a refusal.
+  '/padded-refusal': (_request, _body, response) => {
+    response.writeHead(400, { 'content-type': 'application/json' });
+    const data = { supported: ['2026-07-28'], padding: 'x'.repeat(maxRefusalBytes) };
+    response.end(
+      JSON.stringify({ jsonrpc: '2.0', id: probeRequestId, error: { code: -32022, message: 'Unsupported', data } }),
+    );
+  },
   '/sse-only': (_request, _body, response) => {
     response.writeHead(405).end();
   },
@@ -124,6 +138,12 @@ describe('probeOverHttp', () => {
   it('reads a 400 -32022 refusal listing 2026-07-28 as modern (without a discover result)', async () => {
     expect(await probe('/refused-2026')).toEqual({ era: 'modern' });
     expect(await probe('/refused-other')).toEqual({ era: 'legacy', reason: 'answered', httpStatus: 400 });
+  });
+
+  it('reads no more than maxRefusalBytes of a 400 body: a longer one is no refusal, an endless one no wait', async () => {
+    expect(await probe('/padded-refusal')).toEqual({ era: 'legacy', reason: 'answered', httpStatus: 400 });
+    // The probe's wait (5 s) would read as `silent`: it is the cap that ends the read.
+    expect(await probe('/endless-400')).toEqual({ era: 'legacy', reason: 'answered', httpStatus: 400 });
   });
 
   it('reads every refusal as legacy, with the status of an HTTP refusal', async () => {

@@ -60,14 +60,47 @@ export async function probeOverHttp(url: URL, settings: HttpEraProbeSettings): P
 }
 
 /**
+ * The most of a 400 body read for a refusal. A `-32022` refusal is a few hundred bytes (code, message, the supported
+ * revisions); a longer body is some other server's error page, and a body that never ends would hold the probe until
+ * its wait ran out.
+ */
+export const maxRefusalBytes = 64 * 1024;
+
+/**
  * The JSON-RPC error of a refused probe (a 400 with a JSON body), or undefined. A 2026-07-28 server refuses a request
  * it cannot take in the revision claimed with `-32022` listing the revisions it speaks; a 2025 server's 400 answer is
- * some other error, or no JSON at all.
+ * some other error, or no JSON at all. A body past `maxRefusalBytes` is not read further and is no refusal: the probe
+ * reads that 400 as a 2025 server's, as any other.
  */
 async function readRefusal(response: Response): Promise<Record<string, unknown> | undefined> {
   if (response.status !== 400 || !(response.headers.get('content-type') ?? '').includes('json')) return undefined;
-  const body: unknown = await response.json().catch(() => undefined);
-  return isRecord(body) && isRecord(body.error) ? body : undefined;
+  const text = await readCapped(response, maxRefusalBytes);
+  if (text === undefined) return undefined;
+  try {
+    const body: unknown = JSON.parse(text);
+    return isRecord(body) && isRecord(body.error) ? body : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The body as UTF-8 text, or undefined once it runs past `limit` bytes (the rest is left unread, the body cancelled). */
+async function readCapped(response: Response, limit: number): Promise<string | undefined> {
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return Buffer.concat(chunks).toString('utf8');
+      size += value.byteLength;
+      if (size > limit) return undefined;
+      chunks.push(value);
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
 }
 
 /** The JSON-RPC answer to the probe in a 2xx response (JSON body or SSE stream), or undefined. */

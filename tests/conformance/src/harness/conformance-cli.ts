@@ -98,7 +98,20 @@ export function runClientScenario(
   signal?: AbortSignal,
 ): Promise<SuiteRun> {
   return runConformanceCli(
-    ['client', '--command', command, '--scenario', scenario, '--spec-version', specVersion, '-o', outputDir],
+    // --timeout: how long the client may run (the suite's default is 30 s; a loaded two-core machine has taken 12 s).
+    [
+      'client',
+      '--command',
+      command,
+      '--scenario',
+      scenario,
+      '--spec-version',
+      specVersion,
+      '--timeout',
+      '60000',
+      '-o',
+      outputDir,
+    ],
     signal,
   );
 }

@@ -14,7 +14,7 @@ import {
   toolExecuteDefinition,
 } from './meta-tool-definitions.js';
 import { packageVersion } from './package-version.js';
-import { ParamsCheckingServer } from './params-checking-server.js';
+import { SearchMcpServer } from './search-mcp-server.js';
 import type { RequestExtra, SearchMcpServerOptions } from './search-mcp-server-options.js';
 import { buildServerInstructions } from './server-instructions.js';
 import { waitForStartingServers } from './starting-servers.js';
@@ -52,14 +52,14 @@ const cachedLists = new Set([
  *   lists them), so a single backend's list reads as its own.
  * - both: `tools/call` accepts any tool key (`server:tool`, `server.tool`, `server__tool`) or listed name.
  */
-export function createSearchMcpServer(options: SearchMcpServerOptions): ParamsCheckingServer {
+export function createSearchMcpServer(options: SearchMcpServerOptions): SearchMcpServer {
   const { catalog } = options;
   const config = catalog.config;
   const mode = options.mode ?? config.exposure.mode;
   const logger = options.logger ?? silentLogger;
   const { hub } = options;
   const stateless = options.stateless ?? false;
-  const server = new ParamsCheckingServer(options.serverInfo ?? { name: 'search-mcp', version: packageVersion }, {
+  const server = new SearchMcpServer(options.serverInfo ?? { name: 'search-mcp', version: packageVersion }, {
     capabilities: hub ? forwardingCapabilities(stateless, options.era ?? 'legacy') : { tools: { listChanged: true } },
     instructions: buildServerInstructions(config, mode, options.projectId),
   });

@@ -4,7 +4,7 @@
  * through a forwarding hub shared by every session of a runtime.
  */
 export { createSearchMcpServer } from './create-search-mcp-server.js';
-export type { ParamsCheckingServer as SearchMcpServer } from './params-checking-server.js';
+export type { ListedToolFinder, SearchMcpServer } from './search-mcp-server.js';
 export type { RequestExtra, SearchMcpServerOptions, ServerStatusSource } from './search-mcp-server-options.js';
 export type { AuditRecord, AuditSink } from './audit/audit-record.js';
 export { ForwardingHub, type ForwardingHubOptions } from './forwarding-hub.js';

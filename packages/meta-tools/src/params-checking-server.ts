@@ -2,9 +2,7 @@ import {
   CLIENT_INFO_META_KEY,
   PROTOCOL_VERSION_META_KEY,
   SERVER_INFO_META_KEY,
-  CLIENT_CAPABILITIES_META_KEY,
   type CancelTaskRequest,
-  type ClientCapabilities,
   type GetTaskPayloadRequest,
   type GetTaskRequest,
   type JSONRPCRequest,
@@ -18,14 +16,13 @@ import {
   type SpecTypeName,
   specTypeSchemas,
   type StandardSchemaV1,
-  type Tool,
   type Transport,
 } from '@modelcontextprotocol/server';
-import type { Caller } from '@search-mcp/catalog';
 import { formatIssues, isRecord } from '@search-mcp/shared';
 import { z } from 'zod';
 import { type CacheHint, withCacheHint } from './cache-hints.js';
 import { dispatchRequestsDirectly } from './direct-request-dispatch.js';
+import { requestExtraOf } from './request-extra.js';
 import type { RequestExtra } from './search-mcp-server-options.js';
 import { JsonRpcWireError } from './wire-errors.js';
 
@@ -198,22 +195,6 @@ export class ParamsCheckingServer extends Server {
     listener?.(client);
   }
 
-  private listedToolFinder: ((caller: Caller, name: string) => Promise<Tool | undefined>) | undefined;
-
-  /** Where `listedTool` looks (the server's tool lister); a later call replaces it. */
-  findListedTools(finder: (caller: Caller, name: string) => Promise<Tool | undefined>): void {
-    this.listedToolFinder = finder;
-  }
-
-  /**
-   * The tool `tools/list` gives `caller` under `name` (its definition as listed), `undefined` when none is listed
-   * so. An HTTP entry asks before dispatch: a 2026-07-28 call's `Mcp-Param-*` headers are checked against the
-   * `x-mcp-header` arguments of the tool as its client saw it listed.
-   */
-  listedTool(caller: Caller, name: string): Promise<Tool | undefined> {
-    return this.listedToolFinder ? this.listedToolFinder(caller, name) : Promise.resolve(undefined);
-  }
-
   /** Whether this instance serves the 2026-07-28 era (fixed by the serving entry before the first request). */
   servesModernEra(): boolean {
     // Asked several times per request: kept once known (a 2025 instance knows after `initialize`, a 2026 one at once).
@@ -323,34 +304,6 @@ interface MultiRoundTripSeam {
     request: JSONRPCRequest,
     context: ServerContext,
   ): Promise<Result>;
-}
-
-/** The era-blind view of a 2.x request context our handlers use. */
-function requestExtraOf(context: ServerContext, server: ParamsCheckingServer): RequestExtra {
-  const { mcpReq } = context;
-  const modern = server.servesModernEra();
-  const envelope = mcpReq.envelope as Record<string, unknown> | undefined;
-  const envelopeCapabilities = modern ? envelope?.[CLIENT_CAPABILITIES_META_KEY] : undefined;
-  const requestState = mcpReq.requestState();
-  return {
-    requestId: mcpReq.id,
-    signal: mcpReq.signal,
-    sessionId: context.sessionId,
-    authInfo: context.http?.authInfo,
-    _meta: mcpReq._meta as Record<string, unknown> | undefined,
-    envelope,
-    era: modern ? 'modern' : 'legacy',
-    clientCapabilities: modern
-      ? isRecord(envelopeCapabilities)
-        ? (envelopeCapabilities as ClientCapabilities)
-        : undefined
-      : server.getClientCapabilities(),
-    inputResponses: mcpReq.inputResponses,
-    requestState: typeof requestState === 'string' ? requestState : undefined,
-    sendNotification: (notification) => mcpReq.notify(notification as never),
-    sendRequest: (request, resultSchema, options) =>
-      mcpReq.send(request as never, resultSchema, options) as Promise<Record<string, unknown>>,
-  };
 }
 
 function checkParams(method: string, request: JSONRPCRequest, own: StandardSchemaV1 | undefined): void {

@@ -26,8 +26,8 @@ const anyResult = z.looseObject({});
 const toolPage = z.looseObject({ tools: z.array(z.looseObject({ name: z.string() })) });
 const callResult = z.looseObject({ content: z.array(z.looseObject({ text: z.string() })) });
 
-async function connected() {
-  const { child, url } = await startRawHttpFixture('--modern', '--header-tools');
+async function connected(...args: string[]) {
+  const { child, url } = await startRawHttpFixture('--modern', '--header-tools', ...args);
   children.push(child);
   const { logger, records } = createRecordingLogger();
   const client = createModernBackendClient({ clientInfo: { name: 'test', version: '1.0.0' }, logger, onClose() {} });
@@ -35,6 +35,10 @@ async function connected() {
   await client.connect(createModernHttpTransport(new URL(url), { headers: {} }));
   const listed = async () => {
     const page = await client.request({ method: 'tools/list', params: {} }, toolPage);
+    return page.tools.map((tool) => tool.name);
+  };
+  const secondPage = async () => {
+    const page = await client.request({ method: 'tools/list', params: { cursor: '2' } }, toolPage);
     return page.tools.map((tool) => tool.name);
   };
   const mirrored = async (tool: string, args: Record<string, unknown>) => {
@@ -45,7 +49,7 @@ async function connected() {
     records
       .filter((record) => record.level === 'warn')
       .map((record) => `${record.fields.tool}: ${record.fields.reason}`);
-  return { client, listed, mirrored, warnings };
+  return { client, listed, secondPage, mirrored, warnings };
 }
 
 describe('SEP-2243 tool screening over re-listings', () => {
@@ -65,5 +69,23 @@ describe('SEP-2243 tool screening over re-listings', () => {
     // Called by name all the same: its old declarations are gone with its valid marks, the dropped tool's with it.
     expect(await mirrored('mirrored', { region: 'eu', priority: 1 })).toEqual({});
     expect(await mirrored('mirrored-too', { region: 'eu' })).toEqual({});
+  });
+
+  it('takes a paged listing as one: a tool dropped is forgotten once its last page came', async () => {
+    const { client, listed, secondPage, mirrored, warnings } = await connected('--paged-tools');
+    expect(await listed()).toContain('mirrored');
+    expect(await secondPage()).toContain('mirrored-too');
+    expect(await mirrored('mirrored-too', { region: 'eu' })).toEqual({ 'mcp-param-region': 'eu' });
+    await listed();
+    await secondPage();
+    expect(warnings()).toEqual([expect.stringMatching(/^bad-mark: /)]);
+
+    await client.request({ method: 'tools/call', params: { name: 'break-marks', arguments: {} } }, anyResult);
+    expect(await listed()).not.toContain('mirrored');
+    // A tool whose marks broke loses its declarations at once, on the page that shows it.
+    expect(await mirrored('mirrored', { region: 'eu', priority: 1 })).toEqual({});
+    expect(await secondPage()).not.toContain('mirrored-too');
+    expect(await mirrored('mirrored-too', { region: 'eu' })).toEqual({});
+    expect(warnings()).toEqual([expect.stringMatching(/^bad-mark: /), expect.stringMatching(/^mirrored: /)]);
   });
 });

@@ -3,15 +3,19 @@
  * priming event (an event id, empty data) carrying the `retry` field, and a client whose POST stream broke off gets
  * its response by `GET` with `Last-Event-ID`. Clients of revisions before 2025-11-25 get no priming event (they
  * cannot take empty data). A raw fetch client against the built `search-mcp-http`, so the test sees the events as
- * they are on the wire; the backend is the HTTP app's slow fixture (`wait {ms}` answers after `ms`).
+ * they are on the wire; the backends are the HTTP app's slow fixture (`wait {ms}` answers after `ms`) and its held
+ * fixture (`hold {key}` answers once `release {key}` is called), so a response comes after the stream broke off
+ * however loaded the machine.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliProcess, startCli } from './cli-process.js';
 import { eventually, slowServer, temporaryDirectory } from './http-test-support.js';
 
 const stepTimeoutMs = 60_000;
+const heldServer = fileURLToPath(new URL('./fixtures/held-server.mjs', import.meta.url));
 
 let directory: { path: string; remove: () => Promise<void> };
 let app: CliProcess;
@@ -22,7 +26,10 @@ beforeAll(async () => {
   await writeFile(
     configFile,
     JSON.stringify({
-      mcpServers: { slow: { command: process.execPath, args: [slowServer] } },
+      mcpServers: {
+        slow: { command: process.execPath, args: [slowServer] },
+        held: { command: process.execPath, args: [heldServer] },
+      },
       auth: { allowAnonymous: true },
     }),
   );
@@ -171,17 +178,27 @@ describe('SSE streams of 2025 sessions', () => {
     timeout: stepTimeoutMs,
   }, async () => {
     const session = await openSession('2025-11-25');
-    const stream = await session.post(7, 'tools/call', { name: 'slow__wait', arguments: { ms: 800 } });
+    const stream = await session.post(7, 'tools/call', { name: 'held__hold', arguments: { key: 'seven' } });
     const priming = await stream.next();
     expect(priming).toMatchObject({ id: expect.any(String), data: '' });
-    // The client's connection drops before the answer.
+    // The client's connection drops before the answer, which waits for the release below.
     await stream.cancel();
-    const resumed = await session.resume(String(priming?.id));
+    // Until the server has seen the connection drop, the stream counts as connected (409), as for a real client that
+    // reconnects after `retry`: polled.
+    const resumed = await eventually(async () => {
+      const answer = await session.resume(String(priming?.id));
+      if (answer.status !== 409) return answer;
+      await answer.body?.cancel();
+      return undefined;
+    });
     expect(resumed.status).toBe(200);
+    await (await session.post(8, 'tools/call', { name: 'held__release', arguments: { key: 'seven' } })).untilResponse(
+      8,
+    );
     const events = await new EventReader(resumed.body).untilResponse(7);
     expect(JSON.parse((events.at(-1) as SseEvent).data)).toMatchObject({
       id: 7,
-      result: { content: [{ type: 'text' }] },
+      result: { content: [{ type: 'text', text: 'released seven' }] },
     });
   });
 

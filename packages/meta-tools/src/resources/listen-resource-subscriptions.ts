@@ -27,9 +27,17 @@ export async function subscribeListenResources(
   logger: Logger,
 ): Promise<ListenResourceSubscription[]> {
   const subscribed: ListenResourceSubscription[] = [];
-  const visible = await hub.visibleServerIds(caller).catch(() => [] as string[]);
+  // A failure here leaves uris out of the acknowledgement (the client hears it subscribed fewer): logged, so a
+  // stream that promises nothing can be told from one whose servers serve none of its uris.
+  const visible = await hub.visibleServerIds(caller).catch((error: unknown) => {
+    logger.debug('could not find the servers a listen stream may subscribe at', { error: errorMessage(error) });
+    return [] as string[];
+  });
   for (const uri of new Set(uris)) {
-    const candidates = await hub.routes.candidates(uri, visible).catch(() => [] as string[]);
+    const candidates = await hub.routes.candidates(uri, visible).catch((error: unknown) => {
+      logger.debug('could not find the servers of a resource for a listen stream', { uri, error: errorMessage(error) });
+      return [] as string[];
+    });
     const serverId = candidates.find((id) => offersSubscriptions(hub.gateway, id));
     if (serverId === undefined) continue;
     try {

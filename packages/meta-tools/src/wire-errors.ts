@@ -30,8 +30,8 @@ export class JsonRpcWireError extends Error {
 /**
  * Local errors (string codes) become wire errors here, at the edge, and nowhere else.
  *
- * Direct `tools/call` failures are JSON-RPC errors (CONTRACT §4, seed 002): unknown tool -32602
- * "Tool not found: <name>", backend not running or failing -32000, timeout -32001.
+ * Direct `tools/call` failures are JSON-RPC errors: unknown tool -32602 "Tool not found: <name>", backend not running
+ * or failing -32000, timeout -32001.
  */
 export function toJsonRpcError(error: unknown, requestedName: string): JsonRpcWireError {
   if (ToolNotFoundError.isInstance(error)) {

@@ -93,9 +93,29 @@ async function connect(gateway: FakeGateway, overrides: Partial<StdioListenAdapt
 }
 
 const envelope = modernEnvelope({});
+const initialize2025 = (id: number) => ({
+  id,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'old', version: '1' } },
+});
+const listenTo = (id: number, uri: string) => ({
+  id,
+  method: 'subscriptions/listen',
+  params: { notifications: { resourceSubscriptions: [uri] }, _meta: envelope },
+});
 const ackOf = (id: number) => (message: Record<string, unknown>) =>
   message.method === 'notifications/subscriptions/acknowledged' &&
   (message.params as { _meta?: Record<string, unknown> })._meta?.[subscriptionIdKey] === id;
+
+/** Initializes in 2025 (`id`, then `id + 1` listens): the entry's 2025 instance refuses it, and nothing is subscribed. */
+async function expectServedIn2025(link: Awaited<ReturnType<typeof connect>>, gateway: FakeGateway, id: number) {
+  await link.send(initialize2025(id));
+  expect((await link.next((message) => message.id === id)).result).toMatchObject({ protocolVersion: '2025-11-25' });
+  await link.send({ method: 'notifications/initialized' });
+  await link.send(listenTo(id + 1, 'res://subs/1'));
+  expect((await link.next((message) => message.id === id + 1)).error).toBeDefined();
+  expect(gateway.calls).toEqual([]);
+}
 
 describe('withListenSubscriptions (stdio subscriptions/listen of a 2026-07-28 client)', () => {
   it('acknowledges the uris it subscribed, relays their updates stamped, and unsubscribes on cancel', async () => {
@@ -165,18 +185,7 @@ describe('withListenSubscriptions (stdio subscriptions/listen of a 2026-07-28 cl
   it('leaves a 2025 connection alone', async () => {
     const gateway = new FakeGateway();
     const link = await connect(gateway);
-    await link.send({
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'old', version: '1' } },
-    });
-    await link.next((message) => message.id === 1);
-    await link.send({ method: 'notifications/initialized' });
-    const listen = { notifications: { resourceSubscriptions: ['res://subs/1'] }, _meta: envelope };
-    await link.send({ id: 2, method: 'subscriptions/listen', params: listen });
-    const answer = await link.next((message) => message.id === 2);
-    expect(answer.error).toBeDefined();
-    expect(gateway.calls).toEqual([]);
+    await expectServedIn2025(link, gateway, 1);
   });
 
   it('leaves alone a connection that fell back to 2025 initialize after an enveloped server/discover', async () => {
@@ -184,18 +193,7 @@ describe('withListenSubscriptions (stdio subscriptions/listen of a 2026-07-28 cl
     const link = await connect(gateway);
     await link.send({ id: 1, method: 'server/discover', params: { _meta: envelope } });
     await link.next((message) => message.id === 1);
-    await link.send({
-      id: 2,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'dual', version: '1' } },
-    });
-    expect((await link.next((message) => message.id === 2)).result).toMatchObject({ protocolVersion: '2025-11-25' });
-    await link.send({ method: 'notifications/initialized' });
-    const listen = { notifications: { resourceSubscriptions: ['res://subs/1'] }, _meta: envelope };
-    await link.send({ id: 3, method: 'subscriptions/listen', params: listen });
-    const answer = await link.next((message) => message.id === 3);
-    expect(answer.error).toBeDefined();
-    expect(gateway.calls).toEqual([]);
+    await expectServedIn2025(link, gateway, 2);
   });
 
   it('leaves alone a fallback initialize that follows a refused request naming a revision the entry does not serve', async () => {
@@ -207,17 +205,7 @@ describe('withListenSubscriptions (stdio subscriptions/listen of a 2026-07-28 cl
     const unsupported = { ...envelope, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' };
     await link.send({ id: 2, method: 'tools/list', params: { _meta: unsupported } });
     expect((await link.next((message) => message.id === 2)).error).toBeDefined();
-    await link.send({
-      id: 3,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'dual', version: '1' } },
-    });
-    expect((await link.next((message) => message.id === 3)).result).toMatchObject({ protocolVersion: '2025-11-25' });
-    await link.send({ method: 'notifications/initialized' });
-    const listen = { notifications: { resourceSubscriptions: ['res://subs/1'] }, _meta: envelope };
-    await link.send({ id: 4, method: 'subscriptions/listen', params: listen });
-    expect((await link.next((message) => message.id === 4)).error).toBeDefined();
-    expect(gateway.calls).toEqual([]);
+    await expectServedIn2025(link, gateway, 3);
   });
 
   it('serves the streams of a connection that opened with server/discover and stayed 2026-07-28', async () => {
@@ -225,8 +213,7 @@ describe('withListenSubscriptions (stdio subscriptions/listen of a 2026-07-28 cl
     const link = await connect(gateway);
     await link.send({ id: 1, method: 'server/discover', params: { _meta: envelope } });
     await link.next((message) => message.id === 1);
-    const listen = { notifications: { resourceSubscriptions: ['res://subs/1'] }, _meta: envelope };
-    await link.send({ id: 2, method: 'subscriptions/listen', params: listen });
+    await link.send(listenTo(2, 'res://subs/1'));
     await link.next(ackOf(2));
     expect(gateway.calls).toEqual(['subscribe subs res://subs/1']);
   });

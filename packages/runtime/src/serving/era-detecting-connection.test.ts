@@ -7,7 +7,11 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { createEraDetectingConnection, type ProtocolEra } from './era-detecting-connection.js';
+import {
+  createEraDetectingConnection,
+  type EraDetectingConnectionOptions,
+  type ProtocolEra,
+} from './era-detecting-connection.js';
 
 /** A transport the test feeds: what the server sends is recorded, and each send wakes the waiters. */
 class ScriptedTransport implements Transport {
@@ -47,6 +51,21 @@ class ScriptedTransport implements Transport {
   }
 }
 
+const envelope = {
+  [PROTOCOL_VERSION_META_KEY]: '2026-07-28',
+  [CLIENT_INFO_META_KEY]: { name: 'modern', version: '1' },
+  [CLIENT_CAPABILITIES_META_KEY]: {},
+};
+
+/** A connection over a scripted transport, connected, with the eras of the instances it made. */
+async function connected(options: EraDetectingConnectionOptions = {}) {
+  const eras: ProtocolEra[] = [];
+  const transport = new ScriptedTransport();
+  const connection = createEraDetectingConnection(factoryRecording(eras), options);
+  await connection.connect(transport);
+  return { eras, transport, connection };
+}
+
 function factoryRecording(eras: ProtocolEra[]) {
   return ({ era }: { era: ProtocolEra }) => {
     eras.push(era);
@@ -65,10 +84,7 @@ const initialize = (id: number): JSONRPCMessage => ({
 
 describe('createEraDetectingConnection', () => {
   it('serves a 2025 initialize directly, with the messages that came meanwhile answered in order', async () => {
-    const eras: ProtocolEra[] = [];
-    const transport = new ScriptedTransport();
-    const connection = createEraDetectingConnection(factoryRecording(eras));
-    await connection.connect(transport);
+    const { eras, transport, connection } = await connected();
     expect(transport.started).toBe(1);
     // All three in one turn: the instance is made after the first, so the other two wait for it.
     transport.receive(
@@ -85,38 +101,17 @@ describe('createEraDetectingConnection', () => {
   });
 
   it('leaves any other first message to the SDK entry: a 2026-07-28 request gets a 2026 instance', async () => {
-    const eras: ProtocolEra[] = [];
-    const transport = new ScriptedTransport();
-    const connection = createEraDetectingConnection(factoryRecording(eras));
-    await connection.connect(transport);
-    transport.receive({
-      jsonrpc: '2.0',
-      id: 7,
-      method: 'tools/list',
-      params: {
-        _meta: {
-          [PROTOCOL_VERSION_META_KEY]: '2026-07-28',
-          [CLIENT_INFO_META_KEY]: { name: 'modern', version: '1' },
-          [CLIENT_CAPABILITIES_META_KEY]: {},
-        },
-      },
-    });
+    const { eras, transport, connection } = await connected();
+    transport.receive({ jsonrpc: '2.0', id: 7, method: 'tools/list', params: { _meta: envelope } });
     expect(await transport.answerTo(7)).toMatchObject({ result: { tools: [] } });
     expect(eras).toEqual(['modern']);
     await connection.close();
   });
 
   it('leaves an initialize that claims 2026-07-28 in its envelope to the entry, which does not serve it as 2025', async () => {
-    const eras: ProtocolEra[] = [];
-    const transport = new ScriptedTransport();
-    const connection = createEraDetectingConnection(factoryRecording(eras));
-    await connection.connect(transport);
+    const { eras, transport, connection } = await connected();
     const claimed = initialize(3) as { params: Record<string, unknown> };
-    claimed.params._meta = {
-      [PROTOCOL_VERSION_META_KEY]: '2026-07-28',
-      [CLIENT_INFO_META_KEY]: { name: 'modern', version: '1' },
-      [CLIENT_CAPABILITIES_META_KEY]: {},
-    };
+    claimed.params._meta = envelope;
     transport.receive(claimed as unknown as JSONRPCMessage);
     // 2026-07-28 has no initialize: the 2026 instance the entry made refuses it.
     expect(await transport.answerTo(3)).toHaveProperty('error');
@@ -125,11 +120,6 @@ describe('createEraDetectingConnection', () => {
   });
 
   describe('after an enveloped server/discover (the SDK entry leaves the era open for a fallback initialize)', () => {
-    const envelope = {
-      [PROTOCOL_VERSION_META_KEY]: '2026-07-28',
-      [CLIENT_INFO_META_KEY]: { name: 'modern', version: '1' },
-      [CLIENT_CAPABILITIES_META_KEY]: {},
-    };
     const discover = (id: number): JSONRPCMessage => ({
       jsonrpc: '2.0',
       id,
@@ -144,10 +134,7 @@ describe('createEraDetectingConnection', () => {
     });
 
     it('refuses a request without the envelope -32602 and stays 2026-07-28 (one instance, modern answers)', async () => {
-      const eras: ProtocolEra[] = [];
-      const transport = new ScriptedTransport();
-      const connection = createEraDetectingConnection(factoryRecording(eras));
-      await connection.connect(transport);
+      const { eras, transport, connection } = await connected();
       transport.receive(discover(1));
       expect(await transport.answerTo(1)).toMatchObject({ result: { supportedVersions: ['2026-07-28'] } });
       transport.receive({ jsonrpc: '2.0', id: 2, method: 'server/discover', params: {} });
@@ -166,13 +153,8 @@ describe('createEraDetectingConnection', () => {
     });
 
     it('keeps that rule for messages that all come in one turn, and drops a claim-less notification (reported)', async () => {
-      const eras: ProtocolEra[] = [];
       const errors: string[] = [];
-      const transport = new ScriptedTransport();
-      const connection = createEraDetectingConnection(factoryRecording(eras), {
-        onerror: (error) => errors.push(error.message),
-      });
-      await connection.connect(transport);
+      const { eras, transport, connection } = await connected({ onerror: (error) => errors.push(error.message) });
       transport.receive(
         discover(1),
         { jsonrpc: '2.0', method: 'notifications/roots/list_changed' },
@@ -188,10 +170,7 @@ describe('createEraDetectingConnection', () => {
     });
 
     it('still falls back to 2025 on a claim-less initialize, the fallback the probe is for', async () => {
-      const eras: ProtocolEra[] = [];
-      const transport = new ScriptedTransport();
-      const connection = createEraDetectingConnection(factoryRecording(eras));
-      await connection.connect(transport);
+      const { eras, transport, connection } = await connected();
       transport.receive(discover(1));
       expect(await transport.answerTo(1)).toHaveProperty('result');
       transport.receive(initialize(2));
@@ -205,11 +184,21 @@ describe('createEraDetectingConnection', () => {
       await connection.close();
     });
 
+    it('still falls back to 2025 on initialize after a request naming a revision the entry does not serve', async () => {
+      const { eras, transport, connection } = await connected();
+      transport.receive(discover(1));
+      expect(await transport.answerTo(1)).toHaveProperty('result');
+      const unsupported = { ...envelope, [PROTOCOL_VERSION_META_KEY]: '2099-01-01' };
+      transport.receive({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: unsupported } });
+      expect(await transport.answerTo(2)).toHaveProperty('error');
+      transport.receive(initialize(3));
+      expect(await transport.answerTo(3)).toMatchObject({ result: { protocolVersion: '2025-06-18' } });
+      expect(eras).toEqual(['modern', 'legacy']);
+      await connection.close();
+    });
+
     it('leaves a discover with a malformed envelope to the entry: refused, and no probe is opened', async () => {
-      const eras: ProtocolEra[] = [];
-      const transport = new ScriptedTransport();
-      const connection = createEraDetectingConnection(factoryRecording(eras));
-      await connection.connect(transport);
+      const { eras, transport, connection } = await connected();
       transport.receive({
         jsonrpc: '2.0',
         id: 1,

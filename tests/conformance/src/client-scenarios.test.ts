@@ -5,14 +5,11 @@ import { type ClientScenarioOutcome, runClientScenarios } from './harness/client
 import { clientExclusions, parseClientScenarioList, planClientScenarios, runKey } from './harness/client-scenarios.js';
 import { listClientScenarios } from './harness/conformance-cli.js';
 import { expectationProblem } from './harness/expectation-check.js';
-import { loadExpectedFailures } from './harness/expected-failures.js';
 import { writeResultsSection } from './harness/results-file.js';
 import { formatClientResultsTable } from './harness/results-table.js';
 
 const resultsFile = fileURLToPath(new URL('../results/conformance-table.md', import.meta.url));
 const outputRoot = fileURLToPath(new URL('../results/client/', import.meta.url));
-const knownGapsFile = 'expectations/client-known-gaps.json';
-const knownGaps = loadExpectedFailures(new URL(`../${knownGapsFile}`, import.meta.url));
 
 /** Two suite runs at a time: the scenarios are independent (each its own server on an ephemeral port). */
 const concurrency = 2;
@@ -36,7 +33,6 @@ beforeAll(async () => {
     plan.runs.map((run) => ({
       ...run,
       result: outcomes.get(runKey(run))?.result,
-      expected: knownGaps.find(run.scenario, run.specVersion) !== undefined,
     })),
     plan.excluded,
   );
@@ -68,14 +64,9 @@ describe('conformance client scenarios, @search-mcp/client-manager as the client
 
   it.each(plan.runs.map((run) => [run.scenario, run.specVersion] as const))('%s at %s', (scenario, specVersion) => {
     const outcome = outcomes.get(runKey({ scenario, specVersion }));
-    const problem = expectationProblem(outcome?.result, knownGaps.find(scenario, specVersion), true, knownGapsFile);
+    // No list of accepted failures: every scenario run here must pass with client-manager as the client.
+    const problem = expectationProblem(outcome?.result, undefined, true, '');
     // The runner's own last words say why a scenario wrote no checks (it crashed, or the client never started).
     expect(problem, problem && `${problem}\n${outcome?.run.output.slice(-2000) ?? ''}`).toBeUndefined();
-  });
-
-  it('every known gap names a scenario × version that runs', () => {
-    const planned = new Set(plan.runs.map(runKey));
-    const stray = knownGaps.entries.filter((entry) => !planned.has(runKey(entry)));
-    expect(stray.map(runKey)).toEqual([]);
   });
 });

@@ -1,13 +1,12 @@
 // Runs the suite's client scenarios by hand, the same way the test does (`src/harness/client-scenario-runner.ts`):
 //   pnpm client-scenarios                       every non-auth, non-extension scenario at each of its versions
 //   pnpm client-scenarios sse-retry tools_call  those scenarios only (at each of their versions)
-// One line per run: PASS, or FAIL with the failing checks (and whether `expectations/client-known-gaps.json` lists
-// it). Exits 1 when a run failed that is not a known gap. Each run's files go to `results/client/<version>/<scenario>/`.
+// One line per run: PASS, or FAIL with the failing checks. Exits 1 when a run failed. Each run's files go to
+// `results/client/<version>/<scenario>/`.
 import { fileURLToPath } from 'node:url';
 import { runClientScenarios } from '../harness/client-scenario-runner.js';
 import { parseClientScenarioList, planClientScenarios } from '../harness/client-scenarios.js';
 import { listClientScenarios } from '../harness/conformance-cli.js';
-import { loadExpectedFailures } from '../harness/expected-failures.js';
 
 const wanted = process.argv.slice(2);
 const plan = planClientScenarios(parseClientScenarioList(await listClientScenarios()));
@@ -21,24 +20,22 @@ if (unknown.length > 0) {
   process.stderr.write(`${reasons.join('\n')}\n`);
   process.exit(2);
 }
-const knownGaps = loadExpectedFailures(new URL('../../expectations/client-known-gaps.json', import.meta.url));
-let unexpected = 0;
+let failed = 0;
 await runClientScenarios(runs, {
   outputRoot: fileURLToPath(new URL('../../results/client/', import.meta.url)),
   concurrency: 2,
   onOutcome: ({ scenario, specVersion, result, run }) => {
     const seconds = `${(run.durationMs / 1000).toFixed(1)} s`;
-    const known = knownGaps.find(scenario, specVersion) !== undefined;
     if (result && result.failures.length === 0) {
-      process.stdout.write(`PASS ${scenario} ${specVersion} (${seconds})${known ? ', listed as a known gap' : ''}\n`);
+      process.stdout.write(`PASS ${scenario} ${specVersion} (${seconds})\n`);
       return;
     }
-    if (!known) unexpected += 1;
-    process.stdout.write(`FAIL ${scenario} ${specVersion} (${seconds})${known ? ', a known gap' : ''}\n`);
+    failed += 1;
+    process.stdout.write(`FAIL ${scenario} ${specVersion} (${seconds})\n`);
     if (!result) process.stdout.write(`  no checks.json; the runner said:\n${run.output.slice(-2000)}\n`);
     for (const check of result?.failures ?? []) {
       process.stdout.write(`  ${check.id}: ${check.errorMessage ?? '(no message)'}\n`);
     }
   },
 });
-process.exit(unexpected === 0 ? 0 : 1);
+process.exit(failed === 0 ? 0 : 1);

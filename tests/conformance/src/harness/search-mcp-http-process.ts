@@ -11,9 +11,8 @@ export const searchMcpHttpCliPath = join(dirname(require.resolve('@search-mcp/ht
 export interface SearchMcpHttp {
   /** Its MCP endpoint. */
   url: URL;
-  readonly pid: number | undefined;
-  /** Null while it runs: the run uses one process throughout, and this says whether it is still that one. */
-  readonly exitCode: number | null;
+  /** False once the process ended, by exit or by a signal (a crash or a kill): the run uses one process throughout. */
+  readonly running: boolean;
   /** The last log lines (JSON, from stderr), for a failure message. */
   logTail(): string;
   close(): Promise<void>;
@@ -72,11 +71,8 @@ export async function startSearchMcpHttp(configPath: string, backendId: string):
   });
   return {
     url,
-    get pid() {
-      return child.pid;
-    },
-    get exitCode() {
-      return child.exitCode;
+    get running() {
+      return child.exitCode === null && child.signalCode === null;
     },
     logTail: () => tail.join('\n'),
     async close() {

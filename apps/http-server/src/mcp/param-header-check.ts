@@ -1,6 +1,7 @@
 import type { Caller } from '@search-mcp/catalog';
 import {
   checkParamHeaders,
+  type HeaderScan,
   isRecord,
   JsonRpcErrorCode,
   type ParamHeaderMismatch,
@@ -36,7 +37,7 @@ export async function paramHeaderMismatch(
     return undefined;
   }
   if (tool === undefined) return undefined;
-  const scan = scanHeaderDeclarations(tool.inputSchema);
+  const scan = headerScanOf(tool.inputSchema);
   // A tool whose marks break the rules is left out by conforming clients: there is nothing they were asked to send.
   if (!scan.valid || scan.declarations.length === 0) return undefined;
   return checkParamHeaders(scan.declarations, args, (header) => headers.get(header));
@@ -53,6 +54,23 @@ export function headerMismatchError(mismatch: ParamHeaderMismatch): {
     message: `Bad Request: the request headers and body disagree: ${mismatch.reason}`,
     data: { mismatch: { header: mismatch.header, body: mismatch.reason } },
   };
+}
+
+/**
+ * Each listed schema's scan, kept while the schema is: every 2026-07-28 `tools/call` is checked, and the listed tool's
+ * `inputSchema` is the same object from one listing of its backend to the next, so the walk is made once per listing,
+ * not once per call.
+ */
+const headerScans = new WeakMap<object, HeaderScan>();
+
+function headerScanOf(inputSchema: unknown): HeaderScan {
+  if (!isRecord(inputSchema)) return scanHeaderDeclarations(inputSchema);
+  let scan = headerScans.get(inputSchema);
+  if (scan === undefined) {
+    scan = scanHeaderDeclarations(inputSchema);
+    headerScans.set(inputSchema, scan);
+  }
+  return scan;
 }
 
 function listsTools(server: unknown): server is ListedToolSource {

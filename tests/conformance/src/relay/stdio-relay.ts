@@ -1,22 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
-  hostHeaderValidationResponse,
   isJSONRPCNotification,
   isJSONRPCRequest,
-  isLegacyRequest,
   type JSONRPCMessage,
   type JSONRPCNotification,
   type JSONRPCRequest,
-  localhostAllowedHostnames,
-  localhostAllowedOrigins,
-  originValidationResponse,
   type RequestId,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { MemoryEventStore } from '../fixture/memory-event-store.js';
-import { serveWebRequest } from '../harness/web-request-bridge.js';
+import { listenOnLoopback } from '../harness/web-request-bridge.js';
 import { type ChildReadiness, type StdioChild, startStdioChild } from './stdio-child.js';
 
 /** 2025 children kept started ahead of the sessions that will take them. */
@@ -138,25 +131,10 @@ export async function startStdioRelay(configPath: string, backendId: string): Pr
     return response;
   };
 
-  const handle = async (request: Request): Promise<Response> => {
-    const rejected =
-      hostHeaderValidationResponse(request, localhostAllowedHostnames()) ??
-      originValidationResponse(request, localhostAllowedOrigins());
-    if (rejected) return rejected;
-    if (new URL(request.url).pathname !== '/mcp') return new Response('Not Found', { status: 404 });
-    return (await isLegacyRequest(request)) ? handleLegacy(request) : modern.handle(request);
-  };
-
-  let origin = '';
-  const server = createServer((incoming, reply) => {
-    void serveWebRequest(incoming, reply, origin, handle);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  origin = `http://127.0.0.1:${port}`;
+  const endpoint = await listenOnLoopback({ legacy: handleLegacy, modern: (request) => modern.handle(request) });
 
   return {
-    url: new URL('/mcp', origin),
+    url: endpoint.url,
     get childrenStarted() {
       return childrenStarted;
     },
@@ -171,8 +149,7 @@ export async function startStdioRelay(configPath: string, backendId: string): Pr
       ]),
     ],
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await endpoint.close();
       await Promise.all([...sessions.values()].map((transport) => transport.close()));
       await Promise.all(spares.map((spare) => spare.then((child) => child.close()).catch(() => {})));
       await Promise.all(children.map((child) => child.close()));

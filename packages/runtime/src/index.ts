@@ -8,7 +8,7 @@ export type { EraServerFactory, ProtocolEra, SearchMcpConnection } from './servi
 
 export { createJsonlAuditSink } from './audit/jsonl-audit-sink.js';
 export type { JsonlAuditSinkOptions } from './audit/jsonl-audit-sink.js';
-export type { AuditRecord, AuditSink } from '@search-mcp/meta-tools';
+export type { AuditRecord, AuditSink } from '@search-mcp/server';
 
 export { handleShutdownSignals, shutdownSignals, signalExitCode } from './shutdown/handle-shutdown-signals.js';
 export type {

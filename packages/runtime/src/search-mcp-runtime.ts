@@ -10,7 +10,7 @@ import {
   pendingInputs,
   type SearchMcpServer,
   type SearchMcpServerOptions,
-} from '@search-mcp/meta-tools';
+} from '@search-mcp/server';
 import { type Logger, type ResolvedConfig, type ServerStatus, silentLogger } from '@search-mcp/shared';
 import { createJsonlAuditSink } from './audit/jsonl-audit-sink.js';
 import { createStrategyProviders } from './search/strategy-providers.js';
@@ -155,7 +155,7 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
       manager,
       mode,
       hub,
-      logger: logger.child({ component: 'meta-tools' }),
+      logger: logger.child({ component: 'server' }),
       ...(audit ? { audit } : {}),
       ...(options.projectId !== undefined ? { projectId: options.projectId } : {}),
       ...(options.serverInfo ? { serverInfo: options.serverInfo } : {}),

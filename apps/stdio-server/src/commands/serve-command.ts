@@ -1,4 +1,4 @@
-import { callerFromMeta, withListenSubscriptions } from '@search-mcp/meta-tools';
+import { callerFromMeta, withListenSubscriptions } from '@search-mcp/server';
 import { startHotReload } from '@search-mcp/runtime';
 import type { CliArguments } from '../cli-arguments.js';
 import type { CliLifecycle } from '../cli-lifecycle.js';

@@ -1,6 +1,6 @@
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { AuditSink } from '@search-mcp/meta-tools';
+import type { AuditSink } from '@search-mcp/server';
 
 export interface JsonlAuditSinkOptions {
   /** Hears of the first write failure (full disk, removed folder); later records are dropped. */

@@ -1,6 +1,6 @@
 import type { JSONRPCMessage, MessageExtraInfo, Server, Transport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { claimsModernEnvelope } from '@search-mcp/meta-tools';
+import { claimsModernEnvelope } from '@search-mcp/server';
 import { keepDiscoverProbeModern } from './stdio-discover-probe-adapter.js';
 
 /** The protocol era a server instance is built for: 2025 revisions (`initialize`) or 2026-07-28 (no handshake). */

@@ -6,7 +6,7 @@ import {
   ProtocolErrorCode,
   type Transport,
 } from '@modelcontextprotocol/server';
-import { PassThroughTransport, StdioEntryOpening } from '@search-mcp/meta-tools';
+import { PassThroughTransport, StdioEntryOpening } from '@search-mcp/server';
 
 /** What the pinned 2026-07-28 instance answers a request without the envelope (same code, same words). */
 const missingEnvelopeMessage =

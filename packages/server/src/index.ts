@@ -1,5 +1,5 @@
 /**
- * `@search-mcp/meta-tools`: builds the MCP server AI clients see from a tool catalog and a status source, and
+ * `@search-mcp/server`: builds the MCP server AI clients see from a tool catalog and a status source, and
  * forwards the rest of MCP (resources, prompts, completions, logging, tasks, backends' requests to the client)
  * through a forwarding hub shared by every session of a runtime.
  */

@@ -2,10 +2,10 @@ import type { ToolCatalog } from '@search-mcp/catalog';
 import type { AuditSink } from '@search-mcp/runtime';
 import type { Logger, SecretRedactor } from '@search-mcp/shared';
 import type { AccessToken } from './access/token-verifier.js';
+import type { EraServerFactory } from './mcp/era-server-factory.js';
 import type { McpServerFactory } from './mcp/mcp-server-factory.js';
 import type { ListenHub } from './mcp/listen-streams.js';
-import type { EraServerFactory } from './mcp/modern-mcp-leg.js';
-import type { ToolRanker } from './rest/catalog-search-route.js';
+import type { ToolRanker } from './rest/tool-ranker.js';
 
 /** What the app takes from the composition root (`createSearchMcpRuntime`): it holds no search or tool logic. */
 export interface HttpRuntime {

@@ -5,8 +5,8 @@ import { errorMessage, isRecord, type Logger, type SecretRedactor } from '@searc
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authInfoOf } from './caller-auth-info.js';
 import { toolListOf } from './caller-tool-list.js';
+import type { EraServerFactory } from './era-server-factory.js';
 import type { McpServerOverrides } from './mcp-server-factory.js';
-import type { EraServerFactory } from './modern-mcp-leg.js';
 import { PerRequestInstances } from './per-request-instances.js';
 import { sendWebResponse, toWebRequest } from './web-request-bridge.js';
 

@@ -1,17 +1,15 @@
-import { createMcpHandler, isLegacyRequest, type Server } from '@modelcontextprotocol/server';
+import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { Caller } from '@search-mcp/catalog';
 import { isRecord, type ParamHeaderMismatch, type SecretRedactor } from '@search-mcp/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authInfoOf, callerOfAuthInfo } from './caller-auth-info.js';
+import type { EraServerFactory } from './era-server-factory.js';
 import type { ListenStreams } from './listen-streams.js';
 import type { McpServerOverrides } from './mcp-server-factory.js';
 import { headerMismatchError, paramHeaderMismatch } from './param-header-check.js';
 import { PerRequestInstances } from './per-request-instances.js';
 import type { PendingRequestListener } from './tracked-transport.js';
 import { sendWebResponse, toWebRequest } from './web-request-bridge.js';
-
-/** Builds one server instance for one request of `era` (the runtime's `serverFactory`). */
-export type EraServerFactory = (context: { era: 'legacy' | 'modern' }, overrides: McpServerOverrides) => Server;
 
 export interface ModernMcpLegOptions {
   serverFactory: EraServerFactory;

@@ -1,16 +1,7 @@
-import {
-  type Caller,
-  type CloudSearchRequest,
-  type CloudSearchResponse,
-  cloudSearchRequestSchema,
-  cloudSearchResponseSchema,
-} from '@search-mcp/catalog';
+import { cloudSearchRequestSchema, cloudSearchResponseSchema } from '@search-mcp/catalog';
 import { errorResponses } from '../openapi/documented-responses.js';
 import { callerOf } from '../request-context.js';
 import type { RestRouteContext, ZodFastifyInstance } from './rest-route-context.js';
-
-/** Ranks the tools of a cloud search request for a caller, with the search this instance is configured with. */
-export type ToolRanker = (request: CloudSearchRequest, caller: Caller) => Promise<CloudSearchResponse>;
 
 /**
  * `POST /catalog/search`: the cloud search contract of seed 004 (the catalog's `cloudSearchRequestSchema`, the one

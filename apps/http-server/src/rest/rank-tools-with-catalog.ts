@@ -1,6 +1,6 @@
 import type { ToolCatalog } from '@search-mcp/catalog';
 import type { ToolInfo } from '@search-mcp/shared';
-import type { ToolRanker } from './catalog-search-route.js';
+import type { ToolRanker } from './tool-ranker.js';
 
 /**
  * `/catalog/search` ranked the way this instance searches: the caller's configured strategy (`bm25`, `hybrid`, `llm`,

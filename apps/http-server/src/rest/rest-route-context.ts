@@ -8,8 +8,8 @@ import type {
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { InFlightRequests } from '../lifecycle/in-flight-requests.js';
-import type { ToolRanker } from './catalog-search-route.js';
 import type { RestAudit } from './rest-audit.js';
+import type { ToolRanker } from './tool-ranker.js';
 
 /** The app with the zod type provider: route handlers see the types of their schemas. */
 export type ZodFastifyInstance = FastifyInstance<

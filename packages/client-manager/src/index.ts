@@ -9,7 +9,7 @@ export { defaultRestartPolicy } from './connection/restart-policy.js';
 export type { RestartPolicy } from './connection/restart-policy.js';
 export type { BackendRequestOptions } from './connection/backend-request-options.js';
 export type { LogRateLimit } from './connection/log-rate-limit.js';
-export type { LogMessageParams, TaskStatusParams } from './connection/notification-relays.js';
+export type { LogMessageParams, TaskStatusParams } from './backend-notification-params.js';
 export type { Listed, Page } from './features/feature-support.js';
 export type { CompleteParams, PromptPage } from './features/prompt-forwarding.js';
 export type { ResourcePage, ResourceTemplatePage } from './features/resource-forwarding.js';

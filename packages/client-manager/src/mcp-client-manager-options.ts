@@ -1,8 +1,8 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger, SecretRedactor, ServerState, ServerStatus, ToolInfo } from '@search-mcp/shared';
+import type { LogMessageParams, TaskStatusParams } from './backend-notification-params.js';
 import type { LogRateLimit } from './connection/log-rate-limit.js';
-import type { LogMessageParams, TaskStatusParams } from './connection/notification-relays.js';
 import type { RestartPolicy } from './connection/restart-policy.js';
 import type { ReverseRequestRouter } from './reverse/reverse-request-types.js';
 

@@ -9,7 +9,7 @@ import {
 import { loadConfig } from '@search-mcp/shared/node';
 import type { BackendRequestOptions } from './connection/backend-request-options.js';
 import type { CallToolOptions } from './connection/forward-tool-call.js';
-import type { TaskStatusParams } from './connection/notification-relays.js';
+import type { TaskStatusParams } from './backend-notification-params.js';
 import type { ServerConnection } from './connection/server-connection.js';
 import * as prompts from './features/prompt-forwarding.js';
 import type { CompleteParams, PromptPage } from './features/prompt-forwarding.js';

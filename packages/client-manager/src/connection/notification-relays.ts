@@ -1,8 +1,8 @@
 import type { Client as ModernClient } from '@modelcontextprotocol/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import { isLoggingLevel, isRecord } from '@search-mcp/shared';
 import { z } from 'zod';
+import type { LogMessageParams, TaskStatusParams } from '../backend-notification-params.js';
 import type { McpClientManagerEvents } from '../mcp-client-manager-options.js';
 import { type LogRateLimit, LogRateLimiter } from './log-rate-limit.js';
 
@@ -106,6 +106,3 @@ function relayNotifications(on: OnNotification, settings: NotificationRelaySetti
   });
   return () => limiter.close();
 }
-
-export type LogMessageParams = { level: LoggingLevel; logger?: string; data: unknown } & Record<string, unknown>;
-export type TaskStatusParams = { taskId: string; status: string } & Record<string, unknown>;

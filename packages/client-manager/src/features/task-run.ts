@@ -7,7 +7,7 @@ import {
   isTerminalTaskStatus,
 } from '@search-mcp/shared';
 import type { CallToolOptions } from '../connection/forward-tool-call.js';
-import type { TaskStatusParams } from '../connection/notification-relays.js';
+import type { TaskStatusParams } from '../backend-notification-params.js';
 import type { ServerConnection } from '../connection/server-connection.js';
 import { cancelTask, getTask, getTaskResult, updateTask } from './task-forwarding.js';
 

@@ -15,7 +15,8 @@ import {
 } from './meta-tool-definitions.js';
 import { packageVersion } from './package-version.js';
 import { SearchMcpServer } from './search-mcp-server.js';
-import type { RequestExtra, SearchMcpServerOptions } from './search-mcp-server-options.js';
+import type { RequestExtra } from './request-extra-types.js';
+import type { SearchMcpServerOptions } from './search-mcp-server-options.js';
 import { buildServerInstructions } from './server-instructions.js';
 import { waitForStartingServers } from './starting-servers.js';
 import { refuseCursor } from './forwarding/list-cursor.js';
@@ -59,10 +60,14 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): SearchMc
   const logger = options.logger ?? silentLogger;
   const { hub } = options;
   const stateless = options.stateless ?? false;
-  const server = new SearchMcpServer(options.serverInfo ?? { name: 'search-mcp', version: packageVersion }, {
-    capabilities: hub ? forwardingCapabilities(stateless, options.era ?? 'legacy') : { tools: { listChanged: true } },
-    instructions: buildServerInstructions(config, mode, options.projectId),
-  });
+  const server = new SearchMcpServer(
+    options.serverInfo ?? { name: 'search-mcp', version: packageVersion },
+    {
+      capabilities: hub ? forwardingCapabilities(stateless, options.era ?? 'legacy') : { tools: { listChanged: true } },
+      instructions: buildServerInstructions(config, mode, options.projectId),
+    },
+    { era: options.era ?? 'legacy' },
+  );
   // One line per connection saying who connected and in which revision: the first thing to look at when a client
   // cannot use Search MCP. A stateless instance serves one request (HTTP 2026-07-28: one per request), so its line
   // would repeat for every call: debug there.

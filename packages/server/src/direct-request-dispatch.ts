@@ -1,15 +1,5 @@
-import {
-  type JSONRPCRequest,
-  type MessageExtraInfo,
-  RELATED_TASK_META_KEY,
-  type Server,
-  type Transport,
-} from '@modelcontextprotocol/server';
-
-/** The SDK's request dispatch, which its connection calls for every request it classifies (private in its types). */
-interface RequestDispatch {
-  _onrequest(request: JSONRPCRequest, extra?: MessageExtraInfo): void;
-}
+import { type JSONRPCRequest, RELATED_TASK_META_KEY, type Server, type Transport } from '@modelcontextprotocol/server';
+import { sdkRequestDispatch } from './sdk-server-internals.js';
 
 /**
  * After `server.connect(transport)`: every inbound request that fits the SDK's request schema goes straight to the
@@ -24,15 +14,15 @@ export function dispatchRequestsDirectly(
   before: Transport['onmessage'],
 ): boolean {
   const classify = transport.onmessage;
-  const dispatch = (server as unknown as Partial<RequestDispatch>)._onrequest;
-  if (!classify || typeof dispatch !== 'function') return false;
+  const dispatch = sdkRequestDispatch(server);
+  if (!classify || !dispatch) return false;
   transport.onmessage = (message, extra) => {
     if (!isSpecJsonRpcRequest(message)) {
       classify(message, extra);
       return;
     }
     before?.(message, extra);
-    dispatch.call(server, message as JSONRPCRequest, extra);
+    dispatch(message as JSONRPCRequest, extra);
   };
   return true;
 }

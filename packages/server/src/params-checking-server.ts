@@ -1,64 +1,30 @@
 import {
-  CLIENT_INFO_META_KEY,
-  PROTOCOL_VERSION_META_KEY,
-  SERVER_INFO_META_KEY,
-  type CancelTaskRequest,
-  type GetTaskPayloadRequest,
-  type GetTaskRequest,
-  type JSONRPCRequest,
+  type Implementation,
   isInputRequiredResult,
-  type ListTasksRequest,
-  type RequestMethod,
-  type RequestTypeMap,
+  type JSONRPCRequest,
   type Result,
   Server,
   type ServerContext,
-  type SpecTypeName,
-  specTypeSchemas,
+  type ServerOptions,
   type StandardSchemaV1,
   type Transport,
 } from '@modelcontextprotocol/server';
-import { formatIssues, isRecord } from '@search-mcp/shared';
-import { z } from 'zod';
+import { withoutBackendServerInfo } from './backend-server-info.js';
 import { type CacheHint, withCacheHint } from './cache-hints.js';
+import { type ConnectedClient, modernClientOf } from './connected-client.js';
 import { dispatchRequestsDirectly } from './direct-request-dispatch.js';
+import {
+  type HandledMethod,
+  type HandledRequests,
+  type ParamsCheckedHandler,
+  taskMethods,
+} from './handled-requests.js';
 import { requestExtraOf } from './request-extra.js';
-import type { RequestExtra } from './search-mcp-server-options.js';
-import { JsonRpcWireError } from './wire-errors.js';
+import { checkRequestParams } from './request-params-check.js';
+import type { RequestExtra } from './request-extra-types.js';
+import { invokeInputRequiredSeam, sdkHandlerWrapper } from './sdk-server-internals.js';
 
-/** A handler of ours: the request as validated, and the era-blind view of its context. */
-export type ParamsCheckedHandler<M extends HandledMethod> = (
-  request: HandledRequests[M],
-  extra: RequestExtra,
-) => unknown;
-
-/**
- * The tasks extension's `tasks/update` (2026-07-28, SEP-2663): not in the SDK, which has no schemas of the extension.
- * Its `inputResponses` are not here: the SDK lifts them out of a 2026 request's params into the request's context
- * (`RequestExtra.inputResponses`), as for a multi-round-trip retry.
- */
-const UpdateTaskRequestSchema = z.object({
-  method: z.literal('tasks/update'),
-  params: z.object({ taskId: z.string(), _meta: z.record(z.string(), z.unknown()).optional() }),
-});
-export type UpdateTaskRequest = z.infer<typeof UpdateTaskRequestSchema>;
-
-/**
- * The task methods: the 2.x SDK does not count 2025's as spec methods any more (2026-07-28 moves tasks to an
- * extension), and the extension's `tasks/update` never was one, so they are registered with a params schema of their
- * own.
- */
-interface TaskRequests {
-  'tasks/get': GetTaskRequest;
-  'tasks/result': GetTaskPayloadRequest;
-  'tasks/cancel': CancelTaskRequest;
-  'tasks/list': ListTasksRequest;
-  'tasks/update': UpdateTaskRequest;
-}
-type HandledRequests = RequestTypeMap & TaskRequests;
-type HandledMethod = RequestMethod | keyof TaskRequests;
-const taskMethods = new Set<string>(['tasks/get', 'tasks/result', 'tasks/cancel', 'tasks/list', 'tasks/update']);
-/** Params are checked before (`checkParams`, against the spec's task schemas): any object passes here. */
+/** Params are checked before (`checkRequestParams`, against the spec's task schemas): any object passes here. */
 const anyParams: StandardSchemaV1 = {
   '~standard': { version: 1, vendor: 'search-mcp', validate: (value) => ({ value }) },
 };
@@ -66,72 +32,49 @@ const anyParams: StandardSchemaV1 = {
 /** Changes the SDK's own `initialize` (2025) or `server/discover` (2026-07-28) result before it goes out. */
 export type HandshakeResultTransform = (result: Result, extra: RequestExtra) => Promise<Result>;
 
-/** The spec's request schema of each method the aggregate answers. */
-const requestTypes: Record<string, SpecTypeName> = {
-  initialize: 'InitializeRequest',
-  ping: 'PingRequest',
-  'server/discover': 'DiscoverRequest',
-  'tools/list': 'ListToolsRequest',
-  'tools/call': 'CallToolRequest',
-  'resources/list': 'ListResourcesRequest',
-  'resources/templates/list': 'ListResourceTemplatesRequest',
-  'resources/read': 'ReadResourceRequest',
-  'resources/subscribe': 'SubscribeRequest',
-  'resources/unsubscribe': 'UnsubscribeRequest',
-  'prompts/list': 'ListPromptsRequest',
-  'prompts/get': 'GetPromptRequest',
-  'completion/complete': 'CompleteRequest',
-  'logging/setLevel': 'SetLevelRequest',
-  'tasks/get': 'GetTaskRequest',
-  'tasks/result': 'GetTaskPayloadRequest',
-  'tasks/cancel': 'CancelTaskRequest',
-  'tasks/list': 'ListTasksRequest',
-};
-/** Request schemas of methods the spec's schemas do not cover. */
-const extensionRequestSchemas: Record<string, StandardSchemaV1> = { 'tasks/update': UpdateTaskRequestSchema };
-
-// Kept outside the instance: the SDK registers `initialize` inside the `Server` constructor, before subclass fields
-// exist, and the wrappers read these when a request arrives.
-const handshakeTransforms = new WeakMap<object, HandshakeResultTransform>();
-const cacheHintSources = new WeakMap<object, (method: string) => CacheHint | undefined>();
-const clientListeners = new WeakMap<object, (client: ConnectedClient) => void>();
-
-/** Who connected, in which revision: told once per instance. */
-export interface ConnectedClient {
-  era: 'legacy' | 'modern';
-  protocolVersion: string | undefined;
-  name: string | undefined;
-  version: string | undefined;
+/** How the serving entry built this instance: the era it serves, fixed before the first request. */
+export interface ServedEra {
+  /** `modern` = 2026-07-28 (the serving entry saw an enveloped first request); default `legacy` (2025 revisions). */
+  era?: 'legacy' | 'modern';
 }
-const ownSchemas = new WeakMap<object, Map<string, StandardSchemaV1>>();
-/** The era of an instance once its protocol version is known (it never changes afterwards). */
-const knownEras = new WeakMap<object, boolean>();
 
 /**
  * The 2.x SDK's low-level `Server` (both protocol eras, the era fixed per instance by the serving entry), except:
  *
- * - a request whose params do not fit its method is answered `-32602 Invalid params` with one readable line. The
- *   SDK answers a zod dump, and for most methods as `-32603` (measured on 2.4.0; typescript-sdk#2284);
+ * - a request whose params do not fit its method is answered `-32602 Invalid params` with one readable line
+ *   (`request-params-check.ts`);
  * - `tools/call` results pass unchanged: the SDK's re-validation of results would judge backends' content blocks. Its
  *   multi-round-trip seam stays: an `input_required` answer is checked against a 2026-07-28 request's capabilities,
  *   or turned into real push requests to a 2025 client by the SDK's legacy shim (which re-enters the handler);
  * - handlers get an era-blind `RequestExtra` (signal, id, session, notify, send, client capabilities, a retry's
  *   `inputResponses` and `requestState`), so one handler serves both eras;
  * - `transformHandshakeResult` lets the `initialize` / `server/discover` answer name the backends' instructions;
- * - an inbound request goes to the request dispatch without first failing the SDK's two response schemas (a third
- *   of the SDK's work per forwarded call).
+ * - an inbound request goes to the request dispatch without first failing the SDK's two response schemas
+ *   (`direct-request-dispatch.ts`).
+ *
+ * What reaches below the SDK's public API is in `sdk-server-internals.ts`, nowhere else.
  */
 export class ParamsCheckingServer extends Server {
+  // Read when a request arrives, never while the SDK's constructor registers `initialize` (before these exist).
+  private readonly servedEra: 'legacy' | 'modern';
+  private readonly ownSchemas = new Map<string, StandardSchemaV1>();
+  private handshakeTransform: HandshakeResultTransform | undefined;
+  private cacheHintSource: ((method: string) => CacheHint | undefined) | undefined;
+  private clientListener: ((client: ConnectedClient) => void) | undefined;
+  /** The revision a 2025 client agreed to in `initialize` (its answer says it). */
+  private legacyProtocolVersion: string | undefined;
+
+  constructor(serverInfo: Implementation, options?: ServerOptions, served: ServedEra = {}) {
+    super(serverInfo, options);
+    this.servedEra = served.era ?? 'legacy';
+  }
+
   /**
    * Registers `handler` for `method`. `requestSchema` (a schema of the whole request) replaces the spec's where the
    * aggregate accepts more, or words its errors itself.
    */
   handle<M extends HandledMethod>(method: M, handler: ParamsCheckedHandler<M>, requestSchema?: StandardSchemaV1): void {
-    if (requestSchema) {
-      const schemas = ownSchemas.get(this) ?? new Map<string, StandardSchemaV1>();
-      schemas.set(method, requestSchema);
-      ownSchemas.set(this, schemas);
-    }
+    if (requestSchema) this.ownSchemas.set(method, requestSchema);
     const call = (request: unknown, context: ServerContext) =>
       handler(request as HandledRequests[M], requestExtraOf(context, this));
     // Task methods are no spec methods for the SDK; a method with a schema of ours must not be judged by the SDK's
@@ -161,7 +104,7 @@ export class ParamsCheckingServer extends Server {
 
   /** One transform for `initialize` and `server/discover`; a later call replaces it. */
   transformHandshakeResult(transform: HandshakeResultTransform): void {
-    handshakeTransforms.set(this, transform);
+    this.handshakeTransform = transform;
   }
 
   /**
@@ -169,7 +112,7 @@ export class ParamsCheckingServer extends Server {
    * `undefined` = none. Fields a result already has win. 2025-era answers never get them.
    */
   hintCaches(source: (method: string) => CacheHint | undefined): void {
-    cacheHintSources.set(this, source);
+    this.cacheHintSource = source;
   }
 
   /**
@@ -177,12 +120,12 @@ export class ParamsCheckingServer extends Server {
    * first request (its envelope names it).
    */
   onClientConnected(listener: (client: ConnectedClient) => void): void {
-    clientListeners.set(this, listener);
+    this.clientListener = listener;
     this.oninitialized = () => {
       const info = this.getClientVersion();
       this.tellClient({
         era: 'legacy',
-        protocolVersion: this.getNegotiatedProtocolVersion(),
+        protocolVersion: this.legacyProtocolVersion,
         name: info?.name,
         version: info?.version,
       });
@@ -190,21 +133,14 @@ export class ParamsCheckingServer extends Server {
   }
 
   private tellClient(client: ConnectedClient): void {
-    const listener = clientListeners.get(this);
-    clientListeners.delete(this);
+    const listener = this.clientListener;
+    this.clientListener = undefined;
     listener?.(client);
   }
 
-  /** Whether this instance serves the 2026-07-28 era (fixed by the serving entry before the first request). */
+  /** Whether this instance serves the 2026-07-28 era (fixed by the serving entry when it built the instance). */
   servesModernEra(): boolean {
-    // Asked several times per request: kept once known (a 2025 instance knows after `initialize`, a 2026 one at once).
-    const known = knownEras.get(this);
-    if (known !== undefined) return known;
-    const version = this.getNegotiatedProtocolVersion();
-    if (version === undefined) return false;
-    const modern = version >= '2026';
-    knownEras.set(this, modern);
-    return modern;
+    return this.servedEra === 'modern';
   }
 
   /**
@@ -218,9 +154,8 @@ export class ParamsCheckingServer extends Server {
     request: JSONRPCRequest,
     context: ServerContext,
   ): Promise<Result> {
-    const seam = this as unknown as MultiRoundTripSeam;
     if (context.mcpReq.requestState() !== undefined)
-      return seam._invokeInputRequiredCapableHandler(method, handler, request, context);
+      return invokeInputRequiredSeam(this, method, handler, request, context);
     const replaying = (first: Promise<Result>) => {
       let replayed = false;
       return (again: JSONRPCRequest, againContext: ServerContext) => {
@@ -238,13 +173,13 @@ export class ParamsCheckingServer extends Server {
     return first.then(
       (result) =>
         isInputRequiredResult(result)
-          ? seam._invokeInputRequiredCapableHandler(method, replaying(Promise.resolve(result)), request, context)
+          ? invokeInputRequiredSeam(this, method, replaying(Promise.resolve(result)), request, context)
           : result,
-      (error: unknown) =>
-        seam._invokeInputRequiredCapableHandler(method, replaying(Promise.reject(error)), request, context),
+      (error: unknown) => invokeInputRequiredSeam(this, method, replaying(Promise.reject(error)), request, context),
     );
   }
 
+  /** The SDK's documented hook for subclasses to wrap every registered handler. */
   protected override _wrapHandler(
     method: string,
     handler: (request: JSONRPCRequest, context: ServerContext) => Promise<Result>,
@@ -256,77 +191,21 @@ export class ParamsCheckingServer extends Server {
     const inner =
       method === 'tools/call'
         ? (request: JSONRPCRequest, context: ServerContext) => this.callThroughSeam(method, handler, request, context)
-        : super._wrapHandler(method, handler);
+        : sdkHandlerWrapper(this, method, handler);
     const isHandshake = method === 'initialize' || method === 'server/discover';
     return async (request, context) => {
-      if (clientListeners.has(this) && this.servesModernEra()) {
-        const envelope: Record<string, unknown> = context.mcpReq.envelope ?? {};
-        const info = isRecord(envelope[CLIENT_INFO_META_KEY]) ? envelope[CLIENT_INFO_META_KEY] : {};
-        const version = envelope[PROTOCOL_VERSION_META_KEY];
-        this.tellClient({
-          era: 'modern',
-          protocolVersion: typeof version === 'string' ? version : undefined,
-          name: typeof info.name === 'string' ? info.name : undefined,
-          version: typeof info.version === 'string' ? info.version : undefined,
-        });
+      if (this.clientListener && this.servesModernEra()) {
+        this.tellClient(modernClientOf(context.mcpReq.envelope as Record<string, unknown> | undefined));
       }
-      checkParams(method, request, ownSchemas.get(this)?.get(method));
+      checkRequestParams(method, request, this.ownSchemas.get(method));
       let result = withoutBackendServerInfo(await inner(request, context));
-      const transform = isHandshake ? handshakeTransforms.get(this) : undefined;
+      if (method === 'initialize' && typeof result.protocolVersion === 'string') {
+        this.legacyProtocolVersion = result.protocolVersion;
+      }
+      const transform = isHandshake ? this.handshakeTransform : undefined;
       if (transform) result = await transform(result, requestExtraOf(context, this));
-      const hint = this.servesModernEra() ? cacheHintSources.get(this)?.(method) : undefined;
+      const hint = this.servesModernEra() ? this.cacheHintSource?.(method) : undefined;
       return hint && !isInputRequiredResult(result) ? withCacheHint(result, hint) : result;
     };
   }
-}
-
-/**
- * A forwarded result without the backend's own `_meta["io.modelcontextprotocol/serverInfo"]` (a 2026-07-28 backend
- * stamps it on every result): the client's server is Search MCP, and the SDK stamps ours on 2026 answers.
- */
-function withoutBackendServerInfo(result: Result): Result {
-  const meta = result._meta;
-  if (!isRecord(meta) || !(SERVER_INFO_META_KEY in meta)) return result;
-  const { [SERVER_INFO_META_KEY]: _backend, ...rest } = meta;
-  if (Object.keys(rest).length > 0) return { ...result, _meta: rest };
-  const { _meta: _dropped, ...withoutMeta } = result;
-  return withoutMeta as Result;
-}
-
-/**
- * The 2.x `Server`'s seam for `tools/call`, `prompts/get` and `resources/read` (private in its types; the public
- * wrapper around it also re-validates results, which we must not).
- */
-interface MultiRoundTripSeam {
-  _invokeInputRequiredCapableHandler(
-    method: string,
-    handler: (request: JSONRPCRequest, context: ServerContext) => Promise<Result>,
-    request: JSONRPCRequest,
-    context: ServerContext,
-  ): Promise<Result>;
-}
-
-function checkParams(method: string, request: JSONRPCRequest, own: StandardSchemaV1 | undefined): void {
-  const type = requestTypes[method];
-  const schema =
-    own ?? extensionRequestSchemas[method] ?? (type ? (specTypeSchemas[type] as StandardSchemaV1) : undefined);
-  if (!schema) return;
-  const outcome = schema['~standard'].validate(request);
-  if (outcome instanceof Promise) return;
-  if (outcome.issues) {
-    throw new JsonRpcWireError(-32602, `Invalid ${method} params: ${describeIssues(outcome.issues)}`);
-  }
-}
-
-/** `protocolVersion: expected string; clientInfo: expected object`: paths below `params`, one line. */
-function describeIssues(issues: readonly StandardSchemaV1.Issue[]): string {
-  if (issues.length === 0) return 'they do not match the method';
-  return formatIssues(
-    issues.map((issue) => {
-      const path = (issue.path ?? []).map((segment) =>
-        String(isRecord(segment) && 'key' in segment ? segment.key : segment),
-      );
-      return { path: (path[0] === 'params' ? path.slice(1) : path).join('.') || 'params', message: issue.message };
-    }),
-  );
 }

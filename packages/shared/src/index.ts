@@ -1,6 +1,6 @@
 /**
  * `@search-mcp/shared`: types, config schema and parser, tool keys, errors, logger and the secret redactor. No I/O
- * here (CONTRACT §1); reading config files is in `@search-mcp/shared/node`.
+ * here (packages/shared/README.md, "Entries"); reading config files is in `@search-mcp/shared/node`.
  */
 export {
   AuthenticationError,

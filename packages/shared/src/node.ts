@@ -1,6 +1,6 @@
 /**
- * `@search-mcp/shared/node`: finding and reading config files. The root entry does no I/O (CONTRACT §1), so
- * everything that touches `node:` modules lives here.
+ * `@search-mcp/shared/node`: finding and reading config files. The root entry does no I/O
+ * (packages/shared/README.md, "Entries"), so everything that touches `node:` modules lives here.
  */
 export { findAndLoadConfig, resolveConfigPath, CONFIG_PATH_ENV_VARIABLE } from './node/find-config.js';
 export type {

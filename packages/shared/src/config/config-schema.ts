@@ -1,6 +1,7 @@
 /**
- * The config file (CONTRACT §2): the zod schema of what a user writes. Unknown keys are accepted and dropped, so
- * Claude Desktop / Cursor configs parse unchanged. What `parseConfig` returns is typed in `resolved-config.ts`.
+ * The config file (packages/shared/README.md, "Configuration"): the zod schema of what a user writes. Unknown keys
+ * are accepted and dropped, so Claude Desktop / Cursor configs parse unchanged. What `parseConfig` returns is typed
+ * in `resolved-config.ts`.
  *
  * Every message here and in `describeSchemaIssue` names types and allowed values only, never the value received:
  * a token put in the wrong field must not end up in a log.

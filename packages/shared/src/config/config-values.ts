@@ -3,7 +3,7 @@
 /**
  * A record without a prototype: keys from a config file (server ids, project names, variable and header names, tool
  * names) may be any string, and `constructor`, `toString` or `__proto__` must be ordinary keys, not inherited
- * members (CONTRACT §2: a server called `constructor` works like any other).
+ * members (packages/shared/README.md, "Configuration": a server called `constructor` works like any other).
  */
 export function createRecord<Value>(): Record<string, Value> {
   return Object.create(null) as Record<string, Value>;

@@ -1,5 +1,5 @@
 /**
- * Other clients' config files, read as they are (CONTRACT §2):
+ * Other clients' config files, read as they are (packages/shared/README.md, "Configuration"):
  * - Claude Desktop, Cursor, Cline, Roo, Windsurf: top-level `mcpServers`.
  * - VS Code (`.vscode/mcp.json`): top-level `servers`, `"type": "stdio"`, `${env:VAR}` (see `env-expansion.ts`).
  * - Claude Code (`~/.claude.json`): user-scope `mcpServers` plus `projects[<directory>].mcpServers`, the project's

@@ -1,6 +1,6 @@
 /**
- * What a config reload means for running servers (hot reload, CONTRACT §2): which servers to start, stop, restart
- * or leave running. Pure; the runtime acts on it.
+ * What a config reload means for running servers (packages/shared/README.md, "Hot reload"): which servers to
+ * start, stop, restart or leave running. Pure; the runtime acts on it.
  */
 import { sameJsonValue } from './config-values.js';
 import type { ResolvedConfig, ServerConfig } from './resolved-config.js';

@@ -1,5 +1,6 @@
 /**
- * `${VAR}` and `${VAR:-default}` in config strings (CONTRACT §2), with the shell's meaning of "set":
+ * `${VAR}` and `${VAR:-default}` in config strings (packages/shared/README.md, "Configuration"), with the shell's
+ * meaning of "set":
  * `${VAR}` accepts an empty value, `${VAR:-default}` treats an empty value as unset. The default is taken
  * literally (no nested expansion). Text that is not a well-formed reference (`$VAR`, `${1X}`) is left as is.
  * `${env:VAR}` (the spelling of VS Code and Cursor configs) means `${VAR}`.

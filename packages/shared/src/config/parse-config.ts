@@ -1,6 +1,7 @@
 /**
- * `parseConfig`: from a parsed config file (CONTRACT §2) to a `ResolvedConfig`: other clients' dialects read,
- * validated, defaults filled, server ids normalized, `${VAR}` expanded, relative paths resolved.
+ * `parseConfig`: from a parsed config file (packages/shared/README.md, "Configuration") to a `ResolvedConfig`: other
+ * clients' dialects read, validated, defaults filled, server ids normalized, `${VAR}` expanded, relative paths
+ * resolved.
  *
  * A config that forgives: a broken server entry is kept with a `configError` and never takes the others down; unknown
  * keys, skipped entries and dialect conflicts are `warnings`. Only a value that is not an object, a missing or

@@ -24,7 +24,7 @@ export interface ToolOverride {
 }
 
 interface ServerConfigBase {
-  /** The normalized server id (CONTRACT §2). */
+  /** The normalized server id (packages/shared/README.md, "Configuration"). */
   id: string;
   /** The `mcpServers` key as written. */
   name: string;
@@ -33,7 +33,7 @@ interface ServerConfigBase {
   toolPermissions: Record<string, boolean>;
   /** Per-tool overrides, keyed by the backend's own tool name; absent when none are written. */
   tools?: Record<string, ToolOverride>;
-  /** Absent: the server belongs to no project (CONTRACT §5). */
+  /** Absent: the server belongs to no project (docs/projects-and-tokens.md, "Visibility"). */
   projects?: string[];
   timeoutMs: number;
   startupTimeoutMs: number;

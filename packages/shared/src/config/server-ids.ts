@@ -1,7 +1,8 @@
 /**
- * From server keys to server ids (CONTRACT §2): each key normalized with `normalizeServerId`. A key that leaves
- * nothing usable cannot be kept (a warning says so); two keys that normalize alike keep the first under the id,
- * marked broken with a reason naming both, and skip the second (a warning says so).
+ * From server keys to server ids (packages/shared/README.md, "Configuration"): each key normalized with
+ * `normalizeServerId`. A key that leaves nothing usable cannot be kept (a warning says so); two keys that normalize
+ * alike keep the first under the id, marked broken with a reason naming both, and skip the second (a warning says
+ * so).
  */
 import { normalizeServerId } from '../keys/server-id.js';
 import { type ConfigPath, formatConfigPath } from './config-path.js';

@@ -1,6 +1,6 @@
 /**
- * Server ids (CONTRACT §2): the `mcpServers` key, normalized so it is safe in tool keys (`server:tool`),
- * exposed names (`server__tool`), URLs and log fields.
+ * Server ids (packages/shared/README.md, "Configuration"): the `mcpServers` key, normalized so it is safe in tool
+ * keys (`server:tool`), exposed names (`server__tool`), URLs and log fields.
  */
 
 /** Lower-case letters, digits and `-`; starts with a letter or digit; at most 32 characters. */

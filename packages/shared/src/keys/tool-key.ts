@@ -1,6 +1,7 @@
 /**
- * Tool keys (CONTRACT §3): `server:tool`. Input also accepts `server.tool` and `server__tool`. Server ids contain
- * none of `:` `.` `_`, so the first of them ends the server id; the tool name may contain anything after it.
+ * Tool keys (docs/tool-names.md, "Keys and listed names"): `server:tool`. Input also accepts `server.tool` and
+ * `server__tool`. Server ids contain none of `:` `.` `_`, so the first of them ends the server id; the tool name may
+ * contain anything after it.
  */
 import { isValidServerId } from './server-id.js';
 

@@ -1,6 +1,6 @@
 /**
- * Where the config file is (CONTRACT §2): `--config`, else `$SEARCH_MCP_CONFIG`, else `./config/mcp-servers.json`,
- * else `~/.config/search-mcp/config.json`.
+ * Where the config file is (README, "Configuration in short"): `--config`, else `$SEARCH_MCP_CONFIG`, else
+ * `./config/mcp-servers.json`, else `~/.config/search-mcp/config.json`.
  */
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -36,9 +36,9 @@ export interface LoadedConfig extends ResolvedConfigPath {
 export const CONFIG_PATH_ENV_VARIABLE = 'SEARCH_MCP_CONFIG';
 
 /**
- * Where the config file is (CONTRACT §2): `--config`, else `$SEARCH_MCP_CONFIG`, else `./config/mcp-servers.json`,
- * else `~/.config/search-mcp/config.json`. The last two count only when they exist; the first two are returned
- * even when missing, so `loadConfig` can say so instead of silently using another file.
+ * Where the config file is (README, "Configuration in short"): `--config`, else `$SEARCH_MCP_CONFIG`, else
+ * `./config/mcp-servers.json`, else `~/.config/search-mcp/config.json`. The last two count only when they exist;
+ * the first two are returned even when missing, so `loadConfig` can say so instead of silently using another file.
  */
 export function resolveConfigPath(options: ResolveConfigPathOptions = {}): ResolvedConfigPath | undefined {
   const places = configPlaces(options);

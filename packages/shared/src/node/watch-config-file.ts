@@ -1,6 +1,6 @@
 /**
- * Hot reload (CONTRACT §2): watches the config file and hands each new valid config to the host, which starts,
- * stops and restarts servers by `diffServerConfigs`.
+ * Hot reload (packages/shared/README.md, "Hot reload"): watches the config file and hands each new valid config to
+ * the host, which starts, stops and restarts servers by `diffServerConfigs`.
  *
  * - The file's directory is watched, not the file: editors save by writing a new file and renaming it over the old
  *   one, and a watch on the old file would see nothing after the first save. A config reached through a symbolic

@@ -1,7 +1,8 @@
 /**
- * Every secret value a resolved config holds (CONTRACT §2), for `createSecretRedactor`: values of server `env` and
- * `headers`, credentials inside URLs, credentials passed as arguments, `auth.tokens[].token`, and every API key or
- * token in the `search` section (`search.cloud.apiKey`, `search.llm.apiKey`, and whatever comes next).
+ * Every secret value a resolved config holds (packages/shared/README.md, "Secrets"), for `createSecretRedactor`:
+ * values of server `env` and `headers`, credentials inside URLs, credentials passed as arguments,
+ * `auth.tokens[].token`, and every API key or token in the `search` section (`search.cloud.apiKey`,
+ * `search.llm.apiKey`, and whatever comes next).
  *
  * When in doubt a value is collected: masking a harmless value (a path in `env`) costs a little readability, a
  * missed secret costs a leak.

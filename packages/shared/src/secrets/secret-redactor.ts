@@ -1,7 +1,8 @@
 /**
- * Masks configured secret values in anything about to be printed (CONTRACT §2: secrets never appear in logs, errors
- * or audit records). One redactor is built from the config (`collectConfigSecrets`) and handed to every printer, so
- * no printer can forget a secret: loggers, stderr tails, error messages, HTTP bodies, `--json` output.
+ * Masks configured secret values in anything about to be printed (packages/shared/README.md, "Secrets": secrets
+ * never appear in logs, errors or audit records). One redactor is built from the config (`collectConfigSecrets`)
+ * and handed to every printer, so no printer can forget a secret: loggers, stderr tails, error messages, HTTP
+ * bodies, `--json` output.
  *
  * A backend may echo a secret in another spelling than the config holds, so each secret is also masked
  * URL-encoded (`%2F`, `+` for space) and JSON-escaped (`\"`, `\\`, `\/`, `\u00e9` as written by ASCII-only JSON

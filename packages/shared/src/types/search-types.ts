@@ -1,5 +1,6 @@
 /**
- * Search request and result types of seed 004 (the `/catalog/search` cloud contract and `tool_discovery`).
+ * Search request and result types: those of the cloud search API (docs/cloud-search.md) and of `tool_discovery`
+ * (packages/server/README.md, "What a client sees").
  */
 
 /** A tool as sent to a search service: the fields a ranker may use. */

@@ -29,11 +29,11 @@ export type ToolDefinition = {
 } & Record<string, unknown>;
 
 /**
- * One tool of the catalog (seed 004's ToolInfo, extended). The unit every package exchanges: the client manager
- * lists them, the catalog searches them, meta-tools exposes them.
+ * One tool of the catalog (the tools of the cloud search API, docs/cloud-search.md, plus what the catalog needs). The
+ * unit every package exchanges: the client manager lists them, the catalog searches them, meta-tools exposes them.
  */
 export interface ToolInfo {
-  /** `server:tool` (CONTRACT §3). */
+  /** `server:tool` (docs/tool-names.md, "Keys and listed names"). */
   toolKey: string;
   /**
    * The tool's name: on its own server, or the new name a config override (`tools.<name>.name`) gave it, which
@@ -54,7 +54,10 @@ export interface ToolInfo {
   definition?: ToolDefinition;
   /** The server's `description` from the config (searched with the tool). */
   serverDescription?: string;
-  /** The server's `projects` from the config: absent means the tool belongs to no project (CONTRACT §5). */
+  /**
+   * The server's `projects` from the config: absent means the tool belongs to no project
+   * (docs/projects-and-tokens.md, "Visibility").
+   */
   serverProjects?: readonly string[];
   /** `category` and `tags` of the server (or registry tool), for filters. */
   category?: string;

@@ -5,7 +5,8 @@
  */
 export { createSearchMcpServer } from './create-search-mcp-server.js';
 export type { ListedToolFinder, SearchMcpServer } from './search-mcp-server.js';
-export type { RequestExtra, SearchMcpServerOptions, ServerStatusSource } from './search-mcp-server-options.js';
+export type { RequestExtra } from './request-extra-types.js';
+export type { SearchMcpServerOptions, ServerStatusSource } from './search-mcp-server-options.js';
 export type { AuditRecord, AuditSink } from './audit/audit-record.js';
 export { ForwardingHub, type ForwardingHubOptions } from './forwarding-hub.js';
 export type { DuplicateResource } from './resources/resource-routes.js';

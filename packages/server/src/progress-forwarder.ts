@@ -1,5 +1,5 @@
 import type { ToolProgress } from '@search-mcp/shared';
-import type { RequestExtra } from './search-mcp-server-options.js';
+import type { RequestExtra } from './request-extra-types.js';
 
 /**
  * How long a response waits after a progress notification of the same call. Clients built on the MCP TypeScript SDK

@@ -4,7 +4,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { isRecord } from '@search-mcp/shared';
-import type { RequestExtra } from './search-mcp-server-options.js';
+import type { RequestExtra } from './request-extra-types.js';
 
 /** What the view needs of the instance answering: its era and, for a 2025 client, what it declared in `initialize`. */
 export interface RequestExtraSource {

@@ -1,15 +1,10 @@
-import type {
-  AuthInfo,
-  ClientCapabilities,
-  Implementation,
-  RequestOptions,
-  Server,
-  StandardSchemaV1,
-} from '@modelcontextprotocol/server';
+import type { Implementation, Server } from '@modelcontextprotocol/server';
 import type { Caller, ToolCatalog } from '@search-mcp/catalog';
 import type { Logger, ServerState, ServerStatus } from '@search-mcp/shared';
 import type { AuditSink } from './audit/audit-record.js';
 import type { ForwardingHub } from './forwarding-hub.js';
+import type { PendingInputs } from './input/pending-inputs.js';
+import type { RequestExtra } from './request-extra-types.js';
 
 /** What the server needs from a client manager: states (for start-up), state changes and tool-list changes. */
 export interface ServerStatusSource {
@@ -18,42 +13,6 @@ export interface ServerStatusSource {
   serverState?(id: string): ServerState | undefined;
   on(event: 'tools-changed' | 'status-change', listener: () => void): unknown;
   off(event: 'tools-changed' | 'status-change', listener: () => void): unknown;
-}
-
-/**
- * What a handler of Search MCP gets with a request, the same in both protocol eras: the request's id, session (2025
- * Streamable HTTP), abort signal, and ways to notify and ask the client on the request's own stream.
- */
-export interface RequestExtra {
-  readonly requestId: string | number;
-  readonly signal: AbortSignal;
-  readonly sessionId?: string | undefined;
-  /** The caller's credentials, when the HTTP entry verified them. */
-  readonly authInfo?: AuthInfo | undefined;
-  /** The request's `_meta` (progress token, project id); 2026-07-28 envelope keys are in `envelope`. */
-  readonly _meta?: Record<string, unknown> | undefined;
-  /** 2026-07-28: the client's protocol version, info and capabilities this request carried. */
-  readonly envelope?: Record<string, unknown> | undefined;
-  /** `legacy` = 2025 revisions (`initialize` handshake), `modern` = 2026-07-28 (per-request envelope). */
-  readonly era: 'legacy' | 'modern';
-  /**
-   * What the client can be asked (sampling, elicitation, roots): 2026-07-28 = this request's envelope, 2025 = its
-   * `initialize`.
-   */
-  readonly clientCapabilities?: ClientCapabilities | undefined;
-  /**
-   * A retried multi-round-trip request (2026-07-28, or the SDK's legacy shim re-entering the handler): the client's
-   * answers to our `inputRequests`, by key, and our `requestState` echoed (unverified: see `input/`).
-   */
-  readonly inputResponses?: Record<string, unknown> | undefined;
-  readonly requestState?: string | undefined;
-  sendNotification(notification: { method: string; params?: Record<string, unknown> }): Promise<void>;
-  /** A request to the client on this request's stream (2025 era only: a 2026 client is asked by `input_required`). */
-  sendRequest(
-    request: { method: string; params?: Record<string, unknown> },
-    resultSchema: StandardSchemaV1,
-    options?: RequestOptions,
-  ): Promise<Record<string, unknown>>;
 }
 
 export interface SearchMcpServerOptions {
@@ -84,6 +43,13 @@ export interface SearchMcpServerOptions {
    * elicitation, roots) through the runtime's shared hub. Without one, only tools are served.
    */
   hub?: ForwardingHub;
+  /**
+   * The calls held for a 2026-07-28 client's retry and the key that seals our `requestState` (`PendingInputs`). A
+   * retry is a new request, and may reach a new server instance (Streamable HTTP builds one per 2026-07-28 request):
+   * give every instance that serves the same clients the same one, as `createSearchMcpRuntime` does. Default: a new
+   * one for this instance, right when one instance serves a connection (stdio, a 2025 session).
+   */
+  pendingInputs?: PendingInputs;
   /** HTTP stateless mode: no stream outside a request, so no subscriptions, no log messages, no reverse requests. */
   stateless?: boolean;
   /**

@@ -1,6 +1,6 @@
 import type { Caller } from '@search-mcp/catalog';
 import { SearchMcpError } from '@search-mcp/shared';
-import type { RequestExtra } from '../search-mcp-server-options.js';
+import type { RequestExtra } from '../request-extra-types.js';
 import { peerErrorOf } from '../wire-errors.js';
 import type { AuditRecord, AuditSink } from './audit-record.js';
 

@@ -1,6 +1,6 @@
 import type { Caller } from '@search-mcp/catalog';
 import type { ForwardingHub } from '../forwarding-hub.js';
-import type { RequestExtra } from '../search-mcp-server-options.js';
+import type { RequestExtra } from '../request-extra-types.js';
 import type { ClientOrigin, ClientSession } from '../sessions/client-session.js';
 import type { BackendRequestOptions } from './backend-gateway.js';
 import { forwardableMeta } from './forwardable-meta.js';

@@ -1,7 +1,7 @@
 import type { StandardSchemaV1 } from '@modelcontextprotocol/server';
 import { isRecord, JsonRpcErrorCode, type ToolCallResult } from '@search-mcp/shared';
 import { TOOL_DISCOVERY, TOOL_EXECUTE } from '../meta-tool-definitions.js';
-import type { RequestExtra } from '../search-mcp-server-options.js';
+import type { RequestExtra } from '../request-extra-types.js';
 import { JsonRpcWireError } from '../wire-errors.js';
 import { handleDirectCall, handleTaskCall } from './direct-call-handler.js';
 import { handleToolDiscovery } from './discovery-handler.js';

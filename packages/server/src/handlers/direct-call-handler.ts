@@ -8,7 +8,7 @@ import {
   type ToolInfo,
 } from '@search-mcp/shared';
 import { TOOL_DISCOVERY, TOOL_EXECUTE } from '../meta-tool-definitions.js';
-import type { RequestExtra } from '../search-mcp-server-options.js';
+import type { RequestExtra } from '../request-extra-types.js';
 import { waitForServerOf } from '../starting-servers.js';
 import { runsAsTask, toCreateTaskResult } from '../tasks/modern-tasks.js';
 import { keepsTaskOwner, taskOwner, withExposedIds } from '../tasks/task-handlers.js';

@@ -3,7 +3,7 @@ import { errorMessage, type ToolCallResult, truncateText } from '@search-mcp/sha
 import { callerFields, errorFields } from '../audit/request-audit.js';
 import { type DiscoveryResult, toDiscoveryResults } from '../discovery-response.js';
 import { describeZodIssues, toolDiscoveryArguments } from '../meta-tool-arguments.js';
-import type { RequestExtra } from '../search-mcp-server-options.js';
+import type { RequestExtra } from '../request-extra-types.js';
 import { failedServers, startingServerIds, waitForStartingServers } from '../starting-servers.js';
 import { toErrorResult } from '../wire-errors.js';
 import type { HandlerContext } from './handler-context.js';

@@ -2,7 +2,7 @@ import type { Caller } from '@search-mcp/catalog';
 import { isRecord, type ToolCallResult } from '@search-mcp/shared';
 import { callerFields } from '../audit/request-audit.js';
 import { describeZodIssues, plainToolExecuteArguments, toolExecuteArguments } from '../meta-tool-arguments.js';
-import type { RequestExtra } from '../search-mcp-server-options.js';
+import type { RequestExtra } from '../request-extra-types.js';
 import { waitForServerOf } from '../starting-servers.js';
 import { JsonRpcWireError, toErrorResult } from '../wire-errors.js';
 import type { HandlerContext } from './handler-context.js';

@@ -2,7 +2,8 @@ import type { Caller, ToolCatalog } from '@search-mcp/catalog';
 import type { ExposedNameStyle, Logger, ToolInfo } from '@search-mcp/shared';
 import type { RequestAudit } from '../audit/request-audit.js';
 import { ExposedNames } from '../exposed-names.js';
-import type { RequestExtra, ServerStatusSource } from '../search-mcp-server-options.js';
+import type { RequestExtra } from '../request-extra-types.js';
+import type { ServerStatusSource } from '../search-mcp-server-options.js';
 import type { ClientSession } from '../sessions/client-session.js';
 import type { TaskTable } from '../tasks/task-table.js';
 

@@ -8,7 +8,7 @@ import type { ParkedCall } from '../input/parked-call.js';
 import { answerFromParked, resumeParked, startParked } from '../input/parked-round.js';
 import { callIdentity } from '../input/request-state-codec.js';
 import { createProgressForwarder } from '../progress-forwarder.js';
-import type { RequestExtra } from '../search-mcp-server-options.js';
+import type { RequestExtra } from '../request-extra-types.js';
 import type { HandlerContext } from './handler-context.js';
 
 export interface ToolCallRun {

@@ -1,6 +1,6 @@
 import type { Caller } from '@search-mcp/catalog';
 import { type InputRetry, isInputRequiredResult } from '@search-mcp/shared';
-import type { RequestExtra } from '../search-mcp-server-options.js';
+import type { RequestExtra } from '../request-extra-types.js';
 import { pendingInputs } from './pending-inputs.js';
 import { callerIdentity, invalidRequestState, type RequestStatePayload } from './request-state-codec.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RequestExtra } from '../search-mcp-server-options.js';
+import type { RequestExtra } from '../request-extra-types.js';
 import { JsonRpcWireError } from '../wire-errors.js';
 import type { InputBinding } from './backend-input-state.js';
 import type { ParkedCall } from './parked-call.js';

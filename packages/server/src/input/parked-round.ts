@@ -1,5 +1,5 @@
 import type { ToolProgress } from '@search-mcp/shared';
-import type { RequestExtra } from '../search-mcp-server-options.js';
+import type { RequestExtra } from '../request-extra-types.js';
 import { JsonRpcWireError } from '../wire-errors.js';
 import type { InputBinding } from './backend-input-state.js';
 import type { EmbeddedRequest, ParkedCall } from './parked-call.js';

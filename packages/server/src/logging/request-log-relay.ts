@@ -1,6 +1,6 @@
 import { LOG_LEVEL_META_KEY } from '@modelcontextprotocol/server';
 import { isLoggingLevel, isRecord, type LoggingLevel } from '@search-mcp/shared';
-import type { RequestExtra } from '../search-mcp-server-options.js';
+import type { RequestExtra } from '../request-extra-types.js';
 import type { ClientOrigin, ClientSession } from '../sessions/client-session.js';
 import { isAtLeast } from './log-levels.js';
 

@@ -1,6 +1,7 @@
 import { type LogFields, type Logger, silentLogger } from '@search-mcp/shared';
 import { describe, expect, it } from 'vitest';
-import { type ListenSubscriptionsHub, subscribeListenResources } from './listen-resource-subscriptions.js';
+import { subscribeListenResources } from './listen-resource-subscriptions.js';
+import type { ListenSubscriptionsHub } from './listen-subscriptions-hub.js';
 
 /** A logger that keeps its debug records. */
 function debugRecorder() {

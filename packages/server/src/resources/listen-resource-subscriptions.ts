@@ -1,10 +1,7 @@
 import type { Caller } from '@search-mcp/catalog';
 import { errorMessage, type Logger } from '@search-mcp/shared';
-import type { ForwardingHub } from '../forwarding-hub.js';
+import type { ListenSubscriptionsHub } from './listen-subscriptions-hub.js';
 import { offersSubscriptions } from './resource-subscriptions.js';
-
-/** What a `subscriptions/listen` stream subscribes resources through: the runtime's hub. */
-export type ListenSubscriptionsHub = Pick<ForwardingHub, 'gateway' | 'routes' | 'visibleServerIds'>;
 
 /** One resource a listen stream subscribed to, at the server that holds the subscription. */
 export interface ListenResourceSubscription {

@@ -6,7 +6,7 @@ import { backendRetry, type InputBinding, openRequestState, passInputRequired } 
 import { answerFromParked, resumeParked, startParked } from '../input/parked-round.js';
 import { callIdentity } from '../input/request-state-codec.js';
 import type { ParamsCheckingServer } from '../params-checking-server.js';
-import type { RequestExtra } from '../search-mcp-server-options.js';
+import type { RequestExtra } from '../request-extra-types.js';
 import { offersSubscriptions } from './resource-subscriptions.js';
 import { isNotFound, JsonRpcWireError, toForwardedError } from '../wire-errors.js';
 

@@ -4,11 +4,8 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { silentLogger } from '@search-mcp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { modernEnvelope } from '../../test/stdio-entry-link.js';
-import {
-  type ListenSubscriptionsHub,
-  subscribeListenResources,
-  unsubscribeListenResources,
-} from './listen-resource-subscriptions.js';
+import { subscribeListenResources, unsubscribeListenResources } from './listen-resource-subscriptions.js';
+import type { ListenSubscriptionsHub } from './listen-subscriptions-hub.js';
 import { type StdioListenAdapterOptions, withListenSubscriptions } from './stdio-listen-adapter.js';
 
 // The adapter between the wire and the SDK's stdio entry (`serveStdio`), with a real entry and a real 2.x `Server` as

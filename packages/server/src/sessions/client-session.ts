@@ -1,7 +1,7 @@
 import type { ClientCapabilities, Server } from '@modelcontextprotocol/server';
 import type { Caller } from '@search-mcp/catalog';
 import type { ParkedCall } from '../input/parked-call.js';
-import type { RequestExtra } from '../search-mcp-server-options.js';
+import type { RequestExtra } from '../request-extra-types.js';
 
 /** One client connection of Search MCP (a stdio connection or an HTTP session): one `createSearchMcpServer` server. */
 export interface ClientSession {

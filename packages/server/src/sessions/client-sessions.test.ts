@@ -2,7 +2,7 @@ import { Server } from '@modelcontextprotocol/server';
 import { silentLogger } from '@search-mcp/shared';
 import { describe, expect, it } from 'vitest';
 import { PendingInputs } from '../input/pending-inputs.js';
-import type { RequestExtra } from '../search-mcp-server-options.js';
+import type { RequestExtra } from '../request-extra-types.js';
 import type { ClientSession } from './client-session.js';
 import { ClientSessions, type ReverseRequest } from './client-sessions.js';
 

@@ -7,7 +7,7 @@ import { BackendError, parseConfig, silentLogger } from '@search-mcp/shared';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSearchMcpServer } from '../create-search-mcp-server.js';
 import { ForwardingHub } from '../forwarding-hub.js';
-import type { RequestExtra } from '../search-mcp-server-options.js';
+import type { RequestExtra } from '../request-extra-types.js';
 import type { ClientOrigin, ClientSession } from './client-session.js';
 import { ClientSessions } from './client-sessions.js';
 import { connectBarePeer, modernEnvelope } from '../../test/stdio-entry-link.js';

@@ -1,7 +1,7 @@
 import type { Logger } from '@search-mcp/shared';
 import type { EmbeddedRequest, ParkedCall } from '../input/parked-call.js';
 import { pendingInputs } from '../input/pending-inputs.js';
-import type { RequestExtra } from '../search-mcp-server-options.js';
+import type { RequestExtra } from '../request-extra-types.js';
 import type { ClientOrigin, ClientSession } from '../sessions/client-session.js';
 import type { ExposedTask } from './task-table.js';
 

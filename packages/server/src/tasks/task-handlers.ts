@@ -5,7 +5,7 @@ import type { BackendGateway } from '../forwarding/backend-gateway.js';
 import { backendOptions, type ForwardingContext } from '../forwarding/forwarding-context.js';
 import { refuseCursor } from '../forwarding/list-cursor.js';
 import type { ParamsCheckingServer } from '../params-checking-server.js';
-import type { RequestExtra } from '../search-mcp-server-options.js';
+import type { RequestExtra } from '../request-extra-types.js';
 import type { ClientSession } from '../sessions/client-session.js';
 import { JsonRpcWireError, toForwardedError } from '../wire-errors.js';
 import { tasksExtensionCapabilities, toModernTask } from './modern-tasks.js';

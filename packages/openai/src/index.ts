@@ -8,7 +8,7 @@ export { apiKeyProblem } from './client/api-key.js';
 export { redactSecrets } from './client/secret-redaction.js';
 
 export { createWebSearchService, webSearchDefaults } from './web-search/web-search-service.js';
-export type { SearchContextSize, WebSearchServiceSettings } from './web-search/web-search-service.js';
+export type { SearchContextSize, WebSearchServiceSettings } from './web-search/web-search-service-settings.js';
 export type {
   WebSearchCallOptions,
   WebSearchOutcome,

@@ -5,7 +5,7 @@
  * Problems name the variable and what it accepts, never the value (a key pasted into the wrong variable).
  */
 import type { ReasoningEffort } from 'openai/resources/shared';
-import type { WebSearchServiceSettings, SearchContextSize } from './web-search-service.js';
+import type { WebSearchServiceSettings, SearchContextSize } from './web-search-service-settings.js';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
 

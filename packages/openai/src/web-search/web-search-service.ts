@@ -3,20 +3,20 @@
  * polled (o3 searches take from 30 s to several minutes; one long HTTP request would be cut by proxies and leaves
  * nothing to cancel), with progress after every poll, cancellation passed on to OpenAI, and an overall time limit.
  */
-import { silentLogger, type Logger } from '@search-mcp/shared';
+import { silentLogger } from '@search-mcp/shared';
 import type OpenAI from 'openai';
 import type {
   Response as OpenAiResponse,
   ResponseCreateParamsNonStreaming,
 } from 'openai/resources/responses/responses';
-import type { ReasoningEffort } from 'openai/resources/shared';
 import { delay, untilAborted } from '../client/abortable.js';
-import { openAiDefaults, type OpenAiClientSettings } from '../client/openai-client.js';
+import { openAiDefaults } from '../client/openai-client.js';
 import { describeOpenAiFailure, type OpenAiFailureContext } from '../client/openai-failure.js';
 import { checkedResponse, isTerminal, outcomeOfResponse } from './finished-response.js';
 import { WebSearchError } from './web-search-error.js';
 import { searchFailure } from './web-search-failure.js';
 import { webSearchInput, webSearchInstructions } from './web-search-prompt.js';
+import type { WebSearchServiceSettings } from './web-search-service-settings.js';
 import { resolveWebSearchClient } from './web-search-setup.js';
 import { webSearchLimits } from './web-search-tool.js';
 import type {
@@ -27,8 +27,6 @@ import type {
   WebSearchService,
 } from './web-search-types.js';
 
-export type SearchContextSize = 'low' | 'medium' | 'high';
-
 export const webSearchDefaults = {
   model: 'o3',
   /** The whole search, from creation to the last poll. */
@@ -38,33 +36,6 @@ export const webSearchDefaults = {
   /** Cancelling a response is one short request, sent even after the caller has gone. */
   cancelTimeoutMs: 10_000,
 } as const;
-
-export interface WebSearchServiceSettings {
-  /** A configured client (`createOpenAiClient`), e.g. one shared with the LLM ranker. Else `openai` is used. */
-  client?: OpenAI;
-  /** Settings to create the client from. Without a usable `apiKey` every search answers with setup steps. */
-  openai?: Omit<OpenAiClientSettings, 'apiKey' | 'logger'> & { apiKey?: string };
-  /** `OPENAI_MODEL`. Default `o3`. Any model that supports the `web_search` tool in the Responses API. */
-  model?: string;
-  /** `REASONING_EFFORT`. Default: the model's own (medium for o3). Not sent when unset. */
-  reasoningEffort?: Exclude<ReasoningEffort, null>;
-  /** `SEARCH_CONTEXT_SIZE`: how much of the pages the search tool reads. Default: the API's (medium). */
-  searchContextSize?: SearchContextSize;
-  /** Time limit of one whole search. Default 300,000 ms (5 minutes). */
-  timeoutMs?: number;
-  /** Pause between two polls of a background search. Default 2,000 ms. */
-  pollIntervalMs?: number;
-  /**
-   * Background mode (default true). Set false for OpenAI-compatible endpoints without it: one request then waits
-   * for the whole search (progress is still reported at `pollIntervalMs`), and a cancelled call just drops it.
-   */
-  background?: boolean;
-  /** Problems found while reading the settings (`webSearchSettingsFromEnvironment`); each search reports them. */
-  setupProblems?: readonly string[];
-  logger?: Logger;
-  /** The clock of "today" in time-limited queries. */
-  now?: () => Date;
-}
 
 interface RunState {
   responseId?: string;

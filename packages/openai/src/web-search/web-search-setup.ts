@@ -8,7 +8,7 @@ import type OpenAI from 'openai';
 import { apiKeyProblem } from '../client/api-key.js';
 import { createOpenAiClient } from '../client/openai-client.js';
 import { WebSearchError } from './web-search-error.js';
-import type { WebSearchServiceSettings } from './web-search-service.js';
+import type { WebSearchServiceSettings } from './web-search-service-settings.js';
 
 const claudeDesktopEntry =
   '"web-search": { "command": "npx", "args": ["-y", "@search-mcp/web-search-server"], ' +

@@ -11,7 +11,7 @@ import type { SearchResult, ToolInfo } from '@search-mcp/shared';
 export type { SearchResult } from '@search-mcp/shared';
 
 export interface SearchProviderRequest {
-  /** Several phrasings or sub-steps of one task (seed 004). A tool that serves any of them should rank high. */
+  /** Several phrasings or sub-steps of one task. A tool that serves any of them should rank high. */
   queries: readonly string[];
   /** Background: the task as a whole, the conversation so far. Weaker evidence than `queries`. */
   context?: string;

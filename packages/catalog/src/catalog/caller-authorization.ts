@@ -1,4 +1,7 @@
-/** Whether a caller's token may be used with its project (CONTRACT §5), checked before any tool is looked at. */
+/**
+ * Whether a caller's token may be used with its project (docs/projects-and-tokens.md, "Tokens (HTTP)"), checked
+ * before any tool is looked at.
+ */
 import { AuthenticationError, AuthorizationError, ValidationError } from '@search-mcp/shared';
 import type { Caller } from './catalog-types.js';
 

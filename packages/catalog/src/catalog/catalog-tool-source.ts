@@ -5,7 +5,7 @@ import type { ToolSource } from '@search-mcp/shared';
 export interface DisabledTool {
   /** Shown to the caller in `ToolDisabledError` (e.g. `disabled in the registry`). */
   reason: string;
-  /** The projects that see the tool's server (CONTRACT §5); absent: callers without a project. */
+  /** The projects that see the tool's server (docs/projects-and-tokens.md); absent: callers without a project. */
   serverProjects?: readonly string[];
 }
 

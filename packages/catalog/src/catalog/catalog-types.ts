@@ -3,7 +3,10 @@ import type { InputRetry, SearchResult, SearchStrategy, ToolInfo, ToolProgress }
 import type { CatalogSearchFilter } from './search-filter.js';
 import type { CatalogMatch } from './search-match.js';
 
-/** Who is asking: the project and token of the request (CONTRACT §5). Stdio callers usually have neither. */
+/**
+ * Who is asking: the project and token of the request (docs/projects-and-tokens.md, "The project of a request").
+ * Stdio callers usually have neither.
+ */
 export interface Caller {
   projectId?: string;
   /** The id (not the secret) of the token that authenticated the request. */

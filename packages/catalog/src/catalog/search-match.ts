@@ -1,8 +1,8 @@
 /**
  * Whether a search found something that fits, said in words a model can act on: the `match` and `notice` of a
- * catalog search response (CONTRACT §7). It reads the best hit's `relevance`, which a ranker with an absolute notion
- * of quality (BM25: how well the hit covers the request's words) keeps below 1 when nothing fits well; a ranker that
- * always puts its best at 1 is taken at its word.
+ * catalog search response (packages/catalog/README.md, "ToolCatalog", "Match"). It reads the best hit's
+ * `relevance`, which a ranker with an absolute notion of quality (BM25: how well the hit covers the request's words)
+ * keeps below 1 when nothing fits well; a ranker that always puts its best at 1 is taken at its word.
  */
 import { truncateText } from '@search-mcp/shared';
 

@@ -59,12 +59,13 @@ export interface ToolCatalogOptions {
 }
 
 /**
- * The tool catalog (seed 004's ToolCatalogService): collects the tools a caller may see from its sources at request
- * time, searches them with the strategy of the caller's project, and executes them with visibility enforced again,
- * arguments validated, and retries of retryable failures.
+ * The tool catalog (packages/catalog/README.md, "ToolCatalog"): collects the tools a caller may see from its sources at
+ * request time, searches them with the strategy of the caller's project, and executes them with visibility enforced
+ * again, arguments validated, and retries of retryable failures.
  *
- * Visibility (CONTRACT §4–5): the server is enabled, the tool is not `false` in `toolPermissions`, the server is
- * connected, and the caller's project (and token) allow it (`isServerVisibleToProject`).
+ * Visibility (docs/projects-and-tokens.md, "Visibility"): the server is enabled, the tool is not `false` in
+ * `toolPermissions`, the server is connected, and the caller's project (and token) allow it
+ * (`isServerVisibleToProject`).
  */
 export class ToolCatalog {
   private currentConfig: ResolvedConfig;
@@ -190,10 +191,10 @@ export class ToolCatalog {
   }
 
   /**
-   * The configured MCP servers the caller may use now, in source order (config order for a manager): running (per
-   * the source's `serverState`), enabled, and allowed to the caller's project (CONTRACT §4–5). Resources, prompts
-   * and completions are visible by this rule, the same one that governs tools. In-process registries are left out:
-   * they offer tools only.
+   * The configured MCP servers the caller may use now, in source order (config order for a manager): running (per the
+   * source's `serverState`), enabled, and allowed to the caller's project (docs/projects-and-tokens.md, "Visibility").
+   * Resources, prompts and completions are visible by this rule, the same one that governs tools. In-process registries
+   * are left out: they offer tools only.
    * @throws AuthenticationError, AuthorizationError
    */
   visibleServerIds(caller: Caller = {}): string[] {
@@ -234,7 +235,7 @@ export class ToolCatalog {
 
   /**
    * One visible tool by key (`server:tool`, `server.tool` or `server__tool`). A tool the caller cannot see, blocked
-   * ones included, is not found (CONTRACT §6: 404); only `execute` says a tool is disabled.
+   * ones included, is not found (REST: 404, apps/http-server/README.md); only `execute` says a tool is disabled.
    * @throws ToolNotFoundError (with the closest keys), AuthorizationError
    */
   async get(toolKey: string, caller: Caller = {}): Promise<ToolInfo> {

@@ -1,8 +1,8 @@
 /**
- * What a tool key names for a caller, applying every visibility rule (CONTRACT §4–5): the tool when it is listed
- * and visible, the server and tool name when the server is configured and allowed but not running, why it is
- * blocked when the caller could otherwise see it, or nothing. A tool of a server the caller may not see is
- * indistinguishable from one that does not exist.
+ * What a tool key names for a caller, applying every visibility rule (docs/projects-and-tokens.md, "Visibility"): the
+ * tool when it is listed and visible, the server and tool name when the server is configured and allowed but not
+ * running, why it is blocked when the caller could otherwise see it, or nothing. A tool of a server the caller may not
+ * see is indistinguishable from one that does not exist.
  */
 import { parseToolKey, ToolNotFoundError, type ResolvedConfig, type ToolInfo } from '@search-mcp/shared';
 import { closestToolKeys } from '../execution/tool-key-suggestions.js';

@@ -14,7 +14,8 @@ export interface ExecutionOptions {
 }
 
 /**
- * Runs a call with seed 001 §3's executor rules: a time limit, and retries of retryable failures only. Retryable
+ * Runs a call with the catalog's execution rules (packages/catalog/README.md, "ToolCatalog"): a time limit, and
+ * retries of retryable failures only. Retryable
  * means the call never reached a backend (`ServerNotRunningError` while it reconnects, `RateLimitError`), so a
  * retry cannot run a tool twice; a timeout or a backend error is never retried.
  */

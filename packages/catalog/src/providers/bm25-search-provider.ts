@@ -1,6 +1,7 @@
 /**
  * Local tool search: our own BM25F index (with lunr's English stemmer) over tool name, title, description,
- * parameters and server text, with Japanese/Chinese support and fusion of several queries (CONTRACT §7, seed 004).
+ * parameters and server text, with Japanese/Chinese support and fusion of several queries (packages/catalog/README.md,
+ * "Search providers").
  *
  * Pipeline of one search (each step is a module under `../search/`):
  * 1. The index for the tool set (`bm25/tool-index.ts`): built once, cached by array identity and, for a new array

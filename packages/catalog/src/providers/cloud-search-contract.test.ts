@@ -4,7 +4,7 @@ import { cloudSearchRequestSchema, cloudSearchResponseSchema } from './cloud-sea
 const tool = { toolKey: 'fs:read_file', toolName: 'read_file', serverName: 'fs', description: 'Read a file' };
 
 describe('cloud search wire contract', () => {
-  it('accepts seed 004 requests and keeps extra tool fields', () => {
+  it('accepts the documented requests (docs/cloud-search.md) and keeps extra tool fields', () => {
     const parsed = cloudSearchRequestSchema.parse({
       query: ['read a file'],
       context: 'notes',

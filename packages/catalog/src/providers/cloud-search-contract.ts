@@ -1,5 +1,5 @@
 /**
- * The cloud search wire contract (seed 004, CONTRACT §6): `POST {url}/catalog/search` with a ranking request,
+ * The cloud search wire contract (docs/cloud-search.md): `POST {url}/catalog/search` with a ranking request,
  * answered by a ranked list. Defined once, here: `CloudSearchProvider` sends and checks it, and the HTTP app serves
  * it (one Search MCP can be another's cloud ranker) and documents it in its OpenAPI from these schemas.
  */
@@ -9,7 +9,7 @@ import { z } from 'zod';
 /** The most tools one request may carry (a bound for servers; 50,000-tool catalogs fit). */
 export const cloudSearchMaxTools = 100_000;
 
-/** A tool as sent to the service: the fields a ranker may use (seed 004's ToolInfo). Extra fields are kept. */
+/** A tool as sent to the service: the fields a ranker may use (docs/cloud-search.md). Extra fields are kept. */
 export const cloudSearchToolSchema = z.looseObject({
   toolKey: z.string().describe('`server:tool`'),
   toolName: z.string(),

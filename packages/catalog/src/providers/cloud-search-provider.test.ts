@@ -92,7 +92,7 @@ async function failureOf(provider: CloudSearchProvider): Promise<SearchProviderE
 }
 
 describe('CloudSearchProvider', () => {
-  it('posts the seed 004 request with the bearer token and validates the answer', async () => {
+  it('posts the documented request with the bearer token and validates the answer', async () => {
     const provider = new CloudSearchProvider({ url: `${base}/good/`, apiKey: 'secret-key' });
     const results = await provider.search(request);
     expect(results).toEqual([

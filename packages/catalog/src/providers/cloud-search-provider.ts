@@ -40,9 +40,9 @@ export interface CloudSearchProviderOptions {
 }
 
 /**
- * Asks a remote search service (seed 004 `POST /catalog/search`; another Search MCP's HTTP app serves it) to rank
- * the tools. The answer is validated: keys that are not among the request's tools are dropped (a service must not
- * introduce tools the caller may not see), relevance is clamped to 0..1, names and descriptions are taken from the
+ * Asks a remote search service (`POST /catalog/search`, docs/cloud-search.md; another Search MCP's HTTP app serves it)
+ * to rank the tools. The answer is validated: keys that are not among the request's tools are dropped (a service must
+ * not introduce tools the caller may not see), relevance is clamped to 0..1, names and descriptions are taken from the
  * local tools. Any failure throws `SearchProviderError`; wrap it in `FallbackSearchProvider` to fall back to BM25.
  */
 export class CloudSearchProvider implements SearchProvider {

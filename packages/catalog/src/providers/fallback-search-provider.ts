@@ -19,9 +19,9 @@ export interface FallbackAnswer {
 }
 
 /**
- * Asks `primary`; on any error, timeout, or an answer that is not a list of results, asks `fallback` (CONTRACT §5:
- * `cloud` falls back to BM25). Logs which provider answered and why. The caller's own cancellation is not a
- * reason to fall back: it is passed on.
+ * Asks `primary`; on any error, timeout, or an answer that is not a list of results, asks `fallback`
+ * (docs/projects-and-tokens.md, "The search strategy of a request": `cloud` falls back to BM25). Logs which provider
+ * answered and why. The caller's own cancellation is not a reason to fall back: it is passed on.
  */
 export class FallbackSearchProvider implements SearchProvider {
   readonly id: string;

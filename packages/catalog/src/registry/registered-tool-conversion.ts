@@ -1,4 +1,7 @@
-/** Conversions at the edges of a `ToolRegistry`: seed 001 parameters → JSON Schema, return values → MCP results. */
+/**
+ * Conversions at the edges of a `ToolRegistry` (packages/catalog/README.md, "ToolRegistry"): `parameters` → JSON
+ * Schema, return values → MCP results.
+ */
 import type { Issue, JsonSchemaObject, ToolCallResult } from '@search-mcp/shared';
 import type { ToolMetadata } from './tool-registry-types.js';
 

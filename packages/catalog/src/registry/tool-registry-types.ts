@@ -1,7 +1,7 @@
 /** What hosts register in a `ToolRegistry`, and how (types only). */
 import type { JsonSchemaObject, ToolAnnotations, ToolProgress } from '@search-mcp/shared';
 
-/** A parameter in seed 001's format; converted to a JSON Schema property. */
+/** A parameter of `ToolMetadata.parameters` (packages/catalog/README.md, "ToolRegistry"); a JSON Schema property. */
 export interface ToolParameter {
   name: string;
   type: 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array';
@@ -14,9 +14,9 @@ export interface ToolParameter {
   maximum?: number;
 }
 
-/** What a host registers: seed 001's metadata, or an MCP-style `inputSchema` instead of `parameters`. */
+/** What a host registers: a name, a description and `parameters`, or an MCP-style `inputSchema` instead. */
 export interface ToolMetadata {
-  /** Lower-case letters, digits and hyphens, starting with a letter (seed 001). */
+  /** Lower-case letters, digits and hyphens, starting with a letter (packages/catalog/README.md, "ToolRegistry"). */
   name: string;
   description: string;
   title?: string;
@@ -78,7 +78,7 @@ export interface ToolRegistryOptions {
   serverId?: string;
   /** Shown with the tools and searched with them. */
   description?: string;
-  /** Projects that see these tools (CONTRACT §5); absent: callers without a project. */
+  /** Projects that see these tools (docs/projects-and-tokens.md); absent: callers without a project. */
   projects?: string[];
   /** Per-call timeout of registered tools unless the call gives one; progress restarts it. Default 60,000 ms. */
   timeoutMs?: number;

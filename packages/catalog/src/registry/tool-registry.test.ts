@@ -19,7 +19,7 @@ function validationIssues(action: () => void): string[] {
 }
 
 describe('ToolRegistry.register', () => {
-  it("validates with seed 001's rules, reporting every problem at once", () => {
+  it('validates names, descriptions and parameters, reporting every problem at once', () => {
     const registry = new ToolRegistry();
     expect(validationIssues(() => registry.register({ name: '', description: ' ' }, () => 1))).toEqual([
       'name: Tool name is required',
@@ -45,7 +45,7 @@ describe('ToolRegistry.register', () => {
     expect(registry.getVersion('echo')).toBe('2.0.0');
   });
 
-  it('turns seed parameters into a JSON Schema', () => {
+  it('turns `parameters` into a JSON Schema', () => {
     const registry = new ToolRegistry();
     registry.register(
       {

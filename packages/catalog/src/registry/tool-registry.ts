@@ -28,8 +28,8 @@ import type {
 const toolNamePattern = /^[a-z][a-z0-9-]*$/;
 
 /**
- * In-process tools for embedding hosts (seed 001's Tool Registry). Registered tools join the catalog under one
- * server id and are searched and executed like backend tools: it is a `ToolSource`, like `McpClientManager`.
+ * In-process tools for embedding hosts (packages/catalog/README.md, "ToolRegistry"). Registered tools join the catalog
+ * under one server id and are searched and executed like backend tools: it is a `ToolSource`, like `McpClientManager`.
  */
 export class ToolRegistry implements CatalogToolSource {
   readonly serverId: string;

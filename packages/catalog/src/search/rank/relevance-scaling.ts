@@ -1,8 +1,8 @@
 /**
  * `relevance` (0..1) from a ranker's scores. Each score relative to the best one keeps the order; the absolute match
  * quality of the best hit then scales them all, so the best hit is at 1 only when it covers the request well
- * (`quality ≥ goodMatch`), and "the best of a bad lot" stays below 1 (CONTRACT §7: relevance comparable across
- * requests).
+ * (`quality ≥ goodMatch`), and "the best of a bad lot" stays below 1 (packages/catalog/README.md, "Search
+ * providers": relevance that means something, comparable across requests).
  */
 export function scaledRelevance(score: number, best: number, matchScale: number): number {
   return Math.min(1, Math.max(0, (score / best) * matchScale));

@@ -1,6 +1,7 @@
 /**
- * `@search-mcp/openai`: one configured `openai` SDK client, the web search of seed 000 (`chatgpt_o3_search` on the
- * Responses API with the hosted web search tool), and `LlmSearchProvider`, the LLM-ranked tool search of seed 004.
+ * `@search-mcp/openai`: one configured `openai` SDK client, the web search behind `search-mcp-web-search`
+ * (`chatgpt_o3_search` on the Responses API with the hosted web search tool), and `LlmSearchProvider`, the LLM-ranked
+ * tool search of `search.strategy: "llm"` (packages/openai/README.md).
  */
 export { createOpenAiClient, openAiDefaults } from './client/openai-client.js';
 export type { OpenAiClientSettings } from './client/openai-client.js';

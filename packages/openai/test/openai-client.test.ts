@@ -1,7 +1,7 @@
 /**
- * The retry policy of seed 000's RetryManager, held by the `openai` SDK's own options and checked against our fake
- * server through the real SDK: 429, 5xx, network errors and timeouts are retried with exponential backoff,
- * `Retry-After` is honoured, and the client gives up after `maxRetries` retries.
+ * The retry policy of packages/openai/README.md ("The client"), held by the `openai` SDK's own options and checked
+ * against our fake server through the real SDK: 429, 5xx, network errors and timeouts are retried with exponential
+ * backoff, `Retry-After` is honoured, and the client gives up after `maxRetries` retries.
  */
 import { ConfigError } from '@search-mcp/shared';
 import {

@@ -49,7 +49,7 @@ describe('callWebSearchTool', () => {
     ]);
   });
 
-  it('turns a failed search into an isError result with the seed’s code in structuredContent', async () => {
+  it('turns a failed search into an isError result with its JSON-RPC code in structuredContent', async () => {
     const result = await callWebSearchTool(createWebSearchService({}), { query: 'x' });
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toMatchObject({
@@ -84,7 +84,7 @@ describe('callWebSearchTool', () => {
     expect((error as ValidationError).message).toContain(message);
   });
 
-  it('accepts the seed’s arguments and keeps unknown ones out', () => {
+  it('accepts the documented arguments and keeps unknown ones out', () => {
     expect(
       parseWebSearchArguments({ query: 'q', limit: 50, language: 'ja', timeframe: 'past_year', extra: true }),
     ).toEqual({ query: 'q', limit: 50, language: 'ja', timeframe: 'past_year' });
@@ -92,7 +92,7 @@ describe('callWebSearchTool', () => {
 });
 
 describe('webSearchTool', () => {
-  it('has seed 000’s input schema and an output schema', () => {
+  it('has the documented input schema and an output schema', () => {
     expect(webSearchTool.name).toBe('chatgpt_o3_search');
     expect(webSearchTool.inputSchema).toMatchObject({
       type: 'object',

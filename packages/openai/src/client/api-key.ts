@@ -1,7 +1,7 @@
 /**
  * What an API key must look like before it is sent. Only what cannot be a key is rejected: today's OpenAI keys
  * (`sk-proj-…`, `sk-svcacct-…`) vary in length and alphabet, and OpenAI-compatible servers issue keys of their own,
- * so the seed's `^sk-[a-zA-Z0-9]{48}$` would turn working keys away. Messages never contain the key.
+ * so a check such as `^sk-[a-zA-Z0-9]{48}$` would turn working keys away. Messages never contain the key.
  */
 
 /** Why `key` cannot be an API key, as a phrase to follow its name (`OPENAI_API_KEY is not set`); undefined if usable. */

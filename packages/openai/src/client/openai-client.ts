@@ -8,7 +8,7 @@ export const openAiDefaults = {
   baseUrl: 'https://api.openai.com/v1',
   /** Per HTTP request. Background searches are polled, so no single request waits for the model. */
   requestTimeoutMs: 60_000,
-  /** Retries after the first attempt: three attempts in all, as the seed's RetryManager makes. */
+  /** Retries after the first attempt: three attempts in all (packages/openai/README.md, "The client"). */
   maxRetries: 2,
   /** A longer `Retry-After` is not waited for: the call fails at once, naming the wait. */
   maxRetryAfterMs: 60_000,

@@ -15,8 +15,9 @@ import type { Environment } from '../web-search/web-search-environment.js';
 import { LlmSearchProvider } from './llm-search-provider.js';
 
 /**
- * `search.llm` of the config file (CONTRACT §2, `LlmSearchConfig` as `parseConfig` resolves it): what
- * `strategy: "llm"` runs with. Absent fields take the config's defaults (`gpt-5-mini`, 15,000 ms, 20 candidates).
+ * `search.llm` of the config file (packages/shared/README.md, "Configuration"; `LlmSearchConfig` as `parseConfig`
+ * resolves it): what `strategy: "llm"` runs with. Absent fields take the config's defaults (`gpt-5-mini`, 15,000 ms, 20
+ * candidates).
  */
 export type LlmSearchSettings = Partial<LlmSearchConfig> & {
   /** Sent as `reasoning_effort` when set (reasoning models only). */

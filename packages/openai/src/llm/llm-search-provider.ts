@@ -1,7 +1,7 @@
 /**
- * LLM-ranked tool search (seed 004, phase 2: "LLM-based selection"): the first stage (BM25 by default) finds the
- * top N candidates, a model picks and orders the ones that fit the queries and context, each with a relevance and
- * a one-line explanation. On any failure or after `timeoutMs` the first stage's own ranking is the answer
+ * LLM-ranked tool search (packages/openai/README.md, "LLM ranking"): the first stage (BM25 by default) finds the top N
+ * candidates, a model picks and orders the ones that fit the queries and context, each with a relevance and a one-line
+ * explanation. On any failure or after `timeoutMs` the first stage's own ranking is the answer
  * (`FallbackSearchProvider`), so a search never fails because the model did; the caller's cancellation is passed on.
  */
 import {

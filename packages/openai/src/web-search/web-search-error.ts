@@ -1,9 +1,9 @@
 import { SearchMcpError, type SearchMcpErrorCode } from '@search-mcp/shared';
 
 /**
- * Everything that can stop a web search, each with its own message. The JSON-RPC code is seed 000's:
- * -32001 authentication (no key, bad key, no access to the model), -32002 search, -32003 rate limit,
- * -32603 internal; an empty query is -32602 (invalid params).
+ * Everything that can stop a web search, each with its own message. The JSON-RPC codes (packages/openai/README.md, "Web
+ * search", and apps/web-search-server/README.md, "The tool"): -32001 authentication (no key, bad key, no access to the
+ * model), -32002 search, -32003 rate limit, -32603 internal; an empty query is -32602 (invalid params).
  */
 export type WebSearchErrorKind =
   | 'missing-api-key'

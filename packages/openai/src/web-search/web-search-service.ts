@@ -1,7 +1,8 @@
 /**
- * The web search of seed 000 on the Responses API: o3 with the hosted `web_search` tool, run in background mode and
- * polled (o3 searches take from 30 s to several minutes; one long HTTP request would be cut by proxies and leaves
- * nothing to cancel), with progress after every poll, cancellation passed on to OpenAI, and an overall time limit.
+ * The web search of `search-mcp-web-search` on the Responses API (packages/openai/README.md, "Web search"): o3 with the
+ * hosted `web_search` tool, run in background mode and polled (o3 searches take from 30 s to several minutes; one long
+ * HTTP request would be cut by proxies and leaves nothing to cancel), with progress after every poll, cancellation
+ * passed on to OpenAI, and an overall time limit.
  */
 import { silentLogger } from '@search-mcp/shared';
 import type OpenAI from 'openai';

@@ -1,8 +1,9 @@
 /**
  * One `tools/call` of `chatgpt_o3_search`, transport-agnostic: arguments checked, the search run, and its outcome
  * or failure turned into a tool result (`content` a compact text a model reads, `structuredContent` the data).
- * Every failure of the search itself is an `isError` result carrying seed 000's code, so the model can read and act
- * on it; only arguments that break the input schema throw (hosts answer JSON-RPC -32602).
+ * Every failure of the search itself is an `isError` result carrying its JSON-RPC code
+ * (apps/web-search-server/README.md, "The tool"), so the model can read and act on it; only arguments that break the
+ * input schema throw (hosts answer JSON-RPC -32602).
  */
 import { errorMessage } from '@search-mcp/shared';
 import { redactSecrets } from '../client/secret-redaction.js';

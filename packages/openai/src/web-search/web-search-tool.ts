@@ -1,6 +1,7 @@
 /**
- * The MCP tool `chatgpt_o3_search` as plain JSON (no SDK import): seed 000's input schema, an output schema, and
- * the argument check behind it. Hosts list `webSearchTool` and pass `tools/call` arguments to `callWebSearchTool`.
+ * The MCP tool `chatgpt_o3_search` as plain JSON (no SDK import): the input schema of apps/web-search-server/README.md
+ * ("The tool"), an output schema, and the argument check behind it. Hosts list `webSearchTool` and pass `tools/call`
+ * arguments to `callWebSearchTool`.
  */
 import { ValidationError, type JsonSchemaObject } from '@search-mcp/shared';
 import * as z from 'zod';

@@ -1,6 +1,6 @@
 /**
- * The web search's contract (types only): what `chatgpt_o3_search` takes and returns (seed 000's `SearchParams`
- * and `SearchResult`), and how a caller follows a search that takes minutes.
+ * The web search's contract (types only): what `chatgpt_o3_search` takes and returns (apps/web-search-server/README.md,
+ * "The tool"), and how a caller follows a search that takes minutes.
  */
 
 export type WebSearchTimeframe = 'recent' | 'past_week' | 'past_month' | 'past_year';

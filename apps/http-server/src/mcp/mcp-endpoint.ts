@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest } from '@modelcontextprotocol/server';
 import type { Caller } from '@search-mcp/catalog';
 import type { Logger, SecretRedactor } from '@search-mcp/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createNodeSessionTransport } from '../legacy/node-session-transport.js';
 import { callerOf } from '../request-context.js';
 import type { EraServerFactory } from './era-server-factory.js';
 import type { McpServerConnection as Server, McpServerFactory, McpServerOverrides } from './mcp-server-factory.js';
@@ -158,7 +158,7 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
   const handleStateless = async (request: FastifyRequest, reply: FastifyReply, caller: Caller) => {
     const server = newServer(caller, true);
     const transport = new TrackedTransport(
-      new StreamableHTTPServerTransport({ sessionIdGenerator: undefined }),
+      createNodeSessionTransport({ sessionIdGenerator: undefined }),
       options.redactor,
       options.activity,
     );
@@ -209,7 +209,7 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
     // event and `retry`, and replays what a broken-off stream missed to a GET with `Last-Event-ID`.
     const events = new SessionEventStore();
     const transport: TrackedTransport = new TrackedTransport(
-      new StreamableHTTPServerTransport({
+      createNodeSessionTransport({
         sessionIdGenerator: () => randomUUID(),
         eventStore: events,
         retryInterval: sseRetryIntervalMs,

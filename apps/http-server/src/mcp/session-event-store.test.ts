@@ -1,6 +1,7 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { requestIdsOf, SessionEventStore, standaloneStreamId } from './session-event-store.js';
+import { standaloneStreamId } from '../legacy/node-session-transport.js';
+import { requestIdsOf, SessionEventStore } from './session-event-store.js';
 
 const progress = (n: number): JSONRPCMessage => ({
   jsonrpc: '2.0',

@@ -1,6 +1,6 @@
-import type { EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
 import { isRecord } from '@search-mcp/shared';
+import { standaloneStreamId } from '../legacy/node-session-transport.js';
 
 type StreamId = string;
 type EventId = string;
@@ -18,13 +18,6 @@ export interface SessionEventStoreOptions {
   /** The clock (tests). */
   now?: () => number;
 }
-
-/**
- * The id the SDK's transport (`@modelcontextprotocol/sdk` 1.x) stores the session's standalone GET stream under
- * (`_standaloneSseStreamId`, not exported). That stream lives as long as the session and carries what no request
- * does (list changes, resource updates), so it is neither evicted for POST streams nor aged out.
- */
-export const standaloneStreamId = '_GET_stream';
 
 /** How long a client waits before it reconnects to a stream that ended early (the SSE `retry` field). */
 export const sseRetryIntervalMs = 1000;

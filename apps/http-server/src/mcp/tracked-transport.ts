@@ -1,7 +1,12 @@
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  JSONRPCMessage,
+  MessageExtraInfo,
+  RequestId,
+  Transport,
+  TransportSendOptions,
+} from '@modelcontextprotocol/server';
 import { isRecord, type SecretRedactor } from '@search-mcp/shared';
+import type { NodeSessionTransport } from '../legacy/node-session-transport.js';
 
 /** Hears when a transport's count of unanswered requests goes up or down (the app's drain waits on it). */
 export interface PendingRequestListener {
@@ -25,7 +30,7 @@ export class TrackedTransport implements Transport {
   private readonly pending = new Set<RequestId>();
 
   constructor(
-    readonly inner: StreamableHTTPServerTransport,
+    readonly inner: NodeSessionTransport,
     private readonly redactor: SecretRedactor,
     private readonly listener?: PendingRequestListener,
   ) {}

@@ -1,11 +1,11 @@
 /**
- * Hybrid tool search: our BM25 blended with MiniLM sentence embeddings, offline (CONTRACT §7, issue 13).
+ * Hybrid tool search: our BM25 blended with MiniLM sentence embeddings, offline (packages/embeddings/README.md, issue 13).
  *
  * One search:
  * 1. The vectors of the tool set: looked up by array identity, then by fingerprint (same tools, new array). When
  *    there are none yet, a background build starts (disk cache first, then the model) and BM25 answers the request
- *    exactly as the `bm25` strategy would (CONTRACT §5: hybrid falls back to BM25 while its vectors are built, and
- *    on any failure).
+ *    exactly as the `bm25` strategy would (packages/embeddings/README.md, "Behaviour": hybrid falls back to BM25
+ *    while its vectors are built, and on any failure).
  * 2. Units: each distinct query, and the context as weaker evidence. Each unit gets its own BM25 search and, when
  *    the model can read it, its cosine with every tool (best over the unit's texts: the whole query, in English,
  *    and the clauses of a long one; see query-embedding-texts.ts).

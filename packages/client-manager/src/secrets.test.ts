@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { stateOf, statusOf, useManagers } from '../test/manager-harness.js';
 import { fixtureServer, waitFor } from '../test/test-support.js';
 
-/** CONTRACT §2: a configured secret never appears in what the manager reports, however a backend echoes it. */
+/**
+ * A configured secret never appears in what the manager reports, however a backend echoes it
+ * (packages/client-manager/README.md, "Behaviour").
+ */
 const { createManager } = useManagers();
 
 const canary = 'CANARY-token-7f3a9c';

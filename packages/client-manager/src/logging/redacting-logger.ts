@@ -1,9 +1,9 @@
 import { type LogFields, type Logger, noSecrets, type SecretRedactor } from '@search-mcp/shared';
 
 /**
- * A logger that masks configured secrets in the message and every field before they reach `logger`, whatever
- * logger the host passed in (CONTRACT §2: secrets never appear in logs). Masking twice (a host logger that also
- * redacts) changes nothing.
+ * A logger that masks configured secrets in the message and every field before they reach `logger`, whatever logger the
+ * host passed in (packages/client-manager/README.md, "Behaviour": secrets never appear in logs). Masking twice (a host
+ * logger that also redacts) changes nothing.
  */
 export function createRedactingLogger(logger: Logger, redactor: SecretRedactor): Logger {
   if (redactor === noSecrets) return logger;

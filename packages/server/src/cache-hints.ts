@@ -33,7 +33,7 @@ export const resourceReadHint: CacheHint = { ttlMs: 0, cacheScope: 'private' };
 
 /**
  * Whether the aggregate's answers depend on who asks: with tokens or projects, two callers may see different servers
- * (CONTRACT §5), so nothing listed may be marked shareable.
+ * (docs/projects-and-tokens.md, "What depends on the caller"), so nothing listed may be marked shareable.
  */
 export function answersDependOnCaller(config: Pick<ResolvedConfig, 'auth' | 'projects' | 'mcpServers'>): boolean {
   if (config.auth.tokens.length > 0) return true;

@@ -1,4 +1,4 @@
-import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import type { LoggingLevel } from '@search-mcp/shared';
 
 /** The params of a backend's `notifications/message`, as sent (the manager's `log-message` event). */
 export type LogMessageParams = { level: LoggingLevel; logger?: string; data: unknown } & Record<string, unknown>;

@@ -1,4 +1,3 @@
-import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import {
   collectConfigSecrets,
   createGrowingSecretRedactor,
@@ -10,6 +9,7 @@ import {
   type ServerState,
   type ServerStatus,
   type ToolInfo,
+  type McpImplementation,
 } from '@search-mcp/shared';
 import { defaultLogRateLimit } from './connection/log-rate-limit.js';
 import type { EmitManagerEvent } from './connection/notification-relays.js';
@@ -22,7 +22,7 @@ import { packageVersion } from './package-version.js';
 import { type ProcessWatchdog, processWatchdog } from './process/process-watchdog.js';
 import { defaultWatchdogScript } from './process/watchdog-script.js';
 
-const packageInfo: Implementation = { name: 'search-mcp', version: packageVersion };
+const packageInfo: McpImplementation = { name: 'search-mcp', version: packageVersion };
 
 export interface ManagerHooks {
   emit: EmitManagerEvent;

@@ -1,6 +1,12 @@
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
-import type { Logger, SecretRedactor, ServerState, ServerStatus, ToolInfo } from '@search-mcp/shared';
+import type {
+  Logger,
+  McpFetchLike,
+  McpImplementation,
+  SecretRedactor,
+  ServerState,
+  ServerStatus,
+  ToolInfo,
+} from '@search-mcp/shared';
 import type { LogMessageParams, TaskStatusParams } from './backend-notification-params.js';
 import type { LogRateLimit } from './connection/log-rate-limit.js';
 import type { RestartPolicy } from './connection/restart-policy.js';
@@ -10,7 +16,7 @@ export interface McpClientManagerOptions {
   /** Where the manager logs (JSON lines to stderr at `warn` by default). Never stdout: it belongs to stdio MCP. */
   logger?: Logger;
   /** Name and version sent to backends in `initialize`. */
-  clientInfo?: Implementation;
+  clientInfo?: McpImplementation;
   /** Backoff for crashed servers; missing fields use the defaults (1 s doubling to 30 s, 8 tries, 60 s stable). */
   restartPolicy?: Partial<RestartPolicy>;
   /** Stderr lines kept per stdio server for `lastError`. Default 20. */
@@ -21,7 +27,7 @@ export interface McpClientManagerOptions {
    */
   shutdownGraceMs?: number;
   /** fetch for Streamable HTTP and SSE servers (e.g. with a proxy agent). */
-  fetch?: FetchLike;
+  fetch?: McpFetchLike;
   /** Variables for `${VAR}` expansion when `config` is not parsed yet. Default `process.env`. */
   env?: Record<string, string | undefined>;
   /**

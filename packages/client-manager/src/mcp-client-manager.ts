@@ -1,10 +1,11 @@
-import type { CallToolResult, LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import {
   formatToolKey,
   ToolDisabledError,
   type ToolInfo,
   ToolNotFoundError,
   type ToolSource,
+  type LoggingLevel,
+  type McpCallToolResult,
 } from '@search-mcp/shared';
 import { loadConfig } from '@search-mcp/shared/node';
 import type { BackendRequestOptions } from './connection/backend-request-options.js';
@@ -54,7 +55,7 @@ export class McpClientManager extends ManagedServers implements ToolSource {
     toolName: string,
     args: Record<string, unknown> = {},
     options: CallToolOptions = {},
-  ): Promise<CallToolResult> {
+  ): Promise<McpCallToolResult> {
     const connection = this.connectionOf(id);
     if (!connection) {
       throw new ToolNotFoundError({
@@ -86,13 +87,13 @@ export class McpClientManager extends ManagedServers implements ToolSource {
     toolName: string,
     args: Record<string, unknown>,
     options: CallToolOptions,
-  ): Promise<CallToolResult> {
+  ): Promise<McpCallToolResult> {
     const id = connection.id;
     return (await runToolAsTask(connection, toolName, args, options, (listener) => {
       const relay = (serverId: string, params: TaskStatusParams) => serverId === id && listener(params);
       this.on('task-status', relay);
       return () => this.off('task-status', relay);
-    })) as CallToolResult;
+    })) as McpCallToolResult;
   }
 
   /** `tasks/get` of a backend task, unchanged. */

@@ -96,6 +96,32 @@ export { hasInputRetry, inputRequiredMethods, isInputRequiredResult } from './ty
 export type { InputRequest, InputRequiredResult, InputRetry } from './types/input-required.js';
 export { isLoggingLevel, loggingLevels } from './types/logging-level.js';
 export type { LoggingLevel } from './types/logging-level.js';
+export type {
+  JsonRpcErrorResponse,
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResultResponse,
+  McpBinaryContent,
+  McpCallToolResult,
+  McpClientCapabilities,
+  McpContentBlock,
+  McpEmbeddedResourceContent,
+  McpFetchLike,
+  McpImplementation,
+  McpMessageExtraInfo,
+  McpMessageHandler,
+  McpParams,
+  McpProgressToken,
+  McpRequestId,
+  McpRequestMeta,
+  McpResourceLinkContent,
+  McpResult,
+  McpServerCapabilities,
+  McpTextContent,
+  McpTransport,
+  McpTransportSendOptions,
+} from './types/mcp-wire.js';
 
 export { errorMessage } from './text/error-message.js';
 export { isRecord } from './text/is-record.js';

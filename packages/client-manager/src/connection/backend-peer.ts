@@ -1,5 +1,4 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { ClientCapabilities, Implementation, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { McpClientCapabilities, McpImplementation, McpServerCapabilities, McpTransport } from '@search-mcp/shared';
 import type { z } from 'zod';
 import type { RequestOrigin } from '../reverse/reverse-request-types.js';
 import type { PeerConnectOptions } from './prior-verdict.js';
@@ -36,12 +35,12 @@ export interface BackendPeer {
   /** The revision the connection speaks, once connected. */
   readonly protocolVersion: string | undefined;
   /** What this client declared to the backend. */
-  readonly declaredCapabilities: ClientCapabilities;
+  readonly declaredCapabilities: McpClientCapabilities;
   /**
    * The 2.x client takes the same transport shape (`start/send/close/onmessage/onclose/onerror`). `prior` is read by
    * the 2.x client only (the era probe's discover result); the 1.x client ignores it.
    */
-  connect(transport: Transport, options?: PeerConnectOptions): Promise<void>;
+  connect(transport: McpTransport, options?: PeerConnectOptions): Promise<void>;
   /** A raw request: the result is checked against `resultSchema` only (no SDK result schema, no response cache). */
   request<T extends z.ZodType>(
     request: { method: string; params?: Record<string, unknown> },
@@ -51,8 +50,8 @@ export interface BackendPeer {
   /** One health round trip: `ping` (2025) or `server/discover` (2026-07-28, which has no `ping`). */
   checkHealth(options: { timeout: number }): Promise<unknown>;
   sendRootsListChanged(): Promise<void>;
-  getServerCapabilities(): ServerCapabilities | undefined;
-  getServerVersion(): Implementation | undefined;
+  getServerCapabilities(): McpServerCapabilities | undefined;
+  getServerVersion(): McpImplementation | undefined;
   getInstructions(): string | undefined;
   close(): Promise<void>;
 }

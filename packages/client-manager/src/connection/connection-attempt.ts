@@ -1,4 +1,3 @@
-import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import type { BackendPeer, ProtocolEra } from './backend-peer.js';
 import {
   type Logger,
@@ -6,6 +5,7 @@ import {
   type ServerTransportKind,
   TimeoutError,
   type ToolInfo,
+  type McpImplementation,
 } from '@search-mcp/shared';
 import type { ProcessTransport } from '../process/process-transport.js';
 import { closeConnection } from './close-connection.js';
@@ -29,7 +29,7 @@ export interface ConnectionAttempt {
    */
   era: ProtocolEra | undefined;
   /** Who we are (the probe's envelope). */
-  clientInfo: Implementation;
+  clientInfo: McpImplementation;
   /** A probe showed the era (remember it even if the connect then fails: the next one needs no probe). */
   onProbed: (era: ProtocolEra) => void;
   /** Called as soon as a local process exists (see `ConnectionRequest.onProcess`). */

@@ -1,6 +1,5 @@
-import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import type { BackendPeer, ProtocolEra } from './backend-peer.js';
-import type { Logger, ServerConfig, ServerTransportKind } from '@search-mcp/shared';
+import type { Logger, McpImplementation, ServerConfig, ServerTransportKind } from '@search-mcp/shared';
 import type { ProcessTransport } from '../process/process-transport.js';
 import type { OriginTracker } from './origin-tracker.js';
 
@@ -20,7 +19,7 @@ export interface ConnectionRequest {
    */
   protocolEra: ProtocolEra | 'auto';
   /** Who we are, for the probe's envelope. */
-  clientInfo: Implementation;
+  clientInfo: McpImplementation;
   /** Called with what a probe showed, before the connect in that era (which may still fail). */
   onProbed?: (era: ProtocolEra) => void;
   /** Budget of the whole attempt (spawn, initialize); `signal` aborts at its end. */

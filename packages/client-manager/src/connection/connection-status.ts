@@ -1,4 +1,3 @@
-import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import {
   listsTasksExtension,
   type SecretRedactor,
@@ -6,6 +5,7 @@ import {
   type ServerState,
   type ServerStatus,
   type ServerTransportKind,
+  type McpServerCapabilities,
 } from '@search-mcp/shared';
 import type { BackendPeer } from './backend-peer.js';
 
@@ -42,7 +42,7 @@ export function describeStatus(facts: ConnectionFacts): ServerStatus {
   return status;
 }
 
-const featureCapabilities: ReadonlyArray<[ServerFeature, keyof ServerCapabilities]> = [
+const featureCapabilities: ReadonlyArray<[ServerFeature, keyof McpServerCapabilities]> = [
   ['tools', 'tools'],
   ['resources', 'resources'],
   ['prompts', 'prompts'],
@@ -52,10 +52,10 @@ const featureCapabilities: ReadonlyArray<[ServerFeature, keyof ServerCapabilitie
 ];
 
 /** The features a backend announced (`initialize`, `server/discover`), for `ServerStatus.features` and `doctor`. */
-export function featuresOf(capabilities: ServerCapabilities | undefined): ServerFeature[] {
+export function featuresOf(capabilities: McpServerCapabilities | undefined): ServerFeature[] {
   if (!capabilities) return [];
   // A 2026-07-28 backend offers tasks as an extension (bridged to the same task API).
-  const offers = (key: keyof ServerCapabilities) =>
+  const offers = (key: keyof McpServerCapabilities) =>
     capabilities[key] !== undefined || (key === 'tasks' && listsTasksExtension(capabilities));
   return featureCapabilities.filter(([, key]) => offers(key)).map(([feature]) => feature);
 }

@@ -1,7 +1,11 @@
 import type { DiscoverResult } from '@modelcontextprotocol/client';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { ClientCapabilities, Implementation, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { isRecord } from '@search-mcp/shared';
+import {
+  isRecord,
+  type JsonRpcMessage,
+  type McpClientCapabilities,
+  type McpImplementation,
+  type McpTransport,
+} from '@search-mcp/shared';
 import { unsupportedProtocolVersionCode } from './protocol-errors.js';
 
 /** The 2026-07-28 revision: the only one of the modern era so far. */
@@ -35,16 +39,16 @@ export type EraProbeOutcome =
   | { era: 'legacy'; reason: 'answered' | 'silent' | 'closed' | 'unreachable'; httpStatus?: number };
 
 export interface EraProbeSettings {
-  clientInfo: Implementation;
+  clientInfo: McpImplementation;
   /** What the client will declare (the envelope requires them on every request, the probe included). */
-  capabilities?: ClientCapabilities;
+  capabilities?: McpClientCapabilities;
   timeoutMs: number;
   /** The connect's deadline: aborting it rejects the probe with its reason. */
   signal?: AbortSignal;
 }
 
 /** The probe: `server/discover` carrying the 2026-07-28 envelope (revision, client info, client capabilities). */
-export function probeRequest(settings: Pick<EraProbeSettings, 'clientInfo' | 'capabilities'>): JSONRPCMessage {
+export function probeRequest(settings: Pick<EraProbeSettings, 'clientInfo' | 'capabilities'>): JsonRpcMessage {
   return {
     jsonrpc: '2.0',
     id: probeRequestId,
@@ -99,7 +103,7 @@ export function listsModernRevision(error: unknown): boolean {
  * `StartedTransport`), unless the outcome is `closed`. Other messages meanwhile are dropped: a server sends nothing
  * worth keeping before it was asked anything. A transport that cannot start rejects with why.
  */
-export async function probeInPlace(transport: Transport, settings: EraProbeSettings): Promise<EraProbeOutcome> {
+export async function probeInPlace(transport: McpTransport, settings: EraProbeSettings): Promise<EraProbeOutcome> {
   const { signal } = settings;
   signal?.throwIfAborted();
   let settle: (outcome: EraProbeOutcome) => void = () => {};

@@ -1,6 +1,5 @@
 import type { BackendPeer } from './backend-peer.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolCallOptions } from '@search-mcp/shared';
+import type { McpCallToolResult, ToolCallOptions } from '@search-mcp/shared';
 import { callToolResultProblem } from './call-result-shape.js';
 import { forwardRequest } from './forward-request.js';
 import type { InFlightRequests } from './in-flight-requests.js';
@@ -48,7 +47,7 @@ function createTaskResultProblem(result: Record<string, unknown>): string | unde
  * `{ task }` (or, from a 2026-07-28 backend that answered in the call, the result). Limits, progress, cancellation
  * and error mapping: `forwardRequest`.
  */
-export function forwardToolCall(client: BackendPeer, call: ForwardedCall): Promise<CallToolResult> {
+export function forwardToolCall(client: BackendPeer, call: ForwardedCall): Promise<McpCallToolResult> {
   const { toolName, options } = call;
   const params: Record<string, unknown> = { name: toolName, arguments: call.args };
   if (options.task) params.task = { ...options.task };
@@ -68,7 +67,7 @@ export function forwardToolCall(client: BackendPeer, call: ForwardedCall): Promi
     remote: call.remote,
     onConnectionFailure: call.onConnectionFailure,
     connectionDetail: call.connectionDetail,
-  }) as Promise<CallToolResult>;
+  }) as Promise<McpCallToolResult>;
 }
 
 /**

@@ -1,5 +1,4 @@
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { isRecord } from '@search-mcp/shared';
+import { isRecord, type McpFetchLike } from '@search-mcp/shared';
 import {
   classifyProbeAnswer,
   type EraProbeOutcome,
@@ -12,7 +11,7 @@ import {
 export interface HttpEraProbeSettings extends EraProbeSettings {
   /** The config entry's headers (authorization…). */
   headers: Record<string, string>;
-  fetch?: FetchLike;
+  fetch?: McpFetchLike;
 }
 
 /**

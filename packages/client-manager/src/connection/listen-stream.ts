@@ -1,6 +1,5 @@
 import type { McpSubscription, SubscriptionFilter } from '@modelcontextprotocol/client';
-import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
-import { errorMessage, isRecord, type Logger } from '@search-mcp/shared';
+import { errorMessage, isRecord, type Logger, type McpServerCapabilities } from '@search-mcp/shared';
 
 /** What a listen stream needs of the 2.x client (`Client.listen`). */
 export interface ListeningClient {
@@ -26,7 +25,7 @@ const maxRetryMs = 30_000;
  * what is asked for here reaches us (logging is per request, not part of a listen stream).
  */
 export function listenFilterFor(
-  capabilities: ServerCapabilities | undefined,
+  capabilities: McpServerCapabilities | undefined,
   subscribedUris: readonly string[],
 ): SubscriptionFilter {
   const filter: SubscriptionFilter = {};

@@ -1,5 +1,4 @@
-import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { SecretRedactor } from '@search-mcp/shared';
+import type { McpFetchLike, McpTransport, SecretRedactor } from '@search-mcp/shared';
 import type { ProcessWatchdog } from '../process/process-watchdog.js';
 import { StdioProcessTransport } from '../process/stdio-process-transport.js';
 import { ProgressOrderingTransport } from '../transport/progress-ordering-transport.js';
@@ -20,7 +19,7 @@ export interface ConnectionFactorySettings {
   /** Longest stdio message in characters. */
   maxMessageSize: number;
   redactor: SecretRedactor;
-  fetch?: FetchLike;
+  fetch?: McpFetchLike;
 }
 
 /** The factory the manager uses: stdio servers as watched child processes, remote ones over HTTP or SSE. */
@@ -56,7 +55,7 @@ async function openStdio(request: ConnectionRequest, settings: ConnectionFactory
   let client: BackendPeer | undefined;
   try {
     let era: ProtocolEra;
-    let connectTo: Transport = transport;
+    let connectTo: McpTransport = transport;
     let prior: PriorVerdict | undefined;
     if (request.protocolEra === 'auto') {
       const probed = await probeStdio(transport, request, spawn);
@@ -86,7 +85,7 @@ interface ProbedStdio {
   /** The process to keep: the probed one, or a new one when the probed one ended. */
   transport: StdioProcessTransport;
   /** What the client connects to: the started process handed over, or the new one (not started yet). */
-  connectTo: Transport;
+  connectTo: McpTransport;
   prior?: PriorVerdict;
 }
 

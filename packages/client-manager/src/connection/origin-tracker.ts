@@ -1,4 +1,4 @@
-import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { McpFetchLike, McpTransport } from '@search-mcp/shared';
 import type { RequestOrigin } from '../reverse/reverse-request-types.js';
 import { tagServerRequestsOnStream } from './stream-tagging-fetch.js';
 
@@ -46,7 +46,7 @@ export class OriginTracker {
   }
 
   /** Wraps a transport's `send` so the id of each request sent under `begin` is recorded. */
-  watch(transport: Transport): void {
+  watch(transport: McpTransport): void {
     const send = transport.send.bind(transport);
     transport.send = (message, options) => {
       const token = this.sending;
@@ -59,7 +59,7 @@ export class OriginTracker {
   }
 
   /** A fetch that tags server→client requests arriving on the POST stream of one of our requests. */
-  taggingFetch(fetchImplementation: FetchLike): FetchLike {
+  taggingFetch(fetchImplementation: McpFetchLike): McpFetchLike {
     return tagServerRequestsOnStream(fetchImplementation, (backendRequestId, ourRequestId) => {
       if (this.originsById.has(ourRequestId)) this.streamOf.set(backendRequestId, ourRequestId);
     });

@@ -1,5 +1,4 @@
-import type { Implementation, LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
-import type { Logger } from '@search-mcp/shared';
+import type { Logger, LoggingLevel, McpImplementation } from '@search-mcp/shared';
 import type { ReverseRequestRouter } from '../reverse/reverse-request-types.js';
 import type { BackendPeer, ProtocolEra } from './backend-peer.js';
 import type { InFlightRequests } from './in-flight-requests.js';
@@ -12,7 +11,7 @@ import type { OriginTracker } from './origin-tracker.js';
 /** What every client of one server shares, whatever its era. */
 export interface PeerSettings {
   serverId: string;
-  clientInfo: Implementation;
+  clientInfo: McpImplementation;
   logger: Logger;
   /** Says which capabilities can be served (none without a router). */
   router: ReverseRequestRouter | undefined;

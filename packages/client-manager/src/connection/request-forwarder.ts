@@ -1,5 +1,10 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { BackendError, errorMessage, type SecretRedactor, type ServerConfig } from '@search-mcp/shared';
+import {
+  BackendError,
+  errorMessage,
+  type SecretRedactor,
+  type ServerConfig,
+  type McpCallToolResult,
+} from '@search-mcp/shared';
 import type { BackendPeer } from './backend-peer.js';
 import type { BackendRequestOptions } from './backend-request-options.js';
 import { forwardRequest } from './forward-request.js';
@@ -53,7 +58,11 @@ export class RequestForwarder {
     private readonly settings: { maxTotalTimeoutMs?: number; redactor: SecretRedactor },
   ) {}
 
-  async callTool(toolName: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult> {
+  async callTool(
+    toolName: string,
+    args: Record<string, unknown>,
+    options: CallToolOptions,
+  ): Promise<McpCallToolResult> {
     const client = this.host.runningClient();
     const config = this.host.config();
     const timeoutMs = options.timeoutMs ?? config.timeoutMs;

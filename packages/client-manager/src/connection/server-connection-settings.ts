@@ -1,5 +1,12 @@
-import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
-import type { Logger, SecretRedactor, ServerConfig, ServerState, ServerStatus, ToolInfo } from '@search-mcp/shared';
+import type {
+  Logger,
+  McpImplementation,
+  SecretRedactor,
+  ServerConfig,
+  ServerState,
+  ServerStatus,
+  ToolInfo,
+} from '@search-mcp/shared';
 import type { ReverseRequestRouter } from '../reverse/reverse-request-types.js';
 import type { ConnectionFactory } from './connection-factory.js';
 import type { LogRateLimit } from './log-rate-limit.js';
@@ -11,7 +18,7 @@ export interface ServerConnectionSettings {
   config: ServerConfig;
   /** The manager's logger (secrets already masked); the connection adds its server id. */
   logger: Logger;
-  clientInfo: Implementation;
+  clientInfo: McpImplementation;
   restartPolicy: RestartPolicy;
   /** Opens one connection (spawn + initialize, or a remote connect). */
   openConnection: ConnectionFactory;

@@ -1,5 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ServerHealth } from '@search-mcp/shared';
+import type { McpCallToolResult, ServerHealth } from '@search-mcp/shared';
 import type { RequestOrigin } from '../reverse/reverse-request-types.js';
 import type { BackendRequestOptions } from './backend-request-options.js';
 import { describeExit } from './failure-messages.js';
@@ -42,7 +41,7 @@ export class ServerConnection extends ServerLifeCycle {
   }
 
   /** Forwards a `tools/call`; see `RequestForwarder` (not running → `ServerNotRunningError`, reconnect soon). */
-  callTool(toolName: string, args: Record<string, unknown>, options: CallToolOptions = {}): Promise<CallToolResult> {
+  callTool(toolName: string, args: Record<string, unknown>, options: CallToolOptions = {}): Promise<McpCallToolResult> {
     return this.requests.callTool(toolName, args, options);
   }
 

@@ -1,4 +1,3 @@
-import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import {
   type Logger,
   type ServerConfig,
@@ -7,6 +6,7 @@ import {
   type ServerStatus,
   type ServerTransportKind,
   type ToolInfo,
+  type McpServerCapabilities,
 } from '@search-mcp/shared';
 import type { ProcessTransport } from '../process/process-transport.js';
 import { BackendSessionState } from '../features/backend-session-state.js';
@@ -183,7 +183,7 @@ export abstract class ServerLifeCycle {
   }
 
   /** What the backend announced in `initialize`; undefined unless running. */
-  capabilities(): ServerCapabilities | undefined {
+  capabilities(): McpServerCapabilities | undefined {
     return this.state === 'running' ? this.client?.getServerCapabilities() : undefined;
   }
 
@@ -278,7 +278,7 @@ export abstract class ServerLifeCycle {
   }
 
   /** Resources and prompts came or went with the connection: listeners re-list them. */
-  private announceFeatures(capabilities: ServerCapabilities | undefined): void {
+  private announceFeatures(capabilities: McpServerCapabilities | undefined): void {
     if (capabilities?.resources) this.settings.emit('resources-changed', this.id);
     if (capabilities?.prompts) this.settings.emit('prompts-changed', this.id);
   }

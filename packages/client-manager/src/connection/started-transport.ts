@@ -1,5 +1,4 @@
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { JsonRpcMessage, McpMessageExtraInfo, McpTransport, McpTransportSendOptions } from '@search-mcp/shared';
 import { isProbeAnswer } from './era-probe.js';
 
 /**
@@ -7,12 +6,12 @@ import { isProbeAnswer } from './era-probe.js';
  * everything else is the transport's own. A late answer to the probe (one that came after its wait ran out) is
  * dropped here, so the client never sees a response to a request it did not send.
  */
-export class StartedTransport implements Transport {
+export class StartedTransport implements McpTransport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
-  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+  onmessage?: (message: JsonRpcMessage, extra?: McpMessageExtraInfo) => void;
 
-  constructor(private readonly inner: Transport) {
+  constructor(private readonly inner: McpTransport) {
     inner.onmessage = (message, extra) => {
       if (!isProbeAnswer(message)) this.onmessage?.(message, extra);
     };
@@ -30,7 +29,7 @@ export class StartedTransport implements Transport {
 
   async start(): Promise<void> {}
 
-  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  send(message: JsonRpcMessage, options?: McpTransportSendOptions): Promise<void> {
     return this.inner.send(message, options);
   }
 

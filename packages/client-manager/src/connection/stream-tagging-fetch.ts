@@ -1,5 +1,4 @@
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { isRecord } from '@search-mcp/shared';
+import { isRecord, type McpFetchLike } from '@search-mcp/shared';
 
 type RequestId = string | number;
 
@@ -9,9 +8,9 @@ type RequestId = string | number;
  * `(backend request id, our request id)` before the chunk reaches the SDK.
  */
 export function tagServerRequestsOnStream(
-  fetchImplementation: FetchLike,
+  fetchImplementation: McpFetchLike,
   onServerRequest: (backendRequestId: RequestId, ourRequestId: RequestId) => void,
-): FetchLike {
+): McpFetchLike {
   return async (url, init) => {
     const response = await fetchImplementation(url, init);
     const ourId = init?.method === 'POST' ? requestIdOf(init.body) : undefined;

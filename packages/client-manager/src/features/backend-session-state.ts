@@ -1,5 +1,4 @@
-import type { LoggingLevel, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
-import { errorMessage, type Logger } from '@search-mcp/shared';
+import { errorMessage, type Logger, type LoggingLevel, type McpServerCapabilities } from '@search-mcp/shared';
 
 /** What re-applying needs: a way to send one request to the (new) connection. */
 export type SendToBackend = (method: string, params: Record<string, unknown>) => Promise<unknown>;
@@ -44,7 +43,7 @@ export class BackendSessionState {
   }
 
   /** Sends the subscriptions and the level again after a reconnect. Failures are logged, never thrown. */
-  async restore(send: SendToBackend, logger: Logger, capabilities: ServerCapabilities | undefined): Promise<void> {
+  async restore(send: SendToBackend, logger: Logger, capabilities: McpServerCapabilities | undefined): Promise<void> {
     if (!capabilities) return;
     const pending: Array<Promise<unknown>> = [];
     if ((capabilities.resources as { subscribe?: unknown } | undefined)?.subscribe === true) {

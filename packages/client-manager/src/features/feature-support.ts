@@ -1,5 +1,4 @@
-import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
-import { BackendError, isRecord } from '@search-mcp/shared';
+import { BackendError, isRecord, type McpServerCapabilities } from '@search-mcp/shared';
 import type { BackendRequestOptions } from '../connection/backend-request-options.js';
 import type { ServerConnection } from '../connection/server-connection.js';
 
@@ -15,7 +14,7 @@ export const methodNotFound = -32601;
  * Whether a running server announced a capability. A server that is not running passes: the request then fails
  * with `ServerNotRunningError` (and a reconnect), as a tool call does.
  */
-export function offers(connection: ServerConnection, capability: keyof ServerCapabilities): boolean {
+export function offers(connection: ServerConnection, capability: keyof McpServerCapabilities): boolean {
   const capabilities = connection.capabilities();
   return capabilities === undefined || capabilities[capability] !== undefined;
 }
@@ -23,7 +22,7 @@ export function offers(connection: ServerConnection, capability: keyof ServerCap
 /** Fails like the backend would (`-32601`) when it does not offer what `method` needs. */
 export function requireCapability(
   connection: ServerConnection,
-  capability: keyof ServerCapabilities,
+  capability: keyof McpServerCapabilities,
   method: string,
 ): void {
   if (!offers(connection, capability)) throw notOffered(connection, method);
@@ -48,7 +47,7 @@ export async function listPage<K extends string>(
   request: {
     method: string;
     key: K;
-    capability: keyof ServerCapabilities;
+    capability: keyof McpServerCapabilities;
     /** Fields each entry must have as strings (`uri`, `name`). */
     required: readonly string[];
     cursor: string | undefined;

@@ -1,5 +1,4 @@
-import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
-import type { Logger } from '@search-mcp/shared';
+import type { Logger, LoggingLevel } from '@search-mcp/shared';
 import type { BackendRequestOptions } from '../connection/backend-request-options.js';
 import type { ServerConnection } from '../connection/server-connection.js';
 import { type Listed, listPage, offers, type Page, requireCapability } from './feature-support.js';

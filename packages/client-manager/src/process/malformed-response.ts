@@ -1,12 +1,11 @@
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { isRecord } from '@search-mcp/shared';
+import { isRecord, type JsonRpcMessage, type McpRequestId } from '@search-mcp/shared';
 
 /** JSON-RPC "Internal error": what a caller gets for a reply that could not be used. */
 const internalError = -32603;
 
 export interface NormalizedResponse {
   /** The reply to hand to the SDK: the backend's own, cleaned, or an error reply saying what was wrong with it. */
-  message: JSONRPCMessage;
+  message: JsonRpcMessage;
   /** Set when the reply was malformed and replaced by an error reply. */
   problem?: string;
 }
@@ -43,7 +42,7 @@ export function normalizeResponse(value: unknown): NormalizedResponse | undefine
     }
     // The common case, a clean reply, is passed on as it is: no copy of a large result.
     const clean = keyCount(value) === 3;
-    return { message: (clean ? value : { jsonrpc: '2.0', id, result }) as JSONRPCMessage };
+    return { message: (clean ? value : { jsonrpc: '2.0', id, result }) as unknown as JsonRpcMessage };
   }
   if (!('error' in value)) return malformed('it has neither `result` nor `error`');
   const { error } = value;
@@ -74,7 +73,7 @@ function keyCount(value: Record<string, unknown>): number {
   return count;
 }
 
-function isRequestId(value: unknown): value is RequestId {
+function isRequestId(value: unknown): value is McpRequestId {
   return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
 }
 

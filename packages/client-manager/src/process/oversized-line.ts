@@ -1,4 +1,4 @@
-import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { McpRequestId } from '@search-mcp/shared';
 
 /** Bytes kept from the end of an over-long line: enough for `,"jsonrpc":"2.0","id":"<uuid>"}`. */
 const tailBytes = 256;
@@ -37,7 +37,7 @@ export class OversizedLine {
   }
 
   /** The id of the reply, from a leading `{"jsonrpc":"2.0","id":…` or a trailing `"id":…}` (the SDK's order). */
-  responseId(): RequestId | undefined {
+  responseId(): McpRequestId | undefined {
     const leading = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*,/.exec(
       this.head,
     );
@@ -46,7 +46,7 @@ export class OversizedLine {
     const text = leading?.[1] ?? trailing?.[1];
     if (text === undefined) return undefined;
     try {
-      return JSON.parse(text) as RequestId;
+      return JSON.parse(text) as McpRequestId;
     } catch {
       return undefined;
     }

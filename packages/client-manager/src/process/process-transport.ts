@@ -1,4 +1,4 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { McpTransport } from '@search-mcp/shared';
 
 /** How a server process ended. */
 export interface ProcessExit {
@@ -15,7 +15,7 @@ export interface ProcessExit {
  * A transport that runs its server as a local process. The connection state machine asks these questions of any
  * transport that has a process, instead of checking for one implementation.
  */
-export interface ProcessTransport extends Transport {
+export interface ProcessTransport extends McpTransport {
   /** Process id of the server (the command of the config), once spawned. */
   readonly pid: number | undefined;
   /** How the server ended, once it has. */

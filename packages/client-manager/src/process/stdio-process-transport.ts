@@ -1,5 +1,4 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { isJsonRpcMessage, LineSplitter, truncateText } from '@search-mcp/shared';
+import { isJsonRpcMessage, LineSplitter, truncateText, type JsonRpcMessage } from '@search-mcp/shared';
 import { normalizeResponse } from './malformed-response.js';
 import { OutputTail } from './output-tail.js';
 import { OversizedLine } from './oversized-line.js';
@@ -47,7 +46,7 @@ const maxStderrLine = 8192;
 export class StdioProcessTransport implements ProcessTransport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
-  onmessage?: (message: JSONRPCMessage) => void;
+  onmessage?: (message: JsonRpcMessage) => void;
   onexit?: (exit: ProcessExit) => void;
 
   private server?: ServerProcess;
@@ -133,7 +132,7 @@ export class StdioProcessTransport implements ProcessTransport {
     }
   }
 
-  send(message: JSONRPCMessage): Promise<void> {
+  send(message: JsonRpcMessage): Promise<void> {
     return new Promise((resolve, reject) => {
       const stdin = this.server?.stdin;
       if (!stdin || this.closed || stdin.destroyed) {
@@ -234,7 +233,7 @@ export class StdioProcessTransport implements ProcessTransport {
       this.options.onGarbageLine?.(this.redact(truncateText(line, 500)));
       return;
     }
-    this.onmessage?.(value as JSONRPCMessage);
+    this.onmessage?.(value as JsonRpcMessage);
   }
 
   /** An over-long reply fails its request (found by its id) with a clear error, instead of leaving it waiting. */

@@ -1,5 +1,5 @@
+import type { McpClientCapabilities } from '@search-mcp/shared';
 /** Requests a backend sends to the client side (sampling, elicitation, roots) and who answers them (types only). */
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 
 export type ReverseRequestMethod = 'sampling/createMessage' | 'elicitation/create' | 'roots/list';
 
@@ -50,7 +50,7 @@ export interface ReverseRequestRouter {
    * client (`origin` as given to the forwarding method), whose envelope declares exactly that: what the client the
    * request serves can answer (so a backend refuses with `-32021` what that client could not give it).
    */
-  clientCapabilities(serverId: string, origin?: RequestOrigin): ClientCapabilities;
+  clientCapabilities(serverId: string, origin?: RequestOrigin): McpClientCapabilities;
   /**
    * The client's result, or a rejection whose numeric `code`, `message` and `data` go to the backend. Must never
    * hang: time out and reject instead.

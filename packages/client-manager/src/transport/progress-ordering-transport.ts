@@ -1,7 +1,6 @@
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { JsonRpcMessage, McpMessageExtraInfo, McpTransport, McpTransportSendOptions } from '@search-mcp/shared';
 
-type Delivery = [message: JSONRPCMessage, extra: MessageExtraInfo | undefined];
+type Delivery = [message: JsonRpcMessage, extra: McpMessageExtraInfo | undefined];
 
 /**
  * Keeps the last progress notification of a call from being lost.
@@ -12,18 +11,18 @@ type Delivery = [message: JSONRPCMessage, extra: MessageExtraInfo | undefined];
  * that arrives right after a notification until the next turn of the event loop, and everything after it, so order
  * is kept. Other responses pass through at once.
  */
-export class ProgressOrderingTransport implements Transport {
+export class ProgressOrderingTransport implements McpTransport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
-  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+  onmessage?: (message: JsonRpcMessage, extra?: McpMessageExtraInfo) => void;
 
   private readonly queue: Delivery[] = [];
   private flushScheduled = false;
   /** A notification was delivered in this turn of the event loop; its handler may not have run yet. */
   private notificationInFlight = false;
 
-  constructor(readonly inner: Transport) {
-    inner.onmessage = (message: JSONRPCMessage, extra?: MessageExtraInfo) => this.receive(message, extra);
+  constructor(readonly inner: McpTransport) {
+    inner.onmessage = (message: JsonRpcMessage, extra?: McpMessageExtraInfo) => this.receive(message, extra);
     inner.onerror = (error) => this.onerror?.(error);
     inner.onclose = () => {
       this.deliverQueued();
@@ -43,7 +42,7 @@ export class ProgressOrderingTransport implements Transport {
     return this.inner.start();
   }
 
-  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+  send(message: JsonRpcMessage, options?: McpTransportSendOptions): Promise<void> {
     return this.inner.send(message, options);
   }
 
@@ -51,7 +50,7 @@ export class ProgressOrderingTransport implements Transport {
     return this.inner.close();
   }
 
-  private receive(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): void {
+  private receive(message: JsonRpcMessage, extra: McpMessageExtraInfo | undefined): void {
     const isResponse = !('method' in message);
     if (this.queue.length === 0 && !(isResponse && this.notificationInFlight)) {
       this.deliver(message, extra);
@@ -61,7 +60,7 @@ export class ProgressOrderingTransport implements Transport {
     this.scheduleFlush();
   }
 
-  private deliver(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): void {
+  private deliver(message: JsonRpcMessage, extra: McpMessageExtraInfo | undefined): void {
     if ('method' in message && !('id' in message)) {
       if (!this.notificationInFlight) {
         this.notificationInFlight = true;

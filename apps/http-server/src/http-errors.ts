@@ -15,7 +15,10 @@ export interface ErrorBody {
   code: string;
 }
 
-/** The REST error body and status of any failure (CONTRACT §6: `{ success: false, error, code }`). */
+/**
+ * The REST error body and status of any failure (apps/http-server/README.md, "Status codes": `{ success: false,
+ * error, code }`).
+ */
 export function toHttpError(error: unknown): { status: number; body: ErrorBody } {
   const validation = schemaValidationError(error);
   if (validation) error = validation;

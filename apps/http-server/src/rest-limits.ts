@@ -1,6 +1,9 @@
 import { configDefaults } from '@search-mcp/shared';
 
-/** The limits of the REST API (CONTRACT §6), the one place they are written: schemas, docs and README use these. */
+/**
+ * The limits of the REST API (apps/http-server/README.md, routes table), the one place they are written: schemas, docs
+ * and README use these.
+ */
 export const restLimits = {
   /** `GET /v1/tools?limit`: largest page. */
   listPageMax: 100,

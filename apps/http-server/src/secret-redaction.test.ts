@@ -6,7 +6,7 @@ import { type CliProcess, startCli } from '../test/cli-process.js';
 import { startEchoAuthorizationServer } from '../test/echo-authorization-server.js';
 import { eventually, mcpClient, request, slowServer, temporaryDirectory } from '../test/http-test-support.js';
 
-/** One canary per secret-bearing field of the config (CONTRACT §2); none may be printed anywhere. */
+/** One canary per secret-bearing field of the config (packages/shared/README.md, "Secrets"); none may be printed. */
 const canaries = {
   env: 'canary-env-value-7f3a9c1e5b',
   header: 'canary-header-value-2d8e4f6a0c',

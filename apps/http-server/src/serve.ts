@@ -39,8 +39,8 @@ export async function serve(commandLine: CommandLine, fail: (message: string, co
   const { config, path: configPath } = loaded;
 
   const { tokens, generated } = accessTokens(config, configPath);
-  // One redactor for every printer: the log, response bodies, MCP messages and audit (CONTRACT §2). It learns the
-  // secrets of each reloaded config before that config's servers start.
+  // One redactor for every printer: the log, response bodies, MCP messages and audit (packages/shared/README.md,
+  // "Secrets"). It learns the secrets of each reloaded config before that config's servers start.
   const redactor = createGrowingSecretRedactor([
     ...collectConfigSecrets(config),
     ...tokens.map((token) => token.token),

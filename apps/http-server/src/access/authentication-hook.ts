@@ -15,9 +15,9 @@ export interface AuthenticationOptions {
 }
 
 /**
- * Tokens and projects (CONTRACT §5): every request but the public ones needs a known token (401), and every project
- * it names must be one its token may use (403). Runs before schema validation, so a caller without a token learns
- * nothing about the API from validation errors.
+ * Tokens and projects (docs/projects-and-tokens.md, "Tokens (HTTP)"): every request but the public ones needs a known
+ * token (401), and every project it names must be one its token may use (403). Runs before schema validation, so a
+ * caller without a token learns nothing about the API from validation errors.
  */
 export function registerAuthentication(app: FastifyInstance, options: AuthenticationOptions): void {
   const { verifier, failedAuthentications } = options;

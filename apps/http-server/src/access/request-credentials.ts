@@ -1,4 +1,7 @@
-/** Where a request names its token and projects (CONTRACT §5): headers, and `params._meta` of `/mcp` messages. */
+/**
+ * Where a request names its token and projects (docs/projects-and-tokens.md, "The project of a request"): headers,
+ * and `params._meta` of `/mcp` messages.
+ */
 import { isRecord } from '@search-mcp/shared';
 import type { FastifyRequest } from 'fastify';
 

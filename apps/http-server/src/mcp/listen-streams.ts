@@ -60,14 +60,14 @@ interface CallerGroup {
 /**
  * `subscriptions/listen` for 2026-07-28 clients: the long-lived stream that replaces the 2025 GET stream and
  * `resources/subscribe`. The SDK's listen router writes the wire (acknowledgement first, the opted-in notification
- * types only, keep-alives, the graceful end); this decides who hears what. Every caller (token + project) gets its
- * own handler and event bus, so a change is published only to callers who can see the server it came from (CONTRACT
- * §5): `tools/list_changed` when the list the caller would get now differs from the one it got last (meta mode: a
- * pinned tool came or went; proxy mode: any of its tools), `resources/list_changed` and `prompts/list_changed` when
- * a server it sees says so, `resources/updated` for URIs it subscribed on the stream (subscribed at the backend while
- * the stream is open). Log messages never go here: on 2026-07-28 they belong to the response of the request they
- * relate to. Open streams are capped per token and in total; they are not calls in flight, so they never hold up a
- * shutdown, which ends them first.
+ * types only, keep-alives, the graceful end); this decides who hears what. Every caller (token + project) gets its own
+ * handler and event bus, so a change is published only to callers who can see the server it came from
+ * (docs/projects-and-tokens.md, "Visibility"): `tools/list_changed` when the list the caller would get now differs from
+ * the one it got last (meta mode: a pinned tool came or went; proxy mode: any of its tools), `resources/list_changed`
+ * and `prompts/list_changed` when a server it sees says so, `resources/updated` for URIs it subscribed on the stream
+ * (subscribed at the backend while the stream is open). Log messages never go here: on 2026-07-28 they belong to the
+ * response of the request they relate to. Open streams are capped per token and in total; they are not calls in flight,
+ * so they never hold up a shutdown, which ends them first.
  */
 export function createListenStreams(options: ListenStreamsOptions): ListenStreams {
   const { hub, logger } = options;

@@ -251,7 +251,7 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
     url: '/mcp',
     schema: {
       summary: 'Streamable HTTP MCP endpoint (POST messages, GET the event stream, DELETE to end a session)',
-      description: 'The MCP surface of the stdio app (CONTRACT §4), JSON-RPC over Streamable HTTP.',
+      description: 'The MCP surface of the stdio app (see the README), JSON-RPC over Streamable HTTP.',
     },
     handler: handle,
   });

@@ -19,7 +19,7 @@ export interface PendingRequestListener {
  * HTTP app needs at this one point every message passes.
  *
  * - Every outgoing message passes the secret redactor, so no backend error or result that echoes a configured secret
- *   (an `Authorization` header in an error body) reaches the client (CONTRACT §2).
+ *   (an `Authorization` header in an error body) reaches the client (packages/shared/README.md, "Secrets").
  * - It knows which client requests are still unanswered: a session with none is idle (it may be evicted for a new
  *   session of its token), and at shutdown each one gets a JSON-RPC error instead of a dropped stream.
  */

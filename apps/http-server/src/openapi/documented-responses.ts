@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { errorBodySchema } from '../rest/rest-schemas.js';
 
-/** What each status means in this API (CONTRACT §6); the descriptions of the OpenAPI responses. */
+/** What each status means in this API (apps/http-server/README.md, "Status codes"); the OpenAPI responses' text. */
 export const statusDescriptions = {
   200: 'The answer (for a tool call: it ran; `success: false` when the tool reported an error)',
   400: 'Invalid request or arguments',

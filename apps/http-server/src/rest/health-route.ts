@@ -15,7 +15,10 @@ export interface McpCounts {
   parkedCalls?: number;
 }
 
-/** `GET /`: liveness without a token, and without server names (CONTRACT §6), with the MCP clients per era. */
+/**
+ * `GET /`: liveness without a token, and without server names (apps/http-server/README.md, routes table), with the
+ * MCP clients per era.
+ */
 export function registerHealthRoute(app: ZodFastifyInstance, version: string, mcpCounts: () => McpCounts): void {
   app.get('/', { schema: { summary: 'Health', security: [], response: { 200: healthSchema } } }, async () => ({
     status: 'ok' as const,

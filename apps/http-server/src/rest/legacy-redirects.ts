@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 
-/** The unversioned paths of seed 001, redirected to `/v1/…` with 308 (method and body kept). */
+/** The unversioned paths of the first REST API, redirected to `/v1/…` with 308 (method and body kept). */
 export const legacyRedirects = [
   ['/tools', '/v1/tools'],
   ['/tools/call', '/v1/tools/call'],

@@ -16,8 +16,9 @@ function isAuditedPath(path: string): boolean {
 }
 
 /**
- * The REST audit (CONTRACT §8): written when the response is sent, or by a route whose client went away. Argument
- * values are never recorded; what is recorded passes the secret redactor (a query may quote a token).
+ * The REST audit (apps/http-server/README.md, "Other defaults"): written when the response is sent, or by a route whose
+ * client went away. Argument values are never recorded; what is recorded passes the secret redactor (a query may quote
+ * a token).
  */
 export function registerRestAudit(
   app: FastifyInstance,

@@ -1,7 +1,7 @@
 /**
- * The REST API's request and response schemas (CONTRACT §6). Routes validate and serialize with them and the OpenAPI
- * document is generated from them, so the docs cannot drift from what the code does. The cloud search contract of
- * `/catalog/search` is the catalog's own (`cloudSearchRequestSchema`), defined once for client and server.
+ * The REST API's request and response schemas (apps/http-server/README.md). Routes validate and serialize with them and
+ * the OpenAPI document is generated from them, so the docs cannot drift from what the code does. The cloud search
+ * contract of `/catalog/search` is the catalog's own (`cloudSearchRequestSchema`), defined once for client and server.
  */
 import { z } from 'zod';
 import { restLimits } from '../rest-limits.js';

@@ -7,8 +7,8 @@ import { projectHeaderSchema, toolCallBodySchema, toolCallResponseSchema } from 
 
 /**
  * `POST /v1/tools/call { name, parameters }`: runs a tool through the catalog. Every answer, failures too, carries
- * `executionTime` and `timestamp` (CONTRACT §6). A client that disconnects cancels the backend call; a call still
- * running when the app shuts down is answered 503.
+ * `executionTime` and `timestamp` (apps/http-server/README.md, routes table). A client that disconnects cancels the
+ * backend call; a call still running when the app shuts down is answered 503.
  */
 export function registerToolCallRoute(app: ZodFastifyInstance, { catalog, inFlight, audit }: RestRouteContext): void {
   app.post(

@@ -1,7 +1,7 @@
 /**
- * `search-mcp-web-search`: the stdio MCP server of seed 000. Reads its settings from the environment (as MCP
- * clients pass them), logs JSON lines to stderr (stdout carries only the protocol), and on stdin's end or a signal
- * cancels the searches in flight at OpenAI before it exits.
+ * `search-mcp-web-search`: the stdio MCP server with `chatgpt_o3_search` (apps/web-search-server/README.md). Reads its
+ * settings from the environment (as MCP clients pass them), logs JSON lines to stderr (stdout carries only the
+ * protocol), and on stdin's end or a signal cancels the searches in flight at OpenAI before it exits.
  */
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';

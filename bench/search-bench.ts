@@ -88,7 +88,7 @@ interface Catalog {
   keyOf: Map<string, string>;
 }
 
-/** A server id as CONTRACT §2 wants it: `^[a-z0-9][a-z0-9-]{0,31}$`. */
+/** A server id as the configuration normalizes one (packages/shared/README.md): `^[a-z0-9][a-z0-9-]{0,31}$`. */
 function serverIdBase(server: string): string {
   const id = server
     .toLowerCase()

@@ -15,6 +15,7 @@ import { type DuplicateResource, ResourceRoutes } from './resources/resource-rou
 import { ResourceSubscriptions } from './resources/resource-subscriptions.js';
 import type { ClientSession } from './sessions/client-session.js';
 import type { ClientSessions } from './sessions/client-sessions.js';
+import { clientEraOf } from './eras/client-era-of.js';
 
 export interface ForwardingHubOptions {
   gateway: BackendGateway;
@@ -277,7 +278,9 @@ export class ForwardingHub {
     // 2025 sessions, at the session's level: on the stream of the session's call to the server in flight (newest),
     // else on the session's own. A 2026-07-28 client never gets one outside a request.
     for (const session of this.sessions.all()) {
-      if (session.stateless || session.era === 'modern' || !session.canSee(serverId)) continue;
+      const era = clientEraOf(session.era);
+      if (era.logsBy !== 'session' || !era.hasStreamOutsideRequests(session.stateless)) continue;
+      if (!session.canSee(serverId)) continue;
       if (!this.logLevels.passes(session.key, params.level)) continue;
       const call = sessionCallInFlight(session, origins);
       if (!call) {

@@ -13,6 +13,8 @@ import { withoutBackendServerInfo } from './backend-server-info.js';
 import { type CacheHint, withCacheHint } from './cache-hints.js';
 import { type ConnectedClient, modernClientOf } from './connected-client.js';
 import { dispatchRequestsDirectly } from './direct-request-dispatch.js';
+import { clientEraOf } from './eras/client-era-of.js';
+import type { ClientFacingEra } from './eras/client-facing-era.js';
 import {
   type HandledMethod,
   type HandledRequests,
@@ -56,7 +58,8 @@ export interface ServedEra {
  */
 export class ParamsCheckingServer extends Server {
   // Read when a request arrives, never while the SDK's constructor registers `initialize` (before these exist).
-  private readonly servedEra: 'legacy' | 'modern';
+  /** The rules of the era this instance serves (`eras/`), fixed by the serving entry when it built the instance. */
+  readonly clientEra: ClientFacingEra;
   private readonly ownSchemas = new Map<string, StandardSchemaV1>();
   private handshakeTransform: HandshakeResultTransform | undefined;
   private cacheHintSource: ((method: string) => CacheHint | undefined) | undefined;
@@ -66,7 +69,7 @@ export class ParamsCheckingServer extends Server {
 
   constructor(serverInfo: Implementation, options?: ServerOptions, served: ServedEra = {}) {
     super(serverInfo, options);
-    this.servedEra = served.era ?? 'legacy';
+    this.clientEra = clientEraOf(served.era ?? 'legacy');
   }
 
   /**
@@ -138,11 +141,6 @@ export class ParamsCheckingServer extends Server {
     listener?.(client);
   }
 
-  /** Whether this instance serves the 2026-07-28 era (fixed by the serving entry when it built the instance). */
-  servesModernEra(): boolean {
-    return this.servedEra === 'modern';
-  }
-
   /**
    * `tools/call` through the SDK's multi-round-trip seam, which acts only on a retry (`requestState`), on an
    * `input_required` answer and on a thrown URL elicitation: a call that simply completes (nearly all) skips it,
@@ -194,7 +192,7 @@ export class ParamsCheckingServer extends Server {
         : sdkHandlerWrapper(this, method, handler);
     const isHandshake = method === 'initialize' || method === 'server/discover';
     return async (request, context) => {
-      if (this.clientListener && this.servesModernEra()) {
+      if (this.clientListener && this.clientEra.namedByFirstRequest) {
         this.tellClient(modernClientOf(context.mcpReq.envelope as Record<string, unknown> | undefined));
       }
       checkRequestParams(method, request, this.ownSchemas.get(method));
@@ -204,7 +202,7 @@ export class ParamsCheckingServer extends Server {
       }
       const transform = isHandshake ? this.handshakeTransform : undefined;
       if (transform) result = await transform(result, requestExtraOf(context, this));
-      const hint = this.servesModernEra() ? this.cacheHintSource?.(method) : undefined;
+      const hint = this.clientEra.hintsCaches ? this.cacheHintSource?.(method) : undefined;
       return hint && !isInputRequiredResult(result) ? withCacheHint(result, hint) : result;
     };
   }

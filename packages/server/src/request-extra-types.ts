@@ -1,4 +1,5 @@
 import type { AuthInfo, ClientCapabilities, RequestOptions, StandardSchemaV1 } from '@modelcontextprotocol/server';
+import type { ClientFacingEra } from './eras/client-facing-era.js';
 
 /**
  * What a handler of Search MCP gets with a request, the same in both protocol eras: the request's id, session (2025
@@ -16,6 +17,8 @@ export interface RequestExtra {
   readonly envelope?: Record<string, unknown> | undefined;
   /** `legacy` = 2025 revisions (`initialize` handshake), `modern` = 2026-07-28 (per-request envelope). */
   readonly era: 'legacy' | 'modern';
+  /** What differs in this era, by rule (`eras/`): handlers ask these instead of comparing `era`. */
+  readonly clientEra: ClientFacingEra;
   /**
    * What the client can be asked (sampling, elicitation, roots): 2026-07-28 = this request's envelope, 2025 = its
    * `initialize`.

@@ -3,24 +3,23 @@ import {
   type ClientCapabilities,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { isRecord } from '@search-mcp/shared';
+import type { ClientFacingEra } from './eras/client-facing-era.js';
 import type { RequestExtra } from './request-extra-types.js';
 
-/** What the view needs of the instance answering: its era and, for a 2025 client, what it declared in `initialize`. */
+/** What the view needs of the instance answering: its era's rules and, for a 2025 client, its `initialize`. */
 export interface RequestExtraSource {
-  servesModernEra(): boolean;
+  readonly clientEra: ClientFacingEra;
   getClientCapabilities(): ClientCapabilities | undefined;
 }
 
 /**
- * The era-blind view of a 2.x request context our handlers use: one handler serves both eras. A 2026-07-28 request's
- * client capabilities are its envelope's (the revision declares them per request), a 2025 request's the session's.
+ * The era-blind view of a 2.x request context our handlers use: one handler serves both eras. Which capabilities a
+ * request's client declared is its era's rule (`eras/`): per request in 2026-07-28, once per session in 2025.
  */
 export function requestExtraOf(context: ServerContext, server: RequestExtraSource): RequestExtra {
   const { mcpReq } = context;
-  const modern = server.servesModernEra();
+  const { clientEra } = server;
   const envelope = mcpReq.envelope as Record<string, unknown> | undefined;
-  const envelopeCapabilities = modern ? envelope?.[CLIENT_CAPABILITIES_META_KEY] : undefined;
   const requestState = mcpReq.requestState();
   return {
     requestId: mcpReq.id,
@@ -29,12 +28,11 @@ export function requestExtraOf(context: ServerContext, server: RequestExtraSourc
     authInfo: context.http?.authInfo,
     _meta: mcpReq._meta as Record<string, unknown> | undefined,
     envelope,
-    era: modern ? 'modern' : 'legacy',
-    clientCapabilities: modern
-      ? isRecord(envelopeCapabilities)
-        ? (envelopeCapabilities as ClientCapabilities)
-        : undefined
-      : server.getClientCapabilities(),
+    era: clientEra.name,
+    clientEra,
+    clientCapabilities: clientEra.requestCapabilities(envelope?.[CLIENT_CAPABILITIES_META_KEY], () =>
+      server.getClientCapabilities(),
+    ),
     inputResponses: mcpReq.inputResponses,
     requestState: typeof requestState === 'string' ? requestState : undefined,
     sendNotification: (notification) => mcpReq.notify(notification as never),

@@ -70,7 +70,7 @@ function route(context: HandlerContext, request: CallToolRequestAsReceived, extr
   // `params.task` is 2025's opt-in; 2026-07-28 has no such parameter (the tasks extension lets the server decide,
   // and never for a client that did not declare it), so a 2026 request's `task` is ignored: a `{ task }` answer
   // would be an invalid result to it.
-  if (task !== undefined && extra.era === 'legacy')
+  if (task !== undefined && extra.clientEra.tasksBy === 'call-param')
     return handleTaskCall(context, name, args, caller, meta, task, extra);
   if (context.mode === 'meta' && name === TOOL_DISCOVERY) return handleToolDiscovery(context, args, caller, extra);
   if (context.mode === 'meta' && name === TOOL_EXECUTE) return handleToolExecute(context, args, caller, meta, extra);

@@ -69,7 +69,7 @@ export async function handleDirectCall(
 function offersTasks(context: HandlerContext, caller: Caller, extra: RequestExtra): boolean {
   const { tasks, session } = context;
   return (
-    extra.era === 'modern' &&
+    extra.clientEra.tasksBy === 'extension' &&
     listsTasksExtension(extra.clientCapabilities) &&
     tasks !== undefined &&
     session !== undefined &&

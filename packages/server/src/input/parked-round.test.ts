@@ -3,13 +3,15 @@ import type { RequestExtra } from '../request-extra-types.js';
 import { JsonRpcWireError } from '../wire-errors.js';
 import type { InputBinding } from './backend-input-state.js';
 import type { ParkedCall } from './parked-call.js';
-import { pendingInputs } from './pending-inputs.js';
+import { PendingInputs } from './pending-inputs.js';
 import { answerFromParked, resumeParked, startParked } from './parked-round.js';
 import { callerIdentity } from './request-state-codec.js';
+import { modernClientEra } from '../eras/modern-client-era.js';
 
 // The rounds of a 2026-07-28 client's request whose backend request a 2025 backend interrupts (shared by tool calls,
-// prompts/get and resources/read): the process's registry and codec, a backend request the test settles. The
+// prompts/get and resources/read): a registry and its codec, a backend request the test settles. The
 // end-to-end cases with real backends are in `era-bridging.test.ts` and `prompt-and-resource-input.test.ts`.
+const pendingInputs = new PendingInputs();
 const binding: InputBinding = { caller: { tokenId: 'ann' }, call: 'prompts/get s:p#digest' };
 const elicit = { message: 'Name?', requestedSchema: { type: 'object', properties: {} } };
 const held: ParkedCall<unknown>[] = [];
@@ -24,6 +26,7 @@ function requestExtra(fields: Partial<RequestExtra> = {}): RequestExtra {
     requestId: 1,
     signal: new AbortController().signal,
     era: 'modern',
+    clientEra: modernClientEra,
     clientCapabilities: { elicitation: { form: {} } },
     sendNotification: async () => {},
     sendRequest: async () => ({}),
@@ -34,7 +37,7 @@ function requestExtra(fields: Partial<RequestExtra> = {}): RequestExtra {
 /** A parked backend request that asks once (as a 2025 backend's push request does), then answers with the reply. */
 function askingRequest(extra = requestExtra()) {
   let asked: Promise<Record<string, unknown>> = Promise.resolve({});
-  const parked = startParked<Record<string, unknown>>(extra, async (call) => {
+  const parked = startParked<Record<string, unknown>>(pendingInputs, extra, async (call) => {
     asked = call.ask('elicitation/create', elicit, { signal: new AbortController().signal, timeoutMs: 60_000 });
     return { messages: [{ role: 'user', content: { type: 'text', text: `reply ${JSON.stringify(await asked)}` } }] };
   });
@@ -52,7 +55,7 @@ const onDropped = () => {};
 describe('parked rounds', () => {
   it('a question: input_required with a sealed state naming the call and its binding; the retry continues', async () => {
     const parked = askingRequest();
-    const round = await answerFromParked(parked, { binding, onDropped });
+    const round = await answerFromParked(pendingInputs, parked, { binding, onDropped });
     expect(round).toEqual({
       resultType: 'input_required',
       inputRequests: { 'elicitation-1': { method: 'elicitation/create', params: elicit } },
@@ -68,25 +71,23 @@ describe('parked rounds', () => {
     expect(pendingInputs.get(parked.id)).toBe(parked);
 
     const retry = requestExtra({ inputResponses: { 'elicitation-1': { action: 'accept', content: { name: 'Ada' } } } });
-    const resumed = resumeParked<Record<string, unknown>>(state, retry);
+    const resumed = resumeParked<Record<string, unknown>>(pendingInputs, state, retry);
     expect(resumed).toBe(parked);
-    const complete = (result: Record<string, unknown>) => ({ ...result, passed: true });
-    expect(await answerFromParked(resumed, { binding, onDropped, complete })).toEqual({
+    expect(await answerFromParked(pendingInputs, resumed, { binding, onDropped })).toEqual({
       messages: [
         { role: 'user', content: { type: 'text', text: 'reply {"action":"accept","content":{"name":"Ada"}}' } },
       ],
-      passed: true,
     });
     // Answered: nothing held, the state names nothing any more.
     expect(pendingInputs.get(parked.id)).toBeUndefined();
-    expect(() => resumeParked(state, retry)).toThrow('Invalid or expired requestState');
+    expect(() => resumeParked(pendingInputs, state, retry)).toThrow('Invalid or expired requestState');
   });
 
   it('a retry whose state is of the other kind is refused with -32602', () => {
     const state = { kind: 'backend' as const, server: 's', backendState: undefined, caller: 'c', call: 'x' };
     const refused = (() => {
       try {
-        resumeParked(state, requestExtra());
+        resumeParked(pendingInputs, state, requestExtra());
       } catch (error) {
         return error;
       }
@@ -96,24 +97,26 @@ describe('parked rounds', () => {
   });
 
   it('a request that never asks answers at once and holds nothing; its failure is thrown', async () => {
-    const done = startParked(requestExtra(), async () => ({ contents: [] }));
-    expect(await answerFromParked(done, { binding, onDropped })).toEqual({ contents: [] });
-    const failing = startParked(requestExtra(), async () => {
+    const done = startParked(pendingInputs, requestExtra(), async () => ({ contents: [] }));
+    expect(await answerFromParked(pendingInputs, done, { binding, onDropped })).toEqual({ contents: [] });
+    const failing = startParked(pendingInputs, requestExtra(), async () => {
       throw new JsonRpcWireError(-32002, 'Resource not found');
     });
-    expect(await errorOf(answerFromParked(failing, { binding, onDropped }))).toMatchObject({ code: -32002 });
+    expect(await errorOf(answerFromParked(pendingInputs, failing, { binding, onDropped }))).toMatchObject({
+      code: -32002,
+    });
     expect(pendingInputs.size).toBe(0);
   });
 
   it('cancelling the request cancels the backend request (its signal)', async () => {
     const request = new AbortController();
-    const parked = startParked(requestExtra({ signal: request.signal }), async (call) => {
+    const parked = startParked(pendingInputs, requestExtra({ signal: request.signal }), async (call) => {
       await new Promise((resolve) => call.signal.addEventListener('abort', resolve, { once: true }));
       throw new Error('cancelled at the backend');
     });
     request.abort('enough');
     expect(parked.open).toBe(false);
-    expect(await errorOf(answerFromParked(parked, { binding, onDropped }))).toMatchObject({
+    expect(await errorOf(answerFromParked(pendingInputs, parked, { binding, onDropped }))).toMatchObject({
       message: 'cancelled at the backend',
     });
   });
@@ -126,7 +129,7 @@ describe('parked rounds', () => {
       held.push(filler as ParkedCall<unknown>);
     }
     const parked = askingRequest();
-    const failure = await errorOf(answerFromParked(parked, { binding, onDropped }));
+    const failure = await errorOf(answerFromParked(pendingInputs, parked, { binding, onDropped }));
     expect(failure).toBeInstanceOf(JsonRpcWireError);
     expect((failure as JsonRpcWireError).message).toBe(
       `Search MCP already holds ${pendingInputs.maxHeld} calls waiting for their clients' input; try again later`,

@@ -1,10 +1,9 @@
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMcpHandler, LOG_LEVEL_META_KEY } from '@modelcontextprotocol/server';
 import { ToolCatalog } from '@search-mcp/catalog';
 import { McpClientManager } from '@search-mcp/client-manager';
 import { type LoggingLevel, parseConfig, silentLogger } from '@search-mcp/shared';
+import { fixtureServerPath } from '@search-mcp/test-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createSearchMcpServer } from '../create-search-mcp-server.js';
@@ -14,13 +13,13 @@ import type { ClientSession } from '../sessions/client-session.js';
 import { ClientSessions } from '../sessions/client-sessions.js';
 import { sessionCallInFlight } from './request-log-relay.js';
 import { connectThroughEntry } from '../../test/stdio-entry-link.js';
+import { legacyClientEra } from '../eras/legacy-client-era.js';
 
 // Backend log messages to 2026-07-28 clients (issue 10): only inside the client's own requests to the server that
 // are in flight, only when the request carried `_meta["io.modelcontextprotocol/logLevel"]` (spec MUST), at that level
 // or above. Real parts: a 2025 backend (`old`, the feature fixture: `log {level, message}`, `slow {ms}`), a
 // 2026-07-28 backend (`new`, the modern fixture: `log {message}` at info, `slow {steps}`), the real client manager,
 // and the 2.x SDK client as the front (pinned 2026-07-28, or legacy for the 2025 side).
-const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../../../client-manager/test/fixtures');
 
 let manager: McpClientManager;
 let catalog: ToolCatalog;
@@ -32,8 +31,8 @@ const relayed: Array<{ serverId: string; data: unknown }> = [];
 beforeAll(async () => {
   const config = parseConfig({
     mcpServers: {
-      old: { command: process.execPath, args: [resolve(fixtures, 'feature-server.mjs'), '--name', 'old'] },
-      new: { command: process.execPath, args: [resolve(fixtures, 'modern-server.mjs')], protocol: '2026-07-28' },
+      old: { command: process.execPath, args: [fixtureServerPath('feature-server.mjs'), '--name', 'old'] },
+      new: { command: process.execPath, args: [fixtureServerPath('modern-server.mjs')], protocol: '2026-07-28' },
     },
   });
   const sessions = new ClientSessions({ logger: silentLogger });
@@ -231,7 +230,7 @@ describe('sessionCallInFlight: the stream a 2025 session hears a log message on'
   const extra = (aborted = false) => {
     const controller = new AbortController();
     if (aborted) controller.abort();
-    return { signal: controller.signal, era: 'legacy' } as unknown as RequestExtra;
+    return { signal: controller.signal, era: 'legacy', clientEra: legacyClientEra } as unknown as RequestExtra;
   };
 
   it("the session's newest call in flight that has not ended; none: the session's own stream", () => {

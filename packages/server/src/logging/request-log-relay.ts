@@ -1,5 +1,4 @@
-import { LOG_LEVEL_META_KEY } from '@modelcontextprotocol/server';
-import { isLoggingLevel, isRecord, type LoggingLevel } from '@search-mcp/shared';
+import { isRecord, type LoggingLevel } from '@search-mcp/shared';
 import type { RequestExtra } from '../request-extra-types.js';
 import type { ClientOrigin, ClientSession } from '../sessions/client-session.js';
 import { isAtLeast } from './log-levels.js';
@@ -10,9 +9,7 @@ import { isAtLeast } from './log-levels.js';
  * has one (its session's `logging/setLevel` rules instead).
  */
 export function requestLogLevel(extra: RequestExtra): LoggingLevel | undefined {
-  if (extra.era !== 'modern') return undefined;
-  const level = extra.envelope?.[LOG_LEVEL_META_KEY];
-  return isLoggingLevel(level) ? level : undefined;
+  return extra.clientEra.requestLogLevel(extra.envelope);
 }
 
 /**

@@ -5,6 +5,7 @@ import { PendingInputs } from '../input/pending-inputs.js';
 import type { RequestExtra } from '../request-extra-types.js';
 import type { ClientSession } from './client-session.js';
 import { ClientSessions, type ReverseRequest } from './client-sessions.js';
+import { modernClientEra } from '../eras/modern-client-era.js';
 
 /** A 2026-07-28 session as one Streamable HTTP request makes it (its own server instance). */
 function modernSession(key: string): ClientSession {
@@ -19,7 +20,12 @@ function modernSession(key: string): ClientSession {
   };
 }
 
-const extra = { requestId: 1, signal: new AbortController().signal, era: 'modern' } as unknown as RequestExtra;
+const extra = {
+  requestId: 1,
+  signal: new AbortController().signal,
+  era: 'modern',
+  clientEra: modernClientEra,
+} as unknown as RequestExtra;
 
 function elicitation(origin: object): ReverseRequest {
   return {

@@ -1,9 +1,8 @@
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Server } from '@modelcontextprotocol/server';
 import { ToolCatalog } from '@search-mcp/catalog';
 import { McpClientManager } from '@search-mcp/client-manager';
 import { BackendError, parseConfig, silentLogger } from '@search-mcp/shared';
+import { fixtureServerPath } from '@search-mcp/test-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSearchMcpServer } from '../create-search-mcp-server.js';
 import { ForwardingHub } from '../forwarding-hub.js';
@@ -11,11 +10,11 @@ import type { RequestExtra } from '../request-extra-types.js';
 import type { ClientOrigin, ClientSession } from './client-session.js';
 import { ClientSessions } from './client-sessions.js';
 import { connectBarePeer, modernEnvelope } from '../../test/stdio-entry-link.js';
+import { modernClientEra } from '../eras/modern-client-era.js';
 
 // What a 2026-07-28 backend (the modern fixture) is told a 2026-07-28 client can do comes from that client's request
 // alone. Search MCP's connection to the backend declares everything it can forward (sampling, elicitation, roots); a
 // client request that declares nothing must not be credited with that.
-const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../../../client-manager/test/fixtures');
 
 let manager: McpClientManager;
 let hub: ForwardingHub;
@@ -25,7 +24,7 @@ const closers: Array<() => Promise<void>> = [];
 beforeAll(async () => {
   const config = parseConfig({
     mcpServers: {
-      new: { command: process.execPath, args: [resolve(fixtures, 'modern-server.mjs')], protocol: '2026-07-28' },
+      new: { command: process.execPath, args: [fixtureServerPath('modern-server.mjs')], protocol: '2026-07-28' },
     },
   });
   const sessions = new ClientSessions({ logger: silentLogger });
@@ -78,6 +77,7 @@ function originWithoutCapabilities(): ClientOrigin {
     requestId: 1,
     signal: new AbortController().signal,
     era: 'modern',
+    clientEra: modernClientEra,
     sendNotification: async () => {},
     sendRequest: () => Promise.reject(new Error('a 2026-07-28 request has no server-to-client requests')),
   };

@@ -1,0 +1,14 @@
+import type { ClientFacingEra } from './client-facing-era.js';
+
+/** The 2025 revisions (2025-03-26 … 2025-11-25): an `initialize` handshake, a session, server-to-client requests. */
+export const legacyClientEra: ClientFacingEra = {
+  name: 'legacy',
+  hasStreamOutsideRequests: (stateless) => !stateless,
+  asksClientBy: 'push',
+  requestCapabilities: (_envelopeCapabilities, sessionCapabilities) => sessionCapabilities(),
+  logsBy: 'session',
+  requestLogLevel: () => undefined,
+  hintsCaches: false,
+  tasksBy: 'call-param',
+  namedByFirstRequest: false,
+};

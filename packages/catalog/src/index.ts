@@ -22,7 +22,10 @@ export { isServerVisibleToProject } from './catalog/project-visibility.js';
 export type { ToolExecutorOptions } from './execution/tool-executor.js';
 
 export { Bm25SearchProvider } from './providers/bm25-search-provider.js';
+export { defaultGoodMatch } from './providers/bm25-search-options.js';
 export type { Bm25FieldWeights, Bm25SearchProviderOptions } from './providers/bm25-search-options.js';
+export { judgeSearchMatch } from './catalog/search-match.js';
+export type { CatalogMatch, SearchMatch } from './catalog/search-match.js';
 export type { Bm25IndexStats } from './search/bm25/tool-index.js';
 export { CloudSearchProvider } from './providers/cloud-search-provider.js';
 export type { CloudSearchFetch, CloudSearchProviderOptions } from './providers/cloud-search-provider.js';

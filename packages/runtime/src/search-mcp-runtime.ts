@@ -6,8 +6,7 @@ import {
   ClientSessions,
   createSearchMcpServer,
   ForwardingHub,
-  type PendingInputs,
-  pendingInputs,
+  PendingInputs,
   type SearchMcpServer,
   type SearchMcpServerOptions,
 } from '@search-mcp/server';
@@ -44,6 +43,12 @@ export interface SearchMcpRuntimeOptions {
    * forwarded (many sessions, HTTP: each request is checked against the session that gets it).
    */
   backendClientCapabilities?: ClientCapabilities | 'first-client';
+  /**
+   * The HMAC-SHA256 key (at least 32 bytes) that seals the `requestState` of 2026-07-28 input rounds. Default: a
+   * random key of this runtime's own, so only it accepts its states. Replicas behind one address that must accept
+   * each other's retries pass the same key (a call parked for a 2025 backend's request still lives in one runtime).
+   */
+  requestStateKey?: Uint8Array;
 }
 
 /** Everything an app runs: one client manager, one catalog, one audit log, and MCP servers made on demand. */
@@ -56,9 +61,9 @@ export interface SearchMcpRuntime {
   /** What every session shares to forward resources, prompts, completions, logging, tasks and reverse requests. */
   readonly hub: ForwardingHub;
   /**
-   * The calls waiting for a 2026-07-28 client's `input_required` retry (a 2025 backend asked for input during them):
-   * one registry per process, since a retry may reach any server instance. For health counts (`size`) and its
-   * `dropped` event.
+   * The calls waiting for a 2026-07-28 client's `input_required` retry (a 2025 backend asked for input during them),
+   * and the codec of our `requestState`: one registry per runtime, given to every server instance it builds, since a
+   * retry may reach any of them. For health counts (`size`) and its `dropped` event.
    */
   readonly pendingInputs: PendingInputs;
   /**
@@ -120,6 +125,8 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
         })
       : undefined);
   const mode = options.mode ?? config.exposure.mode;
+  // This runtime's own: another runtime in the process neither sees its held calls nor opens its states.
+  const pendingInputs = new PendingInputs(options.requestStateKey ? { requestStateKey: options.requestStateKey } : {});
   const hub = new ForwardingHub({
     gateway: manager,
     catalog,
@@ -155,6 +162,7 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
       manager,
       mode,
       hub,
+      pendingInputs,
       logger: logger.child({ component: 'server' }),
       ...(audit ? { audit } : {}),
       ...(options.projectId !== undefined ? { projectId: options.projectId } : {}),

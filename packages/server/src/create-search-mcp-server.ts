@@ -6,6 +6,7 @@ import { answersDependOnCaller, fixedToolListHint, listCacheHint, resourceReadHi
 import { callToolRequestSchema, createCallToolHandler } from './handlers/call-tool-handler.js';
 import { createToolExposure, type HandlerContext } from './handlers/handler-context.js';
 import { createListedToolFinder, createToolLister } from './handlers/list-tools-handler.js';
+import { PendingInputs } from './input/pending-inputs.js';
 import { createListChangedNotifier } from './list-changed-notifier.js';
 import {
   TOOL_DISCOVERY,
@@ -86,6 +87,7 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): SearchMc
     if (!cachedLists.has(method)) return undefined;
     return listCacheHint({ callerDependent, manager: options.manager });
   });
+  const inputs = options.pendingInputs ?? new PendingInputs();
   const defaultCaller: Caller = options.projectId !== undefined ? { projectId: options.projectId } : {};
   const callerOf = (meta: Record<string, unknown> | undefined, extra: RequestExtra): Caller => {
     if (options.resolveCaller) return options.resolveCaller({ meta, extra });
@@ -94,6 +96,7 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): SearchMc
   const session = hub
     ? registerForwarding(server, {
         hub,
+        inputs,
         stateless,
         era: options.era ?? 'legacy',
         manager: options.manager,
@@ -118,6 +121,7 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): SearchMc
     exposure: createToolExposure(catalog, mode === 'meta' ? metaToolNames : undefined),
     session,
     tasks: hub?.sessions.tasks,
+    inputs,
     noteLinks: hub ? (serverId, result) => hub.routes.noteLinks(serverId, result) : undefined,
   };
 

@@ -21,7 +21,7 @@ export {
   type ReverseRequest,
 } from './sessions/client-sessions.js';
 export type { ClientSession, ClientOrigin } from './sessions/client-session.js';
-export { PendingInputs, type PendingInputsEvents, pendingInputs } from './input/pending-inputs.js';
+export { PendingInputs, type PendingInputsEvents, type PendingInputsOptions } from './input/pending-inputs.js';
 export type { ParkedCall } from './input/parked-call.js';
 export type {
   BackendGateway,

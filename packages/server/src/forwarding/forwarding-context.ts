@@ -1,5 +1,6 @@
 import type { Caller } from '@search-mcp/catalog';
 import type { ForwardingHub } from '../forwarding-hub.js';
+import type { PendingInputs } from '../input/pending-inputs.js';
 import type { RequestExtra } from '../request-extra-types.js';
 import type { ClientOrigin, ClientSession } from '../sessions/client-session.js';
 import type { BackendRequestOptions } from './backend-gateway.js';
@@ -9,6 +10,8 @@ import { forwardableMeta } from './forwardable-meta.js';
 export interface ForwardingContext {
   readonly hub: ForwardingHub;
   readonly session: ClientSession;
+  /** The calls held for a 2026-07-28 client's retry, and the codec of our `requestState` (the runtime's). */
+  readonly inputs: PendingInputs;
   /** The caller of a request, from its `_meta` and transport; remembered as the session's caller. */
   callerOf(meta: Record<string, unknown> | undefined, extra: RequestExtra): Caller;
   /**

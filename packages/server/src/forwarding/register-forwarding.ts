@@ -4,6 +4,7 @@ import { errorMessage } from '@search-mcp/shared';
 import { stillStartingNote } from '../backend-instructions.js';
 import { registerCompletionHandler } from '../completions/completion-handler.js';
 import type { ForwardingHub } from '../forwarding-hub.js';
+import type { PendingInputs } from '../input/pending-inputs.js';
 import { registerSetLevelHandler } from '../logging/set-level-handler.js';
 import type { ParamsCheckingServer } from '../params-checking-server.js';
 import { registerPromptHandlers } from '../prompts/prompt-handlers.js';
@@ -34,6 +35,8 @@ export function forwardingCapabilities(stateless: boolean, era: 'legacy' | 'mode
 
 export interface ForwardingRegistration {
   hub: ForwardingHub;
+  /** The calls held for a 2026-07-28 client's retry (prompts, reads, tasks' input), and our `requestState` codec. */
+  inputs: PendingInputs;
   stateless: boolean;
   era: 'legacy' | 'modern';
   manager: ServerStatusSource | undefined;
@@ -72,6 +75,7 @@ export function registerForwarding(server: ParamsCheckingServer, options: Forwar
   const context: ForwardingContext = {
     hub,
     session,
+    inputs: options.inputs,
     callerOf: (meta, extra) => {
       caller = options.callerOf(meta, extra);
       return caller;

@@ -2,6 +2,7 @@ import type { Caller, ToolCatalog } from '@search-mcp/catalog';
 import type { ExposedNameStyle, Logger, ToolInfo } from '@search-mcp/shared';
 import type { RequestAudit } from '../audit/request-audit.js';
 import { ExposedNames } from '../exposed-names.js';
+import type { PendingInputs } from '../input/pending-inputs.js';
 import type { RequestExtra } from '../request-extra-types.js';
 import type { ServerStatusSource } from '../search-mcp-server-options.js';
 import type { ClientSession } from '../sessions/client-session.js';
@@ -29,6 +30,8 @@ export interface HandlerContext {
   readonly session: ClientSession | undefined;
   /** Where tasks created by direct task-augmented calls are kept (with a hub). */
   readonly tasks: TaskTable | undefined;
+  /** The calls held for a 2026-07-28 client's retry, and the codec of our `requestState` (the runtime's). */
+  readonly inputs: PendingInputs;
   /** Remembers the resources a tool result links or embeds, so the client can read them (with a hub). */
   readonly noteLinks: ((serverId: string, result: unknown) => void) | undefined;
 }

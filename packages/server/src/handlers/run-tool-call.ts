@@ -3,10 +3,9 @@ import type { Caller, CatalogExecuteOptions } from '@search-mcp/catalog';
 import { parseToolKey, type ToolCallResult, type ToolProgress } from '@search-mcp/shared';
 import { callerFields, errorFields } from '../audit/request-audit.js';
 import { forwardableMeta } from '../forwarding/forwardable-meta.js';
-import { backendRetry, type InputBinding, openRequestState, passInputRequired } from '../input/backend-input-state.js';
+import { answerRound, openRoundState, roundBinding } from '../input/input-round.js';
 import type { ParkedCall } from '../input/parked-call.js';
-import { answerFromParked, resumeParked, startParked } from '../input/parked-round.js';
-import { callIdentity } from '../input/request-state-codec.js';
+import type { RequestStatePayload } from '../input/request-state-codec.js';
 import { createProgressForwarder } from '../progress-forwarder.js';
 import type { RequestExtra } from '../request-extra-types.js';
 import type { HandlerContext } from './handler-context.js';
@@ -26,7 +25,7 @@ export interface ToolCallRun {
 interface BackendCall {
   signal: AbortSignal;
   onProgress: ((progress: ToolProgress) => void) | undefined;
-  parked?: ParkedCall;
+  parked?: ParkedCall<unknown>;
   inputResponses?: Record<string, unknown>;
   requestState?: string;
 }
@@ -37,85 +36,45 @@ interface BackendCall {
  * one audit record is written per backend call. The session is the call's origin: a backend's sampling/elicitation/
  * roots request during the call is routed to this client.
  *
- * Asking the client for input works in every pair of protocol eras (plan §4): a 2026-07-28 backend's
- * `input_required` goes back to the client with our signed `requestState` (the SDK's legacy shim asks a 2025 client
- * with real requests and re-enters here with the answers); a 2025 backend's push request during a 2026-07-28 client's
- * call is parked in the call, which answers `input_required` and is continued by the retry.
+ * Asking the client for input works in every pair of protocol eras, as for prompts and reads (`input/input-round.ts`):
+ * a 2026-07-28 backend's `input_required` goes back to the client with our signed `requestState`; a 2025 backend's
+ * push request during a 2026-07-28 client's call is parked in the call, which answers `input_required` and is
+ * continued by the retry. Without a state of ours, `inputResponses` answer no round we know of: the call runs as a
+ * first call without them (SEP-2322: ignore what is not recognised), and a backend that needs input asks again.
  * Failures are thrown for the caller to shape.
  */
-export async function runToolCall(context: HandlerContext, run: ToolCallRun): Promise<ToolCallResult> {
+export function runToolCall(context: HandlerContext, run: ToolCallRun): Promise<ToolCallResult> {
   const { extra } = run;
-  if (extra.requestState !== undefined) return resume(context, run, extra.requestState);
-  // Without a state of ours, `inputResponses` answer no round we know of: the call runs as a first call without them
-  // (SEP-2322: ignore what is not recognised), and a backend that needs input asks again.
-  if (extra.era === 'modern' && context.session && !run.task) {
-    // On the parked call's own signal, so it can outlive the request (a 2025 backend's push request waits in it).
-    const progress = createProgressForwarder(run.meta, extra);
-    const parked = startParked<ToolCallResult>(
-      extra,
-      (call) => callBackend(context, run, { signal: call.signal, onProgress: (p) => call.progress(p), parked: call }),
-      progress.onProgress,
-    );
-    return answerFrom(context, run, parked, progress.settle);
+  const binding = roundBinding(run.caller, run.toolKey, run.args);
+  let state: RequestStatePayload | undefined;
+  try {
+    state = openRoundState(context.inputs, extra, binding);
+  } catch (error) {
+    return Promise.reject(error);
   }
-  const progress = createProgressForwarder(run.meta, extra);
-  const result = await callBackend(context, run, { signal: extra.signal, onProgress: progress.onProgress });
-  // Every forwarded call comes this way: nothing is awaited that need not be (a promise and a turn each).
-  const settling = progress.settle();
-  if (settling) await settling;
-  return passBackendInput(result, run);
-}
-
-/** A retry: our `requestState` names the backend state to send back, or the parked call to continue. */
-async function resume(context: HandlerContext, run: ToolCallRun, requestState: string): Promise<ToolCallResult> {
-  const { extra } = run;
-  const state = openRequestState(requestState, binding(run));
-  if (state.kind === 'backend') {
-    const retry = backendRetry(state, parseToolKey(run.toolKey)?.serverId ?? '', extra);
-    const progress = createProgressForwarder(run.meta, extra);
-    const result = await callBackend(context, run, { signal: extra.signal, onProgress: progress.onProgress, ...retry });
-    await progress.settle();
-    return passBackendInput(result, run);
-  }
-  const progress = createProgressForwarder(run.meta, extra);
-  return answerFrom(context, run, resumeParked<ToolCallResult>(state, extra, progress.onProgress), progress.settle);
-}
-
-/** Waits for the parked call's result or its next questions, and answers the request with them. */
-function answerFrom(
-  context: HandlerContext,
-  run: ToolCallRun,
-  parked: ParkedCall,
-  settle: () => Promise<void> | undefined,
-): Promise<ToolCallResult> {
-  return answerFromParked(parked, {
-    binding: binding(run),
-    settle,
+  // Not an async function: every forwarded call comes this way, and a layer of promise less is a turn less.
+  return answerRound<ToolCallResult>({
+    inputs: context.inputs,
+    extra,
+    binding,
+    state,
+    serverId: parseToolKey(run.toolKey)?.serverId ?? '',
+    // A task's call answers with the task at once: nothing to park.
+    parks: extra.era === 'modern' && context.session !== undefined && !run.task,
+    progress: createProgressForwarder(run.meta, extra),
+    send: (attempt) =>
+      callBackend(context, run, {
+        signal: attempt.signal,
+        onProgress: attempt.onProgress,
+        ...(attempt.parked ? { parked: attempt.parked } : {}),
+        ...attempt.retry,
+      }),
     onDropped: (reason) =>
       context.logger.warn('a call waiting for the client to answer was dropped and cancelled', {
         toolKey: run.toolKey,
         reason,
       }),
-    complete: (result) => passBackendInput(result, run),
   });
-}
-
-/** Which call a state of this run belongs to. */
-function binding(run: ToolCallRun): InputBinding {
-  // The call's digest (a SHA-256 of its arguments) is only needed when a round asks for input: not on every call.
-  return {
-    caller: run.caller,
-    get call() {
-      return callIdentity(run.toolKey, run.args);
-    },
-  };
-}
-
-/** A 2026-07-28 backend's `input_required`, with our state wrapping its own (see `input/backend-input-state.ts`). */
-function passBackendInput(result: ToolCallResult, run: ToolCallRun): ToolCallResult {
-  // Nearly every result is complete: nothing to bind or seal for it.
-  if (!isInputRequiredResult(result)) return result;
-  return passInputRequired(result, parseToolKey(run.toolKey)?.serverId ?? '', binding(run));
 }
 
 /** One call to the backend, audited. */

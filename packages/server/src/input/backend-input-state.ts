@@ -1,7 +1,7 @@
 import type { Caller } from '@search-mcp/catalog';
 import { type InputRetry, isInputRequiredResult } from '@search-mcp/shared';
 import type { RequestExtra } from '../request-extra-types.js';
-import { pendingInputs } from './pending-inputs.js';
+import type { PendingInputs } from './pending-inputs.js';
 import { callerIdentity, invalidRequestState, type RequestStatePayload } from './request-state-codec.js';
 
 /**
@@ -13,9 +13,16 @@ export interface InputBinding {
   call: string;
 }
 
-/** Our `requestState` of a retry, opened: sealed by this process, unexpired, for this caller and call; else `-32602`. */
-export function openRequestState(requestState: string, binding: InputBinding): RequestStatePayload {
-  const state = pendingInputs.codec.open(requestState);
+/**
+ * Our `requestState` of a retry, opened: sealed by this registry's codec, unexpired, for this caller and call; else
+ * `-32602`.
+ */
+export function openRequestState(
+  inputs: PendingInputs,
+  requestState: string,
+  binding: InputBinding,
+): RequestStatePayload {
+  const state = inputs.codec.open(requestState);
   if (state.caller !== callerIdentity(binding.caller) || state.call !== binding.call) throw invalidRequestState();
   return state;
 }
@@ -36,12 +43,17 @@ export function backendRetry(state: RequestStatePayload, server: string, extra: 
  * A 2026-07-28 backend's `input_required`, for the client: the same questions, and our `requestState` in place of
  * the backend's (wrapped in it, signed, bound to `server`, the caller and the call). Any other result is unchanged.
  */
-export function passInputRequired<T extends object>(result: T, server: string, binding: InputBinding): T {
+export function passInputRequired<T extends object>(
+  inputs: PendingInputs,
+  result: T,
+  server: string,
+  binding: InputBinding,
+): T {
   if (!isInputRequiredResult(result)) return result;
   return {
     resultType: 'input_required',
     inputRequests: result.inputRequests,
-    requestState: pendingInputs.codec.seal({
+    requestState: inputs.codec.seal({
       kind: 'backend',
       server,
       backendState: result.requestState,

@@ -17,7 +17,7 @@ import type { AuditRecord, AuditSink } from '../audit/audit-record.js';
 import { createSearchMcpServer } from '../create-search-mcp-server.js';
 import { ForwardingHub } from '../forwarding-hub.js';
 import { ClientSessions } from '../sessions/client-sessions.js';
-import { pendingInputs } from './pending-inputs.js';
+import { PendingInputs } from './pending-inputs.js';
 import { connectBarePeer, connectThroughEntry, modernEnvelope } from '../../test/stdio-entry-link.js';
 
 // Plan §4 through the library: a real client manager with a 2025 backend (`old`: its tools push elicitation,
@@ -30,6 +30,8 @@ const rootsWaitMs = 500;
 let manager: McpClientManager;
 let catalog: ToolCatalog;
 let hub: ForwardingHub;
+/** The held calls every server instance of these tests shares, as a runtime's instances share its own. */
+const pendingInputs = new PendingInputs();
 const closers: Array<() => Promise<void>> = [];
 
 beforeAll(async () => {
@@ -116,6 +118,7 @@ async function front(era: Front, options: FrontOptions = {}) {
         catalog,
         manager,
         hub,
+        pendingInputs,
         mode: options.mode ?? 'proxy',
         era: context.era,
         ...(options.audit ? { audit: options.audit } : {}),
@@ -246,7 +249,7 @@ describe('Streamable HTTP: one server instance per 2026-07-28 request', () => {
     const instances: string[] = [];
     const handler = createMcpHandler((context) => {
       instances.push(context.era);
-      return createSearchMcpServer({ catalog, manager, hub, mode: 'proxy', era: context.era });
+      return createSearchMcpServer({ catalog, manager, hub, pendingInputs, mode: 'proxy', era: context.era });
     });
     // The real handler and client; the socket is left out (the apps' tests cover it through their binaries).
     const transport = new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
@@ -351,7 +354,7 @@ describe('answers the client sends without a round of ours (SEP-2322: what is no
   /** A bare 2026-07-28 peer (answers as they are on the wire) of a Search MCP server in proxy mode. */
   async function barePeer() {
     const peer = await connectBarePeer(
-      (context) => createSearchMcpServer({ catalog, manager, hub, mode: 'proxy', era: context.era }),
+      (context) => createSearchMcpServer({ catalog, manager, hub, pendingInputs, mode: 'proxy', era: context.era }),
       modernEnvelope({ elicitation: { form: {} } }),
     );
     closers.push(peer.close);

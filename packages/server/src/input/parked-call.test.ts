@@ -82,7 +82,7 @@ describe('ParkedCall', () => {
   });
 
   it('the registry holds at most maxHeld calls; a dropped call tells who released it', async () => {
-    const inputs = new PendingInputs(undefined, 1);
+    const inputs = new PendingInputs({ maxHeld: 1 });
     const first = parkedCall(inputs).call;
     const second = parkedCall(inputs).call;
     expect(inputs.hold(first)).toBe(true);

@@ -8,27 +8,37 @@ export interface PendingInputsEvents {
   dropped: [callId: string, reason: string];
 }
 
+export interface PendingInputsOptions {
+  /**
+   * The HMAC-SHA256 key (at least 32 bytes) that seals our `requestState`. Default: a random key of this registry's
+   * own, so a state is refused by every other registry (another runtime in the process, another process). Replicas
+   * that must accept each other's states of 2026-07-28 backends pass the same key; a parked call still lives only in
+   * the registry that holds it.
+   */
+  requestStateKey?: Uint8Array;
+  /**
+   * How many calls may wait for a retry at once (each holds a backend call open); beyond it a call asking for input
+   * fails instead of waiting. Default 1,000.
+   */
+  maxHeld?: number;
+}
+
 /**
  * The calls of 2026-07-28 clients that wait for a retry (a 2025 backend's push request parked in them), and the codec
- * of the `requestState` that names them. One per process by default (`pendingInputs`): a retry may reach any server
- * instance (Streamable HTTP builds one per 2026 request), and the state is signed with a per-process key, so only
- * this process can resume what it parked.
+ * of the `requestState` that names them. One per runtime (`createSearchMcpRuntime` makes it and gives it to every
+ * server instance it builds): a retry may reach another server instance (Streamable HTTP builds one per 2026
+ * request), and only the registry that sealed a state can open it.
  */
 export class PendingInputs extends EventEmitter<PendingInputsEvents> {
   readonly codec: RequestStateCodec;
+  readonly maxHeld: number;
   /** Held calls of every kind (tool calls, prompts, reads); a retry's sealed state says which call it continues. */
   private readonly calls = new Map<string, ParkedCall<unknown>>();
 
-  /**
-   * @param maxHeld how many calls may wait for a retry at once (each holds a backend call open); beyond it a call
-   * asking for input fails instead of waiting
-   */
-  constructor(
-    codec: RequestStateCodec = createRequestStateCodec(),
-    readonly maxHeld = 1000,
-  ) {
+  constructor(options: PendingInputsOptions = {}) {
     super();
-    this.codec = codec;
+    this.codec = createRequestStateCodec(options.requestStateKey ? { key: options.requestStateKey } : {});
+    this.maxHeld = options.maxHeld ?? 1000;
   }
 
   /** A new call that may be parked; known by its id only once `hold` is called. `T`: what the backend call gives. */
@@ -66,6 +76,3 @@ export class PendingInputs extends EventEmitter<PendingInputsEvents> {
     return this.calls.size;
   }
 }
-
-/** The process's registry: what every server instance of every runtime in this process shares. */
-export const pendingInputs = new PendingInputs();

@@ -18,7 +18,10 @@ export type RequestStatePayload =
   | { kind: 'backend'; server: string; backendState: string | undefined; caller: string; call: string };
 
 export interface RequestStateCodecSettings {
-  /** HMAC-SHA256 key, at least 32 bytes. Default: one random key per process (one process serves every round). */
+  /**
+   * HMAC-SHA256 key, at least 32 bytes. Default: a random key of this codec's own, so a state is good only where it
+   * was sealed (each runtime has its own `PendingInputs`, hence its own codec).
+   */
   key?: Uint8Array;
   /** How long a state stays valid. Default 10 minutes (a person may be answering). */
   ttlMs?: number;
@@ -27,13 +30,12 @@ export interface RequestStateCodecSettings {
 
 export interface RequestStateCodec {
   seal(payload: RequestStatePayload): string;
-  /** The payload of a state this process sealed, unexpired; else a `-32602` wire error (one line, no reason). */
+  /** The payload of a state sealed with this codec's key, unexpired; else a `-32602` wire error (one line, no reason). */
   open(state: string): RequestStatePayload;
 }
 
 const prefix = 'smcp1';
 const defaultTtlMs = 600_000;
-let processKey: Uint8Array | undefined;
 
 /** The wire error of every bad `requestState`: the same line whatever was wrong (no oracle for forgers). */
 export function invalidRequestState(): JsonRpcWireError {
@@ -45,8 +47,7 @@ export function invalidRequestState(): JsonRpcWireError {
  * read the payload, so it holds nothing secret (ids, a digest, the backend's own state, which it sent in clear).
  */
 export function createRequestStateCodec(settings: RequestStateCodecSettings = {}): RequestStateCodec {
-  if (!settings.key && !processKey) processKey = randomBytes(32);
-  const key = settings.key ?? (processKey as Uint8Array);
+  const key = settings.key ?? randomBytes(32);
   if (key.byteLength < 32) throw new RangeError('requestState key must be at least 32 bytes');
   const ttlMs = settings.ttlMs ?? defaultTtlMs;
   const now = settings.now ?? Date.now;

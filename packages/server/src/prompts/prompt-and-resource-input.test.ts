@@ -15,7 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { z } from 'zod';
 import { createSearchMcpServer } from '../create-search-mcp-server.js';
 import { ForwardingHub } from '../forwarding-hub.js';
-import { pendingInputs } from '../input/pending-inputs.js';
+import { PendingInputs } from '../input/pending-inputs.js';
 import { ClientSessions } from '../sessions/client-sessions.js';
 import { connectThroughEntry } from '../../test/stdio-entry-link.js';
 
@@ -31,6 +31,8 @@ const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../../../clie
 let manager: McpClientManager;
 let hub: ForwardingHub;
 let catalog: ToolCatalog;
+/** The held calls every server instance of these tests shares, as a runtime's instances share its own. */
+const pendingInputs = new PendingInputs();
 /** How long a parked elicitation waits for the client's retry. */
 const elicitationWaitMs = 2500;
 const closers: Array<() => Promise<void>> = [];
@@ -94,6 +96,7 @@ async function front(
         catalog,
         manager,
         hub,
+        pendingInputs,
         mode: 'proxy',
         era: context.era,
         resolveCaller: ({ meta }) => ({
@@ -276,6 +279,7 @@ describe('a prompt and a resource of a 2025 backend that push a request before t
         catalog,
         manager,
         hub,
+        pendingInputs,
         mode: 'proxy',
         era: context.era,
         resolveCaller: ({ meta }) => (typeof meta?.project === 'string' ? { projectId: meta.project } : {}),

@@ -1,8 +1,6 @@
 import { backendOptions, type ForwardingContext } from '../forwarding/forwarding-context.js';
 import { refuseCursor } from '../forwarding/list-cursor.js';
-import { backendRetry, type InputBinding, openRequestState, passInputRequired } from '../input/backend-input-state.js';
-import { answerFromParked, resumeParked, startParked } from '../input/parked-round.js';
-import { callIdentity } from '../input/request-state-codec.js';
+import { answerRound, attemptOptions, openRoundState, roundBinding } from '../input/input-round.js';
 import type { ParamsCheckingServer } from '../params-checking-server.js';
 import { JsonRpcWireError, toForwardedError } from '../wire-errors.js';
 import { JsonRpcErrorCode } from '@search-mcp/shared';
@@ -13,8 +11,7 @@ import { JsonRpcErrorCode } from '@search-mcp/shared';
  * Asking the client for input works in every pair of eras, as for tools: a 2026-07-28 backend's `input_required` goes
  * to the client with our signed state wrapping its own, bound to the caller, the prompt and its arguments (the retry
  * sends the answers and the backend's state back); a 2025 backend's push request during a 2026-07-28 client's
- * `prompts/get` is parked with it (`input/parked-round.ts`), asked in an `input_required` round, and the retry
- * continues it.
+ * `prompts/get` is parked with it, asked in an `input_required` round, and the retry continues it (`input/input-round.ts`).
  */
 export function registerPromptHandlers(server: ParamsCheckingServer, context: ForwardingContext): void {
   const { hub } = context;
@@ -42,46 +39,31 @@ export function registerPromptHandlers(server: ParamsCheckingServer, context: Fo
     if (!target) throw new JsonRpcWireError(JsonRpcErrorCode.InvalidParams, `Prompt not found: ${name}`);
     const { serverId } = target;
     const prompt = target.name;
-    const binding: InputBinding = {
-      caller,
-      call: callIdentity(`prompts/get ${serverId}:${prompt}`, args ?? {}),
-    };
-    const state = extra.requestState !== undefined ? openRequestState(extra.requestState, binding) : undefined;
+    const binding = roundBinding(caller, `prompts/get ${serverId}:${prompt}`, args ?? {});
+    const state = openRoundState(context.inputs, extra, binding);
     const options = backendOptions(context, _meta, extra);
-    // The result as the client gets it: the linked resources become readable, a 2026 backend's round is wrapped.
-    const pass = (result: Record<string, unknown>) => {
-      hub.routes.noteLinks(serverId, result);
-      return passInputRequired(result, serverId, binding);
-    };
-    const parking = {
-      binding,
-      onDropped: (reason: string) =>
-        hub.logger.warn('a prompts/get waiting for the client to answer was dropped and cancelled', {
-          server: serverId,
-          prompt,
-          reason,
-        }),
-    };
     try {
-      if (state?.kind === 'parked') return await answerFromParked(resumeParked(state, extra), parking);
-      if (state)
-        return pass(
-          await hub.gateway.getPrompt(serverId, prompt, args, { ...options, ...backendRetry(state, serverId, extra) }),
-        );
-      if (extra.era === 'modern') {
-        // A 2025 backend may push a request to the client during it: parked in the call, asked by a round.
-        const parked = startParked<Record<string, unknown>>(extra, async (call) =>
-          pass(
-            await hub.gateway.getPrompt(serverId, prompt, args, {
-              ...options,
-              signal: call.signal,
-              origin: { ...options.origin, parked: call },
-            }),
-          ),
-        );
-        return await answerFromParked(parked, parking);
-      }
-      return pass(await hub.gateway.getPrompt(serverId, prompt, args, options));
+      return await answerRound<Record<string, unknown>>({
+        inputs: context.inputs,
+        extra,
+        binding,
+        state,
+        serverId,
+        // A 2025 backend may push a request to a 2026-07-28 client during it: parked in the call, asked by a round.
+        parks: extra.era === 'modern',
+        send: async (attempt) => {
+          const result = await hub.gateway.getPrompt(serverId, prompt, args, attemptOptions(options, attempt));
+          // The resources the result links become readable.
+          hub.routes.noteLinks(serverId, result);
+          return result;
+        },
+        onDropped: (reason) =>
+          hub.logger.warn('a prompts/get waiting for the client to answer was dropped and cancelled', {
+            server: serverId,
+            prompt,
+            reason,
+          }),
+      });
     } catch (error) {
       throw toForwardedError(error, name);
     }

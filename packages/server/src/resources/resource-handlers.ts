@@ -2,9 +2,7 @@ import { errorMessage, JsonRpcErrorCode } from '@search-mcp/shared';
 import type { Listed } from '../forwarding/backend-gateway.js';
 import { backendOptions, type ForwardingContext } from '../forwarding/forwarding-context.js';
 import { decodeListCursor, encodeListCursor, type ListKind } from '../forwarding/list-cursor.js';
-import { backendRetry, type InputBinding, openRequestState, passInputRequired } from '../input/backend-input-state.js';
-import { answerFromParked, resumeParked, startParked } from '../input/parked-round.js';
-import { callIdentity } from '../input/request-state-codec.js';
+import { answerRound, attemptOptions, openRoundState, roundBinding } from '../input/input-round.js';
 import type { ParamsCheckingServer } from '../params-checking-server.js';
 import type { RequestExtra } from '../request-extra-types.js';
 import { offersSubscriptions } from './resource-subscriptions.js';
@@ -16,8 +14,8 @@ import { isNotFound, JsonRpcWireError, toForwardedError } from '../wire-errors.j
  * pass unchanged; a read goes to the first server of `ResourceRoutes.candidates` that has the resource. A 2026-07-28
  * backend's `input_required` goes to the client with our signed state (bound to the caller, the uri and that server);
  * the retry goes to that server only, with the answers and the backend's own state. A 2025 backend's push request
- * during a 2026-07-28 client's read is parked with the read (`input/parked-round.ts`), asked in an `input_required`
- * round, and the retry continues that read.
+ * during a 2026-07-28 client's read is parked with the read, asked in an `input_required` round, and the retry
+ * continues that read (`input/input-round.ts`).
  */
 export function registerResourceHandlers(server: ParamsCheckingServer, context: ForwardingContext): void {
   const { hub } = context;
@@ -28,42 +26,38 @@ export function registerResourceHandlers(server: ParamsCheckingServer, context: 
   server.handle('resources/read', async (request, extra) => {
     const { uri, _meta } = request.params;
     const servers = await candidatesFor(context, uri, _meta, extra);
-    const binding: InputBinding = {
-      caller: context.callerOf(_meta, extra),
-      call: callIdentity('resources/read', { uri }),
-    };
+    const binding = roundBinding(context.callerOf(_meta, extra), 'resources/read', { uri });
+    const state = openRoundState(context.inputs, extra, binding);
     const options = backendOptions(context, _meta, extra);
-    const parking = (serverId: string | undefined) => ({
-      binding,
-      onDropped: (reason: string) =>
-        hub.logger.warn('a resources/read waiting for the client to answer was dropped and cancelled', {
-          ...(serverId !== undefined ? { server: serverId } : {}),
-          uri,
-          reason,
-        }),
-    });
-    if (extra.requestState !== undefined) {
-      const state = openRequestState(extra.requestState, binding);
+    const read = (serverId: string) =>
+      answerRound<Record<string, unknown>>({
+        inputs: context.inputs,
+        extra,
+        binding,
+        state,
+        serverId,
+        // A 2025 backend may push a request to a 2026-07-28 client during it: parked in the read, asked by a round.
+        parks: extra.era === 'modern',
+        send: (attempt) => hub.gateway.readResource(serverId, uri, attemptOptions(options, attempt)),
+        onDropped: (reason) =>
+          hub.logger.warn('a resources/read waiting for the client to answer was dropped and cancelled', {
+            ...(serverId !== '' ? { server: serverId } : {}),
+            uri,
+            reason,
+          }),
+      });
+    if (state) {
+      // A retry goes to the server its state names, if the caller still sees it (else the state is refused); a
+      // parked read's retry continues the read wherever it runs.
       try {
-        if (state.kind === 'parked') return await answerFromParked(resumeParked(state, extra), parking(undefined));
-        const serverId = servers.includes(state.server) ? state.server : '';
-        const retry = { ...options, ...backendRetry(state, serverId, extra) };
-        return passInputRequired(await hub.gateway.readResource(serverId, uri, retry), serverId, binding);
+        return await read(state.kind === 'backend' && servers.includes(state.server) ? state.server : '');
       } catch (error) {
         throw toForwardedError(error, uri);
       }
     }
     for (const serverId of servers) {
       try {
-        if (extra.era !== 'modern') {
-          return passInputRequired(await hub.gateway.readResource(serverId, uri, options), serverId, binding);
-        }
-        // A 2025 backend may push a request to the client during it: parked in the read, asked by a round.
-        const parked = startParked<Record<string, unknown>>(extra, async (call) => {
-          const read = { ...options, signal: call.signal, origin: { ...options.origin, parked: call } };
-          return passInputRequired(await hub.gateway.readResource(serverId, uri, read), serverId, binding);
-        });
-        return await answerFromParked(parked, parking(serverId));
+        return await read(serverId);
       } catch (error) {
         if (!isNotFound(error)) throw toForwardedError(error, uri);
       }

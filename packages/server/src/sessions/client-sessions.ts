@@ -1,6 +1,7 @@
 import { type ClientCapabilities, RELATED_TASK_META_KEY } from '@modelcontextprotocol/server';
 import { errorMessage, isRecord, JsonRpcErrorCode, type Logger } from '@search-mcp/shared';
 import { z } from 'zod';
+import { TaskInputRelays } from '../tasks/parked-task-input.js';
 import { TaskTable } from '../tasks/task-table.js';
 import { JsonRpcWireError, toJsonRpcError } from '../wire-errors.js';
 import type { ClientOrigin, ClientSession } from './client-session.js';
@@ -56,6 +57,8 @@ const Loose = z.looseObject({});
 export class ClientSessions {
   /** The tasks clients created through us; reverse requests naming a task go to its session. */
   readonly tasks = new TaskTable();
+  /** The requests 2025 backends' tasks pushed, held for 2026-07-28 clients' `tasks/update` (by our task id). */
+  readonly taskInputs = new TaskInputRelays();
   private readonly sessions = new Map<string, ClientSession>();
   private readonly rootsOwners = new Map<string, { session: ClientSession; until: number }>();
   private readonly learned = new Set<string>();

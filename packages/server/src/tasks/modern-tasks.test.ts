@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { z } from 'zod';
 import { createSearchMcpServer } from '../create-search-mcp-server.js';
 import { ForwardingHub } from '../forwarding-hub.js';
-import { pendingInputs } from '../input/pending-inputs.js';
+import { PendingInputs } from '../input/pending-inputs.js';
 import { ClientSessions } from '../sessions/client-sessions.js';
 import { connectBarePeer, connectThroughEntry, modernEnvelope } from '../../test/stdio-entry-link.js';
 
@@ -23,6 +23,8 @@ const everythingBin = Object.values((require(everythingManifest) as { bin: Recor
 let manager: McpClientManager;
 let catalog: ToolCatalog;
 let hub: ForwardingHub;
+/** The held calls every server instance of these tests shares, as a runtime's instances share its own. */
+const pendingInputs = new PendingInputs();
 const closers: Array<() => Promise<void>> = [];
 
 beforeAll(async () => {
@@ -58,6 +60,7 @@ const searchMcpServer = (context: { era: 'legacy' | 'modern' }, stateless = fals
     catalog,
     manager,
     hub,
+    pendingInputs,
     mode: 'proxy',
     era: context.era,
     resolveCaller: ({ meta }) => (typeof meta?.token === 'string' ? { tokenId: meta.token } : {}),

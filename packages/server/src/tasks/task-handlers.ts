@@ -9,7 +9,6 @@ import type { RequestExtra } from '../request-extra-types.js';
 import type { ClientSession } from '../sessions/client-session.js';
 import { JsonRpcWireError, toForwardedError } from '../wire-errors.js';
 import { tasksExtensionCapabilities, toModernTask } from './modern-tasks.js';
-import { answerTaskInput, closeTaskInput, lookAtTaskInput } from './parked-task-input.js';
 import { resultWithInput } from './task-input-relay.js';
 import type { ExposedTask } from './task-table.js';
 
@@ -79,7 +78,8 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
       if (status.status === 'input_required' && !speaksTasksExtension(hub.gateway, task.serverId)) {
         // A 2025 backend pushes what it asks while a tasks/result is open: parked, shown as the task's inputRequests.
         const owner = hub.sessions.get(task.sessionKey);
-        const inputRequests = await lookAtTaskInput(task, {
+        const inputRequests = await hub.sessions.taskInputs.look(task, {
+          inputs: context.inputs,
           session: owner?.era === 'modern' ? owner : context.session,
           extra,
           openResult: (options) => getTaskResult(task.serverId, task.backendTaskId, options),
@@ -133,7 +133,7 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
     requireExtension(extra, 'tasks/cancel');
     const answer = await forward('cancelTask', request.params.taskId, request.params._meta, extra);
     // A tasks/result held open for the task's input (a 2025 backend's, for a 2026 client) ends with it.
-    closeTaskInput(find(request.params.taskId, request.params._meta, extra), 'the task was cancelled');
+    hub.sessions.taskInputs.close(find(request.params.taskId, request.params._meta, extra), 'the task was cancelled');
     // The extension acknowledges with an empty result; the task's state is read with tasks/get.
     return extra.era === 'modern' ? {} : answer;
   });
@@ -176,7 +176,7 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
       const task = find(request.params.taskId, request.params._meta, extra);
       const update = hub.gateway.updateTask?.bind(hub.gateway);
       if (!speaksTasksExtension(hub.gateway, task.serverId)) {
-        answerTaskInput(task, extra, answers);
+        hub.sessions.taskInputs.answer(task, extra, answers);
       } else if (update) {
         try {
           await update(

@@ -29,7 +29,7 @@ export type {
 export { CONFIG_WATCH_ENV_VARIABLE, startHotReload } from './reload/start-hot-reload.js';
 export type { HotReloadOptions, ReloadableRuntime } from './reload/start-hot-reload.js';
 
-export { strategiesInUse, strategyProvidersOf } from './search/strategy-providers.js';
+export { strategiesInUse } from './search/strategy-providers.js';
 export type { StrategyProviders } from './search/strategy-providers.js';
 export { prepareHybridSearch } from './search/hybrid-search-readiness.js';
 export type {

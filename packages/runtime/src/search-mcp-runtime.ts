@@ -12,7 +12,7 @@ import {
 } from '@search-mcp/server';
 import { type Logger, type ResolvedConfig, type ServerStatus, silentLogger } from '@search-mcp/shared';
 import { createJsonlAuditSink } from './audit/jsonl-audit-sink.js';
-import { createStrategyProviders } from './search/strategy-providers.js';
+import { createStrategyProviders, type StrategyProviders } from './search/strategy-providers.js';
 import {
   createEraDetectingConnection,
   type ProtocolEra,
@@ -66,6 +66,8 @@ export interface SearchMcpRuntime {
    * retry may reach any of them. For health counts (`size`) and its `dropped` event.
    */
   readonly pendingInputs: PendingInputs;
+  /** The rankers of `search.strategy` `hybrid` and `llm` this runtime built (empty when its config uses neither). */
+  readonly strategyProviders: StrategyProviders;
   /**
    * Connects every enabled backend, once (later calls return the same promise). With `backendClientCapabilities:
    * 'first-client'` it waits for the first client's `initialize` (at most `waitForClientMs`, default 2,000 ms), so
@@ -180,6 +182,7 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
     catalog,
     hub,
     pendingInputs,
+    strategyProviders,
     ...(audit ? { audit } : {}),
     startBackends,
     serverFactory,

@@ -1,9 +1,4 @@
-import {
-  type HybridSearchReadiness,
-  prepareHybridSearch,
-  type SearchMcpRuntime,
-  strategyProvidersOf,
-} from '@search-mcp/runtime';
+import { type HybridSearchReadiness, prepareHybridSearch, type SearchMcpRuntime } from '@search-mcp/runtime';
 import type { Caller } from '@search-mcp/catalog';
 import { createProgressReporter } from '../terminal-output.js';
 
@@ -21,7 +16,7 @@ export async function prepareHybridWithProgress(
   const progress = createProgressReporter();
   let announced = false;
   try {
-    return await prepareHybridSearch(strategyProvidersOf(runtime.config).hybridProvider, tools, {
+    return await prepareHybridSearch(runtime.strategyProviders.hybridProvider, tools, {
       onProgress: ({ done, total }) => {
         if (!announced && !process.stderr.isTTY) {
           process.stderr.write(

@@ -35,7 +35,7 @@ export interface PrepareHybridSearchOptions {
 }
 
 /**
- * Loads the hybrid ranker (`strategyProvidersOf(config).hybridProvider`), builds the vectors of `tools` and loads
+ * Loads the hybrid ranker (`runtime.strategyProviders.hybridProvider`), builds the vectors of `tools` and loads
  * the model for queries, reporting progress. Never throws: a missing package or a model that cannot run is
  * returned as `reason` (searches keep answering with BM25, as the contract says).
  */

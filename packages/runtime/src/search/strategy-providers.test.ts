@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createSearchMcpRuntime } from '../search-mcp-runtime.js';
 import { prepareHybridSearch } from './hybrid-search-readiness.js';
 import { LazySearchProvider } from './lazy-search-provider.js';
-import { strategiesInUse, strategyProvidersOf } from './strategy-providers.js';
+import { strategiesInUse } from './strategy-providers.js';
 
 const directories: string[] = [];
 const runtimes: Array<ReturnType<typeof createSearchMcpRuntime>> = [];
@@ -69,7 +69,7 @@ describe('search strategies wired by the runtime', () => {
     // The search started the vector build; its vectors end up in the configured folder. Waiting for it also keeps
     // the folder's removal after the test from racing the cache write (ENOTEMPTY under CI load).
     const readiness = await prepareHybridSearch(
-      strategyProvidersOf(runtime.config).hybridProvider,
+      runtime.strategyProviders.hybridProvider,
       await runtime.catalog.visibleTools(),
     );
     expect(readiness.status?.cache).toMatchObject({ directory: expect.stringContaining(cacheDirectory) });
@@ -83,7 +83,7 @@ describe('search strategies wired by the runtime', () => {
     const tools = await runtime.catalog.visibleTools();
     const progress: Array<{ done: number; total: number }> = [];
     // Loading the model takes seconds before the first text is embedded: the progress of the wait is seen.
-    const readiness = await prepareHybridSearch(strategyProvidersOf(runtime.config).hybridProvider, tools, {
+    const readiness = await prepareHybridSearch(runtime.strategyProviders.hybridProvider, tools, {
       intervalMs: 1,
       onProgress: (step) => progress.push(step),
     });
@@ -98,7 +98,7 @@ describe('search strategies wired by the runtime', () => {
     // A second runtime over the same cache reads the vectors from disk instead of embedding them again.
     const again = runtimeFor({ strategy: 'hybrid', hybrid: { cacheDirectory } });
     const second = await prepareHybridSearch(
-      strategyProvidersOf(again.config).hybridProvider,
+      again.strategyProviders.hybridProvider,
       await again.catalog.visibleTools(),
     );
     expect(second.status?.lastBuild).toMatchObject({ embedded: 0, fromDisk: tools.length });
@@ -106,7 +106,7 @@ describe('search strategies wired by the runtime', () => {
 
   it('says why hybrid search is not prepared when no strategy uses it', async () => {
     const runtime = runtimeFor({ strategy: 'bm25' });
-    expect(strategyProvidersOf(runtime.config)).toEqual({});
+    expect(runtime.strategyProviders).toEqual({});
     expect(await prepareHybridSearch(undefined, await runtime.catalog.visibleTools())).toEqual({
       loaded: false,
       ready: false,

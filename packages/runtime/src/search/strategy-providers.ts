@@ -23,18 +23,6 @@ export function strategiesInUse(config: ResolvedConfig): Set<SearchStrategy> {
 }
 
 /**
- * The providers each runtime built, by the config it was given, for hosts that prepare a strategy before they
- * search (the CLI waits for hybrid's vectors with progress; `doctor` reports the model). Weak: a config dropped
- * by its runtime takes its providers with it.
- */
-const providersByConfig = new WeakMap<ResolvedConfig, StrategyProviders>();
-
-/** The `hybrid` and `llm` rankers a runtime built for `config` (empty when it uses neither). */
-export function strategyProvidersOf(config: ResolvedConfig): StrategyProviders {
-  return providersByConfig.get(config) ?? {};
-}
-
-/**
  * The rankers of strategies `hybrid` and `llm`, built only when the config uses them and loaded on first use.
  * `@search-mcp/openai` is a dependency of this package; `@search-mcp/embeddings` (MiniLM weights, ~45 MB) is an
  * optional peer a user installs to opt in. Without it, `hybrid` answers with BM25 and says how to install it.
@@ -74,6 +62,5 @@ export function createStrategyProviders(config: ResolvedConfig, options: Strateg
       });
     });
   }
-  providersByConfig.set(config, providers);
   return providers;
 }

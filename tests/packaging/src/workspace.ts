@@ -39,7 +39,7 @@ export function readManifest(directory: string): PackageManifest {
   return JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as PackageManifest;
 }
 
-/** The globs of `pnpm-workspace.yaml` (only the `dir/*` form this repository uses). */
+/** The entries of `pnpm-workspace.yaml` (the `dir/*` globs and plain folders this repository uses). */
 function workspaceGlobs(): string[] {
   const text = readFileSync(join(repositoryRoot, 'pnpm-workspace.yaml'), 'utf8');
   const section = /^packages:\s*\n((?:\s+-.*\n?)+)/m.exec(text);
@@ -51,7 +51,15 @@ function workspaceGlobs(): string[] {
 export function workspacePackages(): WorkspacePackage[] {
   const packages: WorkspacePackage[] = [];
   for (const glob of workspaceGlobs()) {
-    if (!glob.endsWith('/*')) throw new Error(`unsupported workspace glob ${glob}: extend workspace.ts`);
+    if (!glob.endsWith('/*')) {
+      // A plain folder (`bench`): one package.
+      if (/[*?{[]/.test(glob)) throw new Error(`unsupported workspace glob ${glob}: extend workspace.ts`);
+      const directory = join(repositoryRoot, glob);
+      if (!existsSync(join(directory, 'package.json'))) continue;
+      const manifest = readManifest(directory);
+      packages.push({ name: manifest.name, directory, relativeDirectory: glob, manifest });
+      continue;
+    }
     const parent = glob.slice(0, -2);
     const parentDirectory = join(repositoryRoot, parent);
     if (!existsSync(parentDirectory)) continue;

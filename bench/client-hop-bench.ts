@@ -40,7 +40,7 @@ import {
   summarize,
   waitForExit,
   writeResults,
-} from './bench-support.js';
+} from './src/bench-support.js';
 
 const { values: options } = parseArgs({
   options: {

@@ -22,12 +22,12 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpClientManager, type McpClientManagerOptions } from '@search-mcp/client-manager';
 import { silentLogger } from '@search-mcp/shared';
+import { fixtureServerPath } from '@search-mcp/test-kit/fixture-servers';
 import {
   bytesToMb,
   childProcessesOf,
@@ -57,7 +57,7 @@ import {
   writeResults,
   type MachineInfo,
   type ProcessInfo,
-} from './bench-support.js';
+} from './src/bench-support.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Settings
@@ -80,9 +80,7 @@ const floodLogs = 20_000;
 const sdkReadBufferLimit = 10 * 1024 * 1024;
 const floodProgress = 10_000;
 /** The hand-written fixture server that answers `big` (a text of any size) and `flood` (notifications). */
-const rawReplyServer = fileURLToPath(
-  new URL('../packages/client-manager/test/fixtures/raw-reply-server.mjs', import.meta.url),
-);
+const rawReplyServer = fixtureServerPath('raw-reply-server.mjs');
 
 const require = createRequire(import.meta.url);
 

@@ -27,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ResultSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { realServerFixturesDirectory } from '@search-mcp/test-kit/real-servers';
 import {
   collectStderrTail,
   leftoverProcesses,
@@ -43,13 +44,13 @@ import {
   waitForExit,
   writeResults,
   type MachineInfo,
-} from './bench-support.js';
+} from './src/bench-support.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Settings
 
-const fixturesDirectory =
-  process.env['SEARCH_MCP_REAL_SERVERS'] ?? fileURLToPath(new URL('../fixtures/real-servers', import.meta.url));
+/** The recorded real servers' tool lists (`SEARCH_MCP_REAL_SERVERS`: another folder of `<server>.tools.json`). */
+const fixturesDirectory = process.env['SEARCH_MCP_REAL_SERVERS'] ?? realServerFixturesDirectory;
 /** Goals: meta-mode tools/list ≤ 600 tokens and ≥ 99 % less than connecting every server directly. */
 const metaGoalTokens = 600;
 const metaGoalSavings = 0.99;

@@ -20,8 +20,9 @@ import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import { ToolRegistry } from '@search-mcp/catalog';
 import { parseConfig, silentLogger } from '@search-mcp/shared';
+// The HTTP app has no library entry (its package ships only the binary), so the bench runs its source through tsx.
 import { buildHttpApp } from '../apps/http-server/src/http-app.js';
-import { createSearchMcpRuntime } from '../packages/runtime/dist/index.js';
+import { createSearchMcpRuntime } from '@search-mcp/runtime';
 import {
   findGarbageCollector,
   isEsbuildService,
@@ -29,7 +30,7 @@ import {
   settleMemory,
   type GarbageCollectorSource,
   type ProcessInfo,
-} from './bench-support.js';
+} from './src/bench-support.js';
 
 export const benchToken = 'bench-token-0123456789-abcdefghijklmnop';
 /** The default cap is 100 open sessions; the bench opens 200 at once (plus its own load session). */

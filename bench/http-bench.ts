@@ -58,7 +58,7 @@ import {
   sleep,
   writeResults,
   type MachineInfo,
-} from './bench-support.js';
+} from './src/bench-support.js';
 import {
   benchMaxSessions,
   benchToken,
@@ -97,7 +97,7 @@ const rootDirectory = join(benchDirectory, '..');
 const appDirectory = join(rootDirectory, 'apps', 'http-server');
 const serverScript = join(benchDirectory, 'http-bench-server.ts');
 const require = createRequire(import.meta.url);
-/** autocannon and server-everything are devDependencies of apps/http-server: resolve them from there. */
+/** What the app runs on (fastify, the SDKs, server-everything): resolved from apps/http-server, as it resolves them. */
 const requireFromApp = createRequire(join(appDirectory, 'package.json'));
 
 type ServerMode = 'child' | 'in-process';
@@ -146,7 +146,7 @@ interface AutocannonOptions {
   verifyBody?: (body: string) => boolean;
 }
 
-const autocannon = requireFromApp('autocannon') as (options: AutocannonOptions) => Promise<AutocannonResult>;
+const autocannon = require('autocannon') as (options: AutocannonOptions) => Promise<AutocannonResult>;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Helpers
@@ -1287,7 +1287,7 @@ async function main(): Promise<void> {
   const runStarted = performance.now();
   const machine: Machine = {
     ...machineInfo(),
-    autocannon: packageVersion('autocannon', requireFromApp),
+    autocannon: packageVersion('autocannon', require),
     fastify: packageVersion('fastify', requireFromApp),
     sdk: packageVersion('@modelcontextprotocol/sdk', requireFromApp, '@modelcontextprotocol/sdk/server/index.js'),
     /** The 2.x server package: the 2026-07-28 leg (`createMcpHandler`) and the per-request instances. */

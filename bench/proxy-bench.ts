@@ -36,6 +36,8 @@ import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { fixtureServerPath } from '@search-mcp/test-kit/fixture-servers';
+import { realServerFixturesDirectory } from '@search-mcp/test-kit/real-servers';
 import {
   codeArea,
   collectStderrTail,
@@ -71,13 +73,13 @@ import {
   type MachineInfo,
   type SelfTime,
   type Summary,
-} from './bench-support.js';
+} from './src/bench-support.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Settings
 
-const fixturesDirectory =
-  process.env['SEARCH_MCP_REAL_SERVERS'] ?? fileURLToPath(new URL('../fixtures/real-servers', import.meta.url));
+/** The recorded real servers' tool lists (`SEARCH_MCP_REAL_SERVERS`: another folder of `<server>.tools.json`). */
+const fixturesDirectory = process.env['SEARCH_MCP_REAL_SERVERS'] ?? realServerFixturesDirectory;
 const startupRounds = 5;
 /** One extra round before the measured ones, discarded (page cache). */
 const startupWarmupRounds = 1;
@@ -99,14 +101,7 @@ const appDirectory = join(rootDirectory, 'apps', 'stdio-server');
 // `SEARCH_MCP_BENCH_CLI` points at another build's `cli.js` (e.g. a worktree of an earlier commit) for before/after.
 const cliPath = process.env.SEARCH_MCP_BENCH_CLI ?? join(appDirectory, 'dist', 'cli.js');
 const replayServerPath = join(appDirectory, 'test', 'fixtures', 'replay-server.mjs');
-const slowServerPath = join(
-  rootDirectory,
-  'packages',
-  'client-manager',
-  'test',
-  'fixtures',
-  'stdio-fixture-server.mjs',
-);
+const slowServerPath = fixtureServerPath('stdio-fixture-server.mjs');
 /** server-everything is a devDependency of apps/stdio-server: resolve it from there. */
 const requireFromApp = createRequire(join(appDirectory, 'package.json'));
 

@@ -52,7 +52,7 @@ import {
   summarize,
   textContentOf,
   writeResults,
-} from './bench-support.js';
+} from './src/bench-support.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Settings

@@ -22,16 +22,16 @@
  *
  * Writes bench/results/web-search.json (every number) and bench/results/web-search.md; prints the markdown.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { ToolInfo } from '@search-mcp/shared';
-import { createLlmSearchProvider, createOpenAiClient, createWebSearchService } from '../packages/openai/src/index.js';
-import { startFakeOpenAiServer } from '../packages/openai/test/fake-openai-server.js';
+import { createLlmSearchProvider, createOpenAiClient, createWebSearchService } from '@search-mcp/openai';
+import { startFakeOpenAiServer } from '@search-mcp/test-kit';
+import { loadRealServerTools } from '@search-mcp/test-kit/real-servers';
 import {
   formatMs,
   leftoverProcesses,
@@ -44,7 +44,7 @@ import {
   round,
   waitForExit,
   writeResults,
-} from './bench-support.js';
+} from './src/bench-support.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Settings
@@ -52,7 +52,6 @@ import {
 const benchDirectory = dirname(fileURLToPath(import.meta.url));
 const rootDirectory = join(benchDirectory, '..');
 const cliPath = join(rootDirectory, 'apps', 'web-search-server', 'dist', 'cli.js');
-const fixturesDirectory = join(rootDirectory, 'fixtures', 'real-servers');
 const callsArgument = process.argv.indexOf('--calls');
 const calls = callsArgument > 0 ? Number(process.argv[callsArgument + 1]) : 300;
 const warmup = 30;
@@ -129,27 +128,6 @@ function distribution(values: readonly number[], digits = 3): Distribution {
     max: round(sorted[sorted.length - 1] ?? Number.NaN, digits),
     mean: round(sum / sorted.length, digits),
   };
-}
-
-function loadTools(): ToolInfo[] {
-  return readdirSync(fixturesDirectory)
-    .filter((file) => file.endsWith('.tools.json'))
-    .sort()
-    .flatMap((file) => {
-      const server = file.slice(0, -'.tools.json'.length);
-      const listed = JSON.parse(readFileSync(join(fixturesDirectory, file), 'utf8')) as Array<{
-        name: string;
-        description?: string;
-        inputSchema: ToolInfo['inputSchema'];
-      }>;
-      return listed.map((tool) => ({
-        toolKey: `${server}:${tool.name}`,
-        toolName: tool.name,
-        serverName: server,
-        description: tool.description ?? '',
-        inputSchema: tool.inputSchema,
-      }));
-    });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -230,7 +208,7 @@ async function measureOverhead() {
 
 async function measurePromptSize() {
   const counters = loadCounters();
-  const tools = loadTools();
+  const tools = loadRealServerTools();
   const { queries } = JSON.parse(readFileSync(join(benchDirectory, 'queries', 'real-servers.json'), 'utf8')) as {
     queries: Array<{ id: string; lang: string; query: string }>;
   };

@@ -15,7 +15,8 @@ import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-const resultsDirectory = join(dirname(fileURLToPath(import.meta.url)), 'results');
+/** bench/results/, beside this folder. */
+const resultsDirectory = fileURLToPath(new URL('../results/', import.meta.url));
 
 // ---------------------------------------------------------------------------------------------------------------
 // Progress and timing

@@ -9,19 +9,20 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   connectProtocolEraClient,
   fillForm,
+  fixtureServerPath,
   type ProtocolEraClientHandlers,
   type ProtocolEraClientKind,
   type ProtocolEraSession,
-} from '../../web-search-server/test/protocol-era-clients.js';
+} from '@search-mcp/test-kit';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type CliProcess, startCli } from './cli-process.js';
-import { eventually, repoRoot, temporaryDirectory } from './http-test-support.js';
+import { eventually, temporaryDirectory } from './http-test-support.js';
 
-const featureServer = join(repoRoot, 'packages/client-manager/test/fixtures/feature-server.mjs');
-const modernServer = join(repoRoot, 'packages/client-manager/test/fixtures/modern-server.mjs');
+const featureServer = fixtureServerPath('feature-server.mjs');
+const modernServer = fixtureServerPath('modern-server.mjs');
 const mainToken = 'bridging-main-token-0123456789abcdef';
 const otherToken = 'bridging-other-token-0123456789abcdef';
 const stepTimeoutMs = 90_000;

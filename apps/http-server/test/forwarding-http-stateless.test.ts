@@ -7,12 +7,13 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { fixtureServerPath } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type CliProcess, startCli } from './cli-process.js';
-import { repoRoot, temporaryDirectory } from './http-test-support.js';
+import { temporaryDirectory } from './http-test-support.js';
 
-const featureServer = join(repoRoot, 'packages/client-manager/test/fixtures/feature-server.mjs');
+const featureServer = fixtureServerPath('feature-server.mjs');
 const stepTimeoutMs = 90_000;
 let directory: { path: string; remove: () => Promise<void> };
 let app: CliProcess;

@@ -16,11 +16,12 @@ import {
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { fixtureServerPath } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliProcess, startCli } from './cli-process.js';
 import { everythingEntry, repoRoot, temporaryDirectory } from './http-test-support.js';
 
-const featureServer = join(repoRoot, 'packages/client-manager/test/fixtures/feature-server.mjs');
+const featureServer = fixtureServerPath('feature-server.mjs');
 const Loose = z.looseObject({});
 const deadlineMs = 30_000;
 const stepTimeoutMs = 90_000;

@@ -13,6 +13,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ToolRegistry } from '@search-mcp/catalog';
 import { createSearchMcpRuntime, type SearchMcpRuntime } from '@search-mcp/runtime';
 import { parseConfig, silentLogger } from '@search-mcp/shared';
+import { fixtureServerPath } from '@search-mcp/test-kit';
 import { buildHttpApp, type HttpApp, type HttpAppOptions } from '../src/http-app.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -27,7 +28,7 @@ export const everythingEntry = (() => {
     Object.values((require(manifestPath) as { bin: Record<string, string> }).bin)[0] as string,
   );
 })();
-export const fixtureServer = join(repoRoot, 'packages/client-manager/test/fixtures/stdio-fixture-server.mjs');
+export const fixtureServer = fixtureServerPath('stdio-fixture-server.mjs');
 export const slowServer = join(here, 'fixtures/slow-server.mjs');
 export const stubbornServer = join(here, 'fixtures/stubborn-server.mjs');
 

@@ -8,6 +8,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client, type McpSubscription, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { fixtureServerPath } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type CliProcess, startCli } from './cli-process.js';
@@ -18,14 +19,13 @@ import {
   mainToken,
   mcpClient,
   type Running,
-  repoRoot,
   request,
   slowServer,
   startApp,
   temporaryDirectory,
 } from './http-test-support.js';
 
-const featureServer = `${repoRoot}/packages/client-manager/test/fixtures/feature-server.mjs`;
+const featureServer = fixtureServerPath('feature-server.mjs');
 const Loose = z.looseObject({});
 const watched = [
   'notifications/tools/list_changed',

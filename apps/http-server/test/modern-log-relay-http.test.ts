@@ -8,11 +8,12 @@
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { LOG_LEVEL_META_KEY } from '@modelcontextprotocol/server';
+import { fixtureServersDirectory } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { mainToken, type Running, repoRoot, startApp } from './http-test-support.js';
+import { mainToken, type Running, startApp } from './http-test-support.js';
 
-const fixtures = `${repoRoot}/packages/client-manager/test/fixtures`;
+const fixtures = fixtureServersDirectory;
 let running: Running;
 let client: Client;
 const messages: Array<{ level: string; logger?: string; data: unknown }> = [];

@@ -9,11 +9,12 @@ import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import { type IncomingMessage, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
+import { fixtureServerPath } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliProcess, startCli } from './cli-process.js';
-import { repoRoot, temporaryDirectory } from './http-test-support.js';
+import { temporaryDirectory } from './http-test-support.js';
 
-const rawServer = join(repoRoot, 'packages/client-manager/test/fixtures/raw-http-server.mjs');
+const rawServer = fixtureServerPath('raw-http-server.mjs');
 const revision = '2026-07-28';
 const stepTimeoutMs = 60_000;
 let backend: ChildProcessWithoutNullStreams;

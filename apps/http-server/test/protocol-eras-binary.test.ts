@@ -9,18 +9,19 @@ import { join } from 'node:path';
 import { Client as Sdk2Client, StreamableHTTPClientTransport as Sdk2HttpTransport } from '@modelcontextprotocol/client';
 import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Sdk1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import {
   connectProtocolEraClient,
+  fixtureServerPath,
   latestLegacyProtocolVersion,
   modernProtocolVersion,
   protocolEraClients,
-} from '../../web-search-server/test/protocol-era-clients.js';
+} from '@search-mcp/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { type CliProcess, startCli } from './cli-process.js';
-import { repoRoot, temporaryDirectory } from './http-test-support.js';
+import { temporaryDirectory } from './http-test-support.js';
 
-const modernServer = join(repoRoot, 'packages/client-manager/test/fixtures/modern-server.mjs');
+const modernServer = fixtureServerPath('modern-server.mjs');
 const Loose = z.looseObject({});
 const stepTimeoutMs = 90_000;
 const token = 'eras-binary-token-0123456789abcdef';

@@ -8,11 +8,12 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fixtureServerPath } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliProcess, startCli } from './cli-process.js';
-import { repoRoot, temporaryDirectory } from './http-test-support.js';
+import { temporaryDirectory } from './http-test-support.js';
 
-const featureServer = join(repoRoot, 'packages/client-manager/test/fixtures/feature-server.mjs');
+const featureServer = fixtureServerPath('feature-server.mjs');
 const stepTimeoutMs = 60_000;
 const legacyVersion = '2025-06-18';
 

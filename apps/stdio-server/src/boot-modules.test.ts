@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LineSplitter } from '@search-mcp/shared';
+import { fixtureServerPath } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -16,9 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  */
 const appDirectory = fileURLToPath(new URL('..', import.meta.url));
 const cliPath = join(appDirectory, 'dist', 'cli.js');
-const slowServer = fileURLToPath(
-  new URL('../../../packages/client-manager/test/fixtures/stdio-fixture-server.mjs', import.meta.url),
-);
+const slowServer = fixtureServerPath('stdio-fixture-server.mjs');
 const deadlineMs = 30_000;
 
 let directory: string;

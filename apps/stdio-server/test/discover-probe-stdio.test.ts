@@ -8,12 +8,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { modernRequestMeta, type RawStdioPeer, startRawStdioPeer } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  modernRequestMeta,
-  type RawStdioPeer,
-  startRawStdioPeer,
-} from '../../web-search-server/test/raw-stdio-peer.js';
 import { cli, deadlineMs, featureServer } from './forwarding-support.js';
 
 let directory: string;

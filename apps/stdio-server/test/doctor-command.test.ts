@@ -4,16 +4,13 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fixtureServerPath } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const memoryServer = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-memory/dist/index.js');
-const modernServer = fileURLToPath(
-  new URL('../../../packages/client-manager/test/fixtures/modern-server.mjs', import.meta.url),
-);
-const featureServer = fileURLToPath(
-  new URL('../../../packages/client-manager/test/fixtures/feature-server.mjs', import.meta.url),
-);
+const modernServer = fixtureServerPath('modern-server.mjs');
+const featureServer = fixtureServerPath('feature-server.mjs');
 
 function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

@@ -8,15 +8,11 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connectProtocolEraClient, fillForm, fixtureServerPath, type ProtocolEraSession } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  connectProtocolEraClient,
-  fillForm,
-  type ProtocolEraSession,
-} from '../../web-search-server/test/protocol-era-clients.js';
-import { cli, deadlineMs, eventually, repoRoot } from './forwarding-support.js';
+import { cli, deadlineMs, eventually } from './forwarding-support.js';
 
-const modernServer = join(repoRoot, 'packages/client-manager/test/fixtures/modern-server.mjs');
+const modernServer = fixtureServerPath('modern-server.mjs');
 
 let directory: string;
 let session: ProtocolEraSession;

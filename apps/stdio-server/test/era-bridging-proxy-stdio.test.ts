@@ -10,16 +10,17 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   connectProtocolEraClient,
   fillForm,
+  fixtureServerPath,
   type ProtocolEraClientKind,
   type ProtocolEraSession,
-} from '../../web-search-server/test/protocol-era-clients.js';
-import { cli, deadlineMs, eventually, featureServer, repoRoot } from './forwarding-support.js';
+} from '@search-mcp/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, deadlineMs, eventually, featureServer } from './forwarding-support.js';
 
-const modernServer = join(repoRoot, 'packages/client-manager/test/fixtures/modern-server.mjs');
+const modernServer = fixtureServerPath('modern-server.mjs');
 const subscriptionIdKey = 'io.modelcontextprotocol/subscriptionId';
 
 let directory: string;

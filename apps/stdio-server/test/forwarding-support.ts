@@ -18,12 +18,13 @@ import {
   LoggingMessageNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { fixtureServerPath } from '@search-mcp/test-kit';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 export const repoRoot = resolve(here, '../../..');
 export const cli = resolve(here, '../dist/cli.js');
-export const featureServer = join(repoRoot, 'packages/client-manager/test/fixtures/feature-server.mjs');
+export const featureServer = fixtureServerPath('feature-server.mjs');
 export const Loose = z.looseObject({});
 /** Generous: the suite runs on 2 busy cores in CI. */
 export const deadlineMs = 30_000;

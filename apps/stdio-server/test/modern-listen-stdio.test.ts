@@ -10,11 +10,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connectProtocolEraClient, type ProtocolEraSession } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  connectProtocolEraClient,
-  type ProtocolEraSession,
-} from '../../web-search-server/test/protocol-era-clients.js';
 import { cli, deadlineMs, eventually, everythingEntry, featureServer, repoRoot } from './forwarding-support.js';
 
 const freshServer = join(repoRoot, 'apps/stdio-server/test/fixtures/modern-resources-server.mjs');

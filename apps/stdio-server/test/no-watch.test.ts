@@ -12,13 +12,14 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { realServerFixturesDirectory } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processTree } from './support/process-tree.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = resolve(here, '../dist/cli.js');
 const replayServer = resolve(here, 'fixtures/replay-server.mjs');
-const recorded = (name: string) => resolve(here, '../../../fixtures/real-servers', `${name}.tools.json`);
+const recorded = (name: string) => join(realServerFixturesDirectory, `${name}.tools.json`);
 /** Generous: the suite runs on 2 busy cores in CI. */
 const deadlineMs = 30_000;
 const stepTimeoutMs = 90_000;

@@ -17,14 +17,19 @@ import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport as Sdk1StdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { isRecord } from '@search-mcp/shared';
+import {
+  fixtureServerPath,
+  modernRequestMeta,
+  startRawStdioPeer,
+  collectStderr,
+  type StderrCollector,
+} from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { modernRequestMeta, startRawStdioPeer } from '../../web-search-server/test/raw-stdio-peer.js';
-import { collectStderr, type StderrCollector } from '../../web-search-server/test/stderr-collector.js';
-import { cli, deadlineMs, eventually, everythingEntry, repoRoot } from './forwarding-support.js';
+import { cli, deadlineMs, eventually, everythingEntry } from './forwarding-support.js';
 
 /** A 2.x SDK backend that speaks only 2026-07-28 (refuses every 2025 request with -32022). */
-const modernBackend = join(repoRoot, 'packages/client-manager/test/fixtures/modern-server.mjs');
+const modernBackend = fixtureServerPath('modern-server.mjs');
 
 const Loose = z.looseObject({});
 type Kind = 'sdk1' | 'sdk2-legacy' | 'sdk2-auto' | 'sdk2-2026';

@@ -6,13 +6,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fixtureServerPath } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processTree } from './support/process-tree.js';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
-const slowServer = fileURLToPath(
-  new URL('../../../packages/client-manager/test/fixtures/stdio-fixture-server.mjs', import.meta.url),
-);
+const slowServer = fixtureServerPath('stdio-fixture-server.mjs');
 
 /** Whether the process exists at all: a zombie (exited, not yet reaped by anyone) still has its /proc entry. */
 const exists = (pid: number) => existsSync(`/proc/${pid}`);

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { fixtureServerPath } from '@search-mcp/test-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { alive, descendants, waitUntil } from './support/process-tree.js';
@@ -15,7 +16,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '../../..');
 const cli = resolve(here, '../dist/cli.js');
 const exampleConfig = join(repoRoot, 'examples/mcp-servers.json');
-const slowFixture = join(repoRoot, 'packages/client-manager/test/fixtures/stdio-fixture-server.mjs');
+const slowFixture = fixtureServerPath('stdio-fixture-server.mjs');
 const Loose = z.looseObject({});
 
 interface Session {

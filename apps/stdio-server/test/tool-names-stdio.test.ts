@@ -6,14 +6,11 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connectProtocolEraClient, fixtureServerPath, type ProtocolEraClientKind } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  connectProtocolEraClient,
-  type ProtocolEraClientKind,
-} from '../../web-search-server/test/protocol-era-clients.js';
-import { cli, deadlineMs, everythingEntry, repoRoot } from './forwarding-support.js';
+import { cli, deadlineMs, everythingEntry } from './forwarding-support.js';
 
-const fixtureServer = join(repoRoot, 'packages/client-manager/test/fixtures/stdio-fixture-server.mjs');
+const fixtureServer = fixtureServerPath('stdio-fixture-server.mjs');
 
 let directory: string;
 let configPath: string;

@@ -8,18 +8,19 @@
 import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { createWebSearchService, type WebSearchService } from '@search-mcp/openai';
 import { createJsonLineLogger } from '@search-mcp/shared';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeOpenAiServer, startFakeOpenAiServer } from '../../../packages/openai/test/fake-openai-server.js';
-import { createWebSearchMcpServer } from '../src/web-search-mcp-server.js';
-import { type FetchHandlerServer, startFetchHandlerServer } from './fetch-handler-server.js';
 import {
+  type FakeOpenAiServer,
+  startFakeOpenAiServer,
   connectProtocolEraClient,
   latestLegacyProtocolVersion,
   modernProtocolVersion,
   type ProtocolEraSession,
   protocolEraClients,
-} from './protocol-era-clients.js';
-import { modernRequestMeta } from './raw-stdio-peer.js';
+  modernRequestMeta,
+} from '@search-mcp/test-kit';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createWebSearchMcpServer } from '../src/web-search-mcp-server.js';
+import { type FetchHandlerServer, startFetchHandlerServer } from './fetch-handler-server.js';
 
 const apiKey = 'sk-proj-ERA-HTTP-5a6b7c8d9e';
 const toolName = 'chatgpt_o3_search';

@@ -7,17 +7,20 @@
  */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeOpenAiServer, startFakeOpenAiServer } from '../../../packages/openai/test/fake-openai-server.js';
 import {
+  type FakeOpenAiServer,
+  startFakeOpenAiServer,
   connectProtocolEraClient,
   latestLegacyProtocolVersion,
   modernProtocolVersion,
   type ProtocolEraSession,
   protocolEraClients,
-} from './protocol-era-clients.js';
-import { modernRequestMeta, type RawStdioPeer, startRawStdioPeer } from './raw-stdio-peer.js';
-import type { StderrCollector } from './stderr-collector.js';
+  modernRequestMeta,
+  type RawStdioPeer,
+  startRawStdioPeer,
+  type StderrCollector,
+} from '@search-mcp/test-kit';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = resolve(here, '../dist/cli.js');

@@ -1,6 +1,6 @@
 /**
  * The built `search-mcp-web-search` binary, driven by a real MCP SDK client over stdio, searching through our
- * OpenAI-compatible fake server (packages/openai/test/fake-openai-server.ts) with the real `openai` SDK inside.
+ * OpenAI-compatible fake server (`startFakeOpenAiServer` of @search-mcp/test-kit) with the real `openai` SDK inside.
  */
 import { execFile } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
@@ -9,8 +9,8 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { startFakeOpenAiServer, type FakeOpenAiServer } from '@search-mcp/test-kit';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeOpenAiServer, type FakeOpenAiServer } from '../../../packages/openai/test/fake-openai-server.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = resolve(here, '../dist/cli.js');

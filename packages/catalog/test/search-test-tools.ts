@@ -1,7 +1,7 @@
-/** Tools for the search tests: a small realistic catalog, and the 22 real MCP servers' tool lists. */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+/**
+ * Tools for the search tests: a small realistic catalog. The 22 real servers' tool lists come from
+ * `loadRealServerTools()` of @search-mcp/test-kit.
+ */
 import type { ToolInfo } from '@search-mcp/shared';
 import type { Bm25SearchProvider } from '../src/providers/bm25-search-provider.js';
 
@@ -57,29 +57,4 @@ export async function top(
 ): Promise<string[]> {
   const results = await provider.search({ queries, tools, maxResults });
   return results.map((result) => result.toolKey);
-}
-
-// The 22 real MCP servers' tool lists (the same fixtures as the search benchmark),
-// in the repository (fixtures/real-servers); a missing folder fails the suite instead of skipping it.
-const fixtureDirectory = fileURLToPath(new URL('../../../fixtures/real-servers', import.meta.url));
-
-export function loadRealServers(): ToolInfo[] {
-  const tools: ToolInfo[] = [];
-  for (const file of readdirSync(fixtureDirectory).filter((name) => name.endsWith('.tools.json'))) {
-    const server = file.slice(0, -'.tools.json'.length);
-    const data = JSON.parse(readFileSync(join(fixtureDirectory, file), 'utf8')) as unknown;
-    const list = (Array.isArray(data) ? data : (data as { tools: unknown[] }).tools) as Array<{
-      name: string;
-      description?: string;
-      inputSchema?: ToolInfo['inputSchema'];
-    }>;
-    for (const definition of list) {
-      tools.push(
-        tool(server, definition.name, definition.description ?? '', {
-          inputSchema: definition.inputSchema ?? { type: 'object' },
-        }),
-      );
-    }
-  }
-  return tools;
 }

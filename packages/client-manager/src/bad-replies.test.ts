@@ -1,7 +1,7 @@
 import { BackendError } from '@search-mcp/shared';
+import { fixtureServer } from '@search-mcp/test-kit';
 import { describe, expect, it } from 'vitest';
 import { stateOf, useManagers } from '../test/manager-harness.js';
-import { fixtureServer } from '../test/test-support.js';
 
 /**
  * Every request gets one clear answer at once, whatever the backend sends back: malformed replies, results of the

@@ -1,7 +1,8 @@
 import { BackendError, ServerNotRunningError, type ServerState } from '@search-mcp/shared';
+import { fixtureServer } from '@search-mcp/test-kit';
 import { describe, expect, it } from 'vitest';
 import { pidOf, stateOf, useManagers } from '../test/manager-harness.js';
-import { fixtureServer, waitFor } from '../test/test-support.js';
+import { waitFor } from '../test/test-support.js';
 import { join } from 'node:path';
 
 const { createManager, temporaryDirectory } = useManagers();

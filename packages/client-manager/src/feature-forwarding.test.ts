@@ -1,6 +1,7 @@
 import { BackendError, ConfigError, ServerNotRunningError } from '@search-mcp/shared';
+import { fixtureServer } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRecordingLogger, fixtureServer, realServerEntry, waitFor } from '../test/test-support.js';
+import { createRecordingLogger, realServerEntry, waitFor } from '../test/test-support.js';
 import { McpClientManager, type McpClientManagerEvents } from './index.js';
 
 const feature = (name: string, extra: string[] = []) => fixtureServer('feature-server.mjs', ['--name', name, ...extra]);

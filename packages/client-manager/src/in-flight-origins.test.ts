@@ -1,6 +1,6 @@
 import { silentLogger } from '@search-mcp/shared';
+import { fixtureServer } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureServer } from '../test/test-support.js';
 import { McpClientManager } from './index.js';
 
 /**

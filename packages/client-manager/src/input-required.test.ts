@@ -6,8 +6,9 @@ import {
   isInputRequiredResult,
   ValidationError,
 } from '@search-mcp/shared';
+import { fixtureServer, startHttpFixture } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRecordingLogger, fixtureServer, startHttpFixture } from '../test/test-support.js';
+import { createRecordingLogger } from '../test/test-support.js';
 import { McpClientManager, type ReverseRequest, type ReverseRequestRouter } from './index.js';
 
 /**

@@ -1,7 +1,8 @@
 import { ConfigError, ServerNotRunningError } from '@search-mcp/shared';
+import { fixtureServer } from '@search-mcp/test-kit';
 import { describe, expect, it } from 'vitest';
 import { pidOf, stateOf, statusOf, useManagers } from '../test/manager-harness.js';
-import { fixtureServer, isProcessAlive, waitFor } from '../test/test-support.js';
+import { isProcessAlive, waitFor } from '../test/test-support.js';
 import { McpClientManager } from './index.js';
 
 const { createManager, temporaryDirectory } = useManagers();

@@ -1,7 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { BackendError } from '@search-mcp/shared';
+import { fixtureServer, startHttpFixture } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRecordingLogger, fixtureServer, startHttpFixture } from '../test/test-support.js';
+import { createRecordingLogger } from '../test/test-support.js';
 import { McpClientManager, type ReverseRequestRouter } from './index.js';
 
 /**

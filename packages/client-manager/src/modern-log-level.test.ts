@@ -1,8 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import { BackendError, silentLogger } from '@search-mcp/shared';
+import { fixtureServer, startHttpFixture } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureServer, waitFor, startHttpFixture } from '../test/test-support.js';
+import { waitFor } from '../test/test-support.js';
 import { McpClientManager } from './index.js';
 
 /**

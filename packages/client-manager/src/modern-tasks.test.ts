@@ -1,7 +1,8 @@
 import { BackendError, type ToolProgress } from '@search-mcp/shared';
+import { fixtureServer, startHttpFixture } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
-import { createRecordingLogger, fixtureServer, startHttpFixture } from '../test/test-support.js';
+import { createRecordingLogger } from '../test/test-support.js';
 import { McpClientManager } from './index.js';
 
 function textOf(result: { content?: unknown }): string {

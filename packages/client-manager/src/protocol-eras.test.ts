@@ -3,14 +3,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BackendError, silentLogger, type ToolInfo } from '@search-mcp/shared';
+import { fixtureServer, startHttpFixture } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createRecordingLogger,
-  fixtureServer,
-  realServerEntry,
-  waitFor,
-  startHttpFixture,
-} from '../test/test-support.js';
+import { createRecordingLogger, realServerEntry, waitFor } from '../test/test-support.js';
 import { McpClientManager } from './index.js';
 
 /**

@@ -1,7 +1,8 @@
 import { BackendError, ConfigError, ServerNotRunningError } from '@search-mcp/shared';
+import { fixtureServer } from '@search-mcp/test-kit';
 import { describe, expect, it } from 'vitest';
 import { pidOf, stateOf, statusOf, useManagers } from '../test/manager-harness.js';
-import { fixtureServer, isProcessAlive, realServerEntry, waitFor } from '../test/test-support.js';
+import { isProcessAlive, realServerEntry, waitFor } from '../test/test-support.js';
 
 const memory = { command: process.execPath, args: [realServerEntry('@modelcontextprotocol/server-memory')] };
 const feature = (name: string, extra: string[] = []) => fixtureServer('feature-server.mjs', ['--name', name, ...extra]);

@@ -1,8 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { BackendError } from '@search-mcp/shared';
+import { startRawHttpFixture } from '@search-mcp/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { statusOf, useManagers } from '../test/manager-harness.js';
-import { startRawHttpFixture } from '../test/test-support.js';
 
 /**
  * Remote backends (Streamable HTTP) that answer as no SDK server would, through a hand-written server: one bad

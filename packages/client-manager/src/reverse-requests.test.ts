@@ -1,6 +1,7 @@
 import { BackendError } from '@search-mcp/shared';
+import { fixtureServer } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRecordingLogger, fixtureServer, waitFor } from '../test/test-support.js';
+import { createRecordingLogger, waitFor } from '../test/test-support.js';
 import {
   McpClientManager,
   type McpClientManagerEvents,

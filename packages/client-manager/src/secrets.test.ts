@@ -1,8 +1,9 @@
 import { inspect } from 'node:util';
 import { BackendError, createSecretRedactor } from '@search-mcp/shared';
+import { fixtureServer } from '@search-mcp/test-kit';
 import { describe, expect, it } from 'vitest';
 import { stateOf, statusOf, useManagers } from '../test/manager-harness.js';
-import { fixtureServer, waitFor } from '../test/test-support.js';
+import { waitFor } from '../test/test-support.js';
 
 /**
  * A configured secret never appears in what the manager reports, however a backend echoes it

@@ -3,16 +3,17 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { BackendError, type ServerStatus } from '@search-mcp/shared';
+import { fixtureServer, fixtureServerPath } from '@search-mcp/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pidOf, stateOf, useManagers } from './manager-harness.js';
-import { fixtureServer, waitFor } from './test-support.js';
+import { waitFor } from './test-support.js';
 
 /**
  * No backend outlives Search MCP, even when Search MCP is killed with SIGKILL and cannot clean up: its process
  * watchdog notices the closed IPC channel and ends every backend's process group. Survivors are counted with `ps`.
  */
 
-const fixture = fileURLToPath(new URL('./fixtures/stdio-fixture-server.mjs', import.meta.url));
+const fixture = fixtureServerPath('stdio-fixture-server.mjs');
 const host = fileURLToPath(new URL('./fixtures/manager-host.ts', import.meta.url));
 const { createManager } = useManagers();
 const hosts: ChildProcess[] = [];

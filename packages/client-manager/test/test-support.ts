@@ -1,15 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
+// The fixture servers, and `fixtureServer()` / `startHttpFixture()` to run them, are in @search-mcp/test-kit.
 const require = createRequire(import.meta.url);
-
-/** A stdio server config running one of our fixture scripts with the current node. */
-export function fixtureServer(script: string, args: string[] = [], extra: Record<string, unknown> = {}) {
-  return { command: process.execPath, args: [join(fixtures, script), ...args], ...extra };
-}
 
 /** The entry script of a real npm MCP server installed as a devDependency. */
 export function realServerEntry(packageName: string): string {
@@ -61,34 +54,4 @@ export function createRecordingLogger() {
     };
   };
   return { logger: make({}), records };
-}
-
-/**
- * Starts the 2026-07-28 fixture (`modern-server.mjs`) over Streamable HTTP with `args` (`--both`, `--tasks`) and
- * resolves with its URL (the line it prints once it listens). The caller kills the child.
- */
-export async function startHttpFixture(...args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  return startListeningFixture('modern-server.mjs', ['--http', ...args]);
-}
-
-/** Starts the hand-written HTTP fixture (`raw-http-server.mjs`) with `args`; the caller kills the child. */
-export function startRawHttpFixture(...args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  return startListeningFixture('raw-http-server.mjs', args);
-}
-
-async function startListeningFixture(script: string, args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [join(fixtures, script), ...args], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  let output = '';
-  child.stdout?.setEncoding('utf8');
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on('data', (text: string) => {
-      output += text;
-      const match = /^listening (\S+)\n/.exec(output);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`the HTTP fixture exited (${code}) before listening`)));
-  });
-  return { child, url };
 }

@@ -5,11 +5,8 @@
  *
  *   OPENAI_API_KEY=sk-… npx vitest run test/live-openai.test.ts
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FallbackAnswer } from '@search-mcp/catalog';
-import type { ToolInfo } from '@search-mcp/shared';
+import { loadRealServerTools } from '@search-mcp/test-kit';
 import { describe, expect, it } from 'vitest';
 import {
   createLlmSearchProvider,
@@ -86,24 +83,7 @@ describe('live OpenAI API', () => {
   it.skipIf(skip)(
     'the LLM ranker picks from the candidates it was given',
     async () => {
-      const fixtures = fileURLToPath(new URL('../../../fixtures/real-servers', import.meta.url));
-      const tools: ToolInfo[] = readdirSync(fixtures)
-        .filter((file) => file.endsWith('.tools.json'))
-        .flatMap((file) => {
-          const server = file.slice(0, -'.tools.json'.length);
-          const listed = JSON.parse(readFileSync(join(fixtures, file), 'utf8')) as Array<{
-            name: string;
-            description?: string;
-            inputSchema: ToolInfo['inputSchema'];
-          }>;
-          return listed.map((tool) => ({
-            toolKey: `${server}:${tool.name}`,
-            toolName: tool.name,
-            serverName: server,
-            description: tool.description ?? '',
-            inputSchema: tool.inputSchema,
-          }));
-        });
+      const tools = loadRealServerTools();
       const answers: FallbackAnswer[] = [];
       const provider = createLlmSearchProvider(
         {

@@ -3,37 +3,20 @@
  * tools of 22 real MCP servers: the model sees BM25's top N, answers through a strict JSON schema, and whatever it
  * answers, only tools it was given come back; any failure falls back to BM25's own ranking.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Bm25SearchProvider, type FallbackAnswer, type SearchProviderRequest } from '@search-mcp/catalog';
 import type { ToolInfo } from '@search-mcp/shared';
+import {
+  loadRealServerTools,
+  startFakeOpenAiServer,
+  type FakeChatAnswer,
+  type FakeOpenAiServer,
+} from '@search-mcp/test-kit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createLlmSearchProvider, createOpenAiClient, LlmSearchProvider } from '../src/index.js';
-import { startFakeOpenAiServer, type FakeChatAnswer, type FakeOpenAiServer } from './fake-openai-server.js';
 
 const apiKey = 'sk-proj-llm-ranking-CANARY-9f8e7d6c5b4a-0123456789';
-const fixtures = fileURLToPath(new URL('../../../fixtures/real-servers', import.meta.url));
-
 /** The recorded `tools/list` of the real servers, as the catalog hands tools to providers. */
-const tools: ToolInfo[] = readdirSync(fixtures)
-  .filter((file) => file.endsWith('.tools.json'))
-  .sort()
-  .flatMap((file) => {
-    const server = file.slice(0, -'.tools.json'.length);
-    const listed = JSON.parse(readFileSync(join(fixtures, file), 'utf8')) as Array<{
-      name: string;
-      description?: string;
-      inputSchema: ToolInfo['inputSchema'];
-    }>;
-    return listed.map((tool) => ({
-      toolKey: `${server}:${tool.name}`,
-      toolName: tool.name,
-      serverName: server,
-      description: tool.description ?? '',
-      inputSchema: tool.inputSchema,
-    }));
-  });
+const tools: ToolInfo[] = loadRealServerTools();
 
 let fake: FakeOpenAiServer;
 let answers: FallbackAnswer[];

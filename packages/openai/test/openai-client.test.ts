@@ -12,9 +12,9 @@ import {
   NotFoundError,
   RateLimitError,
 } from 'openai';
+import { startFakeOpenAiServer, type FakeOpenAiServer } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createOpenAiClient } from '../src/index.js';
-import { startFakeOpenAiServer, type FakeOpenAiServer } from './fake-openai-server.js';
 
 let fake: FakeOpenAiServer;
 const apiKey = 'sk-proj-test-key-for-the-fake-server-0123456789';

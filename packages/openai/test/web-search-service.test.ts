@@ -2,6 +2,7 @@
  * The web search service against our OpenAI-compatible fake, through the real `openai` SDK: background mode and
  * polling, progress, cancellation reaching the server, the overall time limit, and one clear error per failure.
  */
+import { startFakeOpenAiServer, type FakeOpenAiServer, type WebSearchScenario } from '@search-mcp/test-kit';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   createOpenAiClient,
@@ -10,7 +11,6 @@ import {
   type WebSearchProgress,
   type WebSearchServiceSettings,
 } from '../src/index.js';
-import { startFakeOpenAiServer, type FakeOpenAiServer, type WebSearchScenario } from './fake-openai-server.js';
 
 const apiKey = 'sk-proj-CANARY-4f1c2e9a7b-do-not-leak-0123456789abcdef';
 let fake: FakeOpenAiServer;

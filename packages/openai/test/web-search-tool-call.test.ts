@@ -3,6 +3,7 @@
  * arguments are invalid params rather than tool errors.
  */
 import { ValidationError } from '@search-mcp/shared';
+import { startFakeOpenAiServer, type FakeOpenAiServer } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   callWebSearchTool,
@@ -11,7 +12,6 @@ import {
   webSearchErrorResult,
   webSearchTool,
 } from '../src/index.js';
-import { startFakeOpenAiServer, type FakeOpenAiServer } from './fake-openai-server.js';
 
 const apiKey = 'sk-proj-tool-call-test-key-0123456789';
 let fake: FakeOpenAiServer;

@@ -1,14 +1,12 @@
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { parseConfig } from '@search-mcp/shared';
+import { fixtureServerPath } from '@search-mcp/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSearchMcpRuntime, type SearchMcpRuntime } from './search-mcp-runtime.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const featureServer = resolve(here, '../../client-manager/test/fixtures/feature-server.mjs');
+const featureServer = fixtureServerPath('feature-server.mjs');
 const runtimes: SearchMcpRuntime[] = [];
 
 afterEach(async () => {

@@ -1,23 +1,15 @@
-import { readFileSync } from 'node:fs';
 import type { CatalogSearchHit } from '@search-mcp/catalog';
-import type { ToolDefinition, ToolInfo } from '@search-mcp/shared';
+import type { ToolInfo } from '@search-mcp/shared';
+import { loadRealServerTools } from '@search-mcp/test-kit';
 import { describe, expect, it } from 'vitest';
 import { toDiscoveryResults } from './discovery-response.js';
 
 // The five largest input schemas among the 22 recorded real servers (Notion, kubectl, firecrawl).
-const fixtures = new URL('../../../fixtures/real-servers/', import.meta.url);
+const recorded = loadRealServerTools({ withDefinitions: true });
 function tool(server: string, name: string): ToolInfo {
-  const definitions = JSON.parse(readFileSync(new URL(`${server}.tools.json`, fixtures), 'utf8')) as ToolDefinition[];
-  const definition = definitions.find((entry) => entry.name === name);
-  if (!definition) throw new Error(`${server}:${name} is not in the fixtures`);
-  return {
-    toolKey: `${server}:${name}`,
-    toolName: name,
-    serverName: server,
-    description: definition.description ?? '',
-    inputSchema: definition.inputSchema,
-    definition,
-  };
+  const found = recorded.find((entry) => entry.toolKey === `${server}:${name}`);
+  if (!found) throw new Error(`${server}:${name} is not in the fixtures`);
+  return found;
 }
 const largest = [
   tool('notion', 'API-update-page-markdown'),

@@ -1,15 +1,9 @@
-import { fileURLToPath } from 'node:url';
 import { McpClientManager } from '@search-mcp/client-manager';
 import { isInputRequiredResult, silentLogger, ValidationError } from '@search-mcp/shared';
+import { fixtureServer } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolCatalog } from '../catalog/tool-catalog.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
-
-const fixtures = new URL('../../../client-manager/test/fixtures/', import.meta.url);
-const fixture = (name: string, args: string[] = []) => ({
-  command: process.execPath,
-  args: [fileURLToPath(new URL(name, fixtures)), ...args],
-});
 
 // `execute` over a real manager: a 2026-07-28 backend's input_required comes back as the value it is, and the
 // retry options reach the backend; sources that cannot take a retry say so.
@@ -20,7 +14,7 @@ describe('ToolCatalog.execute and input_required', () => {
 
   beforeAll(async () => {
     manager = new McpClientManager(
-      { mcpServers: { modern: fixture('modern-server.mjs'), legacy: fixture('feature-server.mjs') } },
+      { mcpServers: { modern: fixtureServer('modern-server.mjs'), legacy: fixtureServer('feature-server.mjs') } },
       {
         logger: silentLogger,
         shutdownGraceMs: 300,

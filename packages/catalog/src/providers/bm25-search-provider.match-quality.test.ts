@@ -1,8 +1,9 @@
+import { loadRealServerTools } from '@search-mcp/test-kit';
 import { describe, expect, it } from 'vitest';
-import { loadRealServers, sampleCatalog, tool } from '../../test/search-test-tools.js';
+import { sampleCatalog, tool } from '../../test/search-test-tools.js';
 import { Bm25SearchProvider } from './bm25-search-provider.js';
 
-const realTools = loadRealServers();
+const realTools = loadRealServerTools();
 const mailTool = tool('mail', 'send_email', 'Send an email message to one or more recipients', {
   inputSchema: { type: 'object', properties: { to: { type: 'string' }, subject: { type: 'string' } } },
 });

@@ -1,9 +1,9 @@
+import { loadRealServerTools } from '@search-mcp/test-kit';
 import { describe, expect, it } from 'vitest';
-import { loadRealServers } from '../../test/search-test-tools.js';
 import { Bm25SearchProvider } from './bm25-search-provider.js';
 
 describe('Bm25SearchProvider: real servers (237 tools)', () => {
-  const tools = loadRealServers();
+  const tools = loadRealServerTools();
   const provider = new Bm25SearchProvider();
 
   it.each([

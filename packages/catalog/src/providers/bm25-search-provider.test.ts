@@ -1,6 +1,7 @@
 import type { ToolInfo } from '@search-mcp/shared';
+import { loadRealServerTools } from '@search-mcp/test-kit';
 import { describe, expect, it } from 'vitest';
-import { sampleCatalog, loadRealServers, tool, top } from '../../test/search-test-tools.js';
+import { sampleCatalog, tool, top } from '../../test/search-test-tools.js';
 import { Bm25SearchProvider } from './bm25-search-provider.js';
 
 describe('Bm25SearchProvider: fields', () => {
@@ -252,7 +253,7 @@ describe('Bm25SearchProvider: a server the query names', () => {
   ];
 
   it("ranks the named server's tool first among tools that match the request", async () => {
-    const realTools = loadRealServers();
+    const realTools = loadRealServerTools();
     const top = async (serverMentionBoost: number, query: string) =>
       (
         await new Bm25SearchProvider({ serverMentionBoost }).search({

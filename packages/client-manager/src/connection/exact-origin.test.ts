@@ -8,8 +8,9 @@ import {
   CreateMessageResultSchema,
   ListToolsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { fixtureServer } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRecordingLogger, fixtureServer } from '../../test/test-support.js';
+import { createRecordingLogger } from '../../test/test-support.js';
 import { McpClientManager, type ReverseRequest } from '../index.js';
 
 /** A backend that asks for sampling `delayMs` into a call, on the call's own POST stream (as the SDK does). */

@@ -1,7 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
+import { startRawHttpFixture } from '@search-mcp/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createRecordingLogger, startRawHttpFixture } from '../../test/test-support.js';
+import { createRecordingLogger } from '../../test/test-support.js';
 import {
   createModernBackendClient,
   createModernHttpTransport,

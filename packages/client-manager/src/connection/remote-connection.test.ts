@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { BackendError, ServerNotRunningError } from '@search-mcp/shared';
+import { createFixtureServer } from '@search-mcp/test-kit/fixture-server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createFixtureServer } from '../../test/fixtures/fixture-server.mjs';
 import { createRecordingLogger } from '../../test/test-support.js';
 import { McpClientManager } from '../index.js';
 

@@ -1,6 +1,6 @@
 import type { Response as OpenAiResponse } from 'openai/resources/responses/responses';
+import { citedOutput, type FakeOutputText } from '@search-mcp/test-kit';
 import { describe, expect, it } from 'vitest';
-import { citedOutput, type FakeOutputText } from '../../test/fake-openai-server.js';
 import { citedResults, refusalOf } from './citation-results.js';
 
 /** A completed response whose message holds `parts`, shaped as the API sends it. */

@@ -1,9 +1,8 @@
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { ToolCatalog } from '@search-mcp/catalog';
 import { McpClientManager } from '@search-mcp/client-manager';
 import { parseConfig, silentLogger } from '@search-mcp/shared';
+import { fixtureServerPath } from '@search-mcp/test-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSearchMcpServer } from '../create-search-mcp-server.js';
 import { ForwardingHub } from '../forwarding-hub.js';
@@ -11,7 +10,6 @@ import { ClientSessions } from '../sessions/client-sessions.js';
 import { connectThroughEntry } from '../../test/stdio-entry-link.js';
 
 // The handshake's instructions while a server is still starting: `a` runs and has notes, `slow` needs a minute.
-const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../../../client-manager/test/fixtures');
 
 let manager: McpClientManager;
 let hub: ForwardingHub;
@@ -23,11 +21,11 @@ beforeAll(async () => {
     mcpServers: {
       a: {
         command: process.execPath,
-        args: [resolve(fixtures, 'feature-server.mjs'), '--name', 'a', '--instructions', 'Notes of a.'],
+        args: [fixtureServerPath('feature-server.mjs'), '--name', 'a', '--instructions', 'Notes of a.'],
       },
       slow: {
         command: process.execPath,
-        args: [resolve(fixtures, 'stdio-fixture-server.mjs'), '--startup-delay-ms', '60000'],
+        args: [fixtureServerPath('stdio-fixture-server.mjs'), '--startup-delay-ms', '60000'],
         startupTimeoutMs: 120_000,
       },
     },

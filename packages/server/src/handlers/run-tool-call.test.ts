@@ -1,9 +1,8 @@
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { ToolCatalog } from '@search-mcp/catalog';
 import { McpClientManager } from '@search-mcp/client-manager';
 import { parseConfig, silentLogger } from '@search-mcp/shared';
+import { fixtureServerPath } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, connect, Loose } from '../../test/search-mcp-test-server.js';
 import type { AuditRecord } from '../audit/audit-record.js';
@@ -70,10 +69,7 @@ describe('progress, cancellation and audit', () => {
 
 describe('audit of a 2026-07-28 backend that asks for input', () => {
   // The client manager's 2026-07-28 fixture: its `ask` tool answers `input_required` until the retry brings the answer.
-  const fixture = resolve(
-    dirname(fileURLToPath(import.meta.url)),
-    '../../../client-manager/test/fixtures/modern-server.mjs',
-  );
+  const fixture = fixtureServerPath('modern-server.mjs');
   let manager: McpClientManager;
   let hub: ForwardingHub;
   let catalog: ToolCatalog;

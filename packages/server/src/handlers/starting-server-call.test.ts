@@ -1,15 +1,13 @@
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client, InMemoryTransport, ProtocolError } from '@modelcontextprotocol/client';
 import { ToolCatalog } from '@search-mcp/catalog';
 import { McpClientManager } from '@search-mcp/client-manager';
 import { parseConfig } from '@search-mcp/shared';
+import { fixtureServerPath } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSearchMcpServer } from '../create-search-mcp-server.js';
 
 // A call to a backend still connecting (a slow-starting real server) waits for it, bounded by the start-up wait,
 // instead of failing as "not running": what a one-shot client's first request meets. A stopped server still fails.
-const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../../../client-manager/test/fixtures');
 
 let manager: McpClientManager;
 let client: Client;
@@ -20,7 +18,7 @@ beforeAll(async () => {
     mcpServers: {
       slow: {
         command: process.execPath,
-        args: [resolve(fixtures, 'stdio-fixture-server.mjs'), '--startup-delay-ms', '1500'],
+        args: [fixtureServerPath('stdio-fixture-server.mjs'), '--startup-delay-ms', '1500'],
       },
     },
   });

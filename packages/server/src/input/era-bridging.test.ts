@@ -1,6 +1,4 @@
 import { once } from 'node:events';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   Client,
   type ClientCapabilities,
@@ -11,6 +9,7 @@ import { createMcpHandler } from '@modelcontextprotocol/server';
 import { ToolCatalog } from '@search-mcp/catalog';
 import { McpClientManager } from '@search-mcp/client-manager';
 import { parseConfig, silentLogger } from '@search-mcp/shared';
+import { fixtureServerPath } from '@search-mcp/test-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AuditRecord, AuditSink } from '../audit/audit-record.js';
@@ -23,7 +22,6 @@ import { connectBarePeer, connectThroughEntry, modernEnvelope } from '../../test
 // Plan §4 through the library: a real client manager with a 2025 backend (`old`: its tools push elicitation,
 // sampling and roots requests during the call) and a 2026-07-28 backend (`new`: its tools answer `input_required`),
 // and the 2.x SDK's own client as the front, pinned to 2026-07-28 or in legacy (2025) mode.
-const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../../../client-manager/test/fixtures');
 /** How long a parked `roots/list` waits for the retry: short, for the drop test (no other test asks for roots). */
 const rootsWaitMs = 500;
 
@@ -37,8 +35,8 @@ const closers: Array<() => Promise<void>> = [];
 beforeAll(async () => {
   const config = parseConfig({
     mcpServers: {
-      old: { command: process.execPath, args: [resolve(fixtures, 'feature-server.mjs'), '--name', 'old'] },
-      new: { command: process.execPath, args: [resolve(fixtures, 'modern-server.mjs')], protocol: '2026-07-28' },
+      old: { command: process.execPath, args: [fixtureServerPath('feature-server.mjs'), '--name', 'old'] },
+      new: { command: process.execPath, args: [fixtureServerPath('modern-server.mjs')], protocol: '2026-07-28' },
     },
   });
   const sessions = new ClientSessions({ logger: silentLogger, timeoutsMs: { 'roots/list': rootsWaitMs } });

@@ -1,9 +1,8 @@
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { ToolCatalog } from '@search-mcp/catalog';
 import { McpClientManager } from '@search-mcp/client-manager';
 import { parseConfig, type SearchMcpConfigInput, silentLogger } from '@search-mcp/shared';
+import { fixtureServerPath } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectThroughEntry } from '../../test/stdio-entry-link.js';
 import { createSearchMcpServer } from '../create-search-mcp-server.js';
@@ -13,10 +12,9 @@ import { ClientSessions } from '../sessions/client-sessions.js';
 // Prompts under `exposure.names: "original"`, through real backends: two fixture servers that share the prompt `greet`
 // (listed prefixed for both) while `summarize` is a's alone (listed as it is); a reload back to `prefixed` tells the
 // client its prompt list changed.
-const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../../../client-manager/test/fixtures');
 const feature = (name: string, prompts: string[]) => ({
   command: process.execPath,
-  args: [resolve(fixtures, 'feature-server.mjs'), '--name', name, ...prompts.flatMap((prompt) => ['--prompt', prompt])],
+  args: [fixtureServerPath('feature-server.mjs'), '--name', name, ...prompts.flatMap((prompt) => ['--prompt', prompt])],
 });
 const configOf = (names: 'prefixed' | 'original'): SearchMcpConfigInput => ({
   mcpServers: { a: feature('a', ['greet', 'summarize']), b: feature('b', ['greet']) },

@@ -1,6 +1,4 @@
 import { once } from 'node:events';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   Client,
   type ClientCapabilities,
@@ -11,6 +9,7 @@ import { createMcpHandler } from '@modelcontextprotocol/server';
 import { ToolCatalog } from '@search-mcp/catalog';
 import { McpClientManager } from '@search-mcp/client-manager';
 import { parseConfig, silentLogger } from '@search-mcp/shared';
+import { fixtureServerPath } from '@search-mcp/test-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createSearchMcpServer } from '../create-search-mcp-server.js';
@@ -26,7 +25,6 @@ import { connectThroughEntry } from '../../test/stdio-entry-link.js';
 // (`--both`, `protocol: "2025"`), pushes `elicitation/create` during the request (the SDK's shim on its side), which
 // Search MCP parks with the prompt or read for a 2026-07-28 client and asks in an `input_required` round. `old` is
 // seen by project `old` only, so a read of `modern://asked` reaches it (and `new` for everyone else).
-const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../../../client-manager/test/fixtures');
 
 let manager: McpClientManager;
 let hub: ForwardingHub;
@@ -42,11 +40,11 @@ beforeAll(async () => {
     mcpServers: {
       old: {
         command: process.execPath,
-        args: [resolve(fixtures, 'modern-server.mjs'), '--both'],
+        args: [fixtureServerPath('modern-server.mjs'), '--both'],
         protocol: '2025',
         projects: ['old'],
       },
-      new: { command: process.execPath, args: [resolve(fixtures, 'modern-server.mjs')], protocol: '2026-07-28' },
+      new: { command: process.execPath, args: [fixtureServerPath('modern-server.mjs')], protocol: '2026-07-28' },
     },
     projects: { old: {} },
   });

@@ -1,9 +1,8 @@
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client, ProtocolError } from '@modelcontextprotocol/client';
 import { ToolCatalog } from '@search-mcp/catalog';
 import { McpClientManager } from '@search-mcp/client-manager';
 import { parseConfig, silentLogger } from '@search-mcp/shared';
+import { fixtureServerPath } from '@search-mcp/test-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createSearchMcpServer } from '../create-search-mcp-server.js';
@@ -15,7 +14,6 @@ import { connectThroughEntry } from '../../test/stdio-entry-link.js';
 // do not: `modern` (the 2.x fixture in 2026-07-28, `resources: {}`, as a 2026 server without subscriptions announces
 // them) and `plain` (a 2025 feature fixture with `--no-subscribe`, which still sends `resources/updated` when its
 // `touch` tool says so). `subs`, the same fixture with subscriptions, is the control.
-const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../../../client-manager/test/fixtures');
 
 let manager: McpClientManager;
 let hub: ForwardingHub;
@@ -23,10 +21,10 @@ let catalog: ToolCatalog;
 const closers: Array<() => Promise<void>> = [];
 
 beforeAll(async () => {
-  const feature = resolve(fixtures, 'feature-server.mjs');
+  const feature = fixtureServerPath('feature-server.mjs');
   const config = parseConfig({
     mcpServers: {
-      modern: { command: process.execPath, args: [resolve(fixtures, 'modern-server.mjs')], protocol: '2026-07-28' },
+      modern: { command: process.execPath, args: [fixtureServerPath('modern-server.mjs')], protocol: '2026-07-28' },
       plain: {
         command: process.execPath,
         args: [feature, '--name', 'plain', '--resources', '2', '--no-subscribe'],

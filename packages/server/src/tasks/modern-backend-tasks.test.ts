@@ -1,5 +1,3 @@
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 // The 1.x SDK client (a root devDependency): a 2025 client as most clients in the field are built.
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
@@ -7,6 +5,7 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ToolCatalog } from '@search-mcp/catalog';
 import { McpClientManager } from '@search-mcp/client-manager';
 import { type Logger, parseConfig, silentLogger } from '@search-mcp/shared';
+import { fixtureServerPath } from '@search-mcp/test-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createSearchMcpServer } from '../create-search-mcp-server.js';
@@ -23,7 +22,6 @@ import {
 // A 2026-07-28 backend's tasks (the tasks extension) behind Search MCP, for a front client of each era. The backend is
 // the client manager's 2.x SDK fixture with `--tasks`: its tool `job` runs only as a task (a plain call is refused
 // -32021), `job-stats` counts what it did. The client manager bridges the extension to its 2025-shaped task API.
-const fixtures = resolve(dirname(fileURLToPath(import.meta.url)), '../../../client-manager/test/fixtures');
 
 let manager: McpClientManager;
 let hub: ForwardingHub;
@@ -46,7 +44,7 @@ beforeAll(async () => {
     mcpServers: {
       jobs: {
         command: process.execPath,
-        args: [resolve(fixtures, 'modern-server.mjs'), '--tasks'],
+        args: [fixtureServerPath('modern-server.mjs'), '--tasks'],
         protocol: '2026-07-28',
       },
     },

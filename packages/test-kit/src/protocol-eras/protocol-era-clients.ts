@@ -13,8 +13,8 @@
  * `input_required` results, which the 2.x client fulfils through the same handlers and retries (`asked` records
  * both, `received` the raw messages, so a test can tell which way the question came).
  *
- * Used by apps/web-search-server/test; the full matrix (client era × backend era × transport, through search-mcp)
- * reuses it. For exact 2025 revisions other than the newest, and for one bare stateless 2026 request, see
+ * Used by the era tests of apps/web-search-server, and by the full matrix of apps/stdio-server and apps/http-server
+ * (client era × backend era × transport, through search-mcp). For exact 2025 revisions other than the newest, and for one bare stateless 2026 request, see
  * `raw-stdio-peer.ts` (the SDK clients always offer their newest revision).
  */
 import { Client as Sdk2Client } from '@modelcontextprotocol/client';

@@ -1,6 +1,5 @@
 import { getTokenizer } from '@anthropic-ai/tokenizer';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import type { Caller } from '@search-mcp/catalog';
 import type { SearchMcpRuntime } from '@search-mcp/runtime';
 import { z } from 'zod';

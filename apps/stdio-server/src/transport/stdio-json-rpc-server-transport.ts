@@ -1,6 +1,4 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { isRecord, JsonRpcErrorCode, LineSplitter } from '@search-mcp/shared';
+import { isRecord, JsonRpcErrorCode, LineSplitter, type JsonRpcMessage, type McpTransport } from '@search-mcp/shared';
 import { IncomingIdMap } from './incoming-id-map.js';
 import { type IncomingMessage, readIncomingLine } from './incoming-message.js';
 
@@ -27,10 +25,10 @@ export interface StdioJsonRpcServerTransportOptions {
  *
  * When the output closes (the client closed our stdout: EPIPE), the transport closes.
  */
-export class StdioJsonRpcServerTransport implements Transport {
+export class StdioJsonRpcServerTransport implements McpTransport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
-  onmessage?: (message: JSONRPCMessage) => void;
+  onmessage?: (message: JsonRpcMessage) => void;
 
   private readonly input: NodeJS.ReadableStream;
   private readonly output: NodeJS.WritableStream;
@@ -69,7 +67,7 @@ export class StdioJsonRpcServerTransport implements Transport {
     this.output.on('error', this.onOutputError);
   }
 
-  send(message: JSONRPCMessage): Promise<void> {
+  send(message: JsonRpcMessage): Promise<void> {
     return this.write(`${this.serialize(message)}\n`);
   }
 
@@ -112,7 +110,7 @@ export class StdioJsonRpcServerTransport implements Transport {
             this.ids.settle(internal);
           }
         }
-        this.deliver({ jsonrpc: '2.0', method: incoming.method, ...(params ? { params } : {}) } as JSONRPCMessage);
+        this.deliver({ jsonrpc: '2.0', method: incoming.method, ...(params ? { params } : {}) } as JsonRpcMessage);
         return;
       }
       case 'response':
@@ -122,7 +120,7 @@ export class StdioJsonRpcServerTransport implements Transport {
           jsonrpc: '2.0',
           id: incoming.id,
           ...(incoming.error ? { error: incoming.error } : { result: incoming.result ?? {} }),
-        } as JSONRPCMessage);
+        } as JsonRpcMessage);
         return;
       case 'malformed-response':
         this.diagnostic(`malformed response from the client: ${incoming.reason}`);
@@ -155,11 +153,11 @@ export class StdioJsonRpcServerTransport implements Transport {
     return token === meta.progressToken ? params : { ...params, _meta: { ...meta, progressToken: token } };
   }
 
-  private deliver(message: JSONRPCMessage): void {
+  private deliver(message: JsonRpcMessage): void {
     this.onmessage?.(message);
   }
 
-  private serialize(message: JSONRPCMessage): string {
+  private serialize(message: JsonRpcMessage): string {
     if ('method' in message) {
       if ('id' in message) this.outgoingRequests.add(message.id);
       if (message.method === 'notifications/progress' && message.params) {

@@ -2,7 +2,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { BackendError, TimeoutError } from '@search-mcp/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stripMcpErrorPrefix, toBackendFailure } from './backend-error-mapping.js';
-import { loadLegacyClient } from './legacy-client-loader.js';
+import { loadLegacyClient } from '../legacy/legacy-client-loader.js';
 
 const context = { serverId: 'github', operation: 'tools/call create_issue', timeoutMs: 1000 };
 

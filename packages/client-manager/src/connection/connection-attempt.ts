@@ -12,7 +12,7 @@ import { closeConnection } from './close-connection.js';
 import type { OriginTracker } from './origin-tracker.js';
 import type { ConnectionFactory } from './connection-factory.js';
 import { describeStartFailure, refusedLegacyHandshake } from './failure-messages.js';
-import { loadLegacyClient } from './legacy-client-loader.js';
+import { loadLegacyClient } from '../legacy/legacy-client-loader.js';
 import { loadModernClient } from './modern-client-loader.js';
 import { listAllToolPages } from './tool-paging.js';
 

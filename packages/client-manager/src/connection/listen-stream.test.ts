@@ -1,7 +1,6 @@
 import { InMemoryTransport, Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { noSecrets, parseConfig, type ServerConfig } from '@search-mcp/shared';
+import { noSecrets, parseConfig, type ServerConfig, type McpTransport } from '@search-mcp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRecordingLogger, waitFor } from '../../test/test-support.js';
 import { subscribeResource, unsubscribeResource } from '../features/resource-forwarding.js';
@@ -73,7 +72,7 @@ function modernBackend(maxSubscriptions?: number): Backend {
       },
     );
     const client = createClient('modern');
-    await client.connect(clientSide as unknown as Transport, { timeout: timeoutMs, signal });
+    await client.connect(clientSide as unknown as McpTransport, { timeout: timeoutMs, signal });
     return { client, kind: 'stdio' };
   };
   return {

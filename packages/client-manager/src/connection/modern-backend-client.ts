@@ -18,13 +18,13 @@ import {
   type StandardSchemaV1,
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type HeaderDeclaration,
   isLoggingLevel,
   isRecord,
   type Logger,
   listsTasksExtension,
+  type McpTransport,
   paramHeaders,
   scanHeaderDeclarations,
   TASKS_EXTENSION,
@@ -104,15 +104,15 @@ export class ModernBackendClient extends Client implements BackendPeer {
   }
 
   /**
-   * Our transports implement the 1.x `Transport`, the same shape the 2.x client drives. `prior` (the era probe's
+   * Our transports implement `McpTransport`, the shape the 2.x client drives. `prior` (the era probe's
    * discover result) is adopted without a second `server/discover`. A backend that lists the tasks extension gets
    * its task requests beside the client on the same transport (`RawRequestChannel`, attached once the client owns
    * the transport's callbacks).
    */
-  override async connect(transport: Transport | ModernTransport, options?: PeerConnectOptions): Promise<void> {
+  override async connect(transport: McpTransport | ModernTransport, options?: PeerConnectOptions): Promise<void> {
     this.overHttp = transport instanceof StreamableHTTPClientTransport;
     // A 2026 result without `resultType` reaches the client (and the task channel) as `complete`.
-    const stamping = new CompleteResultTransport(transport as ModernTransport);
+    const stamping = new CompleteResultTransport(transport);
     await super.connect(stamping, options);
     if (!listsTasksExtension(this.getServerCapabilities())) return;
     this.tasks = new ModernTaskBridge(new RawRequestChannel(stamping, () => this.taskEnvelope()));
@@ -297,12 +297,15 @@ export function createModernBackendClient(settings: ModernBackendClientSettings)
  * The 2.x Streamable HTTP transport for a 2026-07-28 backend (it sends the revision's `Mcp-Method`/`Mcp-Name`
  * headers), typed as the transport shape our clients take.
  */
-export function createModernHttpTransport(url: URL, init: { headers: Record<string, string>; fetch?: FetchLike }) {
+export function createModernHttpTransport(
+  url: URL,
+  init: { headers: Record<string, string>; fetch?: FetchLike },
+): McpTransport {
   const transport = new StreamableHTTPClientTransport(url, {
     requestInit: { headers: init.headers },
     ...(init.fetch ? { fetch: init.fetch } : {}),
   });
-  return transport as unknown as Transport;
+  return transport;
 }
 
 /** How `protocol-errors.ts` reads the 2.x SDK's errors. */

@@ -1,5 +1,4 @@
 import type { Client as ModernClient } from '@modelcontextprotocol/client';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { isLoggingLevel, isRecord } from '@search-mcp/shared';
 import { z } from 'zod';
 import type { LogMessageParams, TaskStatusParams } from '../backend-notification-params.js';
@@ -21,23 +20,13 @@ export interface NotificationRelaySettings {
 /** Params pass through as the backend sent them: the SDK's schemas would strip fields they do not know. */
 const looseParams = z.looseObject({});
 
-function notification<M extends string>(method: M) {
+/** The schema of one notification method with params as sent (what the 1.x client's handler registry takes). */
+export function notificationSchema<M extends string>(method: M) {
   return z.object({ method: z.literal(method), params: looseParams.optional() });
 }
 
 /** Registers the handler of one notification method; it gets the params as sent. */
-type OnNotification = (method: string, handle: (params: Record<string, unknown> | undefined) => void) => void;
-
-/**
- * The relays on a 2025 backend's (1.x) client.
- * @returns stops the relays' timers (call when the connection ends)
- */
-export function installNotificationRelays(client: Client, settings: NotificationRelaySettings): () => void {
-  return relayNotifications(
-    (method, handle) => client.setNotificationHandler(notification(method), ({ params }) => handle(params)),
-    settings,
-  );
-}
+export type OnNotification = (method: string, handle: (params: Record<string, unknown> | undefined) => void) => void;
 
 export interface ModernRelaySettings extends NotificationRelaySettings {
   /** `notifications/tools/list_changed` (from a `subscriptions/listen` stream): re-list the tools. */
@@ -70,9 +59,11 @@ function withoutSubscriptionId(params: Record<string, unknown>): Record<string, 
 
 /**
  * Turns a backend's notifications into manager events: log messages (rate-limited), resource updates and list
- * changes, prompt list changes, task status, URL elicitation completion. Malformed ones are ignored.
+ * changes, prompt list changes, task status, URL elicitation completion. Malformed ones are ignored. `on` registers
+ * a handler on the era's client (the 2025 one's is in `legacy/legacy-backend-client.ts`).
+ * @returns stops the relays' timers (call when the connection ends)
  */
-function relayNotifications(on: OnNotification, settings: NotificationRelaySettings): () => void {
+export function relayNotifications(on: OnNotification, settings: NotificationRelaySettings): () => void {
   const { serverId, emit } = settings;
   const limiter = new LogRateLimiter(settings.logRateLimit, (count) =>
     emit('log-message', serverId, {

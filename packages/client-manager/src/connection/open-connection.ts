@@ -5,7 +5,7 @@ import { ProgressOrderingTransport } from '../transport/progress-ordering-transp
 import type { BackendPeer, ProtocolEra } from './backend-peer.js';
 import type { ConnectionFactory, ConnectionRequest, OpenedConnection } from './connection-factory.js';
 import { probeInPlace, probeWaitMs } from './era-probe.js';
-import { loadLegacyClient } from './legacy-client-loader.js';
+import { loadLegacyClient } from '../legacy/legacy-client-loader.js';
 import { loadModernClient } from './modern-client-loader.js';
 import type { PeerConnectOptions, PriorVerdict } from './prior-verdict.js';
 import { connectRemote } from './remote-connection.js';

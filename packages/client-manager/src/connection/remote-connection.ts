@@ -1,10 +1,9 @@
-import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { Implementation, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { isRecord, type Logger, type RemoteServerConfig } from '@search-mcp/shared';
+import type { Logger, McpFetchLike, McpImplementation, McpTransport, RemoteServerConfig } from '@search-mcp/shared';
 import type { BackendPeer, ProtocolEra } from './backend-peer.js';
 import { probeWaitMs } from './era-probe.js';
 import { probeOverHttp } from './http-era-probe.js';
-import { loadedLegacyClient } from './legacy-client-loader.js';
+import { loadedLegacyClient } from '../legacy/legacy-client-loader.js';
+import { httpStatusOf } from './protocol-errors.js';
 import { loadedModernClient, loadModernClient } from './modern-client-loader.js';
 import type { PeerConnectOptions, PriorVerdict } from './prior-verdict.js';
 import { ProgressOrderingTransport } from '../transport/progress-ordering-transport.js';
@@ -21,10 +20,10 @@ export interface RemoteConnectOptions {
    */
   protocolEra?: ProtocolEra | 'auto';
   /** Who we are, for the probe's envelope. */
-  clientInfo: Implementation;
+  clientInfo: McpImplementation;
   /** Called with what a probe showed. */
   onProbed?: (era: ProtocolEra) => void;
-  fetch?: FetchLike;
+  fetch?: McpFetchLike;
   logger: Logger;
   /** Tags server→client requests with the request of ours whose POST stream they came on (Streamable HTTP). */
   originTracker?: OriginTracker;
@@ -32,7 +31,7 @@ export interface RemoteConnectOptions {
 
 export interface RemoteConnection {
   client: BackendPeer;
-  transport: Transport;
+  transport: McpTransport;
   kind: 'http' | 'sse';
 }
 
@@ -84,34 +83,13 @@ export async function connectRemote(
     return await connectWith('http', config, options);
   } catch (error) {
     // A JSON-RPC error in the body (a 2026-07-28-only server refusing `initialize`): it does speak Streamable HTTP.
-    const refused = jsonRpcErrorIn(error);
+    const refused = loadedLegacyClient().jsonRpcRefusalOf(error);
     if (refused) throw refused;
     if (config.transport === 'http') throw error;
-    const { StreamableHTTPError } = loadedLegacyClient();
-    if (!(error instanceof StreamableHTTPError) || error.code === undefined || !fallbackStatuses.has(error.code)) {
-      throw error;
-    }
-    options.logger.info('Streamable HTTP refused, trying SSE', { status: error.code });
+    const status = httpStatusOf(error);
+    if (status === undefined || !fallbackStatuses.has(status)) throw error;
+    options.logger.info('Streamable HTTP refused, trying SSE', { status });
     return connectWith('sse', config, options);
-  }
-}
-
-/**
- * The JSON-RPC error a server answered a POST with, as the `McpError` it is (the 1.x transport keeps only the HTTP
- * status and the body's text), or undefined.
- */
-function jsonRpcErrorIn(error: unknown): McpError | undefined {
-  const legacy = loadedLegacyClient();
-  if (!(error instanceof legacy.StreamableHTTPError) || error.code !== 400) return undefined;
-  const start = error.message.indexOf('{');
-  if (start === -1) return undefined;
-  try {
-    const body: unknown = JSON.parse(error.message.slice(start));
-    const answer = isRecord(body) && isRecord(body.error) ? body.error : undefined;
-    if (!answer || typeof answer.code !== 'number' || typeof answer.message !== 'string') return undefined;
-    return new legacy.McpError(answer.code, answer.message, answer.data);
-  } catch {
-    return undefined;
   }
 }
 
@@ -124,14 +102,11 @@ async function connectWith(
   const requestInit: RequestInit = { headers: config.headers };
   const tracker = kind === 'http' ? options.originTracker : undefined;
   const fetchImplementation = tracker ? tracker.taggingFetch(options.fetch ?? fetch) : options.fetch;
-  const { SSEClientTransport, StreamableHTTPClientTransport } = loadedLegacyClient();
-  const transport: Transport =
+  const legacy = loadedLegacyClient();
+  const transport =
     kind === 'http'
-      ? new StreamableHTTPClientTransport(url, {
-          requestInit,
-          ...(fetchImplementation ? { fetch: fetchImplementation } : {}),
-        })
-      : new SSEClientTransport(url, { requestInit, ...(options.fetch ? { fetch: options.fetch } : {}) });
+      ? legacy.createLegacyHttpTransport(url, { requestInit, fetch: fetchImplementation })
+      : legacy.createLegacySseTransport(url, { requestInit, fetch: options.fetch });
   tracker?.watch(transport);
   const client = options.createClient('legacy');
   try {

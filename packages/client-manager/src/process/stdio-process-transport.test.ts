@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JsonRpcMessage } from '@search-mcp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../../test/test-support.js';
 import { StdioProcessTransport, type StdioProcessTransportOptions } from './stdio-process-transport.js';
@@ -47,7 +47,7 @@ describe.each([
       args: ['-e', splitWriter],
       onGarbageLine: (line) => garbage.push(line),
     });
-    const received: JSONRPCMessage[] = [];
+    const received: JsonRpcMessage[] = [];
     transport.onmessage = (message) => received.push(message);
     await transport.start();
     await waitFor(() => received.length > 0, 'the response');

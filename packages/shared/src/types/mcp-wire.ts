@@ -32,31 +32,31 @@ export interface McpResult {
   _meta?: Record<string, unknown> | undefined;
 }
 
-export interface JsonRpcRequest {
+export type JsonRpcRequest = {
   jsonrpc: '2.0';
   id: McpRequestId;
   method: string;
   params?: McpParams | undefined;
-}
+};
 
-export interface JsonRpcNotification {
+export type JsonRpcNotification = {
   jsonrpc: '2.0';
   method: string;
   params?: McpParams | undefined;
-}
+};
 
-export interface JsonRpcResultResponse {
+export type JsonRpcResultResponse = {
   jsonrpc: '2.0';
   id: McpRequestId;
   result: McpResult;
-}
+};
 
-export interface JsonRpcErrorResponse {
+export type JsonRpcErrorResponse = {
   jsonrpc: '2.0';
   /** Absent when the request's id could not be read (both SDKs type it so; JSON-RPC 2.0 §5 writes `null`). */
   id?: McpRequestId | undefined;
   error: { code: number; message: string; data?: unknown };
-}
+};
 
 /** One JSON-RPC 2.0 message on an MCP transport. */
 export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResultResponse | JsonRpcErrorResponse;

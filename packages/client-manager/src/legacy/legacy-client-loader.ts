@@ -1,5 +1,5 @@
-import { lazyModule } from './lazy-module.js';
-import { registerLegacyErrorReader } from './protocol-errors.js';
+import { lazyModule } from '../connection/lazy-module.js';
+import { registerLegacyErrorReader } from '../connection/protocol-errors.js';
 
 /**
  * The 1.x SDK client (`@modelcontextprotocol/sdk`), loaded the first time a backend connects in 2025 (or probes for

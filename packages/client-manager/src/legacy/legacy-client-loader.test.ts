@@ -2,7 +2,7 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { loadedLegacyClient, loadLegacyClient } from './legacy-client-loader.js';
-import { httpStatusOf, isConnectionClosed, isSdkTimeout, wireErrorOf } from './protocol-errors.js';
+import { httpStatusOf, isConnectionClosed, isSdkTimeout, wireErrorOf } from '../connection/protocol-errors.js';
 
 // Vitest gives each test file its own module graph: here the loader starts unloaded, as in a host that just started.
 describe('the 1.x SDK client, loaded on the first connect', () => {

@@ -3,13 +3,14 @@ import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.j
 import {
   type ClientCapabilities,
   type ClientRequest,
-  type Implementation,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { BackendPeer } from './backend-peer.js';
-import type { PeerHooks, PeerSettings } from './peer-factory.js';
-import { installReverseHandlers } from '../reverse/reverse-request-handlers.js';
-import { installNotificationRelays } from './notification-relays.js';
+import type { McpClientCapabilities, McpImplementation } from '@search-mcp/shared';
+import { z } from 'zod';
+import type { BackendPeer } from '../connection/backend-peer.js';
+import { notificationSchema, relayNotifications } from '../connection/notification-relays.js';
+import type { PeerHooks, PeerSettings } from '../connection/peer-settings.js';
+import { declaredReverseMethods, reverseRequestAnswerer } from '../reverse/reverse-request-answerer.js';
 
 /**
  * The 1.x SDK client of a 2025-era backend, remembering the protocol revision `initialize` settled on (the 1.x
@@ -20,11 +21,12 @@ export class BackendClient extends Client implements BackendPeer {
   private negotiatedVersion: string | undefined;
 
   constructor(
-    info: Implementation,
+    info: McpImplementation,
     /** What this client declared in `initialize`. */
-    readonly declaredCapabilities: ClientCapabilities,
+    readonly declaredCapabilities: McpClientCapabilities,
   ) {
-    super(info, { capabilities: declaredCapabilities });
+    // Our capabilities are plain JSON; the 1.x type narrows `experimental` values to JSON values.
+    super(info, { capabilities: declaredCapabilities as ClientCapabilities });
   }
 
   get protocolVersion(): string | undefined {
@@ -61,19 +63,27 @@ export type BackendClientSettings = Omit<PeerSettings, 'logLevel'> & PeerHooks;
  */
 export function createBackendClient(settings: BackendClientSettings): BackendClient {
   const { serverId, router, logger } = settings;
-  const capabilities: ClientCapabilities = router?.clientCapabilities(serverId) ?? {};
+  const capabilities: McpClientCapabilities = router?.clientCapabilities(serverId) ?? {};
   const client = new BackendClient(settings.clientInfo, capabilities);
   client.onerror = (error) => logger.debug('transport error', { error: error.message });
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => settings.onToolListChanged());
   if (router) {
     const { inFlight, originTracker } = settings;
-    installReverseHandlers(client, { serverId, router, capabilities, inFlight, logger, originTracker });
+    const answer = reverseRequestAnswerer({ serverId, router, capabilities, inFlight, logger, originTracker });
+    for (const method of declaredReverseMethods(capabilities)) {
+      // The SDK validates the request (and, before it goes back, the result) in front of this handler.
+      const schema = z.object({ method: z.literal(method), params: z.looseObject({}).optional() });
+      client.setRequestHandler(schema, async (request, extra) => {
+        const result = await answer(method, request.params ?? {}, extra);
+        // The SDK's result types are narrower than what passes through (unknown fields are kept).
+        return result as never;
+      });
+    }
   }
-  const stopRelays = installNotificationRelays(client, {
-    serverId,
-    emit: settings.emit,
-    logRateLimit: settings.logRateLimit,
-  });
+  const stopRelays = relayNotifications(
+    (method, handle) => client.setNotificationHandler(notificationSchema(method), ({ params }) => handle(params)),
+    { serverId, emit: settings.emit, logRateLimit: settings.logRateLimit },
+  );
   client.onclose = () => {
     stopRelays();
     settings.onClose();

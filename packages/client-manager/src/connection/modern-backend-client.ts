@@ -1,11 +1,13 @@
 import {
   CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
   Client,
   type ClientCapabilities,
   type FetchLike,
   type Implementation,
   LOG_LEVEL_META_KEY,
   type LoggingLevel,
+  PROTOCOL_VERSION_META_KEY,
   type Transport as ModernTransport,
   ProtocolError,
   ProtocolErrorCode,
@@ -36,6 +38,7 @@ import { ModernTaskBridge } from './modern-task-bridge.js';
 import type { PeerConnectOptions } from './prior-verdict.js';
 import type { ModernErrorReader } from './protocol-errors.js';
 import { RawRequestChannel } from './raw-request-channel.js';
+import { SideChannelTransport } from './side-channel-transport.js';
 
 // Loaded only through `modern-client-loader.ts` (the 2.x SDK costs start-up time a 2025-only host never pays).
 
@@ -65,6 +68,8 @@ export class ModernBackendClient extends Client implements BackendPeer {
   readonly protocolEra = 'modern';
   /** The level every request asks for (`io.modelcontextprotocol/logLevel`): the last `logging/setLevel`'s. */
   private logLevel: LoggingLevel;
+  /** The revision the connection speaks: the pinned one, once `connect` succeeded. */
+  private connectedVersion: string | undefined;
   /** The tasks extension's requests, when the backend lists it (set by `connect`). */
   private tasks: ModernTaskBridge | undefined;
   /** Streamable HTTP: tools with broken `x-mcp-header` marks are left out of `tools/list` (set by `connect`). */
@@ -82,7 +87,7 @@ export class ModernBackendClient extends Client implements BackendPeer {
   onToolExcluded?: (tool: string, reason: string) => void;
 
   constructor(
-    info: Implementation,
+    private readonly ownInfo: Implementation,
     /** What this client declares in each request's `io.modelcontextprotocol/clientCapabilities`. */
     readonly declaredCapabilities: ClientCapabilities = {},
     /** The level the client side set before this connection (kept across reconnects by the session state). */
@@ -90,7 +95,7 @@ export class ModernBackendClient extends Client implements BackendPeer {
     /** What the client a request serves declared (`origin`), for that request's envelope; undefined: the above. */
     private readonly capabilitiesOf?: (origin: RequestOrigin) => ClientCapabilities | undefined,
   ) {
-    super(info, {
+    super(ownInfo, {
       capabilities: declaredCapabilities,
       versionNegotiation: { mode: { pin: modernProtocolVersion } },
       // No input_required round trips are fulfilled here (see above); such a result reaches the caller as it is.
@@ -100,22 +105,23 @@ export class ModernBackendClient extends Client implements BackendPeer {
   }
 
   get protocolVersion(): string | undefined {
-    return this.getNegotiatedProtocolVersion();
+    return this.connectedVersion;
   }
 
   /**
-   * Our transports implement `McpTransport`, the shape the 2.x client drives. `prior` (the era probe's
-   * discover result) is adopted without a second `server/discover`. A backend that lists the tasks extension gets
-   * its task requests beside the client on the same transport (`RawRequestChannel`, attached once the client owns
-   * the transport's callbacks).
+   * Our transports implement `McpTransport`, the shape the 2.x client drives. `prior` (the era probe's discover
+   * result) is adopted without a second `server/discover`. A backend that lists the tasks extension gets its task
+   * requests beside the client on the same transport (`RawRequestChannel`, a reader of our `SideChannelTransport`).
    */
   override async connect(transport: McpTransport | ModernTransport, options?: PeerConnectOptions): Promise<void> {
     this.overHttp = transport instanceof StreamableHTTPClientTransport;
     // A 2026 result without `resultType` reaches the client (and the task channel) as `complete`.
-    const stamping = new CompleteResultTransport(transport);
-    await super.connect(stamping, options);
+    const shared = new SideChannelTransport(new CompleteResultTransport(transport));
+    await super.connect(shared, options);
+    // The version is pinned: a connect that succeeded speaks it (no per-request read of the SDK's negotiation).
+    this.connectedVersion = modernProtocolVersion;
     if (!listsTasksExtension(this.getServerCapabilities())) return;
-    this.tasks = new ModernTaskBridge(new RawRequestChannel(stamping, () => this.taskEnvelope()));
+    this.tasks = new ModernTaskBridge(new RawRequestChannel(shared, () => this.taskEnvelope()));
   }
 
   /**
@@ -146,13 +152,13 @@ export class ModernBackendClient extends Client implements BackendPeer {
     // A task asked of a backend without the extension: the call runs as a plain 2026 call (`task` is no 2026 param).
     if (request.method === 'tools/call' && !this.tasks && request.params?.task !== undefined) {
       const { task: _task, ...params } = request.params;
-      const plain = declaring({ ...request, params }, declared);
+      const plain = this.enveloped({ ...request, params }, declared);
       return super.request(plain, schemaOrOptions as StandardSchemaV1, sendOptions);
     }
     // Through the task channel a request declares the tasks extension too (see `taskEnvelope`).
     const bridged = this.tasks?.handle(declaring(request, declared && withTasksExtension(declared)), sendOptions);
     if (bridged) return bridged;
-    const sent = declaring(request, declared);
+    const sent = this.enveloped(request, declared);
     if (request.method === 'tools/list') {
       const firstPage = request.params?.cursor === undefined;
       return super
@@ -213,14 +219,32 @@ export class ModernBackendClient extends Client implements BackendPeer {
   }
 
   /**
-   * The envelope of a request that may take a task: ours, plus the tasks extension in the client capabilities. Only
-   * such requests declare it (a backend must not answer a task to a request whose envelope lacks it), so every other
-   * call keeps getting its result in the call.
+   * The envelope of a request that may take a task: the one the 2.x client sends (version, client info, our
+   * capabilities), the log level, and the tasks extension in the client capabilities. Only such requests declare it
+   * (a backend must not answer a task to a request whose envelope lacks it), so every other call keeps getting its
+   * result in the call. Built from public pieces: the SDK's own envelope builder is protected.
    */
   private taskEnvelope(): Readonly<Record<string, unknown>> {
-    const envelope = this._outboundMetaEnvelope() ?? {};
-    const capabilities = { ...this.declaredCapabilities, ...(envelope[CLIENT_CAPABILITIES_META_KEY] as object) };
-    return { ...envelope, [CLIENT_CAPABILITIES_META_KEY]: withTasksExtension(capabilities) };
+    return {
+      [PROTOCOL_VERSION_META_KEY]: modernProtocolVersion,
+      [CLIENT_INFO_META_KEY]: this.ownInfo,
+      [CLIENT_CAPABILITIES_META_KEY]: withTasksExtension(this.declaredCapabilities),
+      [LOG_LEVEL_META_KEY]: this.logLevel,
+    };
+  }
+
+  /**
+   * The request with the log level in its `_meta` (without it a 2026 backend never logs) and, when given, the
+   * capabilities of the client it serves. The 2.x client adds the rest of the envelope (version, client info, its
+   * capabilities) and lets keys already in `_meta` win, so these go in as request `_meta`: the client has no public
+   * setting for the envelope's log level (`docs/upstream/client-envelope-log-level.md`). A level the caller put in
+   * `_meta` itself stays.
+   */
+  private enveloped(request: Request, capabilities: ClientCapabilities | undefined): Request {
+    const params = request.params ?? {};
+    const meta = isRecord(params._meta) ? params._meta : {};
+    const declared = capabilities === undefined ? {} : { [CLIENT_CAPABILITIES_META_KEY]: capabilities };
+    return { ...request, params: { ...params, _meta: { [LOG_LEVEL_META_KEY]: this.logLevel, ...meta, ...declared } } };
   }
 
   private async setLevelHere(level: unknown): Promise<Record<string, never>> {
@@ -232,12 +256,6 @@ export class ModernBackendClient extends Client implements BackendPeer {
     }
     this.logLevel = level;
     return {};
-  }
-
-  /** The 2.x client's per-request `_meta` envelope, plus the log level (without it a 2026 backend never logs). */
-  protected override _outboundMetaEnvelope(): Readonly<Record<string, unknown>> | undefined {
-    const envelope = super._outboundMetaEnvelope();
-    return envelope === undefined ? undefined : { ...envelope, [LOG_LEVEL_META_KEY]: this.logLevel };
   }
 
   /** `ping` is gone in 2026-07-28: `server/discover` is the round trip that proves the backend answers. */

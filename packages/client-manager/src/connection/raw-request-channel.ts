@@ -1,12 +1,7 @@
-import {
-  type JSONRPCMessage,
-  type Transport as ModernTransport,
-  ProtocolError,
-  SdkError,
-  SdkErrorCode,
-} from '@modelcontextprotocol/client';
+import { type JSONRPCMessage, ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { isRecord } from '@search-mcp/shared';
 import type { PeerRequestOptions } from './backend-peer.js';
+import type { SideChannelReader, SideChannelTransport } from './side-channel-transport.js';
 
 /** Our ids and progress tokens on the shared transport: strings, so they never meet the SDK's numeric ones. */
 const idPrefix = 'search-mcp-raw-';
@@ -24,31 +19,23 @@ interface PendingRequest {
  * it), so the tasks extension's `tools/call` and `tasks/*` travel here, as `@modelcontextprotocol/ext-tasks`'s
  * `rawDispatch` does.
  *
- * Attached after the client connected: the client then owns `transport.onmessage`/`onclose` (its `connect` sets
- * them), and this channel takes the responses and progress notifications of its own requests (string ids and
- * tokens) before handing everything else to the client. Results come back as the backend sent them (`resultType`
+ * Attached to the `SideChannelTransport` the client connected over (our layer, not the client's own callbacks): this
+ * channel takes the responses and progress notifications of its own requests (string ids and tokens) before the
+ * client sees anything else. Results come back as the backend sent them (`resultType`
  * kept); a JSON-RPC error is the 2.x `ProtocolError`, a closed connection the SDK's `ConnectionClosed`, so failures
  * read exactly like the client's own. Cancellation: the request's stream is closed where the transport has one per
  * request (Streamable HTTP, 2026-07-28), else `notifications/cancelled` is sent.
  */
-export class RawRequestChannel {
+export class RawRequestChannel implements SideChannelReader {
   private nextId = 1;
   private readonly pending = new Map<string, PendingRequest>();
 
   constructor(
-    private readonly transport: ModernTransport,
+    private readonly transport: SideChannelTransport,
     /** The `_meta` envelope each message carries (version, client info, capabilities, log level). */
     private readonly envelope: () => Readonly<Record<string, unknown>>,
   ) {
-    const deliver = transport.onmessage;
-    transport.onmessage = (message, extra) => {
-      if (!this.take(message)) deliver?.(message, extra);
-    };
-    const closed = transport.onclose;
-    transport.onclose = () => {
-      this.closeAll();
-      closed?.();
-    };
+    transport.attach(this);
   }
 
   /** Sends one request; resolves with its raw result. `options.timeout` is the caller's business (its signal). */
@@ -63,7 +50,7 @@ export class RawRequestChannel {
     const meta: Record<string, unknown> = { ...this.envelope(), ...(isRecord(params._meta) ? params._meta : {}) };
     if (onprogress) meta.progressToken = id;
     const message = { jsonrpc: '2.0', id, method, params: { ...params, _meta: meta } } as JSONRPCMessage;
-    const perRequestStream = (this.transport as { hasPerRequestStream?: boolean }).hasPerRequestStream === true;
+    const perRequestStream = this.transport.hasPerRequestStream === true;
     const stream = perRequestStream ? new AbortController() : undefined;
     return new Promise<Record<string, unknown>>((resolve, reject) => {
       const aborted = () => {
@@ -95,7 +82,7 @@ export class RawRequestChannel {
   }
 
   /** Whether the message was ours (a response to, or progress of, one of our requests). */
-  private take(message: JSONRPCMessage): boolean {
+  take(message: JSONRPCMessage): boolean {
     const raw = message as { id?: unknown; method?: unknown; params?: unknown; result?: unknown; error?: unknown };
     if (raw.method === 'notifications/progress' && isRecord(raw.params)) {
       const token = raw.params.progressToken;
@@ -122,7 +109,8 @@ export class RawRequestChannel {
     return true;
   }
 
-  private closeAll(): void {
+  /** The connection closed: every pending request fails as the client's own would. */
+  closed(): void {
     const requests = [...this.pending.values()];
     this.pending.clear();
     for (const request of requests) request.reject(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));

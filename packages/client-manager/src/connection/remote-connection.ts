@@ -82,9 +82,8 @@ export async function connectRemote(
   try {
     return await connectWith('http', config, options);
   } catch (error) {
-    // A JSON-RPC error in the body (a 2026-07-28-only server refusing `initialize`): it does speak Streamable HTTP.
-    const refused = loadedLegacyClient().jsonRpcRefusalOf(error);
-    if (refused) throw refused;
+    // A JSON-RPC error in the body (a 2026-07-28-only server refusing `initialize`) comes as that error, with no HTTP
+    // status: it does speak Streamable HTTP, no SSE fallback.
     if (config.transport === 'http') throw error;
     const status = httpStatusOf(error);
     if (status === undefined || !fallbackStatuses.has(status)) throw error;
@@ -103,10 +102,9 @@ async function connectWith(
   const tracker = kind === 'http' ? options.originTracker : undefined;
   const fetchImplementation = tracker ? tracker.taggingFetch(options.fetch ?? fetch) : options.fetch;
   const legacy = loadedLegacyClient();
-  const transport =
-    kind === 'http'
-      ? legacy.createLegacyHttpTransport(url, { requestInit, fetch: fetchImplementation })
-      : legacy.createLegacySseTransport(url, { requestInit, fetch: options.fetch });
+  const http =
+    kind === 'http' ? legacy.createLegacyHttpTransport(url, { requestInit, fetch: fetchImplementation }) : undefined;
+  const transport = http?.transport ?? legacy.createLegacySseTransport(url, { requestInit, fetch: options.fetch });
   tracker?.watch(transport);
   const client = options.createClient('legacy');
   try {
@@ -116,7 +114,7 @@ async function connectWith(
     });
   } catch (error) {
     await client.close().catch(() => {});
-    throw error;
+    throw http?.refusal() ?? error;
   }
   return { client, transport, kind };
 }

@@ -2,8 +2,9 @@ import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js
 import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { isRecord, type McpFetchLike, type McpTransport } from '@search-mcp/shared';
+import type { McpFetchLike, McpTransport } from '@search-mcp/shared';
 import type { LegacyErrorReader } from '../connection/protocol-errors.js';
+import { recordingRefusals } from '../connection/refusal-recording-fetch.js';
 
 /**
  * Every value this package takes from the 1.x SDK (`@modelcontextprotocol/sdk`), in the one module
@@ -20,34 +21,29 @@ export interface LegacyRemoteTransportInit {
   fetch?: McpFetchLike | undefined;
 }
 
+/** A 1.x Streamable HTTP transport, and the JSON-RPC error a server refused its POST with (as an `McpError`). */
+export interface LegacyHttpTransport {
+  transport: McpTransport;
+  refusal(): Error | undefined;
+}
+
 /** The 1.x Streamable HTTP transport (2025 headers, sessions). */
-export function createLegacyHttpTransport(url: URL, init: LegacyRemoteTransportInit): McpTransport {
-  const { requestInit, fetch } = init;
-  return new StreamableHTTPClientTransport(url, { requestInit, ...(fetch ? { fetch } : {}) });
+export function createLegacyHttpTransport(url: URL, init: LegacyRemoteTransportInit): LegacyHttpTransport {
+  const recording = recordingRefusals(init.fetch);
+  const transport = new StreamableHTTPClientTransport(url, { requestInit: init.requestInit, fetch: recording.fetch });
+  return {
+    transport,
+    refusal() {
+      const error = recording.refusal();
+      return error && new McpError(error.code, error.message, error.data);
+    },
+  };
 }
 
 /** The 1.x SSE transport (servers older than 2025-03-26). */
 export function createLegacySseTransport(url: URL, init: LegacyRemoteTransportInit): McpTransport {
   const { requestInit, fetch } = init;
   return new SSEClientTransport(url, { requestInit, ...(fetch ? { fetch } : {}) });
-}
-
-/**
- * The JSON-RPC error a server answered a POST with, as the 1.x `McpError` it is, or undefined. The 1.x transport
- * keeps only the HTTP status and the body's text in its `StreamableHTTPError`, so the body is read back out of it.
- */
-export function jsonRpcRefusalOf(error: unknown): Error | undefined {
-  if (!(error instanceof StreamableHTTPError) || error.code !== 400) return undefined;
-  const start = error.message.indexOf('{');
-  if (start === -1) return undefined;
-  try {
-    const body: unknown = JSON.parse(error.message.slice(start));
-    const answer = isRecord(body) && isRecord(body.error) ? body.error : undefined;
-    if (!answer || typeof answer.code !== 'number' || typeof answer.message !== 'string') return undefined;
-    return new McpError(answer.code, answer.message, answer.data);
-  } catch {
-    return undefined;
-  }
 }
 
 /** Reads the 1.x SDK's errors for `protocol-errors.ts` (registered by the loader). */

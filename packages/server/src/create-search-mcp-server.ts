@@ -76,7 +76,7 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): SearchMc
     (stateless ? logger.debug : logger.info).call(logger, 'client connected', { ...client });
     // A 2026-07-28 client has no `initialize`: its first request carries its capabilities, so backends waiting for
     // the first client's capabilities may start now (a 2025 client's `initialize` does this in the handshake).
-    if (client.era === 'modern') options.onInitialize?.(server);
+    if (server.clientEra.namedByFirstRequest) options.onInitialize?.(server);
   });
   // 2026-07-28 answers say how long they may be reused and by whom (plan §2.6); 2025 answers carry no such fields.
   const callerDependent = answersDependOnCaller(config) || options.resolveCaller !== undefined;

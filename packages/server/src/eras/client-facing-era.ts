@@ -22,6 +22,11 @@ export interface ClientFacingEra {
    */
   readonly asksClientBy: 'push' | 'park';
   /**
+   * Whether a client declares what it can be asked once per session (`initialize`, 2025) or in every request's
+   * envelope (2026-07-28): a backend's request made for a 2026 client is bound by that request's declaration.
+   */
+  readonly declaresCapabilitiesPer: 'session' | 'request';
+  /**
    * What a request's client can be asked: 2026-07-28 declares it per request in the envelope (a request that declared
    * nothing can be asked nothing); 2025 declared it once, in `initialize`.
    */

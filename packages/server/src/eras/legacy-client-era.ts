@@ -5,6 +5,7 @@ export const legacyClientEra: ClientFacingEra = {
   name: 'legacy',
   hasStreamOutsideRequests: (stateless) => !stateless,
   asksClientBy: 'push',
+  declaresCapabilitiesPer: 'session',
   requestCapabilities: (_envelopeCapabilities, sessionCapabilities) => sessionCapabilities(),
   logsBy: 'session',
   requestLogLevel: () => undefined,

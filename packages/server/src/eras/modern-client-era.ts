@@ -11,6 +11,7 @@ export const modernClientEra: ClientFacingEra = {
   name: 'modern',
   hasStreamOutsideRequests: () => true,
   asksClientBy: 'park',
+  declaresCapabilitiesPer: 'request',
   requestCapabilities: (envelopeCapabilities) =>
     isRecord(envelopeCapabilities) ? (envelopeCapabilities as ClientCapabilities) : undefined,
   logsBy: 'request',

@@ -15,6 +15,7 @@ import type { ClientSession } from '../sessions/client-session.js';
 import { expectedWithin, startingServerIds, waitForStartingServers } from '../starting-servers.js';
 import { registerTaskHandlers } from '../tasks/task-handlers.js';
 import type { ForwardingContext } from './forwarding-context.js';
+import { clientEraOf } from '../eras/client-era-of.js';
 
 /**
  * What Search MCP announces when it forwards everything. A stateless 2025 instance (HTTP stateless mode) has no stream
@@ -22,7 +23,7 @@ import type { ForwardingContext } from './forwarding-context.js';
  * provides (`subscriptions/listen`; the request that asked for a log level), so a one-request instance has them too.
  */
 export function forwardingCapabilities(stateless: boolean, era: 'legacy' | 'modern' = 'legacy') {
-  const streamless = stateless && era === 'legacy';
+  const streamless = !clientEraOf(era).hasStreamOutsideRequests(stateless);
   return {
     tools: { listChanged: true },
     resources: streamless ? { listChanged: true } : { subscribe: true, listChanged: true },

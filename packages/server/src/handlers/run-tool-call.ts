@@ -60,7 +60,7 @@ export function runToolCall(context: HandlerContext, run: ToolCallRun): Promise<
     state,
     serverId: parseToolKey(run.toolKey)?.serverId ?? '',
     // A task's call answers with the task at once: nothing to park.
-    parks: extra.era === 'modern' && context.session !== undefined && !run.task,
+    parks: extra.clientEra.asksClientBy === 'park' && context.session !== undefined && !run.task,
     progress: createProgressForwarder(run.meta, extra),
     send: (attempt) =>
       callBackend(context, run, {

@@ -50,7 +50,7 @@ export function registerPromptHandlers(server: ParamsCheckingServer, context: Fo
         state,
         serverId,
         // A 2025 backend may push a request to a 2026-07-28 client during it: parked in the call, asked by a round.
-        parks: extra.era === 'modern',
+        parks: extra.clientEra.asksClientBy === 'park',
         send: async (attempt) => {
           const result = await hub.gateway.getPrompt(serverId, prompt, args, attemptOptions(options, attempt));
           // The resources the result links become readable.

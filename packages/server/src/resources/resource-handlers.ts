@@ -37,7 +37,7 @@ export function registerResourceHandlers(server: ParamsCheckingServer, context: 
         state,
         serverId,
         // A 2025 backend may push a request to a 2026-07-28 client during it: parked in the read, asked by a round.
-        parks: extra.era === 'modern',
+        parks: extra.clientEra.asksClientBy === 'park',
         send: (attempt) => hub.gateway.readResource(serverId, uri, attemptOptions(options, attempt)),
         onDropped: (reason) =>
           hub.logger.warn('a resources/read waiting for the client to answer was dropped and cancelled', {

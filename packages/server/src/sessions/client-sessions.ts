@@ -6,6 +6,7 @@ import { TaskTable } from '../tasks/task-table.js';
 import { JsonRpcWireError, toJsonRpcError } from '../wire-errors.js';
 import type { ClientOrigin, ClientSession } from './client-session.js';
 import { attributeReverseRequest, missingCapability, type ReverseMethod } from './reverse-request-attribution.js';
+import { clientEraOf } from '../eras/client-era-of.js';
 
 /** A backend's request to the client, as the client manager hands it over (structurally its `ReverseRequest`). */
 export interface ReverseRequest {
@@ -109,7 +110,7 @@ export class ClientSessions {
    */
   clientCapabilities(_serverId: string, origin?: unknown): ClientCapabilities {
     const caller = asOrigin(origin);
-    if (caller?.extra.era === 'modern') {
+    if (caller?.extra.clientEra.declaresCapabilitiesPer === 'request') {
       // A 2026-07-28 client declares per request; a request that declared nothing can answer nothing. The
       // connection's set below is what any client might answer, and would have the backend ask this one anyway.
       return servable(caller.parked?.clientCapabilities() ?? caller.extra.clientCapabilities ?? {});
@@ -154,7 +155,7 @@ export class ClientSessions {
           : {}),
       },
       {
-        sessions: () => this.all().filter((session) => !session.stateless && session.era === 'legacy'),
+        sessions: () => this.all().filter(canBeAskedDirectly),
         rootsOwner: (serverId) => {
           const owner = this.rootsOwners.get(serverId);
           return owner && owner.until > Date.now() ? owner.session : undefined;
@@ -165,7 +166,7 @@ export class ClientSessions {
     if (attribution.kind === 'none') throw new JsonRpcWireError(attribution.code, attribution.message);
     const { session } = attribution;
     const origin = attribution.origin?.origin as ClientOrigin | undefined;
-    if (session.era === 'modern') return this.park(request, origin);
+    if (clientEraOf(session.era).asksClientBy === 'park') return this.park(request, origin);
     const missing = missingCapability(session.capabilities(), request.method, request.params);
     if (missing) throw new JsonRpcWireError(missing.code, missing.message);
     if (!attribution.exact) {
@@ -267,4 +268,10 @@ function clientFailure(error: unknown, session: ClientSession, open: Map<string,
     return new JsonRpcWireError(-32603, 'The client disconnected');
   }
   return wire;
+}
+
+/** A session a backend's request can be sent to as a request of its own: its era pushes, and it has a stream. */
+function canBeAskedDirectly(session: ClientSession): boolean {
+  const era = clientEraOf(session.era);
+  return era.asksClientBy === 'push' && era.hasStreamOutsideRequests(session.stateless);
 }

@@ -11,6 +11,7 @@ import { JsonRpcWireError, toForwardedError } from '../wire-errors.js';
 import { tasksExtensionCapabilities, toModernTask } from './modern-tasks.js';
 import { resultWithInput } from './task-input-relay.js';
 import type { ExposedTask } from './task-table.js';
+import { clientEraOf } from '../eras/client-era-of.js';
 
 /** Who owns the tasks a caller creates: its token when it has one (any of its sessions), else its session. */
 export function taskOwner(session: ClientSession, caller: Caller): string {
@@ -39,7 +40,8 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
   // On 2026-07-28, `tasks/get|update|cancel` exist only for a client that declares the extension (in this request's
   // envelope): anyone else is told what is missing (-32021), not that the task is unknown (SEP-2663, SEP-2575).
   const requireExtension = (extra: RequestExtra, method: string) => {
-    if (extra.era === 'modern' && !listsTasksExtension(extra.clientCapabilities)) throw missingTasksExtension(method);
+    if (extra.clientEra.tasksBy === 'extension' && !listsTasksExtension(extra.clientCapabilities))
+      throw missingTasksExtension(method);
   };
   const find = (taskId: string, meta: Record<string, unknown> | undefined, extra: RequestExtra): ExposedTask => {
     const task = hub.sessions.tasks.get(taskId, taskOwner(context.session, context.callerOf(meta, extra)));
@@ -80,7 +82,7 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
         const owner = hub.sessions.get(task.sessionKey);
         const inputRequests = await hub.sessions.taskInputs.look(task, {
           inputs: context.inputs,
-          session: owner?.era === 'modern' ? owner : context.session,
+          session: owner && clientEraOf(owner.era).asksClientBy === 'park' ? owner : context.session,
           extra,
           openResult: (options) => getTaskResult(task.serverId, task.backendTaskId, options),
           logger: hub.logger,
@@ -99,7 +101,7 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
   };
   server.handle('tasks/get', (request, extra) => {
     requireExtension(extra, 'tasks/get');
-    return extra.era === 'modern'
+    return extra.clientEra.tasksBy === 'extension'
       ? getModern(request.params.taskId, request.params._meta, extra)
       : forward('getTask', request.params.taskId, request.params._meta, extra);
   });
@@ -135,7 +137,7 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
     // A tasks/result held open for the task's input (a 2025 backend's, for a 2026 client) ends with it.
     hub.sessions.taskInputs.close(find(request.params.taskId, request.params._meta, extra), 'the task was cancelled');
     // The extension acknowledges with an empty result; the task's state is read with tasks/get.
-    return extra.era === 'modern' ? {} : answer;
+    return extra.clientEra.tasksBy === 'extension' ? {} : answer;
   });
   server.handle('tasks/list', async (request, extra) => {
     refuseCursor('tasks/list', request.params?.cursor);
@@ -154,7 +156,7 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
     );
     return { tasks: tasks.flat() };
   });
-  if (context.session.era === 'modern') {
+  if (clientEraOf(context.session.era).tasksBy === 'extension') {
     // Direct `tools/call`s of 2026 clients that declare the extension may answer with a task (`handlers/
     // direct-call-handler.ts`); the extension is listed in `server/discover` only where the tasks can be followed.
     if (hub.gateway.getTask && hub.gateway.getTaskResult) server.registerCapabilities(tasksExtensionCapabilities);

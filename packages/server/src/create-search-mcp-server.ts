@@ -78,7 +78,8 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): SearchMc
     // the first client's capabilities may start now (a 2025 client's `initialize` does this in the handshake).
     if (server.clientEra.namedByFirstRequest) options.onInitialize?.(server);
   });
-  // 2026-07-28 answers say how long they may be reused and by whom (`docs/design/protocol-eras.md` §2.6); 2025 answers carry no such fields.
+  // 2026-07-28 answers say how long they may be reused and by whom (`docs/design/protocol-eras.md` §2.6); 2025
+  // answers carry no such fields.
   const callerDependent = answersDependOnCaller(config) || options.resolveCaller !== undefined;
   const fixedToolList = mode === 'meta' && (options.pinned ?? config.exposure.pinned).length === 0;
   server.hintCaches((method) => {

@@ -36,9 +36,9 @@ interface Ask {
 
 /**
  * A backend call of a 2026-07-28 client that a 2025 backend interrupts with a push request (elicitation, sampling,
- * roots) — the "hub" of `docs/design/protocol-eras.md` §4. The call runs on its own abort signal, so it outlives the front request that
- * started it: the push request is parked here, the front request is answered `input_required`, and the client's
- * retry (a new request) answers it and waits on the same call again. Cancelling the attached front request cancels
+ * roots) — the "hub" of `docs/design/protocol-eras.md` §4. The call runs on its own abort signal, so it outlives the
+ * front request that started it: the push request is parked here, the front request is answered `input_required`,
+ * and the client's retry (a new request) answers it and waits on the same call again. Cancelling the attached front request cancels
  * the call; while no request is attached, the call is dropped (the backend cancelled) after the longest wait its
  * parked questions allow.
  */

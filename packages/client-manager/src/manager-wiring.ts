@@ -21,6 +21,7 @@ import type { McpClientManagerOptions } from './mcp-client-manager-options.js';
 import { packageVersion } from './package-version.js';
 import { type ProcessWatchdog, processWatchdog } from './process/process-watchdog.js';
 import { defaultWatchdogScript } from './process/watchdog-script.js';
+import { ProtocolErrors } from './connection/protocol-errors.js';
 
 const packageInfo: McpImplementation = { name: 'search-mcp', version: packageVersion };
 
@@ -63,6 +64,8 @@ export function wireManager(
   });
   const restartPolicy = { ...defaultRestartPolicy, ...options.restartPolicy };
   const logRateLimit = { ...defaultLogRateLimit, ...options.logRateLimit };
+  // This manager's own: another manager in the process reads only the SDK errors of the modules it loaded.
+  const errors = new ProtocolErrors();
   return {
     logger,
     redactor,
@@ -76,6 +79,7 @@ export function wireManager(
         openConnection,
         redactor,
         logRateLimit,
+        errors,
         emit: hooks.emit,
         ...(options.reverseRequests ? { reverseRequests: options.reverseRequests } : {}),
         ...(options.maxTotalTimeoutMs !== undefined ? { maxTotalTimeoutMs: options.maxTotalTimeoutMs } : {}),

@@ -3,13 +3,15 @@ import { BackendError, TimeoutError } from '@search-mcp/shared';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stripMcpErrorPrefix, toBackendFailure } from './backend-error-mapping.js';
 import { loadLegacyClient } from '../legacy/legacy-client-loader.js';
+import { ProtocolErrors } from './protocol-errors.js';
 
-const context = { serverId: 'github', operation: 'tools/call create_issue', timeoutMs: 1000 };
+const errors = new ProtocolErrors();
+const context = { serverId: 'github', operation: 'tools/call create_issue', timeoutMs: 1000, errors };
 
 describe('toBackendFailure', () => {
   // The 1.x errors are read once that SDK is loaded, as every connect does before anything can throw one.
   beforeAll(async () => {
-    await loadLegacyClient();
+    errors.adoptLegacy((await loadLegacyClient()).legacyErrorReader);
   });
 
   it('strips every "MCP error <code>:" prefix a chain of re-throws added', () => {

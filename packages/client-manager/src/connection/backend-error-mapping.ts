@@ -1,11 +1,13 @@
 import { BackendError, SearchMcpError, TimeoutError } from '@search-mcp/shared';
-import { httpStatusOf, isConnectionClosed, isSdkTimeout, wireErrorOf } from './protocol-errors.js';
+import type { ProtocolErrors } from './protocol-errors.js';
 
 export interface BackendFailureContext {
   serverId: string;
   /** What was being done, for the message: `tools/call echo`, `initialize`. */
   operation: string;
   timeoutMs: number;
+  /** How this manager reads its SDKs' errors. */
+  errors: ProtocolErrors;
   signal?: AbortSignal;
   /** Extra words for a broken connection, e.g. `exited with code 1`. */
   connectionDetail?: () => string | undefined;
@@ -19,16 +21,16 @@ export interface BackendFailureContext {
 export function toBackendFailure(error: unknown, context: BackendFailureContext): unknown {
   if (context.signal?.aborted) return context.signal.reason ?? error;
   if (SearchMcpError.isInstance(error)) return error;
-  const { serverId, operation } = context;
+  const { serverId, operation, errors } = context;
 
-  if (isSdkTimeout(error)) {
+  if (errors.isSdkTimeout(error)) {
     return new TimeoutError({
       timeoutMs: context.timeoutMs,
       message: `MCP server '${serverId}' did not answer ${operation} within ${context.timeoutMs} ms`,
       cause: error,
     });
   }
-  if (isConnectionClosed(error) && stripMcpErrorPrefix((error as Error).message) === 'Connection closed') {
+  if (errors.isConnectionClosed(error) && stripMcpErrorPrefix((error as Error).message) === 'Connection closed') {
     const detail = context.connectionDetail?.();
     return new BackendError({
       serverId,
@@ -36,7 +38,7 @@ export function toBackendFailure(error: unknown, context: BackendFailureContext)
       cause: error,
     });
   }
-  const wire = wireErrorOf(error);
+  const wire = errors.wireErrorOf(error);
   if (wire) {
     return new BackendError({
       serverId,
@@ -48,7 +50,7 @@ export function toBackendFailure(error: unknown, context: BackendFailureContext)
   }
 
   let message = stripMcpErrorPrefix(error instanceof Error ? error.message : String(error));
-  const status = httpStatusOf(error);
+  const status = errors.httpStatusOf(error);
   if (status !== undefined) {
     // The SDK keeps the HTTP status in `code` only; users need to see it.
     const hint = status === 401 || status === 403 ? ' (check the credentials in its `headers`)' : '';

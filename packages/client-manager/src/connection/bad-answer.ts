@@ -1,5 +1,5 @@
 import { isRecord } from '@search-mcp/shared';
-import { badResultOf } from './protocol-errors.js';
+import type { ProtocolErrors } from './protocol-errors.js';
 
 /**
  * What was wrong with a backend's answer that its SDK refused, or undefined when `error` is no such refusal. Two
@@ -7,8 +7,8 @@ import { badResultOf } from './protocol-errors.js';
  * zod error, which is how the 1.x SDK's HTTP transports refuse a response that is no JSON-RPC message (`result:
  * null`). Either says the answer was bad, never that the connection is: the request fails, the connection stays.
  */
-export function badAnswerOf(error: unknown): string | undefined {
-  const modern = badResultOf(error);
+export function badAnswerOf(error: unknown, errors: ProtocolErrors): string | undefined {
+  const modern = errors.badResultOf(error);
   if (modern !== undefined) return summarize(modern);
   const zodIssues = error instanceof Error && error.name === 'ZodError' ? (error as { issues?: unknown }).issues : 0;
   if (Array.isArray(zodIssues)) {

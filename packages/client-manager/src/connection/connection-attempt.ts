@@ -14,6 +14,7 @@ import type { ConnectionFactory } from './connection-factory.js';
 import { describeStartFailure, refusedLegacyHandshake } from './failure-messages.js';
 import { loadLegacyClient } from '../legacy/legacy-client-loader.js';
 import { loadModernClient } from './modern-client-loader.js';
+import type { ProtocolErrors } from './protocol-errors.js';
 import { listAllToolPages } from './tool-paging.js';
 
 export interface ConnectionAttempt {
@@ -35,6 +36,8 @@ export interface ConnectionAttempt {
   /** Called as soon as a local process exists (see `ConnectionRequest.onProcess`). */
   onProcess: (process: ProcessTransport) => void;
   originTracker?: OriginTracker;
+  /** How the manager reads its SDKs' errors: each SDK this attempt loads adds its reader. */
+  errors: ProtocolErrors;
 }
 
 export interface ConnectedServer {
@@ -58,7 +61,7 @@ export async function connectAndListTools(attempt: ConnectionAttempt): Promise<C
   try {
     return await connectInEra(attempt, 'auto');
   } catch (error) {
-    if (!refusedLegacyHandshake(error)) throw error;
+    if (!refusedLegacyHandshake(error, attempt.errors)) throw error;
     attempt.logger.info('the server refused the 2025 handshake; connecting in 2026-07-28');
     return connectInEra(attempt, 'modern');
   }
@@ -67,8 +70,8 @@ export async function connectAndListTools(attempt: ConnectionAttempt): Promise<C
 async function connectInEra(attempt: ConnectionAttempt, era: ProtocolEra | 'auto'): Promise<ConnectedServer> {
   // The client is made synchronously inside the factory: its SDK must be loaded before (`auto`: the 1.x one, the
   // era most backends end up in; a 2026-07-28 verdict of the probe loads the 2.x one too).
-  if (era === 'modern') await loadModernClient();
-  else await loadLegacyClient();
+  if (era === 'modern') attempt.errors.adoptModern((await loadModernClient()).modernErrorReader);
+  else attempt.errors.adoptLegacy((await loadLegacyClient()).legacyErrorReader);
   const { config, logger } = attempt;
   const timeoutMs = config.startupTimeoutMs;
   const started = performance.now();
@@ -86,6 +89,7 @@ async function connectInEra(attempt: ConnectionAttempt, era: ProtocolEra | 'auto
       timeoutMs,
       signal: deadline.signal,
       logger,
+      errors: attempt.errors,
       ...(attempt.originTracker ? { originTracker: attempt.originTracker } : {}),
       onProcess: (spawned) => {
         serverProcess = spawned;
@@ -95,7 +99,13 @@ async function connectInEra(attempt: ConnectionAttempt, era: ProtocolEra | 'auto
     client = opened.client;
     serverProcess = opened.process ?? serverProcess;
     const remaining = Math.max(1, timeoutMs - (performance.now() - started));
-    const tools = await listAllToolPages(client, { config, logger, timeoutMs: remaining, signal: deadline.signal });
+    const tools = await listAllToolPages(client, {
+      config,
+      logger,
+      timeoutMs: remaining,
+      signal: deadline.signal,
+      errors: attempt.errors,
+    });
     const connectMs = Math.round((performance.now() - started) * 10) / 10;
     return {
       client,
@@ -113,6 +123,7 @@ async function connectInEra(attempt: ConnectionAttempt, era: ProtocolEra | 'auto
       timeoutMs,
       deadline: deadline.signal,
       process: serverProcess,
+      errors: attempt.errors,
     });
   } finally {
     clearTimeout(timer);

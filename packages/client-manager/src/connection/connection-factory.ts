@@ -2,6 +2,7 @@ import type { BackendPeer, ProtocolEra } from './backend-peer.js';
 import type { Logger, McpImplementation, ServerConfig, ServerTransportKind } from '@search-mcp/shared';
 import type { ProcessTransport } from '../process/process-transport.js';
 import type { OriginTracker } from './origin-tracker.js';
+import type { ProtocolErrors } from './protocol-errors.js';
 
 /** What the connection state machine asks of a factory for one connection attempt. */
 export interface ConnectionRequest {
@@ -34,6 +35,8 @@ export interface ConnectionRequest {
   onProcess: (process: ProcessTransport) => void;
   /** Streamable HTTP only: learns which of our requests a server→client request came with (exact attribution). */
   originTracker?: OriginTracker;
+  /** How the manager reads its SDKs' errors: a factory that loads an SDK adds its reader. */
+  errors: ProtocolErrors;
 }
 
 /** A connected client. */

@@ -1,6 +1,6 @@
 import { type ServerConfig, TimeoutError } from '@search-mcp/shared';
 import type { ProtocolEra } from './backend-peer.js';
-import { isConnectionClosed, isSdkTimeout } from './protocol-errors.js';
+import type { ProtocolErrors } from './protocol-errors.js';
 
 /**
  * The protocol era one config entry's backend is connected in: as the config pins it (`protocol`), else unknown
@@ -13,7 +13,11 @@ export class EraVerdict {
   private readonly configured: ProtocolEra | undefined;
   private learnt: ProtocolEra | undefined;
 
-  constructor(protocol: ServerConfig['protocol']) {
+  constructor(
+    protocol: ServerConfig['protocol'],
+    /** How the manager reads its SDKs' errors. */
+    private readonly errors: ProtocolErrors,
+  ) {
     this.configured = protocol === '2025' ? 'legacy' : protocol === '2026-07-28' ? 'modern' : undefined;
   }
 
@@ -29,14 +33,15 @@ export class EraVerdict {
 
   /** A connect failed with `error` (as `describeStartFailure` made it). */
   failed(error: unknown): void {
-    if (!saysNothingAboutEra(error)) this.learnt = undefined;
+    if (!saysNothingAboutEra(error, this.errors)) this.learnt = undefined;
   }
 }
 
 /** A start that ended in a closed connection or a timeout: the backend never answered in a way that shows its era. */
-function saysNothingAboutEra(error: unknown): boolean {
+function saysNothingAboutEra(error: unknown, errors: ProtocolErrors): boolean {
   for (let current = error, depth = 0; current instanceof Error && depth < 5; depth += 1) {
-    if (TimeoutError.isInstance(current) || isConnectionClosed(current) || isSdkTimeout(current)) return true;
+    if (TimeoutError.isInstance(current) || errors.isConnectionClosed(current) || errors.isSdkTimeout(current))
+      return true;
     current = current.cause;
   }
   return false;

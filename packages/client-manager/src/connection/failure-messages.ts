@@ -1,7 +1,7 @@
 import { ServerNotRunningError, TimeoutError } from '@search-mcp/shared';
 import type { ProcessExit, ProcessTransport } from '../process/process-transport.js';
 import { toBackendFailure } from './backend-error-mapping.js';
-import { isConnectionClosed, isSdkTimeout, unsupportedProtocolVersionCode, wireErrorOf } from './protocol-errors.js';
+import { type ProtocolErrors, unsupportedProtocolVersionCode } from './protocol-errors.js';
 
 /** The words for how a server process ended: `exit code 3`, `killed by SIGKILL`, … */
 export function describeExit(exit: ProcessExit | undefined): string | undefined {
@@ -48,21 +48,23 @@ export interface StartFailureContext {
   /** Aborted when `startupTimeoutMs` ran out. */
   deadline: AbortSignal;
   process: ProcessTransport | undefined;
+  /** How the manager reads its SDKs' errors. */
+  errors: ProtocolErrors;
 }
 
 /** Why a start failed, as one error: the reason, how the process ended and the last lines of its stderr. */
 export function describeStartFailure(context: StartFailureContext): Error {
-  const { serverId, error, timeoutMs, deadline, process } = context;
+  const { serverId, error, timeoutMs, deadline, process, errors } = context;
   const detail = describeExit(process?.exit);
   let reason: string;
-  if (deadline.aborted || isSdkTimeout(error)) {
+  if (deadline.aborted || errors.isSdkTimeout(error)) {
     reason = `did not finish starting within ${timeoutMs} ms (startupTimeoutMs)`;
-  } else if (isConnectionClosed(error)) {
+  } else if (errors.isConnectionClosed(error)) {
     reason = `exited during start-up${detail ? ` (${detail})` : ''}`;
   } else {
-    const failure = toBackendFailure(error, { serverId, operation: 'start-up', timeoutMs });
+    const failure = toBackendFailure(error, { serverId, operation: 'start-up', timeoutMs, errors });
     reason = failure instanceof Error ? failure.message.replace(`MCP server '${serverId}': `, '') : String(failure);
-    reason += supportedVersionsHint(error) + pinnedModernHint(error);
+    reason += supportedVersionsHint(error, errors) + pinnedModernHint(error);
   }
   const message = `MCP server '${serverId}' ${reason}${stderrSummary(process)}`;
   return deadline.aborted
@@ -75,9 +77,9 @@ export function describeStartFailure(context: StartFailureContext): Error {
  * revision it does not speak (`-32022`, what a 2026-07-28-only server answers `initialize`): then it is worth
  * connecting again in 2026-07-28.
  */
-export function refusedLegacyHandshake(error: unknown): boolean {
+export function refusedLegacyHandshake(error: unknown, errors: ProtocolErrors): boolean {
   for (let current = error, depth = 0; current instanceof Error && depth < 5; depth += 1) {
-    if (wireErrorOf(current)?.code === unsupportedProtocolVersionCode) return true;
+    if (errors.wireErrorOf(current)?.code === unsupportedProtocolVersionCode) return true;
     current = current.cause;
   }
   return false;
@@ -93,8 +95,8 @@ function pinnedModernHint(error: unknown): string {
 }
 
 /** ` (it speaks 2026-07-28; …)` for a `-32022` whose data names the revisions the server speaks, else nothing. */
-function supportedVersionsHint(error: unknown): string {
-  const wire = wireErrorOf(error);
+function supportedVersionsHint(error: unknown, errors: ProtocolErrors): string {
+  const wire = errors.wireErrorOf(error);
   if (wire?.code !== unsupportedProtocolVersionCode) return '';
   const supported = (wire.data as { supported?: unknown } | undefined)?.supported;
   if (!Array.isArray(supported) || supported.length === 0) return '';

@@ -9,7 +9,7 @@ import { RequestAbort } from './request-abort.js';
 import type { InFlightRequests } from './in-flight-requests.js';
 import { inputRetryParams, mayAskForInput } from './input-retry.js';
 import type { OriginTracker } from './origin-tracker.js';
-import { isConnectionClosed, wireErrorOf } from './protocol-errors.js';
+import type { ProtocolErrors } from './protocol-errors.js';
 
 /** Results pass through as the backend sent them; the SDK's result schemas would strip unknown fields. */
 const PassThroughResultSchema = z.looseObject({});
@@ -45,6 +45,8 @@ export interface ForwardedRequest {
   onConnectionFailure: (error: unknown) => void;
   /** How the server process ended, for a connection that closed during the request. */
   connectionDetail: () => string | undefined;
+  /** How the manager reads its SDKs' errors. */
+  errors: ProtocolErrors;
 }
 
 /**
@@ -126,7 +128,7 @@ export async function forwardRequest(client: BackendPeer, request: ForwardedRequ
   } catch (error) {
     // A bad answer fails this request only: the backend answered, so its connection works (restarting it would
     // take every tool, resource and prompt of the server away over one bad result).
-    const bad = controller.signal.aborted ? undefined : badAnswerOf(error);
+    const bad = controller.signal.aborted ? undefined : badAnswerOf(error, request.errors);
     if (bad !== undefined) {
       throw new BackendError({
         serverId,
@@ -137,8 +139,8 @@ export async function forwardRequest(client: BackendPeer, request: ForwardedRequ
     // MCP errors, our own errors and the caller's cancellation say nothing about the connection.
     const belowMcp =
       error instanceof Error &&
-      wireErrorOf(error) === undefined &&
-      !isConnectionClosed(error) &&
+      request.errors.wireErrorOf(error) === undefined &&
+      !request.errors.isConnectionClosed(error) &&
       !SearchMcpError.isInstance(error);
     if (request.remote && belowMcp && !controller.signal.aborted) request.onConnectionFailure(error);
     throw toBackendFailure(error, {
@@ -148,6 +150,7 @@ export async function forwardRequest(client: BackendPeer, request: ForwardedRequ
       // Aborted by the caller or one of our limits: its reason is the error (the SDK would wrap it in an McpError).
       signal: controller.signal,
       connectionDetail: request.connectionDetail,
+      errors: request.errors,
     });
   } finally {
     if (token) tracker?.forget(token);

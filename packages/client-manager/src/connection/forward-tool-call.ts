@@ -4,6 +4,7 @@ import { callToolResultProblem } from './call-result-shape.js';
 import { forwardRequest } from './forward-request.js';
 import type { InFlightRequests } from './in-flight-requests.js';
 import type { OriginTracker } from './origin-tracker.js';
+import type { ProtocolErrors } from './protocol-errors.js';
 
 /** Options of one forwarded call: the shared `ToolCallOptions` and an overall limit. */
 export interface CallToolOptions extends ToolCallOptions {
@@ -29,6 +30,8 @@ export interface ForwardedCall {
   onConnectionFailure: (error: unknown) => void;
   /** How the server process ended, for a connection that closed during the call. */
   connectionDetail: () => string | undefined;
+  /** How the manager reads its SDKs' errors. */
+  errors: ProtocolErrors;
 }
 
 /**
@@ -67,6 +70,7 @@ export function forwardToolCall(client: BackendPeer, call: ForwardedCall): Promi
     remote: call.remote,
     onConnectionFailure: call.onConnectionFailure,
     connectionDetail: call.connectionDetail,
+    errors: call.errors,
   }) as Promise<McpCallToolResult>;
 }
 

@@ -7,19 +7,18 @@ export interface LazyModule<M> {
 
 /**
  * A module whose import costs start-up time a host may never need to pay (an SDK generation no backend speaks yet).
- * `onLoad` runs once, before the module is handed out (e.g. registering how its errors are read).
+ * Process-wide (Node caches a module anyway); what a manager keeps of it (how its errors are read) is that
+ * manager's own (`ProtocolErrors`).
  */
 export function lazyModule<M>(
   settings: { name: string; loadFirst: string },
   importModule: () => Promise<M>,
-  onLoad: (module: M) => void,
 ): LazyModule<M> {
   let module: M | undefined;
   return {
     async load() {
       if (module) return module;
       const imported = await importModule();
-      onLoad(imported);
       module = imported;
       return imported;
     },

@@ -10,6 +10,7 @@ import { loadModernClient } from './modern-client-loader.js';
 import type { EmitManagerEvent } from './notification-relays.js';
 import { defaultRestartPolicy } from './restart-policy.js';
 import { ServerConnection } from './server-connection.js';
+import { ProtocolErrors } from './protocol-errors.js';
 
 /**
  * `subscriptions/listen` of a 2026-07-28 backend, over the 2.x SDK's own stdio entry (`serveStdio`, which routes a
@@ -121,6 +122,7 @@ function connect(backend: Backend) {
     config: parsed,
     logger,
     clientInfo: { name: 'test', version: '0' },
+    errors: new ProtocolErrors(),
     restartPolicy: { ...defaultRestartPolicy, initialDelayMs: 20, maxDelayMs: 100 },
     openConnection: backend.factory,
     redactor: noSecrets,

@@ -1,5 +1,4 @@
 import { lazyModule } from './lazy-module.js';
-import { registerModernErrorReader } from './protocol-errors.js';
 
 /**
  * The 2.x SDK client (`@modelcontextprotocol/client`), loaded the first time a backend needs 2026-07-28: it costs
@@ -8,7 +7,6 @@ import { registerModernErrorReader } from './protocol-errors.js';
 const modernClient = lazyModule(
   { name: 'the 2.x MCP client', loadFirst: 'loadModernClient' },
   () => import('./modern-backend-client.js'),
-  (module) => registerModernErrorReader(module.modernErrorReader),
 );
 
 export const loadModernClient = modernClient.load;

@@ -108,7 +108,7 @@ async function probeStdio(
   logger.debug('era probe', outcome.era === 'modern' ? { era: 'modern' } : { era: 'legacy', why: outcome.reason });
   request.onProbed?.(outcome.era);
   if (outcome.era === 'modern') {
-    await loadModernClient();
+    request.errors.adoptModern((await loadModernClient()).modernErrorReader);
     // Refused with `-32022` listing 2026-07-28: no discover result to adopt, the client asks for it itself.
     if (!outcome.discover) return { era: 'modern', transport, connectTo: new StartedTransport(transport) };
     const prior: PriorVerdict = { kind: 'modern', discover: outcome.discover };
@@ -137,6 +137,7 @@ async function openRemote(request: ConnectionRequest, settings: ConnectionFactor
     clientInfo: request.clientInfo,
     ...(request.onProbed ? { onProbed: request.onProbed } : {}),
     logger: request.logger,
+    errors: request.errors,
     ...(settings.fetch ? { fetch: settings.fetch } : {}),
     ...(request.originTracker ? { originTracker: request.originTracker } : {}),
   });

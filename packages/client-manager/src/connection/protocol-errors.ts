@@ -2,9 +2,10 @@
  * What either SDK generation throws, read one way: the 1.x client throws `McpError` for the backend's JSON-RPC
  * errors and for its own timeouts and closed connections (codes -32001, -32000); the 2.x client throws
  * `ProtocolError` for the backend's errors and `SdkError` (string codes) for its own. Neither SDK is imported here:
- * each generation's classes are read through a reader registered when its client is first loaded (the 1.x one on
- * the first connect, the 2.x one only for a 2026-07-28 backend), so `serve` answers before either is loaded. Before
- * a reader is registered nothing of its SDK can have thrown, so "not recognised" is the right answer then.
+ * each generation's classes are read through a reader its module exports, adopted by a manager's `ProtocolErrors`
+ * when one of its connections loads that module (the 1.x one on the first connect, the 2.x one only for a
+ * 2026-07-28 backend), so `serve` answers before either is loaded. Before a reader is adopted nothing of its SDK can
+ * have reached that manager, so "not recognised" is the right answer then.
  */
 
 /** JSON-RPC code of `-32022` (the backend does not speak the revision we asked for). */
@@ -36,42 +37,51 @@ export interface LegacyErrorReader {
   httpStatus(error: unknown): number | undefined;
 }
 
-let legacyErrors: LegacyErrorReader | undefined;
-let modernErrors: ModernErrorReader | undefined;
+/**
+ * How one manager reads SDK errors: the readers of the SDK generations its connections loaded. Created per manager
+ * and passed to what reads errors (two managers in one process share nothing; a manager whose backends never loaded
+ * a generation recognises none of its errors, since none of them can reach it).
+ */
+export class ProtocolErrors {
+  private legacy: LegacyErrorReader | undefined;
+  private modern: ModernErrorReader | undefined;
 
-export function registerLegacyErrorReader(reader: LegacyErrorReader): void {
-  legacyErrors = reader;
-}
+  /** The 1.x SDK was loaded for one of this manager's connections. */
+  adoptLegacy(reader: LegacyErrorReader): void {
+    this.legacy = reader;
+  }
 
-export function registerModernErrorReader(reader: ModernErrorReader): void {
-  modernErrors = reader;
-}
+  /** The 2.x SDK was loaded for one of this manager's connections. */
+  adoptModern(reader: ModernErrorReader): void {
+    this.modern = reader;
+  }
 
-/** The backend's JSON-RPC error (or a 1.x local one carrying a code), or undefined for anything else. */
-export function wireErrorOf(error: unknown): WireError | undefined {
-  return legacyErrors?.wireError(error) ?? modernErrors?.wireError(error);
-}
+  /** The backend's JSON-RPC error (or a 1.x local one carrying a code), or undefined for anything else. */
+  wireErrorOf(error: unknown): WireError | undefined {
+    return this.legacy?.wireError(error) ?? this.modern?.wireError(error);
+  }
 
-/** The 2.x client refused the backend's result: the SDK's message; undefined for anything else. */
-export function badResultOf(error: unknown): string | undefined {
-  return modernErrors?.badResult(error);
-}
+  /** The 2.x client refused the backend's result: the SDK's message; undefined for anything else. */
+  badResultOf(error: unknown): string | undefined {
+    return this.modern?.badResult(error);
+  }
 
-/** The SDK's own request timer fired. */
-export function isSdkTimeout(error: unknown): boolean {
-  return sdkCodeOf(error) === 'timeout';
-}
+  /** The SDK's own request timer fired. */
+  isSdkTimeout(error: unknown): boolean {
+    return this.sdkCodeOf(error) === 'timeout';
+  }
 
-/** The connection closed while the request was pending. */
-export function isConnectionClosed(error: unknown): boolean {
-  return sdkCodeOf(error) === 'closed';
-}
+  /** The connection closed while the request was pending. */
+  isConnectionClosed(error: unknown): boolean {
+    return this.sdkCodeOf(error) === 'closed';
+  }
 
-/** The HTTP status a remote transport failed with (the 1.x transports keep it nowhere else), or undefined. */
-export function httpStatusOf(error: unknown): number | undefined {
-  return legacyErrors?.httpStatus(error);
-}
+  /** The HTTP status a remote transport failed with (the 1.x transports keep it nowhere else), or undefined. */
+  httpStatusOf(error: unknown): number | undefined {
+    return this.legacy?.httpStatus(error);
+  }
 
-function sdkCodeOf(error: unknown): 'timeout' | 'closed' | 'other' | undefined {
-  return legacyErrors?.sdkCode(error) ?? modernErrors?.sdkCode(error);
+  private sdkCodeOf(error: unknown): 'timeout' | 'closed' | 'other' | undefined {
+    return this.legacy?.sdkCode(error) ?? this.modern?.sdkCode(error);
+  }
 }

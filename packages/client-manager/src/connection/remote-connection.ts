@@ -3,7 +3,7 @@ import type { BackendPeer, ProtocolEra } from './backend-peer.js';
 import { probeWaitMs } from './era-probe.js';
 import { probeOverHttp } from './http-era-probe.js';
 import { loadedLegacyClient } from '../legacy/legacy-client-loader.js';
-import { httpStatusOf } from './protocol-errors.js';
+import type { ProtocolErrors } from './protocol-errors.js';
 import { loadedModernClient, loadModernClient } from './modern-client-loader.js';
 import type { PeerConnectOptions, PriorVerdict } from './prior-verdict.js';
 import { ProgressOrderingTransport } from '../transport/progress-ordering-transport.js';
@@ -27,6 +27,8 @@ export interface RemoteConnectOptions {
   logger: Logger;
   /** Tags server→client requests with the request of ours whose POST stream they came on (Streamable HTTP). */
   originTracker?: OriginTracker;
+  /** How the manager reads its SDKs' errors (a probe's 2026-07-28 verdict adopts the 2.x reader). */
+  errors: ProtocolErrors;
 }
 
 export interface RemoteConnection {
@@ -66,7 +68,7 @@ export async function connectRemote(
     logger.debug('era probe', outcome.era === 'modern' ? { era: 'modern' } : { era: 'legacy', why: outcome.reason });
     options.onProbed?.(outcome.era);
     if (outcome.era === 'modern') {
-      await loadModernClient();
+      options.errors.adoptModern((await loadModernClient()).modernErrorReader);
       // Refused with `-32022` listing 2026-07-28: no discover result to adopt, the client asks for it itself.
       if (!outcome.discover) return connectModern(config, options);
       return connectModern(config, options, { kind: 'modern', discover: outcome.discover });
@@ -85,7 +87,7 @@ export async function connectRemote(
     // A JSON-RPC error in the body (a 2026-07-28-only server refusing `initialize`) comes as that error, with no HTTP
     // status: it does speak Streamable HTTP, no SSE fallback.
     if (config.transport === 'http') throw error;
-    const status = httpStatusOf(error);
+    const status = options.errors.httpStatusOf(error);
     if (status === undefined || !fallbackStatuses.has(status)) throw error;
     options.logger.info('Streamable HTTP refused, trying SSE', { status });
     return connectWith('sse', config, options);

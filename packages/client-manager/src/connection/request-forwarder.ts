@@ -16,6 +16,7 @@ import {
 } from './forward-tool-call.js';
 import { InFlightRequests } from './in-flight-requests.js';
 import type { OriginTracker } from './origin-tracker.js';
+import type { ProtocolErrors } from './protocol-errors.js';
 
 /** What the forwarder needs to know of its connection, asked at each request. */
 export interface ForwarderHost {
@@ -55,7 +56,7 @@ export class RequestForwarder {
 
   constructor(
     private readonly host: ForwarderHost,
-    private readonly settings: { maxTotalTimeoutMs?: number; redactor: SecretRedactor },
+    private readonly settings: { maxTotalTimeoutMs?: number; redactor: SecretRedactor; errors: ProtocolErrors },
   ) {}
 
   async callTool(
@@ -78,6 +79,7 @@ export class RequestForwarder {
       remote: config.transport !== 'stdio',
       onConnectionFailure: this.onConnectionFailure,
       connectionDetail: this.connectionDetail,
+      errors: this.settings.errors,
     };
     if (this.host.originTracker) call.originTracker = this.host.originTracker;
     return this.guard(`tools/call ${toolName}`, () => forwardToolCall(client, call));
@@ -135,6 +137,7 @@ export class RequestForwarder {
       remote: this.host.config().transport !== 'stdio',
       onConnectionFailure: this.onConnectionFailure,
       connectionDetail: this.connectionDetail,
+      errors: this.settings.errors,
     };
   }
 

@@ -10,6 +10,7 @@ import type {
 import type { ReverseRequestRouter } from '../reverse/reverse-request-types.js';
 import type { ConnectionFactory } from './connection-factory.js';
 import type { LogRateLimit } from './log-rate-limit.js';
+import type { ProtocolErrors } from './protocol-errors.js';
 import type { EmitManagerEvent } from './notification-relays.js';
 import type { RestartPolicy } from './restart-policy.js';
 
@@ -29,6 +30,8 @@ export interface ServerConnectionSettings {
   /** Answers the backend's sampling, elicitation and roots requests; without one none is declared. */
   reverseRequests?: ReverseRequestRouter;
   logRateLimit: LogRateLimit;
+  /** How the manager reads its SDKs' errors (one per manager, shared by its connections). */
+  errors: ProtocolErrors;
   /** The manager's events (log messages, resource and prompt changes, task status). */
   emit: EmitManagerEvent;
   onStatusChange: (status: ServerStatus, previous: ServerState) => void;

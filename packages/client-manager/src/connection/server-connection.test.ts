@@ -16,6 +16,7 @@ import type { ConnectionFactory } from './connection-factory.js';
 import { defaultRestartPolicy, type RestartPolicy } from './restart-policy.js';
 import { defaultLogRateLimit } from './log-rate-limit.js';
 import { ServerConnection } from './server-connection.js';
+import { ProtocolErrors } from './protocol-errors.js';
 
 /**
  * The state machine over the SDK's InMemoryTransport, with a real SDK McpServer on the other side: no process, so
@@ -73,6 +74,7 @@ function createConnection(
     config: { ...parsed, ...options.config } as ServerConfig,
     logger,
     clientInfo: { name: 'test', version: '0' },
+    errors: new ProtocolErrors(),
     restartPolicy: { ...defaultRestartPolicy, initialDelayMs: 20, maxDelayMs: 100, ...options.policy },
     openConnection: backend.factory,
     redactor: noSecrets,

@@ -80,7 +80,7 @@ export class ServerConnection extends ServerLifeCycle {
     if (this.state !== 'running' || !client) {
       return { id: this.id, ok: false, error: `not running (${this.state})` };
     }
-    const health = await pingServer(client, this.id, timeoutMs);
+    const health = await pingServer(client, this.id, timeoutMs, this.settings.errors);
     return health.error === undefined ? health : { ...health, error: this.settings.redactor.redact(health.error) };
   }
 }

@@ -75,12 +75,13 @@ export abstract class ServerLifeCycle {
     this.state = !settings.config.enabled ? 'disabled' : this.configError !== undefined ? 'failed' : 'stopped';
     if (this.configError !== undefined) this.lastError = this.configError;
     this.originTracker = settings.config.transport === 'stdio' ? undefined : new OriginTracker();
-    this.era = new EraVerdict(settings.config.protocol);
+    this.era = new EraVerdict(settings.config.protocol, settings.errors);
     this.tools = new ServerToolList({
       serverId: this.id,
       logger: this.logger,
       config: () => this.config,
       onToolsChanged: settings.onToolsChanged,
+      errors: settings.errors,
     });
     this.listening = new ListenWiring({
       serverId: this.id,
@@ -229,6 +230,7 @@ export abstract class ServerLifeCycle {
         createClient: (era) => this.createClient(generation, era),
         era: this.era.current,
         clientInfo: this.settings.clientInfo,
+        errors: this.settings.errors,
         onProbed: (era) => {
           if (generation === this.generation) this.era.learn(era);
         },

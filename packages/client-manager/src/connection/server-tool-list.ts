@@ -2,6 +2,7 @@ import { errorMessage, type Logger, type ServerConfig, type ToolInfo } from '@se
 import type { BackendPeer } from './backend-peer.js';
 import { ToolListRefresh } from './tool-list-refresh.js';
 import { listAllToolPages } from './tool-paging.js';
+import type { ProtocolErrors } from './protocol-errors.js';
 
 export interface ServerToolListSettings {
   serverId: string;
@@ -10,6 +11,8 @@ export interface ServerToolListSettings {
   config: () => ServerConfig;
   /** The list changed after a refresh (the connection reports the other changes itself, in its own order). */
   onToolsChanged: (serverId: string, tools: readonly ToolInfo[]) => void;
+  /** How the manager reads its SDKs' errors. */
+  errors: ProtocolErrors;
 }
 
 /**
@@ -57,7 +60,12 @@ export class ServerToolList {
       const client = currentClient();
       if (!client) return;
       try {
-        const tools = await listAllToolPages(client, { config: config(), logger, timeoutMs: config().timeoutMs });
+        const tools = await listAllToolPages(client, {
+          config: config(),
+          logger,
+          timeoutMs: config().timeoutMs,
+          errors: this.settings.errors,
+        });
         if (!currentClient()) return;
         this.tools = tools;
         logger.info('tool list changed', { tools: tools.length });

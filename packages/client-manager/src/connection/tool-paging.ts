@@ -2,7 +2,7 @@ import type { BackendPeer } from './backend-peer.js';
 import type { Logger, ServerConfig, ToolDefinition, ToolInfo } from '@search-mcp/shared';
 import { z } from 'zod';
 import { dropDuplicateTools, parseToolPage, toToolInfo } from '../tools/lenient-tool-list.js';
-import { wireErrorOf } from './protocol-errors.js';
+import type { ProtocolErrors } from './protocol-errors.js';
 
 const ToolsPageSchema = z.looseObject({ tools: z.unknown().optional(), nextCursor: z.string().optional() });
 
@@ -17,6 +17,8 @@ export interface ToolPagingOptions {
   logger: Logger;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** How the manager reads its SDKs' errors. */
+  errors: ProtocolErrors;
 }
 
 /**
@@ -38,7 +40,7 @@ export async function listAllToolPages(client: BackendPeer, options: ToolPagingO
       );
     } catch (error) {
       // A server without tools (prompts or resources only) may not implement tools/list at all.
-      if (wireErrorOf(error)?.code === methodNotFoundCode && page === 0) {
+      if (options.errors.wireErrorOf(error)?.code === methodNotFoundCode && page === 0) {
         logger.info('server does not implement tools/list; it has no tools');
         return [];
       }

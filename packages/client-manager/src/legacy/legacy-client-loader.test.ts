@@ -1,8 +1,8 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
+import { ProtocolErrors } from '../connection/protocol-errors.js';
 import { loadedLegacyClient, loadLegacyClient } from './legacy-client-loader.js';
-import { httpStatusOf, isConnectionClosed, isSdkTimeout, wireErrorOf } from '../connection/protocol-errors.js';
 
 // Vitest gives each test file its own module graph: here the loader starts unloaded, as in a host that just started.
 describe('the 1.x SDK client, loaded on the first connect', () => {
@@ -10,26 +10,38 @@ describe('the 1.x SDK client, loaded on the first connect', () => {
     expect(() => loadedLegacyClient()).toThrow('the 1.x MCP client is not loaded yet (loadLegacyClient() first)');
   });
 
-  it('reads the 1.x errors once loaded, and loads once', async () => {
+  it('loads once, and its reader reads the 1.x errors once a manager adopted it', async () => {
+    const errors = new ProtocolErrors();
     const timeout = new McpError(ErrorCode.RequestTimeout, 'Request timed out');
-    // Not recognised before: in a host nothing of that SDK can have thrown before it was loaded.
-    expect(isSdkTimeout(timeout)).toBe(false);
+    // Not recognised before: nothing of that SDK can have reached a manager that has not loaded it.
+    expect(errors.isSdkTimeout(timeout)).toBe(false);
 
     const module = await loadLegacyClient();
     expect(await loadLegacyClient()).toBe(module);
     expect(loadedLegacyClient()).toBe(module);
+    errors.adoptLegacy(module.legacyErrorReader);
 
-    expect(isSdkTimeout(timeout)).toBe(true);
-    expect(isConnectionClosed(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'))).toBe(true);
-    expect(wireErrorOf(new McpError(-32602, 'bad input', { field: 'title' }))).toEqual({
+    expect(errors.isSdkTimeout(timeout)).toBe(true);
+    expect(errors.isConnectionClosed(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'))).toBe(true);
+    expect(errors.wireErrorOf(new McpError(-32602, 'bad input', { field: 'title' }))).toEqual({
       code: -32602,
       message: 'MCP error -32602: bad input',
       data: { field: 'title' },
     });
-    expect(httpStatusOf(new StreamableHTTPError(401, 'Unauthorized'))).toBe(401);
+    expect(errors.httpStatusOf(new StreamableHTTPError(401, 'Unauthorized'))).toBe(401);
     // A failure that was no HTTP answer keeps no status.
-    expect(httpStatusOf(new StreamableHTTPError(-1, 'fetch failed'))).toBeUndefined();
-    expect(httpStatusOf(new Error('other'))).toBeUndefined();
-    expect(wireErrorOf(new Error('other'))).toBeUndefined();
+    expect(errors.httpStatusOf(new StreamableHTTPError(-1, 'fetch failed'))).toBeUndefined();
+    expect(errors.httpStatusOf(new Error('other'))).toBeUndefined();
+    expect(errors.wireErrorOf(new Error('other'))).toBeUndefined();
+  });
+
+  it("is one manager's state: a second manager's reader set is its own", async () => {
+    const first = new ProtocolErrors();
+    const second = new ProtocolErrors();
+    first.adoptLegacy((await loadLegacyClient()).legacyErrorReader);
+    const refused = new McpError(-32602, 'bad input');
+    expect(first.wireErrorOf(refused)?.code).toBe(-32602);
+    // The module is loaded in this process, but the second manager never adopted it.
+    expect(second.wireErrorOf(refused)).toBeUndefined();
   });
 });

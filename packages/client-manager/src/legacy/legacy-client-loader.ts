@@ -1,5 +1,4 @@
 import { lazyModule } from '../connection/lazy-module.js';
-import { registerLegacyErrorReader } from '../connection/protocol-errors.js';
 
 /**
  * The 1.x SDK client (`@modelcontextprotocol/sdk`), loaded the first time a backend connects in 2025 (or probes for
@@ -8,7 +7,6 @@ import { registerLegacyErrorReader } from '../connection/protocol-errors.js';
 const legacyClient = lazyModule(
   { name: 'the 1.x MCP client', loadFirst: 'loadLegacyClient' },
   () => import('./legacy-client-module.js'),
-  (module) => registerLegacyErrorReader(module.legacyErrorReader),
 );
 
 export const loadLegacyClient = legacyClient.load;

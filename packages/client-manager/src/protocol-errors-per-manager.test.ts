@@ -1,0 +1,28 @@
+import { BackendError } from '@search-mcp/shared';
+import { fixtureServer } from '@search-mcp/test-kit';
+import { describe, expect, it } from 'vitest';
+import { useManagers } from '../test/manager-harness.js';
+
+const { createManager } = useManagers();
+
+/** The backend's JSON-RPC error of the fixture's `fail` tool, as a manager maps it. */
+async function failureOf(manager: ReturnType<typeof createManager>['manager']): Promise<BackendError> {
+  const failure = await manager.callTool('fixture', 'fail').catch((error: unknown) => error);
+  expect(BackendError.isInstance(failure)).toBe(true);
+  return failure as BackendError;
+}
+
+describe('how SDK errors are read, per manager', () => {
+  it('two managers in one process each read their own backends errors, and one closing leaves the other as it was', async () => {
+    const first = createManager({ fixture: fixtureServer('stdio-fixture-server.mjs') }).manager;
+    const second = createManager({ fixture: fixtureServer('stdio-fixture-server.mjs') }).manager;
+    await Promise.all([first.startAll(), second.startAll()]);
+    expect((await failureOf(first)).backendCode).toBe(-32602);
+    expect((await failureOf(second)).backendCode).toBe(-32602);
+
+    await first.close();
+    const failure = await failureOf(second);
+    expect(failure.backendCode).toBe(-32602);
+    expect(failure.message).toBe('the fixture refused');
+  });
+});

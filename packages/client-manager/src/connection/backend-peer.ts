@@ -1,7 +1,7 @@
 import type { McpClientCapabilities, McpImplementation, McpServerCapabilities, McpTransport } from '@search-mcp/shared';
 import type { z } from 'zod';
 import type { RequestOrigin } from '../reverse/reverse-request-types.js';
-import type { PeerConnectOptions } from './prior-verdict.js';
+import type { PeerConnectOptions } from './era/prior-verdict.js';
 
 /** `legacy`: MCP 2025-03-26 … 2025-11-25 (an `initialize` handshake); `modern`: 2026-07-28 (none). */
 export type ProtocolEra = 'legacy' | 'modern';

@@ -13,7 +13,7 @@ import type { OriginTracker } from './origin-tracker.js';
 import type { ConnectionFactory } from './connection-factory.js';
 import { describeStartFailure, refusedLegacyHandshake } from './failure-messages.js';
 import { loadLegacyClient } from '../legacy/legacy-client-loader.js';
-import { loadModernClient } from './modern-client-loader.js';
+import { loadModernClient } from './modern/modern-client-loader.js';
 import type { ProtocolErrors } from './protocol-errors.js';
 import { listAllToolPages } from './tool-paging.js';
 

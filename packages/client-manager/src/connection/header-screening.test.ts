@@ -7,7 +7,7 @@ import {
   createModernBackendClient,
   createModernHttpTransport,
   type ModernBackendClient,
-} from './modern-backend-client.js';
+} from './modern/modern-backend-client.js';
 
 /**
  * SEP-2243 screening of a 2026-07-28 backend's tool list over Streamable HTTP, through the 2.x client and the

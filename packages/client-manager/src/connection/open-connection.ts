@@ -4,10 +4,10 @@ import { StdioProcessTransport } from '../process/stdio-process-transport.js';
 import { ProgressOrderingTransport } from '../transport/progress-ordering-transport.js';
 import type { BackendPeer, ProtocolEra } from './backend-peer.js';
 import type { ConnectionFactory, ConnectionRequest, OpenedConnection } from './connection-factory.js';
-import { probeInPlace, probeWaitMs } from './era-probe.js';
+import { probeInPlace, probeWaitMs } from './era/era-probe.js';
 import { loadLegacyClient } from '../legacy/legacy-client-loader.js';
-import { loadModernClient } from './modern-client-loader.js';
-import type { PeerConnectOptions, PriorVerdict } from './prior-verdict.js';
+import { loadModernClient } from './modern/modern-client-loader.js';
+import type { PeerConnectOptions, PriorVerdict } from './era/prior-verdict.js';
 import { connectRemote } from './remote-connection.js';
 import { StartedTransport } from './started-transport.js';
 

@@ -1,6 +1,6 @@
 import { loadedLegacyClient } from '../legacy/legacy-client-loader.js';
 import type { BackendPeer, ProtocolEra } from './backend-peer.js';
-import { loadedModernClient } from './modern-client-loader.js';
+import { loadedModernClient } from './modern/modern-client-loader.js';
 import { installModernNotificationRelays } from './notification-relays.js';
 import type { PeerHooks, PeerSettings } from './peer-settings.js';
 

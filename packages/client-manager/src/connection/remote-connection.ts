@@ -1,11 +1,11 @@
 import type { Logger, McpFetchLike, McpImplementation, McpTransport, RemoteServerConfig } from '@search-mcp/shared';
 import type { BackendPeer, ProtocolEra } from './backend-peer.js';
-import { probeWaitMs } from './era-probe.js';
-import { probeOverHttp } from './http-era-probe.js';
+import { probeWaitMs } from './era/era-probe.js';
+import { probeOverHttp } from './era/http-era-probe.js';
 import { loadedLegacyClient } from '../legacy/legacy-client-loader.js';
 import type { ProtocolErrors } from './protocol-errors.js';
-import { loadedModernClient, loadModernClient } from './modern-client-loader.js';
-import type { PeerConnectOptions, PriorVerdict } from './prior-verdict.js';
+import { loadedModernClient, loadModernClient } from './modern/modern-client-loader.js';
+import type { PeerConnectOptions, PriorVerdict } from './era/prior-verdict.js';
 import { ProgressOrderingTransport } from '../transport/progress-ordering-transport.js';
 import type { OriginTracker } from './origin-tracker.js';
 

@@ -1,5 +1,5 @@
 import type { JsonRpcMessage, McpMessageExtraInfo, McpTransport, McpTransportSendOptions } from '@search-mcp/shared';
-import { isProbeAnswer } from './era-probe.js';
+import { isProbeAnswer } from './era/era-probe.js';
 
 /**
  * Hands a transport the era probe already started to a client: `start()` does nothing (the process runs already),

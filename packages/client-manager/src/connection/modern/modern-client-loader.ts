@@ -1,4 +1,4 @@
-import { lazyModule } from './lazy-module.js';
+import { lazyModule } from '../lazy-module.js';
 
 /**
  * The 2.x SDK client (`@modelcontextprotocol/client`), loaded the first time a backend needs 2026-07-28: it costs

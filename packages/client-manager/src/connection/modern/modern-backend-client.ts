@@ -31,12 +31,12 @@ import {
   scanHeaderDeclarations,
   TASKS_EXTENSION,
 } from '@search-mcp/shared';
-import type { RequestOrigin, ReverseRequestRouter } from '../reverse/reverse-request-types.js';
-import type { BackendPeer, PeerRequestOptions } from './backend-peer.js';
+import type { RequestOrigin, ReverseRequestRouter } from '../../reverse/reverse-request-types.js';
+import type { BackendPeer, PeerRequestOptions } from '../backend-peer.js';
 import { CompleteResultTransport } from './complete-result-transport.js';
 import { ModernTaskBridge } from './modern-task-bridge.js';
-import type { PeerConnectOptions } from './prior-verdict.js';
-import type { ModernErrorReader } from './protocol-errors.js';
+import type { PeerConnectOptions } from '../era/prior-verdict.js';
+import type { ModernErrorReader } from '../protocol-errors.js';
 import { RawRequestChannel } from './raw-request-channel.js';
 import { SideChannelTransport } from './side-channel-transport.js';
 

@@ -6,7 +6,7 @@ import {
   type McpImplementation,
   type McpTransport,
 } from '@search-mcp/shared';
-import { unsupportedProtocolVersionCode } from './protocol-errors.js';
+import { unsupportedProtocolVersionCode } from '../protocol-errors.js';
 
 /** The 2026-07-28 revision: the only one of the modern era so far. */
 export const modernRevision = '2026-07-28';

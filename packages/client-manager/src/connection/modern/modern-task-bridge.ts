@@ -1,6 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, RELATED_TASK_META_KEY } from '@modelcontextprotocol/client';
 import { delay, isRecord, taskPollDelayMs, isTerminalTaskStatus } from '@search-mcp/shared';
-import type { PeerRequestOptions } from './backend-peer.js';
+import type { PeerRequestOptions } from '../backend-peer.js';
 import type { RawRequestChannel } from './raw-request-channel.js';
 
 /** A request as the manager sends it: the 2025 task methods, or `tools/call` with 2025's `params.task`. */

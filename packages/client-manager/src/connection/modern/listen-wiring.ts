@@ -1,5 +1,5 @@
 import { BackendError, errorMessage, type Logger, type SecretRedactor } from '@search-mcp/shared';
-import type { BackendPeer } from './backend-peer.js';
+import type { BackendPeer } from '../backend-peer.js';
 import { type ListeningClient, ListenStream, listenFilterFor } from './listen-stream.js';
 
 export interface ListenWiringSettings {

@@ -2,15 +2,15 @@ import { InMemoryTransport, Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { noSecrets, parseConfig, type ServerConfig, type McpTransport } from '@search-mcp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRecordingLogger, waitFor } from '../../test/test-support.js';
-import { subscribeResource, unsubscribeResource } from '../features/resource-forwarding.js';
-import type { ConnectionFactory } from './connection-factory.js';
-import { defaultLogRateLimit } from './log-rate-limit.js';
+import { createRecordingLogger, waitFor } from '../../../test/test-support.js';
+import { subscribeResource, unsubscribeResource } from '../../features/resource-forwarding.js';
+import type { ConnectionFactory } from '../connection-factory.js';
+import { defaultLogRateLimit } from '../log-rate-limit.js';
 import { loadModernClient } from './modern-client-loader.js';
-import type { EmitManagerEvent } from './notification-relays.js';
-import { defaultRestartPolicy } from './restart-policy.js';
-import { ServerConnection } from './server-connection.js';
-import { ProtocolErrors } from './protocol-errors.js';
+import type { EmitManagerEvent } from '../notification-relays.js';
+import { defaultRestartPolicy } from '../restart-policy.js';
+import { ServerConnection } from '../server-connection.js';
+import { ProtocolErrors } from '../protocol-errors.js';
 
 /**
  * `subscriptions/listen` of a 2026-07-28 backend, over the 2.x SDK's own stdio entry (`serveStdio`, which routes a

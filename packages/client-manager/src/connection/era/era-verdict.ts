@@ -1,6 +1,6 @@
 import { type ServerConfig, TimeoutError } from '@search-mcp/shared';
-import type { ProtocolEra } from './backend-peer.js';
-import type { ProtocolErrors } from './protocol-errors.js';
+import type { ProtocolEra } from '../backend-peer.js';
+import type { ProtocolErrors } from '../protocol-errors.js';
 
 /**
  * The protocol era one config entry's backend is connected in: as the config pins it (`protocol`), else unknown

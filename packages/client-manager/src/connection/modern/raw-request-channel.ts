@@ -1,6 +1,6 @@
 import { type JSONRPCMessage, ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { isRecord } from '@search-mcp/shared';
-import type { PeerRequestOptions } from './backend-peer.js';
+import type { PeerRequestOptions } from '../backend-peer.js';
 import type { SideChannelReader, SideChannelTransport } from './side-channel-transport.js';
 
 /** Our ids and progress tokens on the shared transport: strings, so they never meet the SDK's numeric ones. */

@@ -12,8 +12,7 @@ import { closeConnection } from './close-connection.js';
 import type { OriginTracker } from './origin-tracker.js';
 import type { ConnectionFactory } from './connection-factory.js';
 import { describeStartFailure, refusedLegacyHandshake } from './failure-messages.js';
-import { loadLegacyClient } from '../legacy/legacy-client-loader.js';
-import { loadModernClient } from './modern/modern-client-loader.js';
+import { eraStrategy } from './era/era-strategies.js';
 import type { ProtocolErrors } from './protocol-errors.js';
 import { listAllToolPages } from './tool-paging.js';
 
@@ -70,8 +69,7 @@ export async function connectAndListTools(attempt: ConnectionAttempt): Promise<C
 async function connectInEra(attempt: ConnectionAttempt, era: ProtocolEra | 'auto'): Promise<ConnectedServer> {
   // The client is made synchronously inside the factory: its SDK must be loaded before (`auto`: the 1.x one, the
   // era most backends end up in; a 2026-07-28 verdict of the probe loads the 2.x one too).
-  if (era === 'modern') attempt.errors.adoptModern((await loadModernClient()).modernErrorReader);
-  else attempt.errors.adoptLegacy((await loadLegacyClient()).legacyErrorReader);
+  await eraStrategy(era === 'auto' ? 'legacy' : era).load(attempt.errors);
   const { config, logger } = attempt;
   const timeoutMs = config.startupTimeoutMs;
   const started = performance.now();

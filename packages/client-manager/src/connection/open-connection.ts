@@ -6,10 +6,10 @@ import type { BackendPeer, ProtocolEra } from './backend-peer.js';
 import type { ConnectionFactory, ConnectionRequest, OpenedConnection } from './connection-factory.js';
 import { probeInPlace, probeWaitMs } from './era/era-probe.js';
 import { loadLegacyClient } from '../legacy/legacy-client-loader.js';
-import { loadModernClient } from './modern/modern-client-loader.js';
 import type { PeerConnectOptions, PriorVerdict } from './era/prior-verdict.js';
 import { connectRemote } from './remote-connection.js';
 import { StartedTransport } from './started-transport.js';
+import { chooseAutoEra } from './era/auto-era.js';
 
 export interface ConnectionFactorySettings {
   stderrTailLines: number;
@@ -105,16 +105,11 @@ async function probeStdio(
     timeoutMs: probeWaitMs(request.timeoutMs),
     signal: request.signal,
   });
-  logger.debug('era probe', outcome.era === 'modern' ? { era: 'modern' } : { era: 'legacy', why: outcome.reason });
-  request.onProbed?.(outcome.era);
-  if (outcome.era === 'modern') {
-    request.errors.adoptModern((await loadModernClient()).modernErrorReader);
-    // Refused with `-32022` listing 2026-07-28: no discover result to adopt, the client asks for it itself.
-    if (!outcome.discover) return { era: 'modern', transport, connectTo: new StartedTransport(transport) };
-    const prior: PriorVerdict = { kind: 'modern', discover: outcome.discover };
-    return { era: 'modern', transport, connectTo: new StartedTransport(transport), prior };
+  const choice = await chooseAutoEra(outcome, request);
+  // The probed process goes on in the chosen era unless the probe ended it.
+  if (outcome.era === 'modern' || outcome.reason !== 'closed') {
+    return { ...choice, transport, connectTo: new StartedTransport(transport) };
   }
-  if (outcome.reason !== 'closed') return { era: 'legacy', transport, connectTo: new StartedTransport(transport) };
   // Ended by our own close (the server was stopped while it started): nothing to start again, and a process started
   // now would belong to no one.
   if (transport.closeRequested) throw new Error('the server was stopped while it started');

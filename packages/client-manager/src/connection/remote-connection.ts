@@ -4,7 +4,8 @@ import { probeWaitMs } from './era/era-probe.js';
 import { probeOverHttp } from './era/http-era-probe.js';
 import { loadedLegacyClient } from '../legacy/legacy-client-loader.js';
 import type { ProtocolErrors } from './protocol-errors.js';
-import { loadedModernClient, loadModernClient } from './modern/modern-client-loader.js';
+import { chooseAutoEra } from './era/auto-era.js';
+import { loadedModernClient } from './modern/modern-client-loader.js';
 import type { PeerConnectOptions, PriorVerdict } from './era/prior-verdict.js';
 import { ProgressOrderingTransport } from '../transport/progress-ordering-transport.js';
 import type { OriginTracker } from './origin-tracker.js';
@@ -64,18 +65,11 @@ export async function connectRemote(
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
-    const { logger } = options;
-    logger.debug('era probe', outcome.era === 'modern' ? { era: 'modern' } : { era: 'legacy', why: outcome.reason });
-    options.onProbed?.(outcome.era);
-    if (outcome.era === 'modern') {
-      options.errors.adoptModern((await loadModernClient()).modernErrorReader);
-      // Refused with `-32022` listing 2026-07-28: no discover result to adopt, the client asks for it itself.
-      if (!outcome.discover) return connectModern(config, options);
-      return connectModern(config, options, { kind: 'modern', discover: outcome.discover });
-    }
+    const choice = await chooseAutoEra(outcome, options);
+    if (outcome.era === 'modern') return connectModern(config, options, choice.prior);
     // The url takes no POST at all: an SSE-only server, no need to POST `initialize` to learn that again.
     if (config.transport === 'auto' && outcome.httpStatus !== undefined && sseOnlyStatuses.has(outcome.httpStatus)) {
-      logger.info('Streamable HTTP refused, trying SSE', { status: outcome.httpStatus });
+      options.logger.info('Streamable HTTP refused, trying SSE', { status: outcome.httpStatus });
       return connectWith('sse', config, options);
     }
   }

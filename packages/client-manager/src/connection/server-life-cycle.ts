@@ -16,7 +16,7 @@ import { closeConnection } from './close-connection.js';
 import { describeStatus } from './connection-status.js';
 import { EraVerdict } from './era/era-verdict.js';
 import { ListenWiring } from './modern/listen-wiring.js';
-import { createPeer } from './peer-factory.js';
+import { eraStrategy } from './era/era-strategies.js';
 import { configErrorFailure, connectionLostMessage, describeExit, gaveUpMessage } from './failure-messages.js';
 import { OriginTracker } from './origin-tracker.js';
 import type { InFlightRequests } from './in-flight-requests.js';
@@ -286,8 +286,7 @@ export abstract class ServerLifeCycle {
   }
 
   private createClient(generation: number, era: ProtocolEra): BackendPeer {
-    return createPeer(
-      era,
+    return eraStrategy(era).createPeer(
       {
         serverId: this.id,
         clientInfo: this.settings.clientInfo,

@@ -1,6 +1,7 @@
 import type { EraStrategy } from '../era/era-strategy.js';
 import { installModernNotificationRelays } from '../notification-relays.js';
 import { loadedModernClient, loadModernClient } from './modern-client-loader.js';
+import { connectModernRemote } from './modern-remote-connection.js';
 
 /**
  * MCP 2026-07-28 (no handshake: `server/discover`, then an envelope in every request), on the 2.x SDK client: its
@@ -34,4 +35,5 @@ export const modernEra: EraStrategy = {
     });
     return client;
   },
+  connectRemote: connectModernRemote,
 };

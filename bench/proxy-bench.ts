@@ -1200,6 +1200,82 @@ function readMode(argv: string[]): Mode {
   return { kind: values['echo-only'] ? 'echo-only' : 'full', rounds };
 }
 
+type Leftovers = Awaited<ReturnType<typeof leftoverCheck>>;
+
+/** `--profile`: echo rounds with search-mcp under --cpu-prof; the report of its hottest functions and packages. */
+async function profileRun(directory: string, mode: Extract<Mode, { kind: 'profile' }>): Promise<string> {
+  log(`profile: echo rounds with search-mcp under --cpu-prof (every ${profileIntervalUs} µs)`);
+  const md = await profileEcho(directory, mode.out, mode.top);
+  log(`wrote ${mode.out}`);
+  return md;
+}
+
+/** `--count`: what search-mcp holds, allocates and awaits per forwarded echo. */
+function countRun(directory: string, mode: Extract<Mode, { kind: 'count' }>): Promise<string> {
+  log('count: promises and allocations in search-mcp per forwarded echo');
+  return countEcho(directory, mode.top);
+}
+
+/** `--echo-only`: the echo section alone, printed, not written to results/. */
+async function echoOnlyRun(directory: string, machine: Machine, rounds: number): Promise<string> {
+  log('echo: bare SDK client vs byte relay vs search-mcp tool_execute vs search-mcp tools/call');
+  const echo = await benchEcho(directory, { measuredRounds: rounds });
+  return [
+    '# search-mcp echo latency (--echo-only)',
+    '',
+    `${machineSummary(machine)} · load ${machine.loadAverageAtStart.join(' / ')} at start, ${loadAverage().join(' / ')} at end` +
+      `${niceNote(machine.nice)} · ` +
+      `${echo.warmupRounds} warm-up + ${echo.measuredRounds} measured rounds, interleaved`,
+    '',
+    ...metricTableLines(echoRows(echo)),
+    '',
+  ].join('\n');
+}
+
+/** The whole benchmark: start-up, echo, memory; written to results/proxy.json and .md. */
+async function fullRun(
+  directory: string,
+  machine: Machine,
+  rounds: number,
+  runStarted: number,
+): Promise<{ md: string; cleanup: Leftovers }> {
+  // Start-up first, while the machine is quiet (the other sections start many processes).
+  log(`startup: search-mcp with one backend that needs ${slowBackendDelayMs} ms`);
+  const startup = await benchStartup(directory);
+  log('echo: bare SDK client vs byte relay vs search-mcp tool_execute vs search-mcp tools/call');
+  const echo = await benchEcho(directory, { measuredRounds: rounds });
+  log('memory: search-mcp with the 22 replay servers');
+  const memory = await benchMemory(directory);
+  machine.loadAverageAtEnd = loadAverage();
+  const cleanup = await leftoverCheck(directory);
+  const result = {
+    machine,
+    durationMs: round(performance.now() - runStarted, 0),
+    startup,
+    echo,
+    memory,
+    cleanup,
+  };
+  const md = markdown(machine, startup, echo, memory);
+  const jsonPath = await writeResults('proxy', result, md);
+  log(`wrote ${jsonPath} and proxy.md in ${(result.durationMs / 1000).toFixed(1)} s`);
+  return { md, cleanup };
+}
+
+/** Sets the exit code when a process this run started is still alive. */
+function reportLeftovers(cleanup: Leftovers): void {
+  const leftovers =
+    cleanup.aliveSeenPids.length +
+    cleanup.childProcesses.length +
+    Object.values(cleanup.pgrepOurs).reduce((total, pids) => total + pids.length, 0);
+  if (leftovers > 0) {
+    log(`LEFTOVER PROCESSES: ${JSON.stringify(cleanup)}`);
+    process.exitCode = 1;
+  } else {
+    log(`cleanup ok: all ${cleanup.processesSeen} processes this run started have ended`);
+  }
+}
+
 async function main(): Promise<void> {
   const runStarted = performance.now();
   let mode: Mode;
@@ -1228,60 +1304,12 @@ async function main(): Promise<void> {
   const directory = await mkdtemp(join(os.tmpdir(), 'search-mcp-proxy-bench-'));
   try {
     let md: string;
-    let fullCleanup: Awaited<ReturnType<typeof leftoverCheck>> | undefined;
-    if (mode.kind === 'profile') {
-      log(`profile: echo rounds with search-mcp under --cpu-prof (every ${profileIntervalUs} µs)`);
-      md = await profileEcho(directory, mode.out, mode.top);
-      log(`wrote ${mode.out}`);
-    } else if (mode.kind === 'count') {
-      log('count: promises and allocations in search-mcp per forwarded echo');
-      md = await countEcho(directory, mode.top);
-    } else if (mode.kind === 'echo-only') {
-      log('echo: bare SDK client vs byte relay vs search-mcp tool_execute vs search-mcp tools/call');
-      const echo = await benchEcho(directory, { measuredRounds: mode.rounds });
-      md = [
-        '# search-mcp echo latency (--echo-only)',
-        '',
-        `${machineSummary(machine)} · load ${machine.loadAverageAtStart.join(' / ')} at start, ${loadAverage().join(' / ')} at end` +
-          `${niceNote(machine.nice)} · ` +
-          `${echo.warmupRounds} warm-up + ${echo.measuredRounds} measured rounds, interleaved`,
-        '',
-        ...metricTableLines(echoRows(echo)),
-        '',
-      ].join('\n');
-    } else {
-      // Start-up first, while the machine is quiet (the other sections start many processes).
-      log(`startup: search-mcp with one backend that needs ${slowBackendDelayMs} ms`);
-      const startup = await benchStartup(directory);
-      log('echo: bare SDK client vs byte relay vs search-mcp tool_execute vs search-mcp tools/call');
-      const echo = await benchEcho(directory, { measuredRounds: mode.rounds });
-      log('memory: search-mcp with the 22 replay servers');
-      const memory = await benchMemory(directory);
-      machine.loadAverageAtEnd = loadAverage();
-      fullCleanup = await leftoverCheck(directory);
-      const result = {
-        machine,
-        durationMs: round(performance.now() - runStarted, 0),
-        startup,
-        echo,
-        memory,
-        cleanup: fullCleanup,
-      };
-      md = markdown(machine, startup, echo, memory);
-      const jsonPath = await writeResults('proxy', result, md);
-      log(`wrote ${jsonPath} and proxy.md in ${(result.durationMs / 1000).toFixed(1)} s`);
-    }
-    const cleanup = fullCleanup ?? (await leftoverCheck(directory));
-    const leftovers =
-      cleanup.aliveSeenPids.length +
-      cleanup.childProcesses.length +
-      Object.values(cleanup.pgrepOurs).reduce((total, pids) => total + pids.length, 0);
-    if (leftovers > 0) {
-      log(`LEFTOVER PROCESSES: ${JSON.stringify(cleanup)}`);
-      process.exitCode = 1;
-    } else {
-      log(`cleanup ok: all ${cleanup.processesSeen} processes this run started have ended`);
-    }
+    let cleanup: Leftovers | undefined;
+    if (mode.kind === 'profile') md = await profileRun(directory, mode);
+    else if (mode.kind === 'count') md = await countRun(directory, mode);
+    else if (mode.kind === 'echo-only') md = await echoOnlyRun(directory, machine, mode.rounds);
+    else ({ md, cleanup } = await fullRun(directory, machine, mode.rounds, runStarted));
+    reportLeftovers(cleanup ?? (await leftoverCheck(directory)));
     process.stdout.write(md);
   } finally {
     // On failure: close whatever is still open so no server outlives the run.

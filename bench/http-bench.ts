@@ -1270,6 +1270,40 @@ async function profileMain(mode: Extract<Mode, { kind: 'profile' }>): Promise<vo
   process.stdout.write(md);
 }
 
+/**
+ * Each server mode in turn: throughput, then (on the child, or the only mode) the leak check and session churn.
+ * `open` holds the server while it runs, so the caller can close it on failure.
+ */
+async function measureServerModes(open: Set<RunningServer>): Promise<{
+  runs: Partial<Record<ServerMode, Throughput>>;
+  leak: Leak | undefined;
+  sessions: Sessions | undefined;
+}> {
+  const runs: Partial<Record<ServerMode, Throughput>> = {};
+  let leak: Leak | undefined;
+  let sessions: Sessions | undefined;
+  for (const mode of serverModes) {
+    log(`${mode}: starting the server`);
+    const server = mode === 'child' ? await startChild() : await startInProcess();
+    open.add(server);
+    try {
+      remember(await server.stats());
+      const atStart = await server.memory();
+      log(`${mode}: listening on ${server.url} (pid ${server.pid}), RSS ${bytesToMb(atStart.rss).toFixed(1)} MB`);
+      runs[mode] = await throughput(server);
+      if (mode === 'child' || !serverModes.includes('child')) {
+        leak = await leakCheck(server, atStart);
+        sessions = await sessionChurn(server);
+      }
+      remember(await server.stats());
+    } finally {
+      await server.close();
+      open.delete(server);
+    }
+  }
+  return { runs, leak, sessions };
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Main
 
@@ -1299,30 +1333,9 @@ async function main(): Promise<void> {
     ),
   };
   const childrenAtStart = childrenOf(process.pid);
-  const runs: Partial<Record<ServerMode, Throughput>> = {};
-  let leak: Leak | undefined;
-  let sessions: Sessions | undefined;
   const open = new Set<RunningServer>();
   try {
-    for (const mode of serverModes) {
-      log(`${mode}: starting the server`);
-      const server = mode === 'child' ? await startChild() : await startInProcess();
-      open.add(server);
-      try {
-        remember(await server.stats());
-        const atStart = await server.memory();
-        log(`${mode}: listening on ${server.url} (pid ${server.pid}), RSS ${bytesToMb(atStart.rss).toFixed(1)} MB`);
-        runs[mode] = await throughput(server);
-        if (mode === 'child' || !serverModes.includes('child')) {
-          leak = await leakCheck(server, atStart);
-          sessions = await sessionChurn(server);
-        }
-        remember(await server.stats());
-      } finally {
-        await server.close();
-        open.delete(server);
-      }
-    }
+    const { runs, leak, sessions } = await measureServerModes(open);
     machine.loadAverageAtEnd = loadAverage();
 
     const cleanup = await leftoverCheck();

@@ -134,6 +134,7 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
     catalog,
     sessions,
     logger: logger.child({ component: 'forwarding' }),
+    pendingInputs,
   });
   const waitsForClient = options.backendClientCapabilities === 'first-client';
   let started: Promise<ServerStatus[]> | undefined;

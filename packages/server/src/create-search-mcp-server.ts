@@ -88,7 +88,7 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): SearchMc
     if (!cachedLists.has(method)) return undefined;
     return listCacheHint({ callerDependent, manager: options.manager });
   });
-  const inputs = options.pendingInputs ?? new PendingInputs();
+  const inputs = options.pendingInputs ?? hub?.pendingInputs ?? new PendingInputs();
   const defaultCaller: Caller = options.projectId !== undefined ? { projectId: options.projectId } : {};
   const callerOf = (meta: Record<string, unknown> | undefined, extra: RequestExtra): Caller => {
     if (options.resolveCaller) return options.resolveCaller({ meta, extra });

@@ -3,6 +3,7 @@ import { type Caller, isServerVisibleToProject, type ToolCatalog } from '@search
 import { errorMessage, isRecord, type Logger } from '@search-mcp/shared';
 import { type InstructionsBudget, summarizeBackendInstructions } from './backend-instructions.js';
 import type { BackendGateway, BackendGatewayEvents, Listed } from './forwarding/backend-gateway.js';
+import { PendingInputs } from './input/pending-inputs.js';
 import { LogLevels } from './logging/log-levels.js';
 import { requestsHearingLog, sessionCallInFlight } from './logging/request-log-relay.js';
 import { PromptTable } from './prompts/prompt-table.js';
@@ -25,6 +26,11 @@ export interface ForwardingHubOptions {
   /** Quiet time before `resources/list_changed` / `prompts/list_changed` go out. Default 200 ms. */
   listChangedDebounceMs?: number;
   instructionsBudget?: InstructionsBudget;
+  /**
+   * The calls held for 2026-07-28 clients' retries and the key that seals our `requestState`, shared by every server
+   * instance of the hub (a retry may reach another instance). Default: a new one with a random key.
+   */
+  pendingInputs?: PendingInputs;
 }
 
 type ListKind = 'resources' | 'prompts';
@@ -41,6 +47,8 @@ export class ForwardingHub {
   readonly routes: ResourceRoutes;
   readonly logLevels = new LogLevels();
   readonly logger: Logger;
+  /** The calls held for 2026-07-28 clients' retries, for every instance of the hub (`ForwardingHubOptions`). */
+  readonly pendingInputs: PendingInputs;
   private readonly promptLists = new Map<string, Promise<ReadonlyArray<Listed & { name: string }>>>();
   private readonly promptTables = new Map<string, PromptTable>();
   private readonly subscriptions: ResourceSubscriptions;
@@ -54,6 +62,7 @@ export class ForwardingHub {
     this.catalog = options.catalog;
     this.sessions = options.sessions;
     this.logger = options.logger;
+    this.pendingInputs = options.pendingInputs ?? new PendingInputs();
     this.debounceMs = options.listChangedDebounceMs ?? 200;
     this.budget = options.instructionsBudget;
     this.routes = new ResourceRoutes(this.gateway, { logger: this.logger });

@@ -46,8 +46,8 @@ export interface SearchMcpServerOptions {
   /**
    * The calls held for a 2026-07-28 client's retry and the key that seals our `requestState` (`PendingInputs`). A
    * retry is a new request, and may reach a new server instance (Streamable HTTP builds one per 2026-07-28 request):
-   * give every instance that serves the same clients the same one, as `createSearchMcpRuntime` does. Default: a new
-   * one for this instance, right when one instance serves a connection (stdio, a 2025 session).
+   * every instance that serves the same clients needs the same one. Default: the hub's (`ForwardingHub.pendingInputs`,
+   * one per hub, as in `createSearchMcpRuntime`), else a new one for this instance.
    */
   pendingInputs?: PendingInputs;
   /** HTTP stateless mode: no stream outside a request, so no subscriptions, no log messages, no reverse requests. */

@@ -9,7 +9,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { z } from 'zod';
 import { createSearchMcpServer } from '../create-search-mcp-server.js';
 import { ForwardingHub } from '../forwarding-hub.js';
-import { PendingInputs } from '../input/pending-inputs.js';
 import { ClientSessions } from '../sessions/client-sessions.js';
 import { connectBarePeer, connectThroughEntry, modernEnvelope } from '../../test/stdio-entry-link.js';
 
@@ -23,8 +22,6 @@ const everythingBin = Object.values((require(everythingManifest) as { bin: Recor
 let manager: McpClientManager;
 let catalog: ToolCatalog;
 let hub: ForwardingHub;
-/** The held calls every server instance of these tests shares, as a runtime's instances share its own. */
-const pendingInputs = new PendingInputs();
 const closers: Array<() => Promise<void>> = [];
 
 beforeAll(async () => {
@@ -59,8 +56,8 @@ const searchMcpServer = (context: { era: 'legacy' | 'modern' }, stateless = fals
     stateless,
     catalog,
     manager,
+    // No `pendingInputs`: every instance takes the hub's, so a retry on another instance finds its held call.
     hub,
-    pendingInputs,
     mode: 'proxy',
     era: context.era,
     resolveCaller: ({ meta }) => (typeof meta?.token === 'string' ? { tokenId: meta.token } : {}),
@@ -350,7 +347,7 @@ describe('the tasks extension for 2026-07-28 clients, over a 2025 backend task',
     const content = (last.result as { content?: Array<{ text?: string }> } | undefined)?.content ?? [];
     expect(content.map((block) => block.text).join('')).toContain('# Research Report: python (snake)');
     // The tasks/result held open for the input ended with the task (the backend answers it at its poll interval).
-    await vi.waitFor(() => expect(pendingInputs.size).toBe(0), { timeout: 5000 });
+    await vi.waitFor(() => expect(hub.pendingInputs.size).toBe(0), { timeout: 5000 });
   }, 60_000);
 
   it('a 2026 client cancelling a 2025 backend task that waits for input ends the tasks/result held for it', async () => {
@@ -364,9 +361,9 @@ describe('the tasks extension for 2026-07-28 clients, over a 2025 backend task',
     const created = await peerGet('tools/call', { name, arguments: { topic: 'python', ambiguous: true } });
     const taskId = String(created.taskId);
     expect(await pollWhileWorking(peerGet, taskId)).toMatchObject({ status: 'input_required' });
-    expect(pendingInputs.size).toBe(1);
+    expect(hub.pendingInputs.size).toBe(1);
     await peerGet('tasks/cancel', { taskId });
-    expect(pendingInputs.size).toBe(0);
+    expect(hub.pendingInputs.size).toBe(0);
     expect((await pollUntilTerminal(peerGet, taskId)).at(-1)).toMatchObject({ taskId, status: 'cancelled' });
   }, 60_000);
 

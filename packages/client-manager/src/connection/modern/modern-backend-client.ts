@@ -33,7 +33,7 @@ import {
 } from '@search-mcp/shared';
 import type { RequestOrigin, ReverseRequestRouter } from '../../reverse/reverse-request-types.js';
 import type { BackendPeer, PeerRequestOptions } from '../backend-peer.js';
-import { CompleteResultTransport } from './complete-result-transport.js';
+import { withCompleteResultType } from './complete-result-type.js';
 import { ModernTaskBridge } from './modern-task-bridge.js';
 import type { PeerConnectOptions } from '../era/prior-verdict.js';
 import type { ModernErrorReader } from '../protocol-errors.js';
@@ -116,7 +116,7 @@ export class ModernBackendClient extends Client implements BackendPeer {
   override async connect(transport: McpTransport | ModernTransport, options?: PeerConnectOptions): Promise<void> {
     this.overHttp = transport instanceof StreamableHTTPClientTransport;
     // A 2026 result without `resultType` reaches the client (and the task channel) as `complete`.
-    const shared = new SideChannelTransport(new CompleteResultTransport(transport));
+    const shared = new SideChannelTransport(transport, withCompleteResultType);
     await super.connect(shared, options);
     // The version is pinned: a connect that succeeded speaks it (no per-request read of the SDK's negotiation).
     this.connectedVersion = modernProtocolVersion;

@@ -16,7 +16,8 @@ export interface SideChannelReader {
  * requests, `RawRequestChannel`). The reader is attached here, on our own layer between the transport and the
  * client, instead of by rewriting the callbacks the client set on its transport after `connect`: the client keeps
  * sole ownership of what it was handed, and nothing depends on when the SDK sets its callbacks. Until a reader is
- * attached every message goes straight to the client (one branch per message).
+ * attached every message goes straight to the client (one branch per message). `inbound` maps each arriving message
+ * first (`withCompleteResultType`), so the connection has one layer of ours, not one per concern.
  *
  * Everything else is the inner transport's own, as the 2.x protocol layer reads it (`hasPerRequestStream`,
  * `sessionId`, the protocol version setters).
@@ -27,8 +28,12 @@ export class SideChannelTransport implements ModernTransport {
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
   private reader: SideChannelReader | undefined;
 
-  constructor(private readonly inner: ModernTransport) {
-    inner.onmessage = (message, extra) => {
+  constructor(
+    private readonly inner: ModernTransport,
+    inbound: <T extends JSONRPCMessage>(message: T) => T = (message) => message,
+  ) {
+    inner.onmessage = (arrived, extra) => {
+      const message = inbound(arrived);
       if (this.reader?.take(message)) return;
       this.onmessage?.(message, extra);
     };

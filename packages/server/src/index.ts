@@ -6,6 +6,7 @@
 export { createSearchMcpServer } from './create-search-mcp-server.js';
 export type { ListedToolFinder, SearchMcpServer } from './search-mcp-server.js';
 export type { RequestExtra } from './request-extra-types.js';
+export { clientEraOf } from './eras/client-era-of.js';
 export type { ClientFacingEra } from './eras/client-facing-era.js';
 export type { SearchMcpServerOptions, ServerStatusSource } from './search-mcp-server-options.js';
 export type { AuditRecord, AuditSink } from './audit/audit-record.js';

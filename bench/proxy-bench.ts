@@ -6,12 +6,12 @@
  *
  * Measures, in one run (times are only comparable within a run: compare the ratios):
  *   1. start-up: spawn of `search-mcp serve` to the first `tools/list` answer while its only backend needs 10 s to
- *      start (packages/client-manager/test/fixtures/stdio-fixture-server.mjs --startup-delay-ms 10000), next to a
+ *      start (the test kit's stdio-fixture-server.mjs --startup-delay-ms 10000), next to a
  *      bare replay server spawned directly (the floor: node + SDK start-up);
  *   2. `echo` latency on server-everything: a bare SDK client vs search-mcp `tool_execute` vs search-mcp direct
  *      `tools/call everything:echo`, interleaved, cycling through every order; next to a byte relay (a process that
  *      only copies stdio to a server-everything child), the floor for any stdio proxy;
- *   3. memory: VmRSS of the search-mcp process with the 22 replay servers of ../shared/fixtures/real-servers
+ *   3. memory: VmRSS of the search-mcp process with the 22 replay servers of fixtures/real-servers
  *      connected (after a tool_discovery), and its children's total VmRSS / PSS.
  *
  * Writes bench/results/proxy.json and bench/results/proxy.md and prints the markdown to stdout.

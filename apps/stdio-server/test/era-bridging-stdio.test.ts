@@ -1,6 +1,6 @@
 /**
- * Issue 10's era bridging of server→client requests over stdio, through the built binary (plan §4): a backend asks
- * for input (elicitation, sampling) during a call, and the client of search-mcp answers it in its own era — a 2025
+ * Issue 10's era bridging of server→client requests over stdio, through the built binary
+ * (`docs/design/protocol-eras.md` §4): a backend asks for input (elicitation, sampling) during a call, and the client of search-mcp answers it in its own era — a 2025
  * client as a request from the server, a 2026-07-28 client inside an `input_required` result that its 2.x SDK client
  * fulfils with the same handler and retries. Both backend eras: `legacy` (the 1.x SDK fixture, pushes requests
  * during `ask-elicitation`/`ask-sampling`) and `modern` (the 2.x fixture that speaks only 2026-07-28, answers

@@ -12,8 +12,8 @@ import { createRecordingLogger } from '../test/test-support.js';
 import { McpClientManager, type ReverseRequest, type ReverseRequestRouter } from './index.js';
 
 /**
- * Multi-round-trip requests of 2026-07-28 backends (issue 10, plan §4): the manager declares the router's
- * capabilities in every request's envelope, hands an `input_required` answer back as a value (never fulfilled
+ * Multi-round-trip requests of 2026-07-28 backends (issue 10, `docs/design/protocol-eras.md` §4): the manager
+ * declares the router's capabilities in every request's envelope, hands an `input_required` answer back as a value (never fulfilled
  * here) and sends the caller's retry (`inputResponses` + the echoed `requestState`). The modern fixture over stdio
  * and Streamable HTTP; the 2025 feature fixture for the error a retry to a 2025 backend gets.
  */

@@ -13,7 +13,9 @@ async function failureOf(manager: ReturnType<typeof createManager>['manager']): 
 }
 
 describe('how SDK errors are read, per manager', () => {
-  it('two managers in one process each read their own backends errors, and one closing leaves the other as it was', async () => {
+  // The 1.x SDK module loads once per process, but each manager's reader set is its own: the second manager must get
+  // the reader from the module the first one loaded, and the first closing must not take it away.
+  it('two managers in one process each read their backends errors from a module loaded once; one closing leaves the other as it was', async () => {
     const first = createManager({ fixture: fixtureServer('stdio-fixture-server.mjs') }).manager;
     const second = createManager({ fixture: fixtureServer('stdio-fixture-server.mjs') }).manager;
     await Promise.all([first.startAll(), second.startAll()]);

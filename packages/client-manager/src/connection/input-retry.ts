@@ -12,7 +12,8 @@ import type { BackendPeer } from './backend-peer.js';
 /**
  * Whether this request may come back `input_required` (a multi-round-trip request): only `tools/call`,
  * `prompts/get` and `resources/read`, and only from a 2026-07-28 backend. Such a result is handed to the caller as
- * it is, to fulfil and retry (plan §4: the front side decides who answers, nothing is auto-fulfilled here).
+ * it is, to fulfil and retry (`docs/design/protocol-eras.md` §4: the front side decides who answers, nothing is
+ * auto-fulfilled here).
  */
 export function mayAskForInput(client: BackendPeer, method: string): boolean {
   return client.protocolEra === 'modern' && inputRequiredMethods.includes(method);

@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { McpFetchLike, McpTransport } from '@search-mcp/shared';
 import type { LegacyErrorReader } from '../connection/protocol-errors.js';
-import { recordingRefusals } from '../connection/legacy/refusal-recording-fetch.js';
+import { recordingRefusals } from './refusal-recording-fetch.js';
 
 /**
  * Every value this package takes from the 1.x SDK (`@modelcontextprotocol/sdk`), in the one module

@@ -62,7 +62,7 @@ export const defaultModernLogLevel: LoggingLevel = 'debug';
  * request made for a client (`origin`), what that client declared: a 2026 backend asks for input only within them
  * (else its SDK refuses with `-32021`). It asks with `input_required` results,
  * which are never fulfilled here: `forwardRequest` hands them to the caller as they are, and the caller retries with
- * the answers (plan §4: the front side decides who answers).
+ * the answers (`docs/design/protocol-eras.md` §4: the front side decides who answers).
  */
 export class ModernBackendClient extends Client implements BackendPeer {
   readonly protocolEra = 'modern';

@@ -1,5 +1,5 @@
 import { isRecord, type McpFetchLike } from '@search-mcp/shared';
-import type { WireError } from '../protocol-errors.js';
+import type { WireError } from '../connection/protocol-errors.js';
 
 /** A `fetch` that remembers the JSON-RPC error a server answered a POST with (HTTP 400), for its transport's user. */
 export interface RefusalRecordingFetch {

@@ -1,5 +1,5 @@
-import type { McpClientCapabilities } from '@search-mcp/shared';
 /** Requests a backend sends to the client side (sampling, elicitation, roots) and who answers them (types only). */
+import type { McpClientCapabilities } from '@search-mcp/shared';
 
 export type ReverseRequestMethod = 'sampling/createMessage' | 'elicitation/create' | 'roots/list';
 

@@ -58,17 +58,27 @@ export function runToolCall(context: HandlerContext, run: ToolCallRun): Promise<
     extra,
     binding,
     state,
-    serverId: parseToolKey(run.toolKey)?.serverId ?? '',
+    // Read only when a round asks for input: a plain call (nearly all) does not parse its key again.
+    get serverId() {
+      return parseToolKey(run.toolKey)?.serverId ?? '';
+    },
     // A task's call answers with the task at once: nothing to park.
     parks: extra.clientEra.asksClientBy === 'park' && context.session !== undefined && !run.task,
     progress: createProgressForwarder(run.meta, extra),
     send: (attempt) =>
-      callBackend(context, run, {
-        signal: attempt.signal,
-        onProgress: attempt.onProgress,
-        ...(attempt.parked ? { parked: attempt.parked } : {}),
-        ...attempt.retry,
-      }),
+      callBackend(
+        context,
+        run,
+        // A plain attempt (signal and progress) is already a backend call: no copy on every forwarded call.
+        attempt.parked || attempt.retry
+          ? {
+              signal: attempt.signal,
+              onProgress: attempt.onProgress,
+              ...(attempt.parked ? { parked: attempt.parked } : {}),
+              ...attempt.retry,
+            }
+          : attempt,
+      ),
     onDropped: (reason) =>
       context.logger.warn('a call waiting for the client to answer was dropped and cancelled', {
         toolKey: run.toolKey,

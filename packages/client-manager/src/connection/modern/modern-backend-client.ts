@@ -241,10 +241,8 @@ export class ModernBackendClient extends Client implements BackendPeer {
    * `_meta` itself stays.
    */
   private enveloped(request: Request, capabilities: ClientCapabilities | undefined): Request {
-    const params = request.params ?? {};
-    const meta = isRecord(params._meta) ? params._meta : {};
     const declared = capabilities === undefined ? {} : { [CLIENT_CAPABILITIES_META_KEY]: capabilities };
-    return { ...request, params: { ...params, _meta: { [LOG_LEVEL_META_KEY]: this.logLevel, ...meta, ...declared } } };
+    return withMetaKeys(request, { [LOG_LEVEL_META_KEY]: this.logLevel }, declared);
   }
 
   private async setLevelHere(level: unknown): Promise<Record<string, never>> {
@@ -273,9 +271,18 @@ function withTasksExtension(capabilities: ClientCapabilities): ClientCapabilitie
 /** The request with `capabilities` as its envelope's client capabilities; unchanged without them. */
 function declaring(request: Request, capabilities: ClientCapabilities | undefined): Request {
   if (capabilities === undefined) return request;
+  return withMetaKeys(request, {}, { [CLIENT_CAPABILITIES_META_KEY]: capabilities });
+}
+
+/** The request with more `_meta` keys: `defaults` give way to keys it has, `overrides` replace them. */
+function withMetaKeys(
+  request: Request,
+  defaults: Record<string, unknown>,
+  overrides: Record<string, unknown>,
+): Request {
   const params = request.params ?? {};
   const meta = isRecord(params._meta) ? params._meta : {};
-  return { ...request, params: { ...params, _meta: { ...meta, [CLIENT_CAPABILITIES_META_KEY]: capabilities } } };
+  return { ...request, params: { ...params, _meta: { ...defaults, ...meta, ...overrides } } };
 }
 
 export interface ModernBackendClientSettings {

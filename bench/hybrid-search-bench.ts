@@ -282,14 +282,14 @@ function installSize(packageName: string): number {
  */
 async function rssProbe(): Promise<void> {
   const mb = () => bytesToMb(process.memoryUsage().rss);
-  const tools = loadRealServers().tools;
+  const { tools, queries } = loadRealServers();
   const before = mb();
   const provider = new HybridSearchProvider({ cacheDirectory: vectorCache });
   const started = performance.now();
   await provider.ready(tools);
   const readyMs = performance.now() - started;
   const afterReady = mb();
-  for (const query of loadRealServers().queries.slice(0, 50)) {
+  for (const query of queries.slice(0, 50)) {
     await provider.search({ queries: [query.query], tools, maxResults: 10 });
   }
   const result = { beforeMb: before, afterReadyMb: afterReady, after50SearchesMb: mb(), readyMs };

@@ -3,6 +3,7 @@ import type { Caller, CatalogExecuteOptions } from '@search-mcp/catalog';
 import { parseToolKey, type ToolCallResult, type ToolProgress } from '@search-mcp/shared';
 import { callerFields, errorFields } from '../audit/request-audit.js';
 import { forwardableMeta } from '../forwarding/forwardable-meta.js';
+import { passInputRequired } from '../input/backend-input-state.js';
 import { answerRound, openRoundState, roundBinding } from '../input/input-round.js';
 import type { ParkedCall } from '../input/parked-call.js';
 import type { RequestStatePayload } from '../input/request-state-codec.js';
@@ -45,6 +46,9 @@ interface BackendCall {
  */
 export function runToolCall(context: HandlerContext, run: ToolCallRun): Promise<ToolCallResult> {
   const { extra } = run;
+  // A task's call answers with the task at once: nothing to park.
+  const parks = extra.clientEra.asksClientBy === 'park' && context.session !== undefined && !run.task;
+  if (extra.requestState === undefined && !parks) return callOnce(context, run);
   const binding = roundBinding(run.caller, run.toolKey, run.args);
   let state: RequestStatePayload | undefined;
   try {
@@ -62,8 +66,7 @@ export function runToolCall(context: HandlerContext, run: ToolCallRun): Promise<
     get serverId() {
       return parseToolKey(run.toolKey)?.serverId ?? '';
     },
-    // A task's call answers with the task at once: nothing to park.
-    parks: extra.clientEra.asksClientBy === 'park' && context.session !== undefined && !run.task,
+    parks,
     progress: createProgressForwarder(run.meta, extra),
     send: (attempt) =>
       callBackend(
@@ -85,6 +88,22 @@ export function runToolCall(context: HandlerContext, run: ToolCallRun): Promise<
         reason,
       }),
   });
+}
+
+/**
+ * A call that is no round of ours (no retry, nothing to park: nearly every forwarded call): the backend call alone,
+ * with no round built for it. Only a 2026-07-28 backend's `input_required` answer is bound and sealed, as a round's
+ * first answer is (`input/backend-input-state.ts`).
+ */
+async function callOnce(context: HandlerContext, run: ToolCallRun): Promise<ToolCallResult> {
+  const progress = createProgressForwarder(run.meta, run.extra);
+  const result = await callBackend(context, run, { signal: run.extra.signal, onProgress: progress.onProgress });
+  // Nothing is awaited that need not be (a promise and a turn each).
+  const settling = progress.settle();
+  if (settling) await settling;
+  if (!isInputRequiredResult(result)) return result;
+  const serverId = parseToolKey(run.toolKey)?.serverId ?? '';
+  return passInputRequired(context.inputs, result, serverId, roundBinding(run.caller, run.toolKey, run.args));
 }
 
 /** One call to the backend, audited. */

@@ -30,9 +30,7 @@ export function requestExtraOf(context: ServerContext, server: RequestExtraSourc
     envelope,
     era: clientEra.name,
     clientEra,
-    clientCapabilities: clientEra.requestCapabilities(envelope?.[CLIENT_CAPABILITIES_META_KEY], () =>
-      server.getClientCapabilities(),
-    ),
+    clientCapabilities: clientEra.requestCapabilities(envelope?.[CLIENT_CAPABILITIES_META_KEY], server),
     inputResponses: mcpReq.inputResponses,
     requestState: typeof requestState === 'string' ? requestState : undefined,
     sendNotification: (notification) => mcpReq.notify(notification as never),

@@ -32,7 +32,7 @@ export interface ClientFacingEra {
    */
   requestCapabilities(
     envelopeCapabilities: unknown,
-    sessionCapabilities: () => ClientCapabilities | undefined,
+    session: { getClientCapabilities(): ClientCapabilities | undefined },
   ): ClientCapabilities | undefined;
   /**
    * Who chooses which backend log messages a client hears: `session` = the session's `logging/setLevel`, heard on

@@ -6,7 +6,7 @@ export const legacyClientEra: ClientFacingEra = {
   hasStreamOutsideRequests: (stateless) => !stateless,
   asksClientBy: 'push',
   declaresCapabilitiesPer: 'session',
-  requestCapabilities: (_envelopeCapabilities, sessionCapabilities) => sessionCapabilities(),
+  requestCapabilities: (_envelopeCapabilities, session) => session.getClientCapabilities(),
   logsBy: 'session',
   requestLogLevel: () => undefined,
   hintsCaches: false,

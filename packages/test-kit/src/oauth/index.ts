@@ -1,0 +1,19 @@
+// `@search-mcp/test-kit/oauth`: a real OAuth 2.1 authorization server (oidc-provider) and an MCP server it protects,
+// for tests of an MCP client's OAuth (README: "OAuth fixtures").
+export {
+  type AuthorizationServer,
+  type AuthorizationServerActivity,
+  type AuthorizationServerOptions,
+  type ClientAuthentication,
+  type ClientRegistration,
+  defaultOAuthScopes,
+  type RecordedTokenRequest,
+  startAuthorizationServer,
+} from './authorization-server.js';
+export {
+  type ProtectedMcpServer,
+  type ProtectedMcpServerActivity,
+  type ProtectedMcpServerOptions,
+  startProtectedMcpServer,
+  type ToolScopes,
+} from './protected-mcp-server.js';

@@ -10,7 +10,10 @@
  *   loopback redirect URI matches with any port (RFC 8252 §7.3), a `web` client's only exactly;
  * - authorization code with PKCE S256, required of every client;
  * - resource indicators (RFC 8707): the access token is a JWT (RFC 9068, `typ: at+jwt`) whose `aud` is the `resource`
- *   the client sent, one of the allowed resources (the protected MCP servers register theirs);
+ *   the client sent, one of the allowed resources (the protected MCP servers register theirs); another resource is
+ *   refused with `invalid_target`; without `resource` the token is an opaque one that no protected server takes;
+ * - scopes: those asked for, all granted; none asked for, `defaultScopes`; the `scope` a client registered with is
+ *   not enforced unless `enforceRegisteredScope` (so a step-up to a wider scope works);
  * - a refresh token with every code exchange, without `offline_access` (the client must be allowed the
  *   `refresh_token` grant, which is the default for registered clients); public clients' refresh tokens rotate;
  * - token revocation (RFC 7009); `revokeAll()` for tests;
@@ -39,6 +42,11 @@ export interface AuthorizationServerOptions {
   scopes?: string[];
   /** Resources (RFC 8707) tokens may be issued for, besides those added by `allowResource`. */
   resources?: string[];
+  /**
+   * The scopes granted when an authorization request names none (as a client that found no scope in the challenge
+   * or the metadata does). Default the first of `scopes` (`mcp:read`).
+   */
+  defaultScopes?: string[];
   /** Access-token lifetime in seconds (whole, at least 1). Default 3600. */
   accessTokenTtlSeconds?: number;
   /** Refresh-token lifetime in seconds. Default 86400. */
@@ -152,7 +160,12 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: options.dynamicRegistration ?? true },
-      revocation: { enabled: true },
+      revocation: {
+        enabled: true,
+        // A client revokes only its own tokens (oidc-provider's default rule, stated so it does not warn).
+        allowedPolicy: async (_context: unknown, client: { clientId: string }, token: { clientId?: string }) =>
+          token.clientId === client.clientId,
+      },
       resourceIndicators: {
         enabled: true,
         // A refresh without `resource` gets a token for the resource of the grant.
@@ -192,6 +205,14 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
   });
   const cookieJar = createFlowCookieJar(issuer);
   provider.use(cookieJar.middleware);
+  const defaultScope = (options.defaultScopes ?? scopes.slice(0, 1)).join(' ');
+  provider.use(async (context, next) => {
+    // oidc-provider grants nothing to a request without `scope` (access_denied); a default scope is common practice.
+    if (context.method === 'GET' && context.path === '/auth' && !context.query.scope && defaultScope !== '') {
+      context.query = { ...context.query, scope: defaultScope };
+    }
+    await next();
+  });
   provider.use(createAutomaticInteractions(provider, subject));
   const watched = watchAuthorizationServer(provider);
   if (options.enforceRegisteredScope !== true) {

@@ -60,6 +60,7 @@ declare module 'oidc-provider' {
   export interface KoaContextWithOIDC {
     path: string;
     method: string;
+    query: Record<string, string | string[] | undefined>;
     status: number;
     body: unknown;
     req: IncomingMessage;

@@ -87,6 +87,21 @@ describe('the OAuth fixtures at their edges', () => {
     expect(refused.headers.get('www-authenticate')).toContain('error="invalid_token"');
   });
 
+  it('lets a refresh token expire after its configured lifetime', async () => {
+    authorizationServer.setTokenLifetimes({ refreshTokenSeconds: 1 });
+    const tokens = await obtainTokens(metadata, listener, request('mcp:read'));
+    authorizationServer.setTokenLifetimes({ refreshTokenSeconds: 86_400 });
+    // Issued in the same second as the access token: wait for that second plus the lifetime to pass.
+    const expiresAt = (Number(jwtClaims(tokens.access_token).iat) + 1) * 1000;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt - Date.now()) + 50));
+    const refreshed = await tokenRequest(metadata, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token ?? '',
+      client_id: clientId,
+    });
+    expect(refreshed.body.error).toBe('invalid_grant');
+  });
+
   it('counts a refused token request and keeps its error', async () => {
     const before = authorizationServer.activity.tokenFailures.authorization_code ?? 0;
     const refused = await tokenRequest(metadata, {

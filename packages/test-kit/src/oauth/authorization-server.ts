@@ -27,10 +27,16 @@ import { promisify } from 'node:util';
 import Provider, { errors } from 'oidc-provider';
 import type { AuthorizationServerActivity } from './authorization-server-activity.js';
 import { watchAuthorizationServer } from './authorization-server-activity.js';
+import {
+  type AuthorizationServerEndpoint,
+  createFaultInjection,
+  type PlannedFault,
+} from './authorization-server-faults.js';
 import { createAutomaticInteractions, interactionPath } from './automatic-interactions.js';
 import { createFlowCookieJar } from './flow-cookie-jar.js';
 import { createMemoryAdapterStore } from './memory-adapter.js';
 
+export type { AuthorizationServerEndpoint, PlannedFault } from './authorization-server-faults.js';
 export type {
   AuthorizationServerActivity,
   ClientAuthentication,
@@ -105,6 +111,11 @@ export interface AuthorizationServer {
   revokeAll(): void;
   /** Whether the access token with this `jti` was revoked (by `revokeAll`, or its grant revoked by RFC 7009). */
   isAccessTokenRevoked(jti: string): boolean;
+  /**
+   * The next request(s) to `endpoint` get `fault` instead of oidc-provider's answer (a failing registration,
+   * metadata that is not JSON or names another issuer, a token endpoint error …).
+   */
+  failNext(endpoint: AuthorizationServerEndpoint, fault: PlannedFault): void;
   close(): Promise<void>;
 }
 
@@ -203,6 +214,8 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
       context.body = out;
     },
   });
+  const faults = createFaultInjection();
+  provider.use(faults.middleware);
   const cookieJar = createFlowCookieJar(issuer);
   provider.use(cookieJar.middleware);
   const defaultScope = (options.defaultScopes ?? scopes.slice(0, 1)).join(' ');
@@ -254,6 +267,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
       watched.revokeIssuedAccessTokens();
     },
     isAccessTokenRevoked: watched.isAccessTokenRevoked,
+    failNext: faults.failNext,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

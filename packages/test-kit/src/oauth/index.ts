@@ -3,10 +3,12 @@
 export {
   type AuthorizationServer,
   type AuthorizationServerActivity,
+  type AuthorizationServerEndpoint,
   type AuthorizationServerOptions,
   type ClientAuthentication,
   type ClientRegistration,
   defaultOAuthScopes,
+  type PlannedFault,
   type RecordedTokenRequest,
   startAuthorizationServer,
 } from './authorization-server.js';

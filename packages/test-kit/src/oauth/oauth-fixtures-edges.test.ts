@@ -102,6 +102,17 @@ describe('the OAuth fixtures at their edges', () => {
     expect(refreshed.body.error).toBe('invalid_grant');
   });
 
+  it('answers a planned fault instead of the endpoint, as many times as asked', async () => {
+    authorizationServer.failNext('registration', { status: 500, body: '{"error":"server_error"}' });
+    authorizationServer.failNext('metadata', { status: 200, body: '<html>not json</html>', contentType: 'text/html' });
+    await expect(registerNativeClient(metadata, listener.redirectUri)).rejects.toThrow(/HTTP 500/);
+    const page = await fetch(new URL('/.well-known/oauth-authorization-server', authorizationServer.issuer));
+    expect(await page.text()).toBe('<html>not json</html>');
+    // Answered once each: the endpoints work again.
+    expect((await discover(authorizationServer.issuer)).issuer).toBe(authorizationServer.issuer);
+    expect(await registerNativeClient(metadata, listener.redirectUri)).toBeTruthy();
+  });
+
   it('counts a refused token request and keeps its error', async () => {
     const before = authorizationServer.activity.tokenFailures.authorization_code ?? 0;
     const refused = await tokenRequest(metadata, {

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import {
+  BackendAuthorizationError,
   ConfigError,
   formatConfigPath,
   isResolvedConfig,
@@ -22,6 +23,8 @@ import type {
   McpClientManagerOptions,
 } from './mcp-client-manager-options.js';
 import type { ServerConfigChanges } from './server-config-changes.js';
+import { readAuthorizationCallback } from './oauth/authorization-callback.js';
+import type { ServerAuthorization } from './oauth/server-authorization.js';
 
 /**
  * The configured servers as a whole: one `ServerConnection` each, their life cycle (start, stop, reload, close),
@@ -112,6 +115,65 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
       });
     }
     await connection.start();
+  }
+
+  /**
+   * Authorizes a server with OAuth now (docs/oauth.md): a new authorization through `oauth.openAuthorizationUrl` and
+   * the loopback redirect, then a connect. Resolves with the server's status once it is connected; rejects with a
+   * `BackendAuthorizationError` naming the step that failed. What `search-mcp auth <server>` runs.
+   */
+  async authorize(id: string): Promise<ServerStatus> {
+    this.assertOpen();
+    const connection = this.connection(id);
+    await authorizationOf(connection).login();
+    await connection.connectSettled();
+    await connection.start();
+    return connection.status();
+  }
+
+  /**
+   * The first half of an authorization whose redirect the host receives itself (`search-mcp-http`'s
+   * `/oauth/callback`): the URL to send a person to, or nothing when a stored refresh token was enough.
+   */
+  async beginAuthorization(id: string, options: { redirectUrl: string }): Promise<{ authorizationUrl?: string }> {
+    this.assertOpen();
+    const url = await authorizationOf(this.connection(id)).begin(options.redirectUrl);
+    return url ? { authorizationUrl: url.href } : {};
+  }
+
+  /**
+   * The second half: the redirect's query (`code`, `state`, `iss`, or `error`). The `state` says which server's
+   * authorization it completes; resolves with that server's status once it is connected.
+   */
+  async completeAuthorization(query: URLSearchParams): Promise<ServerStatus> {
+    this.assertOpen();
+    const callback = readAuthorizationCallback(query);
+    const connection = [...this.connections.values()].find((candidate) =>
+      candidate.authorization?.ownsState(callback.state),
+    );
+    if (!connection) {
+      throw new BackendAuthorizationError({
+        serverId: '(unknown)',
+        step: 'callback',
+        statusCode: 400,
+        message:
+          'no authorization is waiting for this redirect (its state matches none Search MCP started; an old or forged redirect)',
+      });
+    }
+    await authorizationOf(connection).complete(callback);
+    await connection.connectSettled();
+    await connection.start();
+    return connection.status();
+  }
+
+  /** Revokes (where offered) and forgets a server's OAuth tokens; it then waits in `needs-auth`. */
+  async logout(id: string): Promise<ServerStatus> {
+    this.assertOpen();
+    const connection = this.connection(id);
+    await authorizationOf(connection).logout();
+    if (connection.config.enabled) await connection.reconnectNow();
+    await connection.connectSettled();
+    return connection.status();
   }
 
   /** Disconnects one server and ends its process tree. It stays down until `start`/`restart`. */
@@ -225,4 +287,22 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
   private assertOpen(): void {
     if (this.closed) throw new Error('McpClientManager is closed');
   }
+}
+
+/** A server's OAuth, or a clear error for a server OAuth does not apply to. */
+function authorizationOf(connection: ServerConnection): ServerAuthorization {
+  const { authorization, config } = connection;
+  if (authorization) return authorization;
+  const why =
+    config.transport === 'stdio'
+      ? 'it is a local (stdio) server'
+      : config.oauth === false
+        ? 'its config entry says "oauth": false'
+        : 'its config entry sends its own Authorization header (add an "oauth" key to use OAuth instead)';
+  throw new BackendAuthorizationError({
+    serverId: config.id,
+    step: 'authorization',
+    statusCode: 400,
+    message: `MCP server '${config.id}' does not use OAuth: ${why}`,
+  });
 }

@@ -22,6 +22,7 @@ import { packageVersion } from './package-version.js';
 import { type ProcessWatchdog, processWatchdog } from './process/process-watchdog.js';
 import { defaultWatchdogScript } from './process/watchdog-script.js';
 import { ProtocolErrors } from './connection/protocol-errors.js';
+import { createOAuthWiring } from './oauth/oauth-wiring.js';
 
 const packageInfo: McpImplementation = { name: 'search-mcp', version: packageVersion };
 
@@ -66,12 +67,15 @@ export function wireManager(
   const logRateLimit = { ...defaultLogRateLimit, ...options.logRateLimit };
   // This manager's own: another manager in the process reads only the SDK errors of the modules it loaded.
   const errors = new ProtocolErrors();
+  const oauth = createOAuthWiring(options, logger, (secret) => reloadable?.add([secret]));
   return {
     logger,
     redactor,
     addConfig: (next) => reloadable?.add(collectConfigSecrets(next)),
-    createConnection: (serverConfig) =>
-      new ServerConnection({
+    createConnection: (serverConfig) => {
+      let connection: ServerConnection | undefined;
+      const authorization = oauth.forServer(serverConfig, () => connection?.authorized());
+      connection = new ServerConnection({
         config: serverConfig,
         logger,
         clientInfo: options.clientInfo ?? packageInfo,
@@ -85,7 +89,10 @@ export function wireManager(
         ...(options.maxTotalTimeoutMs !== undefined ? { maxTotalTimeoutMs: options.maxTotalTimeoutMs } : {}),
         onStatusChange: hooks.onStatusChange,
         onToolsChanged: hooks.onToolsChanged,
-      }),
+        ...(authorization ? { authorization } : {}),
+      });
+      return connection;
+    },
   };
 }
 

@@ -10,6 +10,7 @@ import type {
 import type { LogMessageParams, TaskStatusParams } from './backend-notification-params.js';
 import type { LogRateLimit } from './connection/log-rate-limit.js';
 import type { RestartPolicy } from './connection/restart-policy.js';
+import type { McpClientManagerOAuthOptions } from './oauth/oauth-options.js';
 import type { ReverseRequestRouter } from './reverse/reverse-request-types.js';
 
 export interface McpClientManagerOptions {
@@ -65,6 +66,11 @@ export interface McpClientManagerOptions {
    * dropped and counted in one `warning` a second. Default 50/s, burst 200.
    */
   logRateLimit?: LogRateLimit;
+  /**
+   * OAuth to remote servers that ask for it (docs/oauth.md): how a person is sent to authorize (default: the URL on
+   * stderr and the system browser), where tokens are kept (default: the OS keyring, else a 0600 file).
+   */
+  oauth?: McpClientManagerOAuthOptions;
 }
 
 export interface McpClientManagerEvents {

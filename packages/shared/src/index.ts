@@ -5,6 +5,7 @@
 export {
   AuthenticationError,
   AuthorizationError,
+  BackendAuthorizationError,
   BackendError,
   ConfigError,
   formatIssues,
@@ -18,7 +19,13 @@ export {
   ToolNotFoundError,
   ValidationError,
 } from './errors/index.js';
-export type { Issue, SearchMcpErrorCode, SearchMcpErrorOptions, SearchProviderFailure } from './errors/index.js';
+export type {
+  BackendAuthorizationStep,
+  Issue,
+  SearchMcpErrorCode,
+  SearchMcpErrorOptions,
+  SearchProviderFailure,
+} from './errors/index.js';
 
 export { configDefaults, configFileSchema } from './config/config-schema.js';
 export type { SearchMcpConfigInput } from './config/config-schema.js';
@@ -27,6 +34,7 @@ export type {
   HybridSearchConfig,
   LlmSearchConfig,
   ProjectConfig,
+  RemoteOAuthSettings,
   RemoteServerConfig,
   ResolvedConfig,
   SearchConfig,
@@ -86,6 +94,7 @@ export type {
 export type {
   ServerFeature,
   ServerHealth,
+  ServerOAuthStatus,
   ServerState,
   ServerStatus,
   ServerTransportKind,

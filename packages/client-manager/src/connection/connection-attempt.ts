@@ -1,6 +1,8 @@
 import type { BackendPeer, ProtocolEra } from './backend-peer.js';
 import {
+  BackendAuthorizationError,
   type Logger,
+  type McpFetchLike,
   type ServerConfig,
   type ServerTransportKind,
   TimeoutError,
@@ -37,6 +39,8 @@ export interface ConnectionAttempt {
   originTracker?: OriginTracker;
   /** How the manager reads its SDKs' errors: each SDK this attempt loads adds its reader. */
   errors: ProtocolErrors;
+  /** Remote servers with OAuth: wraps the connection's fetch (see `ConnectionRequest.wrapFetch`). */
+  wrapFetch?: (next: McpFetchLike) => McpFetchLike;
 }
 
 export interface ConnectedServer {
@@ -89,6 +93,7 @@ async function connectInEra(attempt: ConnectionAttempt, era: ProtocolEra | 'auto
       logger,
       errors: attempt.errors,
       ...(attempt.originTracker ? { originTracker: attempt.originTracker } : {}),
+      ...(attempt.wrapFetch ? { wrapFetch: attempt.wrapFetch } : {}),
       onProcess: (spawned) => {
         serverProcess = spawned;
         attempt.onProcess(spawned);
@@ -115,6 +120,9 @@ async function connectInEra(attempt: ConnectionAttempt, era: ProtocolEra | 'auto
     };
   } catch (error) {
     await closeConnection(client, serverProcess);
+    // OAuth said why in its own words (the server and the step, or the command that authorizes it).
+    const authorization = authorizationFailureIn(error);
+    if (authorization) throw authorization;
     throw describeStartFailure({
       serverId: config.id,
       error,
@@ -126,4 +134,13 @@ async function connectInEra(attempt: ConnectionAttempt, era: ProtocolEra | 'auto
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The OAuth failure behind a failed connect, however deep an SDK wrapped it. */
+export function authorizationFailureIn(error: unknown): BackendAuthorizationError | undefined {
+  for (let current = error, depth = 0; current !== undefined && current !== null && depth < 6; depth += 1) {
+    if (BackendAuthorizationError.isInstance(current)) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
 }

@@ -1,5 +1,5 @@
 import type { BackendPeer, ProtocolEra } from './backend-peer.js';
-import type { Logger, McpImplementation, ServerConfig, ServerTransportKind } from '@search-mcp/shared';
+import type { Logger, McpFetchLike, McpImplementation, ServerConfig, ServerTransportKind } from '@search-mcp/shared';
 import type { ProcessTransport } from '../process/process-transport.js';
 import type { OriginTracker } from './origin-tracker.js';
 import type { ProtocolErrors } from './protocol-errors.js';
@@ -35,6 +35,8 @@ export interface ConnectionRequest {
   onProcess: (process: ProcessTransport) => void;
   /** Streamable HTTP only: learns which of our requests a server→client request came with (exact attribution). */
   originTracker?: OriginTracker;
+  /** Remote servers: wraps the fetch of the probe and the transports (OAuth: bearer token, refresh, authorization). */
+  wrapFetch?: (next: McpFetchLike) => McpFetchLike;
   /** How the manager reads its SDKs' errors: a factory that loads an SDK adds its reader. */
   errors: ProtocolErrors;
 }

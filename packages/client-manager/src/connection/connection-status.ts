@@ -2,6 +2,7 @@ import {
   listsTasksExtension,
   type SecretRedactor,
   type ServerFeature,
+  type ServerOAuthStatus,
   type ServerState,
   type ServerStatus,
   type ServerTransportKind,
@@ -23,6 +24,8 @@ export interface ConnectionFacts {
   /** The client while running. */
   client: BackendPeer | undefined;
   redactor: SecretRedactor;
+  /** A remote server's OAuth state, when OAuth applies to it. */
+  oauth: ServerOAuthStatus | undefined;
 }
 
 /** `ServerStatus` from a connection's facts: the pid while it runs or starts, the backend's own facts while running. */
@@ -39,6 +42,7 @@ export function describeStatus(facts: ConnectionFacts): ServerStatus {
   if (client?.protocolVersion !== undefined) status.protocolVersion = client.protocolVersion;
   if (client) status.protocolEra = client.protocolEra;
   if (client) status.features = featuresOf(client.getServerCapabilities());
+  if (facts.oauth) status.oauth = facts.oauth;
   return status;
 }
 

@@ -133,8 +133,14 @@ async function openRemote(request: ConnectionRequest, settings: ConnectionFactor
     ...(request.onProbed ? { onProbed: request.onProbed } : {}),
     logger: request.logger,
     errors: request.errors,
-    ...(settings.fetch ? { fetch: settings.fetch } : {}),
+    ...remoteFetch(request, settings),
     ...(request.originTracker ? { originTracker: request.originTracker } : {}),
   });
   return { client: remote.client, kind: remote.kind };
+}
+
+/** The fetch of a remote connection: the host's (or the global one), wrapped for OAuth when the server has it. */
+function remoteFetch(request: ConnectionRequest, settings: ConnectionFactorySettings): { fetch?: McpFetchLike } {
+  if (request.wrapFetch) return { fetch: request.wrapFetch(settings.fetch ?? ((url, init) => fetch(url, init))) };
+  return settings.fetch ? { fetch: settings.fetch } : {};
 }

@@ -7,6 +7,7 @@ import type {
   ServerStatus,
   ToolInfo,
 } from '@search-mcp/shared';
+import type { ServerAuthorization } from '../oauth/server-authorization.js';
 import type { ReverseRequestRouter } from '../reverse/reverse-request-types.js';
 import type { ConnectionFactory } from './connection-factory.js';
 import type { LogRateLimit } from './log-rate-limit.js';
@@ -36,4 +37,6 @@ export interface ServerConnectionSettings {
   emit: EmitManagerEvent;
   onStatusChange: (status: ServerStatus, previous: ServerState) => void;
   onToolsChanged: (serverId: string, tools: readonly ToolInfo[]) => void;
+  /** OAuth to this server (a remote one whose `oauth` is not `false`): wraps its fetch, reports its state. */
+  authorization?: ServerAuthorization;
 }

@@ -1,5 +1,7 @@
 import {
+  BackendAuthorizationError,
   type Logger,
+  type McpFetchLike,
   type ServerConfig,
   ServerNotRunningError,
   type ServerState,
@@ -25,6 +27,7 @@ import { RestartScheduler } from './restart-scheduler.js';
 import { ServerToolList } from './server-tool-list.js';
 import { type ConnectedServer, connectAndListTools } from './connection-attempt.js';
 import type { ServerConnectionSettings } from './server-connection-settings.js';
+import type { ServerAuthorization } from '../oauth/server-authorization.js';
 
 type ConnectReason = 'start' | 'restart' | 'reconnect';
 
@@ -107,6 +110,11 @@ export abstract class ServerLifeCycle {
     return this.settings.config;
   }
 
+  /** OAuth to this server, when it is a remote server OAuth applies to. */
+  get authorization(): ServerAuthorization | undefined {
+    return this.settings.authorization;
+  }
+
   get currentState(): ServerState {
     return this.state;
   }
@@ -124,7 +132,34 @@ export abstract class ServerLifeCycle {
       lastError: this.lastError,
       client: this.state === 'running' ? this.client : undefined,
       redactor: this.settings.redactor,
+      oauth: this.settings.authorization?.status(),
     });
+  }
+
+  /**
+   * OAuth tokens were obtained (a login, a host's callback, a refresh in another request): a server that waited for
+   * them connects now. Never throws.
+   */
+  authorized(): void {
+    if (this.stoppedOnPurpose || this.connecting || this.state === 'running' || this.state === 'disabled') return;
+    if (this.configError !== undefined) return;
+    this.connect('reconnect').catch(() => {
+      // connect() recorded the failure in status.
+    });
+  }
+
+  /** Ends the connection and connects again in the background (after a logout: it then waits for authorization). */
+  async reconnectNow(): Promise<void> {
+    await this.stop();
+    this.stoppedOnPurpose = false;
+    this.connect('start').catch(() => {
+      // connect() recorded the failure in status.
+    });
+  }
+
+  /** Resolves when the connect in progress (if any) ends, whatever its outcome. */
+  async connectSettled(): Promise<void> {
+    await this.connecting?.catch(() => {});
   }
 
   /** The tools of the current connection (empty unless running), without those whose permission is `false`. */
@@ -193,6 +228,16 @@ export abstract class ServerLifeCycle {
     const client = this.client;
     if (this.state !== 'running' || !client) {
       this.reconnectSoon();
+      if (this.state === 'needs-auth') {
+        // Calling again does not help until someone authorizes: say who can (the message names the command).
+        throw new ServerNotRunningError({
+          serverId: this.id,
+          state: this.state,
+          isRetryable: false,
+          message:
+            this.lastError ?? `MCP server '${this.id}' needs OAuth authorization: run \`search-mcp auth ${this.id}\``,
+        });
+      }
       throw new ServerNotRunningError({ serverId: this.id, state: this.state });
     }
     return client;
@@ -201,6 +246,11 @@ export abstract class ServerLifeCycle {
   /** Brings a crashed or failed server back now (a call found it down). Never throws. */
   private reconnectSoon(): void {
     if (this.state === 'disabled' || this.configError !== undefined || this.stoppedOnPurpose || this.connecting) return;
+    if (this.state === 'needs-auth') {
+      // Tokens may have come since (`search-mcp auth` in another process): one try per throttle window.
+      if (this.restartScheduler.reconnectNow('failed')) this.connect('reconnect').catch(() => {});
+      return;
+    }
     const reason = this.restartScheduler.reconnectNow(this.state);
     if (!reason) return;
     this.connect(reason).catch(() => {
@@ -222,6 +272,7 @@ export abstract class ServerLifeCycle {
     this.setState('starting');
     this.logger.info('connecting', { reason, transport: this.config.transport });
     let connected: ConnectedServer;
+    const { authorization } = this.settings;
     try {
       connected = await connectAndListTools({
         config: this.config,
@@ -235,6 +286,7 @@ export abstract class ServerLifeCycle {
           if (generation === this.generation) this.era.learn(era);
         },
         ...(this.originTracker ? { originTracker: this.originTracker } : {}),
+        ...(authorization ? { wrapFetch: (next: McpFetchLike) => authorization.wrap(next) } : {}),
         onProcess: (spawned) => {
           if (generation !== this.generation) return;
           this.process = spawned;
@@ -248,7 +300,9 @@ export abstract class ServerLifeCycle {
       const failure = this.settings.redactor.redactDeep(error as Error);
       this.lastError = failure.message;
       this.logger.warn('could not connect', { error: failure.message });
-      if (reason === 'restart' && !this.stoppedOnPurpose) this.scheduleRestart();
+      // Waiting for a person, not for time: no restart timer (authorizing connects it; see `authorized()`).
+      if (BackendAuthorizationError.isInstance(error)) this.setState('needs-auth');
+      else if (reason === 'restart' && !this.stoppedOnPurpose) this.scheduleRestart();
       else this.setState('failed');
       throw failure;
     }

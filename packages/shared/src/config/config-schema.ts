@@ -78,6 +78,20 @@ export const toolOverrideSchema = z.object({
   enabled: z.boolean().optional(),
 });
 
+const portMessage = { error: 'expected a port number from 1 to 65535' };
+
+/** `mcpServers.<id>.oauth`: how Search MCP identifies itself to the server's authorization server (docs/oauth.md). */
+export const serverOAuthSchema = z.union([
+  z.literal(false),
+  z.object({
+    clientId: nonEmptyString.optional(),
+    clientSecret: nonEmptyString.optional(),
+    clientMetadataUrl: nonEmptyString.optional(),
+    scopes: z.union([z.array(nonEmptyString), nonEmptyString]).optional(),
+    redirectPort: z.number(portMessage).int(portMessage).min(1, portMessage).max(65535, portMessage).optional(),
+  }),
+]);
+
 export const serverEntrySchema = z.object({
   type: z.enum(serverTypeValues).optional(),
   command: nonEmptyString.optional(),
@@ -86,6 +100,7 @@ export const serverEntrySchema = z.object({
   cwd: nonEmptyString.optional(),
   url: nonEmptyString.optional(),
   headers: stringMap.default({}),
+  oauth: serverOAuthSchema.optional(),
   enabled: z.boolean().default(configDefaults.enabled),
   toolPermissions: z.record(z.string(), z.boolean()).default({}),
   tools: z.record(z.string(), toolOverrideSchema).optional(),

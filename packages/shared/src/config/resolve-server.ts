@@ -15,7 +15,7 @@ import { isHttpUrl, mapRecord } from './config-values.js';
 import { dialectServerKeys, normalizeServerEntry, type ServerSource } from './dialects.js';
 import { containsVariableReference } from './env-expansion.js';
 import type { Expansion, ParseContext } from './parse-context.js';
-import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from './resolved-config.js';
+import type { RemoteOAuthSettings, RemoteServerConfig, ServerConfig, StdioServerConfig } from './resolved-config.js';
 import { searchMcpInvocation, selfReferenceWarning } from './self-reference.js';
 import { checkToolOverrides, resolveToolOverrides } from './tool-overrides.js';
 import { warnUnknownKeys } from './unknown-keys.js';
@@ -143,5 +143,27 @@ function resolveRemoteServer(
     transport: entry.type === undefined ? 'auto' : entry.type === 'sse' ? 'sse' : 'http',
     url,
     headers: mapRecord(entry.headers, (header, text) => expand(text, ['headers', header]).value),
+    ...(entry.oauth !== undefined ? { oauth: resolveOAuth(entry.oauth, expand) } : {}),
   };
+}
+
+function resolveOAuth(
+  written: NonNullable<ServerEntry['oauth']>,
+  expand: ReturnType<typeof serverExpander>,
+): RemoteOAuthSettings | false {
+  if (written === false) return false;
+  const settings: RemoteOAuthSettings = {};
+  if (written.clientId !== undefined) settings.clientId = expand(written.clientId, ['oauth', 'clientId']).value;
+  if (written.clientSecret !== undefined) {
+    settings.clientSecret = expand(written.clientSecret, ['oauth', 'clientSecret']).value;
+  }
+  if (written.clientMetadataUrl !== undefined) {
+    settings.clientMetadataUrl = expand(written.clientMetadataUrl, ['oauth', 'clientMetadataUrl']).value;
+  }
+  if (written.scopes !== undefined) {
+    const scopes = typeof written.scopes === 'string' ? written.scopes.split(/\s+/) : written.scopes;
+    settings.scopes = scopes.filter((scope) => scope !== '');
+  }
+  if (written.redirectPort !== undefined) settings.redirectPort = written.redirectPort;
+  return settings;
 }

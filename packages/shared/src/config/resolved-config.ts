@@ -69,6 +69,25 @@ export interface RemoteServerConfig extends ServerConfigBase {
   transport: 'http' | 'sse' | 'auto';
   url: string;
   headers: Record<string, string>;
+  /**
+   * OAuth to this server (docs/oauth.md). Absent: OAuth starts by itself when the server answers 401 asking for it.
+   * `false`: never (a 401 is a failure of the `headers`' credentials).
+   */
+  oauth?: RemoteOAuthSettings | false;
+}
+
+/** `mcpServers.<id>.oauth` as resolved: variables expanded, `scopes` as a list. */
+export interface RemoteOAuthSettings {
+  /** A client registered with the authorization server beforehand (else a metadata document or registration). */
+  clientId?: string;
+  /** Its secret (a confidential client): sent as the authorization server supports (basic or post). */
+  clientSecret?: string;
+  /** An https URL of a client ID metadata document, used as the client id where the server supports that. */
+  clientMetadataUrl?: string;
+  /** Scopes to ask for; absent: those the server names in its challenge, else those it lists as supported. */
+  scopes?: string[];
+  /** Port of the loopback redirect (`http://127.0.0.1:<port>/callback`); absent: any free port. */
+  redirectPort?: number;
 }
 
 export type ServerConfig = StdioServerConfig | RemoteServerConfig;

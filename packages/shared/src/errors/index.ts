@@ -1,5 +1,7 @@
 export { AuthenticationError } from './authentication-error.js';
 export { AuthorizationError } from './authorization-error.js';
+export { BackendAuthorizationError } from './backend-authorization-error.js';
+export type { BackendAuthorizationStep } from './backend-authorization-error.js';
 export { BackendError } from './backend-error.js';
 export { ConfigError } from './config-error.js';
 export { formatIssues } from './issue.js';

@@ -44,6 +44,7 @@ export function collectConfigSecrets(config: ResolvedConfig): string[] {
     } else {
       addUrlCredentials(server.url, add);
       for (const value of Object.values(server.headers ?? {})) addHeaderCredentials(value, add);
+      if (server.oauth) add(server.oauth.clientSecret);
     }
   }
   for (const token of config.auth.tokens) add(token.token);

@@ -6,8 +6,11 @@
  * - `stopped`: stopped on purpose (`stop()`, `close()`), or not started yet
  * - `disabled`: `enabled: false` in the config
  * - `failed`: gave up (start failed, or restarts exhausted); `start()`/`restart()` try again
+ * - `needs-auth`: a remote server that asks for OAuth authorization nobody has given yet (or that was revoked, or
+ *   whose flow failed at a step); `lastError` names the step and the one command that fixes it
+ *   (`search-mcp auth <server>`). Not retried on a timer: authorizing brings it up.
  */
-export type ServerState = 'starting' | 'running' | 'crashed' | 'stopped' | 'disabled' | 'failed';
+export type ServerState = 'starting' | 'running' | 'crashed' | 'stopped' | 'disabled' | 'failed' | 'needs-auth';
 
 export type ServerTransportKind = 'stdio' | 'http' | 'sse';
 
@@ -41,6 +44,25 @@ export interface ServerStatus {
   protocolEra?: 'legacy' | 'modern';
   /** What the backend offers beyond tools (from its capabilities), while running. */
   features?: ServerFeature[];
+  /** A remote server's OAuth state (docs/oauth.md), when OAuth applies to it; never a token. */
+  oauth?: ServerOAuthStatus;
+}
+
+/**
+ * A remote server's OAuth state: `authorized` (tokens stored for it), `needs-auth` (it asked for authorization and
+ * none is usable), `pending` (an authorization was opened and its callback has not come yet), `none` (it never
+ * asked; no token stored).
+ */
+export interface ServerOAuthStatus {
+  state: 'authorized' | 'needs-auth' | 'pending' | 'none';
+  /** The authorization server that issued the stored tokens. */
+  issuer?: string;
+  /** Granted scopes, space separated. */
+  scope?: string;
+  /** ISO time the access token expires, when the authorization server said. */
+  expiresAt?: string;
+  /** Whether a refresh token is stored (the access token is renewed without the user). */
+  refreshable?: boolean;
 }
 
 /** An MCP feature a backend announces in its capabilities. */

@@ -158,15 +158,59 @@ async function step<T>(what: string, run: () => Promise<T>): Promise<T | undefin
   }
 }
 
+function memoryStore() {
+  const values = new Map<string, string>();
+  return {
+    description: 'memory',
+    get: async (key: string) => values.get(key),
+    set: async (key: string, value: string) => {
+      values.set(key, value);
+    },
+    delete: async (key: string) => {
+      values.delete(key);
+    },
+  };
+}
+
 if (!url) {
   log('no server URL: the suite passes it as the last argument');
   process.exit(1);
 }
 
+/**
+ * OAuth as a user would configure it (docs/oauth.md): the client ID metadata document URL the suite's servers accept
+ * (used only where the authorization server supports such documents, else the manager registers dynamically), and the
+ * client credentials the suite hands a pre-registration scenario in `MCP_CONFORMANCE_CONTEXT`.
+ */
+function oauthSettings(): Json {
+  const settings: Json = { clientMetadataUrl: 'https://conformance-test.local/client-metadata.json' };
+  const context = process.env.MCP_CONFORMANCE_CONTEXT;
+  if (context) {
+    const parsed: unknown = JSON.parse(context);
+    if (isRecord(parsed) && typeof parsed.client_id === 'string') {
+      settings.clientId = parsed.client_id;
+      if (typeof parsed.client_secret === 'string') settings.clientSecret = parsed.client_secret;
+    }
+  }
+  return settings;
+}
+
+/**
+ * The person in front of the browser: the suite's authorization endpoint answers at once with a redirect to the
+ * manager's loopback listener, so following the URL with `fetch` is what a browser would do.
+ */
+async function followInBrowser(authorizationUrl: URL): Promise<void> {
+  log('opening the authorization URL');
+  const response = await fetch(authorizationUrl, { redirect: 'follow' });
+  await response.body?.cancel();
+}
+
 const manager = new McpClientManager(
-  { mcpServers: { [serverId]: { url, startupTimeoutMs: 20_000, timeoutMs: 20_000 } } },
+  { mcpServers: { [serverId]: { url, startupTimeoutMs: 20_000, timeoutMs: 20_000, oauth: oauthSettings() } } },
   {
     logger,
+    // Each run's credentials stay in memory: nothing of one scenario reaches the next (or the user's keyring).
+    oauth: { openAuthorizationUrl: followInBrowser, store: memoryStore() },
     clientInfo: { name: 'search-mcp-conformance-client', version: '1.0.0' },
     restartPolicy: { maxAttempts: 1 },
     reverseRequests: {

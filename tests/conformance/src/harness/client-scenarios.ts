@@ -55,15 +55,11 @@ export const clientExclusions: ReadonlyArray<{
 }> = [
   {
     reason:
-      'authorization (`auth/*`): these scenarios test an OAuth client (metadata discovery, registration, scopes, ' +
-      'token endpoints, issuer checks). @search-mcp/client-manager has no OAuth client: a backend is reached with the ' +
-      'static headers of its config, so the suite has nothing of ours to test there.',
-    matches: ({ scenario }) => scenario.startsWith('auth/'),
-  },
-  {
-    reason:
-      '`[extension]`: optional extensions, not on the spec timeline and not selected by `--spec-version` (today the ' +
-      'SEP-2640 skills client checks). The manager does not implement the skills extension.',
+      '`[extension]`: optional extensions, not on the spec timeline and not selected by `--spec-version`: the SEP-2640 ' +
+      'skills client checks, and the authorization extensions for clients without a user (client credentials with ' +
+      'a secret or a private-key JWT, enterprise-managed authorization, workload identity federation) and DPoP. The ' +
+      'manager implements none of them; its OAuth is the authorization-code flow of the MCP authorization spec, ' +
+      'whose every scenario runs here.',
     matches: ({ versions }) => versions === 'extension',
   },
 ];

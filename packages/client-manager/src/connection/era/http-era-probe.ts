@@ -1,4 +1,4 @@
-import { isRecord, type McpFetchLike } from '@search-mcp/shared';
+import { BackendAuthorizationError, isRecord, type McpFetchLike } from '@search-mcp/shared';
 import {
   classifyProbeAnswer,
   type EraProbeOutcome,
@@ -49,8 +49,10 @@ export async function probeOverHttp(url: URL, settings: HttpEraProbeSettings): P
     }
     await response.body?.cancel().catch(() => {});
     return { era: 'legacy', reason: 'answered', ...(response.ok ? {} : { httpStatus: response.status }) };
-  } catch {
+  } catch (error) {
     if (signal?.aborted) throw signal.reason;
+    // OAuth could not get a token: no era to learn, and the 2025 connect would only ask again.
+    if (BackendAuthorizationError.isInstance(error)) throw error;
     return { era: 'legacy', reason: controller.signal.aborted ? 'silent' : 'unreachable' };
   } finally {
     clearTimeout(timer);

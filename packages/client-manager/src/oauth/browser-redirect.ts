@@ -1,0 +1,37 @@
+import type { AuthorizationCallback } from './authorization-callback.js';
+import type { LoopbackCallback } from './loopback-callback.js';
+import { flowFailure, needsAuthorization } from './oauth-failure.js';
+import type { AuthorizationOpener } from './oauth-options.js';
+
+/**
+ * Sends a person to the authorization URL (the opener) and waits for the browser to come back to the loopback
+ * listener, at most `timeoutMs` (then the server waits in `needs-auth`, with the command that tries again).
+ */
+export async function awaitBrowserRedirect(settings: {
+  serverId: string;
+  authorizationUrl: URL;
+  opener: AuthorizationOpener;
+  loopback: LoopbackCallback;
+  timeoutMs: number;
+}): Promise<AuthorizationCallback> {
+  const { serverId, timeoutMs } = settings;
+  try {
+    await settings.opener(settings.authorizationUrl, serverId);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw flowFailure(serverId, 'authorization', `could not open the authorization URL: ${reason}`, { cause: error });
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    const seconds = Math.round(timeoutMs / 1000);
+    timer = setTimeout(
+      () => reject(needsAuthorization(serverId, `nobody completed the authorization within ${seconds} s`)),
+      timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([settings.loopback.callback, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

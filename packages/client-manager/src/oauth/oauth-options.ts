@@ -1,0 +1,24 @@
+import type { OAuthStore } from './oauth-store.js';
+
+/**
+ * Opens an authorization URL for a person: the default prints it to stderr and opens the system browser; a host may
+ * show it its own way (an MCP URL-mode elicitation, a web page), and a test may follow it with `fetch`. It resolves
+ * once the URL is shown (the redirect back is awaited by the manager).
+ */
+export type AuthorizationOpener = (authorizationUrl: URL, serverId: string) => void | Promise<void>;
+
+/** `McpClientManager` option `oauth` (docs/oauth.md). */
+export interface McpClientManagerOAuthOptions {
+  /**
+   * How a person is sent to authorize a server that asks for it. Default: print the URL to stderr and open the system
+   * browser. `false`: never ask anyone; such a server waits in state `needs-auth` until it is authorized another way
+   * (`search-mcp auth <server>`, `authorize()`, `beginAuthorization()`).
+   */
+  openAuthorizationUrl?: AuthorizationOpener | false;
+  /** Where tokens and registrations are kept. Default: the OS keyring when one answers, else a 0600 file. */
+  store?: OAuthStore;
+  /** How long a person has to complete an authorization in the browser. Default 300,000 ms (5 minutes). */
+  authorizationTimeoutMs?: number;
+  /** `client_name` in dynamic registrations. Default `Search MCP`. */
+  clientName?: string;
+}

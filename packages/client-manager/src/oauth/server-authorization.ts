@@ -1,0 +1,367 @@
+import type { Logger, McpFetchLike, RemoteOAuthSettings, ServerOAuthStatus } from '@search-mcp/shared';
+import type { AuthorizationCallback } from './authorization-callback.js';
+import { awaitBrowserRedirect } from './browser-redirect.js';
+import { asksForBearer, type Challenge, insufficientScope, readChallenge, withBearer } from './bearer-challenge.js';
+import { startLoopbackCallback, type LoopbackCallback } from './loopback-callback.js';
+import { cleanText, describeSdkFailure, flowFailure, needsAuthorization } from './oauth-failure.js';
+import type { AuthorizationOpener } from './oauth-options.js';
+import { oauthSdk } from './oauth-sdk.js';
+import { stepTrackingFetch } from './oauth-steps.js';
+import { revokeTokens } from './token-revocation.js';
+import type { OAuthStore } from './oauth-store.js';
+import { expiresAt } from './stored-credentials.js';
+import { StoredOAuthProvider } from './stored-oauth-provider.js';
+
+export interface ServerAuthorizationSettings {
+  serverId: string;
+  serverUrl: string;
+  /** The config's `oauth` (empty when the key is absent). */
+  settings: RemoteOAuthSettings;
+  store: OAuthStore;
+  opener: AuthorizationOpener | false;
+  authorizationTimeoutMs: number;
+  clientName: string;
+  logger: Logger;
+  /** Masks a token in everything the manager reports from now on. */
+  onSecret: (secret: string) => void;
+  /** Tokens were obtained: a server waiting for them connects again. */
+  onAuthorized: () => void;
+}
+
+interface AuthorizeRequest {
+  challenge: Challenge;
+  /** A person may be asked (the opener); else only a refresh is tried. */
+  interactive: boolean;
+  /** Skip the refresh: a wider scope needs a new authorization (step-up). */
+  force?: boolean;
+  /**
+   * Discover again first: a refused token may mean the server moved to another authorization server (the SDK never
+   * drops its cached discovery by itself). Never while a flow runs (its callback leg needs the discovery it made).
+   */
+  rediscover?: boolean;
+}
+
+/** Step-ups one request may take before its 403 is returned as it is (the server keeps asking for more). */
+const maxStepUps = 2;
+
+/** A refresh happens this long before the access token's expiry, so a call never meets an expired token. */
+const refreshAheadMs = 60_000;
+
+/**
+ * OAuth 2.1 to one backend server (docs/oauth.md), on the SDK's `auth()`: refresh before expiry and on 401, a new
+ * authorization through the opener and a loopback redirect when refresh cannot help (or a host's own callback:
+ * `begin()`/`complete()`), `state` checked here and `iss` by the SDK. One authorization at a time per server: requests
+ * that meet a 401 together wait for the same one.
+ */
+export class ServerAuthorization {
+  readonly provider: StoredOAuthProvider;
+  private inFlight: Promise<void> | undefined;
+  private waitingForBrowser = false;
+  /** The server answered 401 asking for OAuth (so it is an OAuth server even before any token). */
+  private asked = false;
+  private lastChallenge: Challenge = {};
+  /** `begin()`'s authorization, completed by `complete()` with the same `state`. */
+  private hostFlow: { state: string; challenge: Challenge } | undefined;
+  private baseFetch: McpFetchLike = fetch;
+
+  constructor(private readonly options: ServerAuthorizationSettings) {
+    this.provider = new StoredOAuthProvider({
+      serverId: options.serverId,
+      serverUrl: options.serverUrl,
+      settings: options.settings,
+      store: options.store,
+      clientName: options.clientName,
+      onSecret: options.onSecret,
+    });
+  }
+
+  get serverId(): string {
+    return this.options.serverId;
+  }
+
+  /** The server's OAuth state for `ServerStatus.oauth`; undefined while it never asked and nothing is stored. */
+  status(): ServerOAuthStatus | undefined {
+    const tokens = this.provider.latestTokens();
+    if (this.waitingForBrowser || this.hostFlow) return { state: 'pending' };
+    if (!tokens) return this.asked ? { state: 'needs-auth' } : undefined;
+    const status: ServerOAuthStatus = { state: 'authorized', refreshable: tokens.refresh_token !== undefined };
+    if (tokens.issuer !== undefined) status.issuer = tokens.issuer;
+    if (tokens.scope !== undefined) status.scope = tokens.scope;
+    const expiry = expiresAt(tokens);
+    if (expiry !== undefined) status.expiresAt = new Date(expiry).toISOString();
+    return status;
+  }
+
+  /** Whether a `complete()` with this `state` belongs here. */
+  ownsState(state: string | undefined): boolean {
+    return state !== undefined && this.hostFlow?.state === state;
+  }
+
+  /** `fetch` for this server's transports and era probe: bearer token, refresh, authorization, step-up. */
+  wrap(next: McpFetchLike): McpFetchLike {
+    this.baseFetch = next;
+    return (url, init) => this.send(next, url, init);
+  }
+
+  /** A person authorizes now (`search-mcp auth <server>`): always a new authorization, through the opener. */
+  async login(): Promise<void> {
+    if (this.options.opener === false) {
+      throw flowFailure(
+        this.serverId,
+        'authorization',
+        'no way to open the authorization URL here (openAuthorizationUrl is false)',
+      );
+    }
+    await this.provider.reload();
+    await this.authorize({ challenge: this.lastChallenge, interactive: true, force: true });
+  }
+
+  /**
+   * The first half of an authorization whose redirect a host receives itself (`search-mcp-http`'s
+   * `/oauth/callback`): the URL to send the person to. Undefined when the stored refresh token was enough.
+   */
+  async begin(redirectUrl: string): Promise<URL | undefined> {
+    await this.provider.reload();
+    this.provider.redirectTarget = redirectUrl;
+    await this.provider.fitRegistrationTo(redirectUrl);
+    const challenge = this.lastChallenge;
+    const result = await this.runAuth({ challenge, force: true });
+    if (result === 'AUTHORIZED') {
+      this.options.onAuthorized();
+      return undefined;
+    }
+    const url = this.provider.takeAuthorizationUrl();
+    const state = this.provider.expectedState;
+    if (!url || state === undefined)
+      throw flowFailure(this.serverId, 'authorization', 'the SDK built no authorization URL');
+    this.hostFlow = { state, challenge };
+    return url;
+  }
+
+  /** The second half: the redirect's parameters, exchanged for tokens. */
+  async complete(callback: AuthorizationCallback): Promise<void> {
+    const flow = this.hostFlow;
+    if (!flow)
+      throw flowFailure(this.serverId, 'callback', 'no authorization of this server is waiting for a redirect', {
+        statusCode: 400,
+      });
+    try {
+      await this.exchange(callback, flow.state, flow.challenge);
+    } finally {
+      this.hostFlow = undefined;
+    }
+  }
+
+  /** Forgets the tokens (revoked at the authorization server first, where it offers revocation). */
+  async logout(): Promise<void> {
+    await this.provider.reload();
+    await revokeTokens(this.provider, this.baseFetch).catch((error: unknown) => {
+      this.options.logger.warn('could not revoke the OAuth tokens; forgetting them anyway', {
+        error: error instanceof Error ? cleanText(error.message) : String(error),
+      });
+    });
+    await this.provider.forget();
+    this.asked = true;
+  }
+
+  private async send(next: McpFetchLike, url: string | URL, init: RequestInit | undefined): Promise<Response> {
+    await this.provider.ensureLoaded();
+    await this.refreshIfExpiring();
+    const interactive = this.options.opener !== false;
+    const attempt = () => next(url, withBearer(init, this.provider.latestTokens()?.access_token));
+    let response = await attempt();
+    let reauthorized = false;
+    let stepUps = 0;
+    for (;;) {
+      if (response.status === 401 && !reauthorized && asksForBearer(response)) {
+        const challenge = await this.readChallenge(response);
+        this.asked = true;
+        this.lastChallenge = challenge;
+        await this.authorize({ challenge, interactive, rediscover: true });
+        reauthorized = true;
+      } else if (response.status === 403 && stepUps < maxStepUps && (await insufficientScope(response))) {
+        const challenge = await this.readChallenge(response);
+        const { computeScopeUnion, isStrictScopeSuperset } = await oauthSdk.load();
+        const granted = this.provider.latestTokens()?.scope;
+        const wanted = computeScopeUnion(granted, this.configScopes(), challenge.scope);
+        this.lastChallenge = { ...challenge, ...(wanted !== undefined ? { scope: wanted } : {}) };
+        stepUps += 1;
+        await this.authorize({
+          challenge: this.lastChallenge,
+          interactive,
+          force: isStrictScopeSuperset(wanted, granted),
+        });
+      } else {
+        break;
+      }
+      response = await attempt();
+    }
+    if (response.status === 401 && reauthorized) {
+      await response.body?.cancel().catch(() => {});
+      throw flowFailure(
+        this.serverId,
+        'resource',
+        'the server refused the token it was just given (another audience or scope?)',
+      );
+    }
+    return response;
+  }
+
+  private async refreshIfExpiring(): Promise<void> {
+    const tokens = this.provider.latestTokens();
+    const expiry = tokens ? expiresAt(tokens) : undefined;
+    if (!tokens?.refresh_token || expiry === undefined || expiry - Date.now() > refreshAheadMs) return;
+    // A failed refresh here is left to the 401 that follows (it says what to do).
+    await this.authorize({ challenge: this.lastChallenge, interactive: false }).catch(() => {});
+  }
+
+  private authorize(request: AuthorizeRequest): Promise<void> {
+    const running = this.inFlight ?? this.authorizeNow(request);
+    if (!this.inFlight) {
+      this.inFlight = running;
+      void running.then(
+        () => {
+          this.inFlight = undefined;
+        },
+        () => {
+          this.inFlight = undefined;
+        },
+      );
+    }
+    return running;
+  }
+
+  private async authorizeNow(request: AuthorizeRequest): Promise<void> {
+    if (!this.provider.latestTokens()) await this.provider.reload();
+    if (request.rediscover) await this.provider.invalidateCredentials('discovery');
+    if (!request.interactive) {
+      if (!this.provider.latestTokens()?.refresh_token) throw needsAuthorization(this.serverId);
+      const result = await this.runAuth({ challenge: request.challenge });
+      if (result !== 'AUTHORIZED') throw needsAuthorization(this.serverId, 'the refresh token was refused');
+      this.options.onAuthorized();
+      return;
+    }
+    const loopback = await this.startLoopback();
+    try {
+      this.provider.redirectTarget = loopback.redirectUrl;
+      await this.provider.fitRegistrationTo(loopback.redirectUrl);
+      const result = await this.runAuth({ challenge: request.challenge, force: request.force ?? false });
+      if (result === 'AUTHORIZED') {
+        this.options.onAuthorized();
+        return;
+      }
+      await this.authorizeInBrowser(loopback, request.challenge);
+    } finally {
+      await loopback.close();
+    }
+  }
+
+  private async authorizeInBrowser(loopback: LoopbackCallback, challenge: Challenge): Promise<void> {
+    const authorizationUrl = this.provider.takeAuthorizationUrl();
+    const state = this.provider.expectedState;
+    if (!authorizationUrl || state === undefined) {
+      throw flowFailure(this.serverId, 'authorization', 'the SDK built no authorization URL');
+    }
+    const opener = this.options.opener;
+    if (opener === false) throw needsAuthorization(this.serverId);
+    this.waitingForBrowser = true;
+    try {
+      this.options.logger.info('waiting for OAuth authorization in the browser');
+      const callback = await awaitBrowserRedirect({
+        serverId: this.serverId,
+        authorizationUrl,
+        opener,
+        loopback,
+        timeoutMs: this.options.authorizationTimeoutMs,
+      });
+      await this.exchange(callback, state, challenge);
+    } finally {
+      this.waitingForBrowser = false;
+    }
+  }
+
+  private async exchange(callback: AuthorizationCallback, state: string, challenge: Challenge): Promise<void> {
+    if (callback.state !== state) {
+      throw flowFailure(
+        this.serverId,
+        'callback',
+        "the redirect's state does not match the authorization Search MCP started (an old or forged redirect)",
+        { statusCode: 400 },
+      );
+    }
+    if (callback.error !== undefined) {
+      const detail = callback.errorDescription ? `: ${cleanText(callback.errorDescription, 200)}` : '';
+      throw flowFailure(
+        this.serverId,
+        'authorization',
+        `the authorization server answered ${cleanText(callback.error, 60)}${detail}`,
+      );
+    }
+    if (callback.code === undefined)
+      throw flowFailure(this.serverId, 'callback', 'the redirect carries no code', { statusCode: 400 });
+    const result = await this.runAuth({
+      challenge,
+      authorizationCode: callback.code,
+      ...(callback.iss !== undefined ? { iss: callback.iss } : {}),
+    });
+    if (result !== 'AUTHORIZED') throw flowFailure(this.serverId, 'token', 'the code was not exchanged for tokens');
+    this.options.logger.info('OAuth authorization complete');
+    this.options.onAuthorized();
+  }
+
+  private async runAuth(request: {
+    challenge: Challenge;
+    force?: boolean;
+    authorizationCode?: string;
+    iss?: string;
+  }): Promise<'AUTHORIZED' | 'REDIRECT'> {
+    const { auth } = await oauthSdk.load();
+    const tracking = stepTrackingFetch(this.baseFetch);
+    const scope = request.challenge.scope ?? this.configScopes();
+    try {
+      return await auth(this.provider, {
+        serverUrl: this.options.serverUrl,
+        fetchFn: tracking.fetch,
+        ...(request.challenge.resourceMetadataUrl
+          ? { resourceMetadataUrl: request.challenge.resourceMetadataUrl }
+          : {}),
+        ...(scope !== undefined ? { scope } : {}),
+        ...(request.force ? { forceReauthorization: true } : {}),
+        ...(request.authorizationCode !== undefined ? { authorizationCode: request.authorizationCode } : {}),
+        ...(request.iss !== undefined ? { iss: request.iss } : {}),
+      });
+    } catch (error) {
+      throw describeSdkFailure(this.serverId, error, tracking.last());
+    }
+  }
+
+  private async startLoopback(): Promise<LoopbackCallback> {
+    const configured = this.options.settings.redirectPort;
+    const port = configured ?? this.provider.registeredLoopbackPort();
+    try {
+      return await startLoopbackCallback({
+        serverId: this.serverId,
+        ...(port !== undefined ? { port } : {}),
+        required: configured !== undefined,
+      });
+    } catch (error) {
+      throw flowFailure(
+        this.serverId,
+        'authorization',
+        `could not listen for the redirect on 127.0.0.1:${port ?? 0} (redirectPort)`,
+        { cause: error },
+      );
+    }
+  }
+
+  private async readChallenge(response: Response): Promise<Challenge> {
+    const challenge = await readChallenge(response);
+    const wanted = challenge.scope ?? this.configScopes();
+    return wanted !== undefined ? { ...challenge, scope: wanted } : challenge;
+  }
+
+  private configScopes(): string | undefined {
+    const scopes = this.options.settings.scopes;
+    return scopes && scopes.length > 0 ? scopes.join(' ') : undefined;
+  }
+}

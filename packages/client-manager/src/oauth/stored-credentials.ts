@@ -1,0 +1,56 @@
+import type {
+  OAuthDiscoveryState,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
+} from '@modelcontextprotocol/client';
+import { isRecord } from '@search-mcp/shared';
+
+/** Tokens as stored: what the token endpoint answered, stamped with when (for the expiry). */
+export type SavedTokens = StoredOAuthTokens & { savedAt: number };
+
+/**
+ * Everything kept for one backend server (one store entry, docs/oauth.md "Storage"): client registrations and tokens
+ * per authorization server (`issuer`), which issuer issued the newest tokens, and the last discovery (so a restart
+ * skips it). Bound to the server's URL: an entry whose URL is not the configured one is never used.
+ */
+export interface StoredCredentials {
+  serverUrl: string;
+  clients: Record<string, StoredOAuthClientInformation>;
+  tokens: Record<string, SavedTokens>;
+  latestIssuer?: string;
+  discovery?: OAuthDiscoveryState;
+}
+
+export function emptyCredentials(serverUrl: string): StoredCredentials {
+  return { serverUrl, clients: {}, tokens: {} };
+}
+
+/** The store key of a server: its id and URL (a changed URL never gets the old server's tokens). */
+export function credentialsKey(serverId: string, serverUrl: string): string {
+  return `oauth:${serverId}:${serverUrl}`;
+}
+
+/** A stored value read back: anything that is not a credentials record of this URL counts as nothing stored. */
+export function parseCredentials(text: string | undefined, serverUrl: string): StoredCredentials {
+  if (text === undefined) return emptyCredentials(serverUrl);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return emptyCredentials(serverUrl);
+  }
+  if (!isRecord(parsed) || parsed.serverUrl !== serverUrl) return emptyCredentials(serverUrl);
+  const credentials: StoredCredentials = {
+    serverUrl,
+    clients: isRecord(parsed.clients) ? (parsed.clients as StoredCredentials['clients']) : {},
+    tokens: isRecord(parsed.tokens) ? (parsed.tokens as StoredCredentials['tokens']) : {},
+  };
+  if (typeof parsed.latestIssuer === 'string') credentials.latestIssuer = parsed.latestIssuer;
+  if (isRecord(parsed.discovery)) credentials.discovery = parsed.discovery as unknown as OAuthDiscoveryState;
+  return credentials;
+}
+
+/** Milliseconds since the epoch when saved tokens expire, when the authorization server said. */
+export function expiresAt(tokens: SavedTokens): number | undefined {
+  return typeof tokens.expires_in === 'number' ? tokens.savedAt + tokens.expires_in * 1000 : undefined;
+}

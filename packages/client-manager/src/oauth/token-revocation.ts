@@ -1,0 +1,35 @@
+import type { McpFetchLike } from '@search-mcp/shared';
+import type { StoredOAuthProvider } from './stored-oauth-provider.js';
+
+/**
+ * Revokes a server's stored tokens at its authorization server (RFC 7009), the refresh token first (revoking it ends
+ * the grant), authenticated as the client the tokens were issued to. Nothing to do where the server offers no
+ * revocation endpoint. Throws on a refusal (the caller forgets the tokens anyway).
+ */
+export async function revokeTokens(provider: StoredOAuthProvider, fetchImplementation: McpFetchLike): Promise<void> {
+  const tokens = provider.latestTokens();
+  const metadata = provider.discoveryState()?.authorizationServerMetadata as
+    | { revocation_endpoint?: string }
+    | undefined;
+  const endpoint = metadata?.revocation_endpoint;
+  if (!tokens || !endpoint) return;
+  const client = provider.clientInformation();
+  for (const [token, hint] of [
+    [tokens.refresh_token, 'refresh_token'],
+    [tokens.access_token, 'access_token'],
+  ] as const) {
+    if (token === undefined) continue;
+    const body = new URLSearchParams({ token, token_type_hint: hint });
+    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+    const secret = (client as { client_secret?: string } | undefined)?.client_secret;
+    if (client && secret !== undefined) {
+      const credentials = `${encodeURIComponent(client.client_id)}:${encodeURIComponent(secret)}`;
+      headers.authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
+    } else if (client) {
+      body.set('client_id', client.client_id);
+    }
+    const response = await fetchImplementation(endpoint, { method: 'POST', headers, body: body.toString() });
+    await response.body?.cancel().catch(() => {});
+    if (!response.ok) throw new Error(`the revocation endpoint answered HTTP ${response.status}`);
+  }
+}

@@ -4,6 +4,7 @@ import {
   createJsonLineLogger,
   type Logger,
   type ResolvedConfig,
+  type SecretCollector,
   type SecretRedactor,
   type ServerConfig,
   type ServerState,
@@ -67,7 +68,10 @@ export function wireManager(
   const logRateLimit = { ...defaultLogRateLimit, ...options.logRateLimit };
   // This manager's own: another manager in the process reads only the SDK errors of the modules it loaded.
   const errors = new ProtocolErrors();
-  const oauth = createOAuthWiring(options, logger, (secret) => reloadable?.add([secret]));
+  // Tokens obtained at run time are masked like the config's secrets: by the manager's redactor, or by the host's
+  // own when it can grow (`createGrowingSecretRedactor`).
+  const growing = reloadable ?? (isSecretCollector(options.redactor) ? options.redactor : undefined);
+  const oauth = createOAuthWiring(options, logger, (secret) => growing?.add([secret]));
   return {
     logger,
     redactor,
@@ -111,4 +115,8 @@ function watchdog(
     );
   }
   return undefined;
+}
+
+function isSecretCollector(redactor: SecretRedactor | undefined): redactor is SecretRedactor & SecretCollector {
+  return typeof (redactor as Partial<SecretCollector> | undefined)?.add === 'function';
 }

@@ -2,22 +2,20 @@ import { spawn } from 'node:child_process';
 import type { AuthorizationOpener } from './oauth-options.js';
 
 /**
- * The default `openAuthorizationUrl`: the URL on stderr (never stdout: it belongs to stdio MCP), and the system
- * browser asked to open it (`open` on macOS, `start` on Windows, `xdg-open` elsewhere). A machine without a browser
+ * The default `openAuthorizationUrl`: the URL on stderr (never stdout: it belongs to stdio MCP), and a browser asked
+ * to open it: the command in `$BROWSER` when set (the convention of `xdg-open`, git and Python: a headless machine or a
+ * test names its own), else `open` on macOS, `start` on Windows, `xdg-open` elsewhere. A machine without a browser
  * still has the printed URL to copy.
  */
 export const openInBrowser: AuthorizationOpener = (authorizationUrl, serverId) => {
-  process.stderr.write(
-    `Authorize Search MCP to use the MCP server '${serverId}' by opening:\n  ${authorizationUrl.href}\n`,
-  );
-  const [command, args] =
-    process.platform === 'darwin'
-      ? ['open', [authorizationUrl.href]]
-      : process.platform === 'win32'
-        ? ['cmd', ['/c', 'start', '""', authorizationUrl.href.replace(/&/g, '^&')]]
-        : ['xdg-open', [authorizationUrl.href]];
+  const url = authorizationUrl.href;
+  process.stderr.write(`Authorize Search MCP to use the MCP server '${serverId}' by opening:\n  ${url}\n`);
+  const browser = process.env.BROWSER?.trim();
   try {
-    const child = spawn(command, args as string[], { stdio: 'ignore', detached: true });
+    const child = browser
+      ? // A URL has no `'` left unescaped once it is one: quoting it whole is safe for the shell.
+        spawn(`${browser} '${url.replace(/'/g, '%27')}'`, { shell: true, stdio: 'ignore', detached: true })
+      : spawn(...systemOpener(url), { stdio: 'ignore', detached: true });
     child.on('error', () => {
       // No browser here: the printed URL is the way.
     });
@@ -26,3 +24,9 @@ export const openInBrowser: AuthorizationOpener = (authorizationUrl, serverId) =
     // Same: the printed URL is the way.
   }
 };
+
+function systemOpener(url: string): [string, string[]] {
+  if (process.platform === 'darwin') return ['open', [url]];
+  if (process.platform === 'win32') return ['cmd', ['/c', 'start', '""', url.replace(/&/g, '^&')]];
+  return ['xdg-open', [url]];
+}

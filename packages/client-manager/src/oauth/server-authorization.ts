@@ -9,7 +9,7 @@ import { oauthSdk } from './oauth-sdk.js';
 import { stepTrackingFetch } from './oauth-steps.js';
 import { revokeTokens } from './token-revocation.js';
 import type { OAuthStore } from './oauth-store.js';
-import { expiresAt } from './stored-credentials.js';
+import { expiresAt, refreshDueAt } from './stored-credentials.js';
 import { StoredOAuthProvider } from './stored-oauth-provider.js';
 
 export interface ServerAuthorizationSettings {
@@ -43,9 +43,6 @@ interface AuthorizeRequest {
 
 /** Step-ups one request may take before its 403 is returned as it is (the server keeps asking for more). */
 const maxStepUps = 2;
-
-/** A refresh happens this long before the access token's expiry, so a call never meets an expired token. */
-const refreshAheadMs = 60_000;
 
 /**
  * OAuth 2.1 to one backend server (docs/oauth.md), on the SDK's `auth()`: refresh before expiry and on 401, a new
@@ -209,8 +206,8 @@ export class ServerAuthorization {
 
   private async refreshIfExpiring(): Promise<void> {
     const tokens = this.provider.latestTokens();
-    const expiry = tokens ? expiresAt(tokens) : undefined;
-    if (!tokens?.refresh_token || expiry === undefined || expiry - Date.now() > refreshAheadMs) return;
+    const due = tokens ? refreshDueAt(tokens) : undefined;
+    if (!tokens?.refresh_token || due === undefined || Date.now() < due) return;
     // A failed refresh here is left to the 401 that follows (it says what to do).
     await this.authorize({ challenge: this.lastChallenge, interactive: false }).catch(() => {});
   }

@@ -54,3 +54,17 @@ export function parseCredentials(text: string | undefined, serverUrl: string): S
 export function expiresAt(tokens: SavedTokens): number | undefined {
   return typeof tokens.expires_in === 'number' ? tokens.savedAt + tokens.expires_in * 1000 : undefined;
 }
+
+/** A refresh happens this long before the access token's expiry, so a call never meets an expired token. */
+const refreshAheadMs = 60_000;
+
+/**
+ * When saved tokens are due for a refresh: a minute before they expire, or halfway through a lifetime shorter than
+ * two minutes (else a token that lives under a minute would be refreshed before every request). Undefined when the
+ * authorization server did not say when they expire (a 401 then asks for the refresh).
+ */
+export function refreshDueAt(tokens: SavedTokens): number | undefined {
+  if (typeof tokens.expires_in !== 'number') return undefined;
+  const lifetimeMs = tokens.expires_in * 1000;
+  return tokens.savedAt + lifetimeMs - Math.min(refreshAheadMs, lifetimeMs / 2);
+}

@@ -1,3 +1,4 @@
+/// <reference path="./oidc-provider.d.ts" />
 // `@search-mcp/test-kit/oauth`: a real OAuth 2.1 authorization server (oidc-provider) and an MCP server it protects,
 // for tests of an MCP client's OAuth (README: "OAuth fixtures").
 export {

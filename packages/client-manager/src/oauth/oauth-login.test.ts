@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { statusOf, useManagers } from '../../test/manager-harness.js';
+import {
+  claimsOf,
+  createMemoryOAuthStore,
+  expectNoSecret,
+  followingOpener,
+  protocolChoices,
+  secretsEverStored,
+  storedAccessToken,
+  storedCredentials,
+  textOf,
+  useOAuthFixtures,
+} from '../../test/oauth-harness.js';
+
+/**
+ * The first connect to an OAuth-protected server (docs/oauth.md), against a real authorization server: the 401 starts
+ * discovery, dynamic registration as a native application, an authorization with PKCE and `resource` through the
+ * opener and the loopback redirect, the code exchange; then tools are listed and called with a token whose audience is
+ * the server. No token ever shows in the status, an error or a log line.
+ */
+// Fixtures first: hooks run in reverse, so every manager is closed before the servers it talks to.
+const fixtures = useOAuthFixtures();
+const { createManager } = useManagers();
+
+describe.each(protocolChoices)('logging in (protocol %s)', (name, protocol) => {
+  it('discovers, registers, authorizes with PKCE and resource, then lists and calls', async () => {
+    const { authorizationServer, mcpServer } = await fixtures.startPair();
+    const store = createMemoryOAuthStore();
+    const opener = followingOpener();
+    const { manager, records } = createManager(
+      { remote: { url: mcpServer.url.href, ...protocol } },
+      { oauth: { openAuthorizationUrl: opener, store } },
+    );
+    await manager.startAll();
+
+    const status = statusOf(manager, 'remote');
+    expect(status?.state, status?.lastError).toBe('running');
+    // The fixture speaks both eras: auto settles on the 2026-07-28 one, as a pinned 2026-07-28 entry does.
+    expect(status?.protocolEra).toBe(name === '2025' ? 'legacy' : 'modern');
+    expect(status?.oauth).toMatchObject({ state: 'authorized', issuer: authorizationServer.issuer, refreshable: true });
+    expect(status?.oauth?.scope).toContain('mcp:read');
+    expect(Date.parse(status?.oauth?.expiresAt ?? '')).toBeGreaterThan(Date.now());
+
+    // One registration, as a native application with a loopback redirect; one authorization, with PKCE S256 and the
+    // server as resource (RFC 8707); one code exchange.
+    expect(authorizationServer.activity.registrations).toBe(1);
+    expect(authorizationServer.activity.authorizations).toBe(1);
+    expect(authorizationServer.activity.tokenRequests).toMatchObject({ authorization_code: 1 });
+    expect(opener.urls).toHaveLength(1);
+    const authorizationUrl = opener.urls[0] as URL;
+    expect(authorizationUrl.origin).toBe(authorizationServer.issuer);
+    expect(authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(authorizationUrl.searchParams.get('code_challenge')).toMatch(/^[\w-]{43}$/);
+    expect(authorizationUrl.searchParams.get('resource')).toBe(mcpServer.url.href);
+    expect(authorizationUrl.searchParams.get('redirect_uri')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    expect(authorizationUrl.searchParams.get('state')).toBeTruthy();
+    expect(authorizationServer.activity.lastTokenRequest?.params).toMatchObject({ resource: mcpServer.url.href });
+    const stored = storedCredentials(store, 'remote');
+    const client = stored?.clients[authorizationServer.issuer];
+    expect(client?.client_id).toBeTruthy();
+    expect(client).toMatchObject({ application_type: 'native', token_endpoint_auth_method: 'none' });
+
+    const tools = await manager.listTools('remote');
+    expect(tools.map((tool) => tool.toolName).sort()).toEqual(['whoami', 'write_note']);
+    const whoami = JSON.parse(textOf(await manager.callTool('remote', 'whoami'))) as Record<string, unknown>;
+    expect(whoami).toMatchObject({ sub: 'test-user', aud: mcpServer.url.href, client_id: client?.client_id });
+    expect(claimsOf(storedAccessToken(store, 'remote')).aud).toBe(mcpServer.url.href);
+
+    const secrets = secretsEverStored(store);
+    expect(secrets.length).toBeGreaterThanOrEqual(2);
+    expectNoSecret(manager.status(), secrets);
+    expectNoSecret(records, secrets);
+  });
+});
+
+describe('a server that needs OAuth beside a plain one', () => {
+  it('waits in needs-auth without an opener and keeps no token in its status', async () => {
+    const { authorizationServer, mcpServer } = await fixtures.startPair();
+    const store = createMemoryOAuthStore();
+    const { manager } = createManager(
+      { remote: { url: mcpServer.url.href } },
+      { oauth: { openAuthorizationUrl: false, store } },
+    );
+    await manager.startAll();
+    const status = statusOf(manager, 'remote');
+    expect(status).toMatchObject({ state: 'needs-auth', oauth: { state: 'needs-auth' } });
+    expect(status?.lastError).toContain('search-mcp auth remote');
+    expect(authorizationServer.activity.authorizations).toBe(0);
+  });
+});

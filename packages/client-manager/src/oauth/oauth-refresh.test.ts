@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { statusOf, useManagers } from '../../test/manager-harness.js';
+import {
+  createMemoryOAuthStore,
+  eventually,
+  expectNoSecret,
+  followingOpener,
+  protocolChoices,
+  secretsEverStored,
+  textOf,
+  useOAuthFixtures,
+} from '../../test/oauth-harness.js';
+
+/**
+ * Tokens after the login (docs/oauth.md): an access token that expires mid-session is refreshed before the call that
+ * would meet it, so the caller never sees an error; a manager started again over the same store uses what is stored
+ * (no new registration, no new authorization).
+ */
+// Fixtures first: hooks run in reverse, so every manager is closed before the servers it talks to.
+const fixtures = useOAuthFixtures();
+const { createManager } = useManagers();
+
+describe.each(protocolChoices)('an access token that expires mid-session (protocol %s)', (_name, protocol) => {
+  it('is refreshed without the caller seeing an error', async () => {
+    const { authorizationServer, mcpServer } = await fixtures.startPair({
+      authorizationServer: { accessTokenTtlSeconds: 1 },
+    });
+    const store = createMemoryOAuthStore();
+    const opener = followingOpener();
+    const { manager, records } = createManager(
+      { remote: { url: mcpServer.url.href, ...protocol } },
+      { oauth: { openAuthorizationUrl: opener, store } },
+    );
+    await manager.startAll();
+    expect(statusOf(manager, 'remote')?.state).toBe('running');
+    const refreshesAtConnect = authorizationServer.activity.tokenRequests.refresh_token ?? 0;
+
+    // The token the connect ended with expires: the next call must still succeed.
+    const firstExpiry = Date.parse(statusOf(manager, 'remote')?.oauth?.expiresAt ?? '');
+    await eventually(() => Date.now() > firstExpiry + 50, 'the access token to expire');
+    const whoami = JSON.parse(textOf(await manager.callTool('remote', 'whoami'))) as Record<string, unknown>;
+    expect(whoami).toMatchObject({ sub: 'test-user', aud: mcpServer.url.href });
+    expect(authorizationServer.activity.tokenRequests.refresh_token ?? 0).toBeGreaterThan(refreshesAtConnect);
+    expect(authorizationServer.activity.tokenFailures.refresh_token ?? 0).toBe(0);
+    // No person was asked again, and the server stayed connected.
+    expect(opener.urls).toHaveLength(1);
+    expect(authorizationServer.activity.authorizations).toBe(1);
+    const status = statusOf(manager, 'remote');
+    expect(status).toMatchObject({ state: 'running', restarts: 0, oauth: { state: 'authorized' } });
+    expect(Date.parse(status?.oauth?.expiresAt ?? '')).toBeGreaterThan(firstExpiry);
+
+    const secrets = secretsEverStored(store);
+    expect(secrets.length).toBeGreaterThanOrEqual(4);
+    expectNoSecret(manager.status(), secrets);
+    expectNoSecret(records, secrets);
+  });
+});
+
+describe('an access token that lives under a minute', () => {
+  it('is refreshed halfway through its life, not before every request', async () => {
+    const { authorizationServer, mcpServer } = await fixtures.startPair({
+      authorizationServer: { accessTokenTtlSeconds: 30 },
+    });
+    const { manager } = createManager(
+      { remote: { url: mcpServer.url.href } },
+      { oauth: { openAuthorizationUrl: followingOpener(), store: createMemoryOAuthStore() } },
+    );
+    await manager.startAll();
+    for (let call = 0; call < 5; call += 1) await manager.callTool('remote', 'whoami');
+    expect(authorizationServer.activity.tokenRequests).toEqual({ authorization_code: 1 });
+  });
+});
+
+describe.each(protocolChoices)('a manager started again over the same store (protocol %s)', (_name, protocol) => {
+  it('uses the stored tokens: no new registration, no new authorization', async () => {
+    const { authorizationServer, mcpServer } = await fixtures.startPair();
+    const store = createMemoryOAuthStore();
+    const config = { remote: { url: mcpServer.url.href, ...protocol } };
+    const first = createManager(config, { oauth: { openAuthorizationUrl: followingOpener(), store } }).manager;
+    await first.startAll();
+    expect(statusOf(first, 'remote')?.state).toBe('running');
+    await first.close();
+
+    const opener = followingOpener();
+    const { manager } = createManager(config, { oauth: { openAuthorizationUrl: opener, store } });
+    await manager.startAll();
+    expect(statusOf(manager, 'remote')).toMatchObject({ state: 'running', oauth: { state: 'authorized' } });
+    expect(textOf(await manager.callTool('remote', 'whoami'))).toContain('test-user');
+    expect(opener.urls).toHaveLength(0);
+    expect(authorizationServer.activity.registrations).toBe(1);
+    expect(authorizationServer.activity.authorizations).toBe(1);
+    expect(authorizationServer.activity.tokenRequests).toEqual({ authorization_code: 1 });
+  });
+
+  it('refreshes a stored token that expired while it was not running', async () => {
+    const { authorizationServer, mcpServer } = await fixtures.startPair({
+      authorizationServer: { accessTokenTtlSeconds: 1 },
+    });
+    const store = createMemoryOAuthStore();
+    const config = { remote: { url: mcpServer.url.href, ...protocol } };
+    const first = createManager(config, { oauth: { openAuthorizationUrl: followingOpener(), store } }).manager;
+    await first.startAll();
+    const expiry = Date.parse(statusOf(first, 'remote')?.oauth?.expiresAt ?? '');
+    await first.close();
+    await eventually(() => Date.now() > expiry + 50, 'the stored access token to expire');
+
+    const opener = followingOpener();
+    const { manager } = createManager(config, { oauth: { openAuthorizationUrl: opener, store } });
+    await manager.startAll();
+    expect(statusOf(manager, 'remote')?.state).toBe('running');
+    expect(textOf(await manager.callTool('remote', 'whoami'))).toContain('test-user');
+    expect(opener.urls).toHaveLength(0);
+    expect(authorizationServer.activity.registrations).toBe(1);
+    expect(authorizationServer.activity.authorizations).toBe(1);
+    expect(authorizationServer.activity.tokenRequests.refresh_token ?? 0).toBeGreaterThan(0);
+  });
+});

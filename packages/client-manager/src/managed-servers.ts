@@ -118,16 +118,30 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
   }
 
   /**
-   * Authorizes a server with OAuth now (docs/oauth.md): a new authorization through `oauth.openAuthorizationUrl` and
-   * the loopback redirect, then a connect. Resolves with the server's status once it is connected; rejects with a
-   * `BackendAuthorizationError` naming the step that failed. What `search-mcp auth <server>` runs.
+   * Makes a server authorized with OAuth and connected (docs/oauth.md): it connects, and where the server asks for
+   * an authorization (none stored, refused, or a wider scope pending) a person is sent through
+   * `oauth.openAuthorizationUrl` and the loopback redirect. `force` asks for a new authorization even when the stored
+   * one works. Resolves with the server's status once it is connected; rejects with why not (a
+   * `BackendAuthorizationError` naming the step). What `search-mcp auth <server>` runs.
    */
-  async authorize(id: string): Promise<ServerStatus> {
+  async authorize(id: string, options: { force?: boolean } = {}): Promise<ServerStatus> {
     this.assertOpen();
     const connection = this.connection(id);
-    await authorizationOf(connection).login();
-    await connection.connectSettled();
-    await connection.start();
+    const authorization = authorizationOf(connection);
+    if (options.force || authorization.needsLogin()) {
+      await authorization.login();
+      await connection.connectSettled();
+    }
+    try {
+      await connection.start();
+    } catch (error) {
+      // The connect's own time ran out while the person was still in the browser: the login goes on (up to
+      // `oauth.authorizationTimeoutMs`), and its end connects the server.
+      if (!authorization.waitingForPerson()) throw error;
+      await authorization.settled();
+      await connection.connectSettled();
+      await connection.start();
+    }
     return connection.status();
   }
 

@@ -298,10 +298,12 @@ export abstract class ServerLifeCycle {
       this.process = undefined;
       this.era.failed(error);
       const failure = this.settings.redactor.redactDeep(error as Error);
-      this.lastError = failure.message;
+      this.lastError = authorization?.waitingForPerson()
+        ? `waiting for OAuth authorization in the browser (or run \`search-mcp auth ${this.id}\`)`
+        : failure.message;
       this.logger.warn('could not connect', { error: failure.message });
       // Waiting for a person, not for time: no restart timer (authorizing connects it; see `authorized()`).
-      if (BackendAuthorizationError.isInstance(error)) this.setState('needs-auth');
+      if (BackendAuthorizationError.isInstance(error) || authorization?.waitingForPerson()) this.setState('needs-auth');
       else if (reason === 'restart' && !this.stoppedOnPurpose) this.scheduleRestart();
       else this.setState('failed');
       throw failure;

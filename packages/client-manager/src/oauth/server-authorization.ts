@@ -89,6 +89,21 @@ export class ServerAuthorization {
     return status;
   }
 
+  /** A person is being asked (the browser is open, or a host's `begin()` waits for its callback). */
+  waitingForPerson(): boolean {
+    return this.waitingForBrowser || this.hostFlow !== undefined;
+  }
+
+  /** Resolves when the authorization in progress (if any) ends, whatever its outcome. */
+  async settled(): Promise<void> {
+    await this.inFlight?.catch(() => {});
+  }
+
+  /** A step-up is pending: the server asked for scope the stored tokens lack, and nobody could be asked then. */
+  needsLogin(): boolean {
+    return this.provider.wantedScope !== undefined;
+  }
+
   /** Whether a `complete()` with this `state` belongs here. */
   ownsState(state: string | undefined): boolean {
     return state !== undefined && this.hostFlow?.state === state;
@@ -232,6 +247,12 @@ export class ServerAuthorization {
     if (!this.provider.latestTokens()) await this.provider.reload();
     if (request.rediscover) await this.provider.invalidateCredentials('discovery');
     if (!request.interactive) {
+      if (request.force) {
+        // A wider scope needs a person: remembered, so the login that follows asks for it.
+        await this.provider.setWantedScope(request.challenge.scope);
+        const wanted = request.challenge.scope ? ` (it asks for scope "${request.challenge.scope}")` : '';
+        throw needsAuthorization(this.serverId, `the stored authorization lacks scope${wanted}`);
+      }
       if (!this.provider.latestTokens()?.refresh_token) throw needsAuthorization(this.serverId);
       const result = await this.runAuth({ challenge: request.challenge });
       if (result !== 'AUTHORIZED') throw needsAuthorization(this.serverId, 'the refresh token was refused');
@@ -242,12 +263,17 @@ export class ServerAuthorization {
     try {
       this.provider.redirectTarget = loopback.redirectUrl;
       await this.provider.fitRegistrationTo(loopback.redirectUrl);
-      const result = await this.runAuth({ challenge: request.challenge, force: request.force ?? false });
+      const { computeScopeUnion } = await oauthSdk.load();
+      const scope = computeScopeUnion(request.challenge.scope, this.provider.wantedScope);
+      const challenge = { ...request.challenge, ...(scope !== undefined ? { scope } : {}) };
+      const force = (request.force ?? false) || this.provider.wantedScope !== undefined;
+      const result = await this.runAuth({ challenge, force });
       if (result === 'AUTHORIZED') {
         this.options.onAuthorized();
         return;
       }
-      await this.authorizeInBrowser(loopback, request.challenge);
+      await this.authorizeInBrowser(loopback, challenge);
+      await this.provider.setWantedScope(undefined);
     } finally {
       await loopback.close();
     }

@@ -19,6 +19,11 @@ export interface StoredCredentials {
   tokens: Record<string, SavedTokens>;
   latestIssuer?: string;
   discovery?: OAuthDiscoveryState;
+  /**
+   * Scope a server asked for (a 403 step-up) that the stored tokens lack, when nobody could be asked at the time: the
+   * next login asks for it too.
+   */
+  wantedScope?: string;
 }
 
 export function emptyCredentials(serverUrl: string): StoredCredentials {
@@ -47,6 +52,7 @@ export function parseCredentials(text: string | undefined, serverUrl: string): S
   };
   if (typeof parsed.latestIssuer === 'string') credentials.latestIssuer = parsed.latestIssuer;
   if (isRecord(parsed.discovery)) credentials.discovery = parsed.discovery as unknown as OAuthDiscoveryState;
+  if (typeof parsed.wantedScope === 'string') credentials.wantedScope = parsed.wantedScope;
   return credentials;
 }
 

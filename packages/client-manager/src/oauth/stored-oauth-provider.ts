@@ -62,6 +62,18 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     return issuer !== undefined ? this.credentials.tokens[issuer] : undefined;
   }
 
+  /** Scope the server asked for that the stored tokens lack (see `StoredCredentials.wantedScope`). */
+  get wantedScope(): string | undefined {
+    return this.credentials.wantedScope;
+  }
+
+  async setWantedScope(scope: string | undefined): Promise<void> {
+    if (scope === this.credentials.wantedScope) return;
+    if (scope === undefined) delete this.credentials.wantedScope;
+    else this.credentials.wantedScope = scope;
+    await this.persist();
+  }
+
   /** The authorization URL the last `auth()` built (a redirect is needed), taken once. */
   takeAuthorizationUrl(): URL | undefined {
     const url = this.authorizationUrl;

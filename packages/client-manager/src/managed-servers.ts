@@ -128,6 +128,8 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
     this.assertOpen();
     const connection = this.connection(id);
     const authorization = authorizationOf(connection);
+    // What is stored decides (another process may have asked for a wider scope).
+    await authorization.provider.ensureLoaded();
     if (options.force || authorization.needsLogin()) {
       await authorization.login();
       await connection.connectSettled();

@@ -244,6 +244,14 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   private async persist(): Promise<void> {
-    await this.options.store.set(this.key, JSON.stringify(this.credentials));
+    const { clients, tokens, discovery, wantedScope } = this.credentials;
+    const empty =
+      Object.keys(clients).length === 0 &&
+      Object.keys(tokens).length === 0 &&
+      discovery === undefined &&
+      wantedScope === undefined;
+    // Nothing left to keep (after a logout): no entry at all, rather than an empty one.
+    if (empty) await this.options.store.delete(this.key);
+    else await this.options.store.set(this.key, JSON.stringify(this.credentials));
   }
 }

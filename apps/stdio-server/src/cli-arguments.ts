@@ -4,7 +4,7 @@ import type { McpClientName } from '@search-mcp/shared/node';
 import { closestName } from './closest-name.js';
 import { UsageError } from './usage-error.js';
 
-export type CommandName = 'serve' | 'search' | 'call' | 'list' | 'doctor' | 'init' | 'help' | 'version';
+export type CommandName = 'serve' | 'search' | 'call' | 'list' | 'doctor' | 'init' | 'auth' | 'help' | 'version';
 
 /** The strategies `search --strategy` may ask for (`off` would only say that search is off). */
 export type CliSearchStrategy = Exclude<SearchStrategy, 'off'>;
@@ -44,9 +44,21 @@ export interface CliArguments {
   home?: string;
   /** `init --platform`: whose paths to look at (default: this system's). */
   platform?: 'linux' | 'darwin' | 'win32';
+  /** `auth --logout <server>`: forget (and revoke) the server's OAuth tokens instead of logging in. */
+  logout: boolean;
 }
 
-const commands: readonly CommandName[] = ['serve', 'search', 'call', 'list', 'doctor', 'init', 'help', 'version'];
+const commands: readonly CommandName[] = [
+  'serve',
+  'search',
+  'call',
+  'list',
+  'doctor',
+  'init',
+  'auth',
+  'help',
+  'version',
+];
 /** Other names of commands. */
 const aliases: Readonly<Record<string, CommandName>> = { import: 'init' };
 
@@ -65,6 +77,7 @@ const options = {
   'replace-in': { type: 'string', multiple: true },
   home: { type: 'string' },
   platform: { type: 'string' },
+  logout: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'v', default: false },
 } as const;
@@ -78,6 +91,9 @@ Usage:
   search-mcp call <toolKey> [JSON]   run a tool   [--json]
   search-mcp list                    list tools   [--server ID] [--json]
   search-mcp doctor                  check the config, connect every server, show the context saved [--json]
+  search-mcp auth [SERVER]           OAuth: without SERVER, the state of each remote server [--json]; with it,
+                                     log in to it in the browser ($BROWSER, else the system's)
+                                     --logout SERVER    revoke and forget its tokens
   search-mcp init [PATH]             gather the MCP servers of installed clients into one Search MCP config
                                      (alias: import); changes nothing unless told:
                                      --write            write the config (PATH, --config, or the default)
@@ -128,6 +144,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     write: values.write ?? false,
     force: values.force ?? false,
     replaceIn: [],
+    logout: values.logout ?? false,
   };
   checkCommandOptions(command, argv);
   if (values.config !== undefined) result.config = values.config;
@@ -181,6 +198,9 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     throw new UsageError(
       '--replace-in needs --write: a client is switched to Search MCP only once the config holding its servers is written',
     );
+  if (command === 'auth' && positionals.length > 1) throw new UsageError('auth takes at most one server id');
+  if (command === 'auth' && result.logout && positionals.length === 0)
+    throw new UsageError('--logout needs the server to log out of, e.g. search-mcp auth --logout github');
   if (command === 'search' && positionals.length === 0)
     throw new UsageError('search needs a query, e.g. search-mcp search "read a file"');
   if (command === 'call' && positionals.length === 0)
@@ -201,6 +221,7 @@ const commandOptions: Readonly<Record<string, readonly CommandName[]>> = {
   'replace-in': ['init'],
   home: ['init'],
   platform: ['init'],
+  logout: ['auth'],
 };
 
 function checkCommandOptions(command: CommandName, argv: readonly string[]): void {

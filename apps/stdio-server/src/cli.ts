@@ -37,6 +37,8 @@ async function run(cli: CliArguments, lifecycle: CliLifecycle): Promise<number |
       return (await import('./commands/doctor-command.js')).doctorCommand(cli, lifecycle);
     case 'init':
       return (await import('./commands/init/init-command.js')).initCommand(cli);
+    case 'auth':
+      return (await import('./commands/auth-command.js')).authCommand(cli, lifecycle);
     case 'help':
     case 'version':
       return Promise.resolve(0);

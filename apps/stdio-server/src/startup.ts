@@ -57,9 +57,17 @@ export async function loadRuntime(
     backendClientCapabilities: cli.command === 'serve' ? 'first-client' : {},
     ...(cli.mode ? { mode: cli.mode } : {}),
     ...(cli.project !== undefined ? { projectId: cli.project } : {}),
+    // Only `auth <server>` sends a person to a browser (docs/oauth.md): every other command leaves a server that
+    // asks for OAuth waiting in `needs-auth`, with the `search-mcp auth <server>` that fixes it.
+    ...(logsIn(cli) ? {} : { manager: { oauth: { openAuthorizationUrl: false } } }),
   });
   lifecycle.onClose(() => runtime.close());
   return { runtime, config, configPath: path, logger, redactor };
+}
+
+/** `search-mcp auth <server>` (not `--logout`, not the states of all): the one command that opens a browser. */
+function logsIn(cli: CliArguments): boolean {
+  return cli.command === 'auth' && cli.positionals.length > 0 && !cli.logout;
 }
 
 /**
@@ -84,7 +92,8 @@ export async function connectWithProgress(runtime: SearchMcpRuntime): Promise<vo
   const total = runtime.manager.serverIds.length;
   const settled = new Set<string>();
   const listener = (status: { id: string; state: string }) => {
-    if (status.state === 'running' || status.state === 'failed') settled.add(status.id);
+    if (status.state === 'running' || status.state === 'failed' || status.state === 'needs-auth')
+      settled.add(status.id);
     const waiting = runtime.manager
       .status()
       .filter((entry) => entry.state === 'starting')

@@ -6,10 +6,13 @@ export function startingServerIds(manager: ServerStatusSource | undefined): stri
   return (manager?.status() ?? []).filter((status) => status.state === 'starting').map((status) => status.id);
 }
 
-/** The servers that failed (to start, or for good), with the reason the manager recorded. */
+/**
+ * The servers that failed (to start, or for good) or wait for an OAuth login, with the reason the manager recorded
+ * (for a login, the command that does it: `tool_discovery` passes it on to the model, which tells the user).
+ */
 export function failedServers(manager: ServerStatusSource | undefined): Array<{ id: string; reason?: string }> {
   return (manager?.status() ?? [])
-    .filter((status) => status.state === 'failed')
+    .filter((status) => status.state === 'failed' || status.state === 'needs-auth')
     .map((status) => ({ id: status.id, ...(status.lastError ? { reason: status.lastError } : {}) }));
 }
 

@@ -1,4 +1,4 @@
-import { findDuplicateServers, truncateText } from '@search-mcp/shared';
+import { findDuplicateServers, type ServerStatus, truncateText } from '@search-mcp/shared';
 import type { CliArguments } from '../cli-arguments.js';
 import type { CliLifecycle } from '../cli-lifecycle.js';
 import { connectWithProgress, loadRuntime } from '../startup.js';
@@ -15,6 +15,8 @@ export async function doctorCommand(cli: CliArguments, lifecycle: CliLifecycle):
   const caller = cli.project !== undefined ? { projectId: cli.project } : {};
   const cost = await measureContextCost(runtime, caller);
   const failed = statuses.filter((status) => status.state === 'failed');
+  // Waiting for a person to log in (OAuth): not broken, but not usable until `search-mcp auth <server>`.
+  const waiting = statuses.filter((status) => status.state === 'needs-auth');
   const hybrid = await checkHybridSearch(runtime, caller);
   // Two entries that start the same program (or reach the same URL) are one server twice: double tools, double cost.
   const duplicates = findDuplicateServers(config);
@@ -54,7 +56,7 @@ export async function doctorCommand(cli: CliArguments, lifecycle: CliLifecycle):
         2,
       )}\n`,
     );
-    return failed.length > 0 ? 1 : 0;
+    return failed.length + waiting.length > 0 ? 1 : 0;
   }
   const out: string[] = [];
   const names = config.exposure.names === 'original' ? ', original tool names' : '';
@@ -74,7 +76,7 @@ export async function doctorCommand(cli: CliArguments, lifecycle: CliLifecycle):
       ['server', 'state', 'tools', 'connect', 'protocol', 'last error'],
       statuses.map((status) => [
         status.id,
-        status.state,
+        describeState(status),
         String(status.toolCount),
         status.connectMs !== undefined ? `${Math.round(status.connectMs)} ms` : '',
         status.protocolVersion
@@ -116,7 +118,20 @@ export async function doctorCommand(cli: CliArguments, lifecycle: CliLifecycle):
   if (hybrid) out.push(...formatHybridCheck(hybrid), '');
   if (failed.length > 0)
     out.push(`${failed.length} server(s) failed: fix the errors above, then run search-mcp doctor again.`);
-  else out.push('All servers are running.');
+  if (waiting.length > 0) {
+    const commands = waiting.map((status) => `search-mcp auth ${status.id}`).join(', ');
+    out.push(`${waiting.length} server(s) wait for OAuth authorization: ${commands}.`);
+  }
+  if (failed.length + waiting.length === 0) out.push('All servers are running.');
   process.stdout.write(`${out.join('\n')}\n`);
-  return failed.length > 0 ? 1 : 0;
+  return failed.length + waiting.length > 0 ? 1 : 0;
+}
+
+/** The state, and for an OAuth server how it is authorized (`running, oauth until 14:05`); never a token. */
+function describeState(status: ServerStatus): string {
+  const oauth = status.oauth;
+  if (!oauth || status.state === 'needs-auth') return status.state;
+  if (oauth.state !== 'authorized') return `${status.state}, oauth ${oauth.state}`;
+  const until = oauth.expiresAt ? ` until ${oauth.expiresAt.slice(11, 16)} UTC` : '';
+  return `${status.state}, oauth${until}${oauth.refreshable ? ' (refreshable)' : ''}`;
 }

@@ -10,6 +10,8 @@ const hints: ReadonlyArray<[pattern: RegExp, hint: (match: RegExpMatchArray) => 
     /spawn \S+ ENOENT|ENOENT.*spawn|command not found|not found on PATH/i,
     () => 'the command is not on PATH: install it, or write its full path in "command"',
   ],
+  // OAuth's own messages name the command already (docs/oauth.md): no second hint that would say less.
+  [/run `(search-mcp auth [^`]+)`/, (match) => `log in with ${match[1]} (a browser opens), then run doctor again`],
   [/ECONNREFUSED/, () => 'nothing listens at that address: is the server running, and is the URL right?'],
   [/ENOTFOUND|EAI_AGAIN/, () => 'the host name does not resolve: check the URL (and the network)'],
   [/certificate|CERT_|SSL|TLS/i, () => 'the TLS connection failed: check the certificate (or the URL scheme)'],

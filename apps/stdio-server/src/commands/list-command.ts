@@ -47,7 +47,9 @@ export async function listCommand(cli: CliArguments, lifecycle: CliLifecycle): P
       )}\n`,
     );
     process.stdout.write(`\n${tools.length} tools\n`);
-    const note = notConnectedNote(failed.filter((status) => status.state === 'failed'));
+    const note = notConnectedNote(
+      failed.filter((status) => status.state === 'failed' || status.state === 'needs-auth'),
+    );
     if (note) process.stdout.write(`${note}\n`);
   }
   if (serverId !== undefined && config.mcpServers[serverId]?.enabled === false) {

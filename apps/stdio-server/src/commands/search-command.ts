@@ -30,7 +30,9 @@ export async function searchCommand(cli: CliArguments, lifecycle: CliLifecycle):
     { query: cli.positionals.join(' '), ...(cli.limit ? { maxResults: cli.limit } : {}) },
     caller,
   );
-  const failed = runtime.manager.status().filter((status) => status.state === 'failed');
+  const failed = runtime.manager
+    .status()
+    .filter((status) => status.state === 'failed' || status.state === 'needs-auth');
   if (cli.json) {
     const results = response.results.map(({ tool: _tool, ...hit }) => hit);
     const notConnected = failed.map((status) => ({ id: status.id, lastError: status.lastError }));

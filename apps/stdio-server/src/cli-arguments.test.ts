@@ -14,8 +14,17 @@ function usageErrorOf(argv: string[]): UsageError {
 }
 
 describe('parseCliArguments', () => {
+  it('reads auth: a server to log in to, --logout with one, nothing else', () => {
+    expect(parseCliArguments(['auth'])).toMatchObject({ command: 'auth', positionals: [], logout: false });
+    expect(parseCliArguments(['auth', 'github'])).toMatchObject({ command: 'auth', positionals: ['github'] });
+    expect(parseCliArguments(['auth', '--logout', 'github'])).toMatchObject({ logout: true, positionals: ['github'] });
+    expect(() => parseCliArguments(['auth', '--logout'])).toThrow('--logout needs the server to log out of');
+    expect(() => parseCliArguments(['auth', 'a', 'b'])).toThrow('auth takes at most one server id');
+    expect(() => parseCliArguments(['list', '--logout'])).toThrow(/--logout/);
+  });
+
   it('reads commands, flags and positionals', () => {
-    const none = { write: false, force: false, replaceIn: [], watch: true };
+    const none = { write: false, force: false, logout: false, replaceIn: [], watch: true };
     expect(parseCliArguments([])).toEqual({ command: 'serve', positionals: [], json: false, ...none });
     expect(
       parseCliArguments([

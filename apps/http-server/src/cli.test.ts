@@ -35,6 +35,7 @@ describe('search-mcp-http command line', () => {
     expect(stdout).toContain('--max-sessions-per-token N');
     expect(stdout).toContain('--max-listen-streams-per-token N');
     expect(stdout).toContain('--no-watch');
+    expect(stdout).toContain('--public-url URL');
     const mistakes = [
       ['--port', 'x'],
       ['--max-sessions-per-token', '0'],
@@ -42,6 +43,8 @@ describe('search-mcp-http command line', () => {
       ['--mode', 'all'],
       ['--nonsense'],
       ['--no-watch=1'],
+      ['--public-url', 'ftp://search.example'],
+      ['--public-url', 'https://search.example/?from=proxy'],
     ];
     for (const args of mistakes) {
       const failure = await run(process.execPath, [cliEntry, ...args]).catch(

@@ -18,6 +18,9 @@ Options:
   --cors-origin URL        allow this browser origin (repeatable; CORS is off otherwise)
   --allowed-host NAME      a host name clients may use in Host (repeatable; loopback names are always allowed;
                            required to reach a server bound to 0.0.0.0 by name, e.g. behind a proxy)
+  --public-url URL         the URL clients reach this server at (e.g. https://search.example behind a TLS proxy):
+                           OAuth redirects to backends come back to <URL>/oauth/callback (default: the URL the
+                           request to POST /v1/servers/<id>/authorize was sent to)
   --rate-limit N           requests per minute per token (default ${httpAppDefaults.rateLimitPerMinute}; 0 = off)
   --max-sessions N         open MCP sessions at most (default ${httpAppDefaults.maxSessions})
   --max-sessions-per-token N
@@ -48,6 +51,8 @@ export interface CommandLine {
   mode?: 'meta' | 'proxy';
   corsOrigins: string[];
   allowedHosts: string[];
+  /** `--public-url`, without a trailing slash. */
+  publicUrl?: string;
   rateLimitPerMinute?: number;
   maxSessions?: number;
   maxSessionsPerToken?: number;
@@ -73,6 +78,7 @@ function readArguments(args: readonly string[]) {
         mode: { type: 'string' },
         'cors-origin': { type: 'string', multiple: true },
         'allowed-host': { type: 'string', multiple: true },
+        'public-url': { type: 'string' },
         'rate-limit': { type: 'string' },
         'max-sessions': { type: 'string' },
         'max-sessions-per-token': { type: 'string' },
@@ -118,6 +124,7 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
     }
     return value;
   };
+  const publicUrl = values['public-url'] !== undefined ? readPublicUrl(values['public-url']) : undefined;
   const rateLimitPerMinute = whole('rate-limit');
   const maxSessions = whole('max-sessions', 1);
   const maxSessionsPerToken = whole('max-sessions-per-token', 1);
@@ -134,6 +141,7 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
     ...(values.mode !== undefined ? { mode: values.mode as 'meta' | 'proxy' } : {}),
     corsOrigins: values['cors-origin'] ?? [],
     allowedHosts: values['allowed-host'] ?? [],
+    ...(publicUrl !== undefined ? { publicUrl } : {}),
     ...(rateLimitPerMinute !== undefined ? { rateLimitPerMinute } : {}),
     ...(maxSessions !== undefined ? { maxSessions } : {}),
     ...(maxSessionsPerToken !== undefined ? { maxSessionsPerToken } : {}),
@@ -142,4 +150,18 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
     ...(shutdownGraceMs !== undefined ? { shutdownGraceMs } : {}),
     logLevel,
   };
+}
+
+/** An http(s) URL without query or fragment (a base other URLs are built on), without its trailing slash. */
+function readPublicUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError('--public-url must be a URL, e.g. https://search.example');
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '') {
+    throw new UsageError('--public-url must be an http or https URL without a query or fragment');
+  }
+  return url.href.replace(/\/+$/, '');
 }

@@ -1,6 +1,6 @@
 import type { ToolCatalog } from '@search-mcp/catalog';
 import type { AuditSink } from '@search-mcp/runtime';
-import type { Logger, SecretRedactor } from '@search-mcp/shared';
+import type { Logger, SecretRedactor, ServerStatus } from '@search-mcp/shared';
 import type { AccessToken } from './access/token-verifier.js';
 import type { EraServerFactory } from './mcp/era-server-factory.js';
 import type { McpServerFactory } from './mcp/mcp-server-factory.js';
@@ -18,6 +18,15 @@ export interface HttpRuntime {
   hub?: ListenHub;
   /** The calls of 2026-07-28 clients waiting for their `input_required` retry (counted on `GET /`). */
   pendingInputs?: { readonly size: number };
+  /** The backend servers (the runtime's client manager): their state on `/v1/servers`, and OAuth to them. */
+  readonly manager?: BackendServers;
+}
+
+/** What the app asks of the client manager about backend servers (`McpClientManager` has these methods). */
+export interface BackendServers {
+  status(): ServerStatus[];
+  beginAuthorization(id: string, options: { redirectUrl: string }): Promise<{ authorizationUrl?: string }>;
+  completeAuthorization(query: URLSearchParams): Promise<ServerStatus>;
 }
 
 export interface HttpAppOptions {
@@ -63,6 +72,12 @@ export interface HttpAppOptions {
    * strategy (`rankToolsWithCatalog`).
    */
   rankTools?: ToolRanker;
+  /**
+   * The URL clients reach this app at (`--public-url`, e.g. `https://search.example` behind a TLS proxy): the base of
+   * the OAuth redirect URI `<publicUrl>/oauth/callback`. Default: the origin of the request that starts the
+   * authorization (its `Host` header, which the Host check has already accepted).
+   */
+  publicUrl?: string;
   /** Shown by `GET /` and in the OpenAPI document. Default: this package's version. */
   version?: string;
 }

@@ -7,6 +7,8 @@ import { FailedAuthenticationLimiter } from './access/failed-authentication-limi
 import { registerHostOriginGuard } from './access/host-origin-guard.js';
 import { registerRateLimit } from './access/rate-limit.js';
 import { TokenVerifier } from './access/token-verifier.js';
+import { registerOAuthCallbackRoute } from './backend-oauth/oauth-callback-route.js';
+import { oauthCallbackPath } from './backend-oauth/oauth-redirect-url.js';
 import { defaultMaxSessionsPerToken, type HttpAppOptions, httpAppDefaults } from './http-app-options.js';
 import { errorBody, toHttpError } from './http-errors.js';
 import { ActivityCounter } from './lifecycle/activity-counter.js';
@@ -19,6 +21,7 @@ import { registerHealthRoute } from './rest/health-route.js';
 import { legacyRedirects, registerLegacyRedirects } from './rest/legacy-redirects.js';
 import { rankToolsWithCatalog } from './rest/rank-tools-with-catalog.js';
 import { registerRestAudit } from './rest/rest-audit.js';
+import { registerServerRoutes } from './rest/server-routes.js';
 import { registerToolCallRoute } from './rest/tool-call-route.js';
 import { registerToolListRoutes } from './rest/tool-list-routes.js';
 import { registerToolSearchRoute } from './rest/tool-search-route.js';
@@ -106,7 +109,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       options.failedAuthenticationLimitPerMinute ?? httpAppDefaults.failedAuthenticationLimitPerMinute,
     ),
     allowAnonymous: options.allowAnonymous,
-    publicPaths: new Set(['/', '/v1/openapi.json', ...legacyRedirects.map(([from]) => from)]),
+    // The OAuth callback is a browser's redirect: the `state` it carries authenticates it, not a token.
+    publicPaths: new Set(['/', '/v1/openapi.json', oauthCallbackPath, ...legacyRedirects.map(([from]) => from)]),
   });
   await registerRateLimit(app, options.rateLimitPerMinute ?? httpAppDefaults.rateLimitPerMinute);
   const audit = registerRestAudit(app, runtime.audit, redactor);
@@ -160,6 +164,14 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   registerToolCallRoute(app, context);
   registerToolSearchRoute(app, context);
   registerCatalogSearchRoute(app, context);
+  if (runtime.manager) {
+    registerServerRoutes(app, {
+      catalog: runtime.catalog,
+      servers: runtime.manager,
+      ...(options.publicUrl !== undefined ? { publicUrl: options.publicUrl } : {}),
+    });
+    registerOAuthCallbackRoute(app, runtime.manager, logger);
+  }
   registerLegacyRedirects(app);
   const mcp = registerMcpEndpoint(app, {
     createServer: runtime.createServer,

@@ -1,8 +1,9 @@
-import { type Issue, SearchMcpError, ValidationError } from '@search-mcp/shared';
+import { type Issue, SearchMcpError, ServerNotRunningError, ValidationError } from '@search-mcp/shared';
 import type { FastifyError } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
 const statusCodes: Record<number, string> = {
+  404: 'NOT_FOUND',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   429: 'RATE_LIMIT_EXCEEDED',
@@ -23,7 +24,7 @@ export function toHttpError(error: unknown): { status: number; body: ErrorBody }
   const validation = schemaValidationError(error);
   if (validation) error = validation;
   if (SearchMcpError.isInstance(error)) {
-    return { status: error.statusCode, body: { success: false, error: error.message, code: error.code } };
+    return { status: error.statusCode, body: { success: false, error: messageOf(error), code: error.code } };
   }
   // Fastify's own errors carry `message`; the rate limiter throws the body it built, which carries `error`.
   const fastify = error as { statusCode?: number; code?: string; message?: string; error?: string };
@@ -35,6 +36,21 @@ export function toHttpError(error: unknown): { status: number; body: ErrorBody }
     return { status, body: { success: false, error: message ?? 'Bad request', code } };
   }
   return { status: 500, body: { success: false, error: 'Internal server error', code: 'INTERNAL_ERROR' } };
+}
+
+/**
+ * The error's message; for a backend waiting for OAuth, also how to authorize it through this app (the manager's
+ * message names the CLI command, which works too: it shares the token store).
+ */
+function messageOf(error: SearchMcpError): string {
+  if (!ServerNotRunningError.isInstance(error) || error.state !== 'needs-auth') return error.message;
+  const id = encodeURIComponent(error.serverId);
+  return `${error.message} (or, through this app: POST /v1/servers/${id}/authorize with an admin token)`;
+}
+
+/** A 404 for the error handler (`{ success: false, error: message, code: 'NOT_FOUND' }`). */
+export function notFound(message: string): Error {
+  return Object.assign(new Error(message), { statusCode: 404 });
 }
 
 export function errorBody(error: string, code: string): ErrorBody {

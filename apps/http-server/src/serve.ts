@@ -67,6 +67,14 @@ export async function serve(commandLine: CommandLine, fail: (message: string, co
     tokens: tokens.map((token) => ({ id: token.id, ...(token.projects ? { projects: token.projects } : {}) })),
     serverInfo: { name: 'search-mcp', version: packageVersion },
     ...(commandLine.mode ? { mode: commandLine.mode } : {}),
+    manager: {
+      // OAuth tokens the manager obtains join the app's redactor: masked in REST bodies, MCP messages, log and audit.
+      redactor,
+      // A server process opens no browser: a backend that needs OAuth waits in `needs-auth` until someone authorizes
+      // it through `POST /v1/servers/:id/authorize` and the redirect to `/oauth/callback` (README, "Backend servers
+      // and OAuth"). Tokens go to the default store (the OS keyring, else a 0600 file; SEARCH_MCP_OAUTH_FILE).
+      oauth: { openAuthorizationUrl: false },
+    },
   });
   const http = await buildHttpApp({
     runtime,
@@ -85,6 +93,7 @@ export async function serve(commandLine: CommandLine, fail: (message: string, co
       ? { maxListenStreamsPerToken: commandLine.maxListenStreamsPerToken }
       : {}),
     ...(commandLine.shutdownGraceMs !== undefined ? { shutdownGraceMs: commandLine.shutdownGraceMs } : {}),
+    ...(commandLine.publicUrl !== undefined ? { publicUrl: commandLine.publicUrl } : {}),
   });
   let stopReloading: (() => Promise<void>) | undefined;
   handleShutdownSignals({

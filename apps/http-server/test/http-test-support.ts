@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolRegistry } from '@search-mcp/catalog';
-import { createSearchMcpRuntime, type SearchMcpRuntime } from '@search-mcp/runtime';
+import { createSearchMcpRuntime, type SearchMcpRuntime, type SearchMcpRuntimeOptions } from '@search-mcp/runtime';
 import { parseConfig, silentLogger } from '@search-mcp/shared';
 import { fixtureServerPath } from '@search-mcp/test-kit';
 import { buildHttpApp, type HttpApp, type HttpAppOptions } from '../src/http-app.js';
@@ -50,6 +50,8 @@ export interface StartOptions {
   /** Where `audit.file` goes; default none. */
   auditFile?: string;
   app?: Partial<HttpAppOptions>;
+  /** The client manager's options (e.g. `oauth`: a test never lets it open a browser or touch the keyring). */
+  manager?: SearchMcpRuntimeOptions['manager'];
 }
 
 function projectRegistry(name: string): ToolRegistry {
@@ -84,6 +86,7 @@ export async function startApp(options: StartOptions = {}): Promise<Running> {
     config,
     logger: silentLogger,
     registries: [projectRegistry('alpha'), projectRegistry('beta')],
+    ...(options.manager ? { manager: options.manager } : {}),
   });
   await runtime.manager.startAll();
   const http = await buildHttpApp({

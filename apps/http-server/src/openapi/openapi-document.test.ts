@@ -20,7 +20,19 @@ describe('GET /v1/openapi.json', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(document.info.version).toBe('test');
     expect(Object.keys(document.paths).sort()).toEqual(
-      ['/', '/catalog/search', '/mcp', '/v1/tools', '/v1/tools/call', '/v1/tools/search', '/v1/tools/{toolKey}'].sort(),
+      [
+        '/',
+        '/catalog/search',
+        '/mcp',
+        '/oauth/callback',
+        '/v1/servers',
+        '/v1/servers/{serverId}',
+        '/v1/servers/{serverId}/authorize',
+        '/v1/tools',
+        '/v1/tools/call',
+        '/v1/tools/search',
+        '/v1/tools/{toolKey}',
+      ].sort(),
     );
     expect(document.components.securitySchemes.bearer).toEqual({ type: 'http', scheme: 'bearer' });
     expect(document.paths['/'].get.security).toEqual([]);
@@ -56,6 +68,19 @@ describe('GET /v1/openapi.json', () => {
     expect(operation.responses['200'].content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/CloudSearchResponse',
     });
+  });
+
+  it('documents the backend servers, their authorization and the OAuth callback page', () => {
+    const status = document.components.schemas.ServerStatus;
+    expect(status.properties.state.enum).toContain('needs-auth');
+    expect(status.properties.oauth).toEqual({ $ref: '#/components/schemas/ServerOAuthStatus' });
+    expect(status.properties).not.toHaveProperty('pid');
+    const authorize = document.paths['/v1/servers/{serverId}/authorize'].post;
+    expect(Object.keys(authorize.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '404', '502']));
+    const callback = document.paths['/oauth/callback'].get;
+    expect(callback.security).toEqual([]);
+    expect(Object.keys(callback.responses['200'].content)).toEqual(['text/html']);
+    expect(callback.parameters).toContainEqual(expect.objectContaining({ name: 'state', in: 'query' }));
   });
 
   it('describes every error response as { success: false, error, code }', () => {

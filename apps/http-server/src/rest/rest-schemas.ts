@@ -149,3 +149,55 @@ export const toolSearchResponseSchema = z.object({
     .optional()
     .describe('For weak and none: what to do, e.g. "no tool matches \'send an email\' well; the closest are …"'),
 });
+
+export const serverIdParamsSchema = z.object({
+  serverId: z.string().describe('The server id: its key under `mcpServers` in the config'),
+});
+
+/** A backend's OAuth state (never a token: the schema has no field that could carry one). */
+export const serverOAuthStatusSchema = z
+  .object({
+    state: z
+      .enum(['authorized', 'needs-auth', 'pending', 'none'])
+      .describe('pending: an authorization was started and its redirect has not come back yet'),
+    issuer: z.string().optional().describe('The authorization server that issued the stored tokens'),
+    scope: z.string().optional().describe('Granted scopes, space separated'),
+    expiresAt: z.string().optional().describe('ISO 8601: when the access token expires'),
+    refreshable: z.boolean().optional().describe('A refresh token is stored: the access token renews by itself'),
+  })
+  .register(openApiComponents, { id: 'ServerOAuthStatus' });
+
+/** A backend server's status: what `McpClientManager.status()` reports, minus the process id. */
+export const serverStatusSchema = z
+  .object({
+    id: z.string(),
+    state: z
+      .enum(['starting', 'running', 'crashed', 'stopped', 'disabled', 'failed', 'needs-auth'])
+      .describe('needs-auth: a remote server waiting for OAuth authorization (POST /v1/servers/{serverId}/authorize)'),
+    transport: z.enum(['stdio', 'http', 'sse']).optional(),
+    toolCount: z.number().int(),
+    connectedAt: z.string().optional().describe('ISO 8601'),
+    connectMs: z.number().optional(),
+    lastError: z.string().optional().describe('Configured secrets and tokens masked'),
+    restarts: z.number().int(),
+    serverInfo: z.object({ name: z.string(), version: z.string() }).optional(),
+    protocolVersion: z.string().optional(),
+    protocolEra: z.enum(['legacy', 'modern']).optional(),
+    features: z.array(z.string()).optional(),
+    oauth: serverOAuthStatusSchema.optional(),
+  })
+  .register(openApiComponents, { id: 'ServerStatus' });
+
+export const serverListSchema = z.object({ servers: z.array(serverStatusSchema) });
+
+export const authorizeResponseSchema = z.object({
+  serverId: z.string(),
+  authorizationUrl: z
+    .string()
+    .optional()
+    .describe('Open it in a browser and authorize; the authorization server then sends the browser to /oauth/callback'),
+  authorized: z
+    .literal(true)
+    .optional()
+    .describe('No person was needed: a stored refresh token was enough, and the server is connecting'),
+});

@@ -170,9 +170,13 @@ export function followingOpener(options: { rewriteRedirect?: (redirect: URL) => 
 }
 
 /** Polls until `check` is true, at a short interval, failing with `what` after `timeoutMs`. */
-export async function eventually(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+export async function eventually(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 5000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

@@ -1,4 +1,5 @@
 import {
+  type BackendAuthorizationError,
   BackendError,
   errorMessage,
   type SecretRedactor,
@@ -7,6 +8,7 @@ import {
 } from '@search-mcp/shared';
 import type { BackendPeer } from './backend-peer.js';
 import type { BackendRequestOptions } from './backend-request-options.js';
+import { authorizationFailureIn } from './connection-attempt.js';
 import { forwardRequest } from './forward-request.js';
 import {
   type CallToolOptions,
@@ -30,6 +32,11 @@ export interface ForwarderHost {
   stopReason(): string | undefined;
   /** A remote request failed below MCP: the connection is broken. */
   connectionLost(reason: string): void;
+  /**
+   * A request failed for want of OAuth authorization (refused tokens and no refresh): what the caller is told (the
+   * server waits in `needs-auth` when its authorization is gone).
+   */
+  authorizationFailed(failure: BackendAuthorizationError): Error;
   /** How the server process ended, for a connection that closed during a request. */
   exitDetail(): string | undefined;
   /** Streamable HTTP servers: exact attribution of reverse requests. */
@@ -157,6 +164,8 @@ export class RequestForwarder {
         const message = `MCP server '${this.host.id}' ${stopReason} during ${operation}`;
         throw this.settings.redactor.redactDeep(new BackendError({ serverId: this.host.id, message, cause: error }));
       }
+      const authorization = authorizationFailureIn(error);
+      if (authorization) throw this.settings.redactor.redactDeep(this.host.authorizationFailed(authorization));
       // A backend may echo a secret in its error; the error's fields, message and cause are masked alike.
       throw this.settings.redactor.redactDeep(error);
     }

@@ -29,6 +29,7 @@ export class ServerConnection extends ServerLifeCycle {
         generation: () => this.generation,
         stopReason: () => this.stopReason,
         connectionLost: (reason) => this.connectionLost(reason),
+        authorizationFailed: (failure) => this.authorizationFailed(failure),
         exitDetail: () => describeExit(this.process?.exit),
         ...(this.originTracker ? { originTracker: this.originTracker } : {}),
       },

@@ -227,12 +227,14 @@ export abstract class ServerLifeCycle {
     if (this.configError !== undefined) throw configErrorFailure(this.id, this.configError);
     const client = this.client;
     if (this.state !== 'running' || !client) {
+      // The state the caller met: the reconnect that follows makes it `starting` at once.
+      const state = this.state;
       this.reconnectSoon();
-      if (this.state === 'needs-auth') {
+      if (state === 'needs-auth') {
         // Calling again does not help until someone authorizes: say who can (the message names the command).
         throw new ServerNotRunningError({
           serverId: this.id,
-          state: this.state,
+          state,
           isRetryable: false,
           message:
             this.lastError ?? `MCP server '${this.id}' needs OAuth authorization: run \`search-mcp auth ${this.id}\``,
@@ -382,6 +384,38 @@ export abstract class ServerLifeCycle {
     this.announceFeatures(capabilities);
     // A remote transport may still hold a session or stream open; a stdio one has already ended.
     if (this.transportKind !== 'stdio') void client?.close().catch(() => {});
+  }
+
+  /**
+   * A request on the running connection met a 401 that neither the stored tokens nor a refresh could answer (revoked,
+   * expired for good) and nobody could be asked: the connection is of no use until someone authorizes, so the server
+   * waits in `needs-auth` (no restart timer) and the caller gets `ServerNotRunningError` naming the command. A failure
+   * that leaves the tokens usable (a step-up nobody could be asked for) fails that request only.
+   */
+  protected authorizationFailed(failure: BackendAuthorizationError): Error {
+    if (this.settings.authorization?.status()?.state === 'authorized') return failure;
+    const message = this.settings.redactor.redact(failure.message);
+    if (this.state === 'running') {
+      this.lastError = message;
+      this.logger.warn('OAuth authorization lost', { error: message });
+      const { client } = this;
+      const capabilities = this.capabilities();
+      this.client = undefined;
+      this.connectedAt = undefined;
+      this.tools.replace([]);
+      void this.listening.detach()?.close();
+      this.settings.onToolsChanged(this.id, []);
+      this.setState('needs-auth');
+      this.announceFeatures(capabilities);
+      void client?.close().catch(() => {});
+    }
+    return new ServerNotRunningError({
+      serverId: this.id,
+      state: 'needs-auth',
+      isRetryable: false,
+      message,
+      cause: failure,
+    });
   }
 
   private scheduleRestart(): void {

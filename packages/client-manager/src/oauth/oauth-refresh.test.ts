@@ -20,10 +20,12 @@ import {
 const fixtures = useOAuthFixtures();
 const { createManager } = useManagers();
 
+// Two-second tokens: a JWT's `exp` counts whole seconds from a truncated `iat`, so a one-second token may be expired
+// the moment it is issued.
 describe.each(protocolChoices)('an access token that expires mid-session (protocol %s)', (_name, protocol) => {
   it('is refreshed without the caller seeing an error', async () => {
     const { authorizationServer, mcpServer } = await fixtures.startPair({
-      authorizationServer: { accessTokenTtlSeconds: 1 },
+      authorizationServer: { accessTokenTtlSeconds: 2 },
     });
     const store = createMemoryOAuthStore();
     const opener = followingOpener();
@@ -32,7 +34,7 @@ describe.each(protocolChoices)('an access token that expires mid-session (protoc
       { oauth: { openAuthorizationUrl: opener, store } },
     );
     await manager.startAll();
-    expect(statusOf(manager, 'remote')?.state).toBe('running');
+    expect(statusOf(manager, 'remote')?.state, statusOf(manager, 'remote')?.lastError).toBe('running');
     const refreshesAtConnect = authorizationServer.activity.tokenRequests.refresh_token ?? 0;
 
     // The token the connect ended with expires: the next call must still succeed.
@@ -94,7 +96,7 @@ describe.each(protocolChoices)('a manager started again over the same store (pro
 
   it('refreshes a stored token that expired while it was not running', async () => {
     const { authorizationServer, mcpServer } = await fixtures.startPair({
-      authorizationServer: { accessTokenTtlSeconds: 1 },
+      authorizationServer: { accessTokenTtlSeconds: 2 },
     });
     const store = createMemoryOAuthStore();
     const config = { remote: { url: mcpServer.url.href, ...protocol } };

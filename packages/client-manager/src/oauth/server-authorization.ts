@@ -59,6 +59,11 @@ export class ServerAuthorization {
   private lastChallenge: Challenge = {};
   /** `begin()`'s authorization, completed by `complete()` with the same `state`. */
   private hostFlow: { state: string; challenge: Challenge } | undefined;
+  /**
+   * Logged out on purpose (`logout()`): nobody is asked to authorize again until a login (`login()`, `begin()`), so
+   * the server waits in `needs-auth` instead of opening the browser at the reconnect that follows the logout.
+   */
+  private loggedOut = false;
   private baseFetch: McpFetchLike = fetch;
 
   constructor(private readonly options: ServerAuthorizationSettings) {
@@ -99,9 +104,12 @@ export class ServerAuthorization {
     await this.inFlight?.catch(() => {});
   }
 
-  /** A step-up is pending: the server asked for scope the stored tokens lack, and nobody could be asked then. */
+  /**
+   * Only a login helps: logged out on purpose, or a step-up is pending (the server asked for scope the stored tokens
+   * lack, and nobody could be asked then).
+   */
   needsLogin(): boolean {
-    return this.provider.wantedScope !== undefined;
+    return this.loggedOut || this.provider.wantedScope !== undefined;
   }
 
   /** Whether a `complete()` with this `state` belongs here. */
@@ -124,6 +132,7 @@ export class ServerAuthorization {
         'no way to open the authorization URL here (openAuthorizationUrl is false)',
       );
     }
+    this.loggedOut = false;
     await this.provider.reload();
     await this.authorize({ challenge: this.lastChallenge, interactive: true, force: true });
   }
@@ -133,6 +142,7 @@ export class ServerAuthorization {
    * `/oauth/callback`): the URL to send the person to. Undefined when the stored refresh token was enough.
    */
   async begin(redirectUrl: string): Promise<URL | undefined> {
+    this.loggedOut = false;
     await this.provider.reload();
     this.provider.redirectTarget = redirectUrl;
     await this.provider.fitRegistrationTo(redirectUrl);
@@ -166,6 +176,10 @@ export class ServerAuthorization {
 
   /** Forgets the tokens (revoked at the authorization server first, where it offers revocation). */
   async logout(): Promise<void> {
+    // First: a request that meets the revoked token meanwhile (a 2026-07-28 listen stream) must not log in again, nor
+    // write the credentials back after they are forgotten.
+    this.loggedOut = true;
+    await this.settled();
     await this.provider.reload();
     await revokeTokens(this.provider, this.baseFetch).catch((error: unknown) => {
       this.options.logger.warn('could not revoke the OAuth tokens; forgetting them anyway', {
@@ -228,6 +242,9 @@ export class ServerAuthorization {
   }
 
   private authorize(request: AuthorizeRequest): Promise<void> {
+    // After a logout only a login authorizes: nothing is refreshed, nobody asked, the store left as the logout left
+    // it. Checked now, not when the request that met the 401 began (a logout may have come in between).
+    if (this.loggedOut) return Promise.reject(needsAuthorization(this.serverId, 'logged out'));
     const running = this.inFlight ?? this.authorizeNow(request);
     if (!this.inFlight) {
       this.inFlight = running;

@@ -228,6 +228,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
+    // Written only when something went: after a logout, nothing is stored for the server, and stays so.
+    const before = JSON.stringify(this.credentials);
     if (scope === 'all' || scope === 'client') this.credentials.clients = {};
     if (scope === 'all' || scope === 'tokens') {
       this.credentials.tokens = {};
@@ -235,7 +237,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     }
     if (scope === 'all' || scope === 'discovery') delete this.credentials.discovery;
     if (scope === 'all' || scope === 'verifier') this.verifier = undefined;
-    await this.persist();
+    if (JSON.stringify(this.credentials) !== before) await this.persist();
   }
 
   private announce(tokens: StoredOAuthTokens): void {

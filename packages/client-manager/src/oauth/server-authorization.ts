@@ -230,6 +230,17 @@ export class ServerAuthorization {
         'the server refused the token it was just given (another audience or scope?)',
       );
     }
+    if (response.status === 403 && stepUps >= maxStepUps && (await insufficientScope(response))) {
+      // Given up: this request fails with why. Passed on, the 403 would read as a broken connection to the transport.
+      await response.body?.cancel().catch(() => {});
+      const wanted = this.lastChallenge.scope !== undefined ? ` "${this.lastChallenge.scope}"` : '';
+      throw flowFailure(
+        this.serverId,
+        'resource',
+        `the server still asks for scope${wanted} after ${stepUps} new authorizations (the authorization server does not grant it)`,
+        { statusCode: 403 },
+      );
+    }
     return response;
   }
 

@@ -200,7 +200,7 @@ export class ServerAuthorization {
     let stepUps = 0;
     for (;;) {
       if (response.status === 401 && !reauthorized && asksForBearer(response)) {
-        const challenge = await this.readChallenge(response);
+        const challenge = await this.readChallenge(response, true);
         this.asked = true;
         this.lastChallenge = challenge;
         await this.authorize({ challenge, interactive, rediscover: true });
@@ -405,9 +405,14 @@ export class ServerAuthorization {
     }
   }
 
-  private async readChallenge(response: Response): Promise<Challenge> {
+  /**
+   * The challenge, with the scope to ask for (docs/oauth.md, "Scopes"): for a 401, the config's `scopes` first, else
+   * the challenge's; for a 403 step-up, the challenge's (the scopes the request needs), else the config's.
+   */
+  private async readChallenge(response: Response, configFirst = false): Promise<Challenge> {
     const challenge = await readChallenge(response);
-    const wanted = challenge.scope ?? this.configScopes();
+    const configured = this.configScopes();
+    const wanted = configFirst ? (configured ?? challenge.scope) : (challenge.scope ?? configured);
     return wanted !== undefined ? { ...challenge, scope: wanted } : challenge;
   }
 

@@ -23,9 +23,10 @@ export async function awaitBrowserRedirect(settings: {
   }
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
-    const seconds = Math.round(timeoutMs / 1000);
+    // Under a second (a host's short setting) in milliseconds: "within 0 s" would say nothing.
+    const waited = timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`;
     timer = setTimeout(
-      () => reject(needsAuthorization(serverId, `nobody completed the authorization within ${seconds} s`)),
+      () => reject(needsAuthorization(serverId, `nobody completed the authorization within ${waited}`)),
       timeoutMs,
     );
   });

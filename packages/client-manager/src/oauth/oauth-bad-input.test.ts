@@ -1,0 +1,311 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { BackendAuthorizationError, type BackendAuthorizationStep } from '@search-mcp/shared';
+import type { AuthorizationServer, ProtectedMcpServer } from '@search-mcp/test-kit/oauth';
+import { afterEach, describe, expect, it } from 'vitest';
+import { statusOf, useManagers } from '../../test/manager-harness.js';
+import {
+  createMemoryOAuthStore,
+  expectNoSecret,
+  failureOf,
+  followingOpener,
+  type MemoryOAuthStore,
+  plainServer,
+  secretsEverStored,
+  textOf,
+  useOAuthFixtures,
+} from '../../test/oauth-harness.js';
+import type { AuthorizationOpener, McpClientManager } from '../index.js';
+
+/**
+ * Bad input on the way to a token (issue 20, docs/oauth.md "When it fails"): each case fails with a
+ * `BackendAuthorizationError` naming the server and the step, holding no secret; the server waits in `needs-auth`
+ * (nothing crashes), and a plain server in the same manager keeps working.
+ */
+// Fixtures first: hooks run in reverse, so every manager is closed before the servers it talks to.
+const fixtures = useOAuthFixtures();
+const { createManager } = useManagers();
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((close) => close()));
+});
+
+interface Setup {
+  authorizationServer: AuthorizationServer;
+  mcpServer: ProtectedMcpServer;
+  manager: McpClientManager;
+  store: MemoryOAuthStore;
+  records: Array<{ level: string; message: string; fields: Record<string, unknown> }>;
+}
+
+/** A manager with the OAuth server `remote` (not started yet) and the plain stdio server `plain` (started). */
+async function setUp(
+  options: { opener?: AuthorizationOpener | false; url?: string; authorizationTimeoutMs?: number } = {},
+  pair?: { authorizationServer: AuthorizationServer; mcpServer: ProtectedMcpServer },
+): Promise<Setup> {
+  const { authorizationServer, mcpServer } = pair ?? (await fixtures.startPair());
+  const store = createMemoryOAuthStore();
+  const { manager, records } = createManager(
+    { remote: { url: options.url ?? mcpServer.url.href }, plain: plainServer },
+    {
+      oauth: {
+        openAuthorizationUrl: options.opener ?? followingOpener(),
+        store,
+        ...(options.authorizationTimeoutMs !== undefined
+          ? { authorizationTimeoutMs: options.authorizationTimeoutMs }
+          : {}),
+      },
+    },
+  );
+  await manager.start('plain');
+  return { authorizationServer, mcpServer, manager, store, records };
+}
+
+/** The connect of `remote` fails clearly at `step`; nothing leaks; the plain server still answers. */
+async function expectClearFailure(setup: Setup, step: BackendAuthorizationStep, words: string): Promise<Error> {
+  const failure = await failureOf(setup.manager.start('remote'));
+  expect(BackendAuthorizationError.isInstance(failure), String(failure)).toBe(true);
+  expect(failure).toMatchObject({ serverId: 'remote', step });
+  expect(failure.message).toContain("MCP server 'remote'");
+  expect(failure.message).toContain(words);
+  const status = statusOf(setup.manager, 'remote');
+  expect(status?.state).toBe('needs-auth');
+  expect(status?.lastError).toContain(words);
+  const secrets = secretsEverStored(setup.store);
+  expectNoSecret(failure.message, secrets);
+  expectNoSecret(setup.manager.status(), secrets);
+  expectNoSecret(setup.records, secrets);
+  expect(textOf(await setup.manager.callTool('plain', 'echo', { message: 'still here' }))).toContain('still here');
+  expect(statusOf(setup.manager, 'plain')?.state).toBe('running');
+  return failure;
+}
+
+/** The authorization server's real metadata, to plant a changed copy of it. */
+async function metadataOf(authorizationServer: AuthorizationServer): Promise<Record<string, unknown>> {
+  return (await (await fetch(authorizationServer.metadataUrl)).json()) as Record<string, unknown>;
+}
+
+describe('bad input from the authorization server', () => {
+  it('metadata that is not JSON: discovery', async () => {
+    const setup = await setUp();
+    setup.authorizationServer.failNext('metadata', {
+      status: 200,
+      contentType: 'text/html',
+      body: '<html>maintenance</html>',
+      times: 10,
+    });
+    await expectClearFailure(setup, 'discovery', 'discovery');
+    expect(setup.authorizationServer.activity.registrations).toBe(0);
+  });
+
+  it('metadata naming another issuer: discovery', async () => {
+    const setup = await setUp();
+    const forged = { ...(await metadataOf(setup.authorizationServer)), issuer: 'https://issuer.example' };
+    setup.authorizationServer.failNext('metadata', { status: 200, body: JSON.stringify(forged), times: 10 });
+    const failure = await expectClearFailure(setup, 'discovery', 'discovery');
+    expect(failure.message).toMatch(/issuer/i);
+    expect(setup.authorizationServer.activity.registrations).toBe(0);
+    expect(setup.authorizationServer.activity.authorizations).toBe(0);
+  });
+
+  it('a registration endpoint that fails: registration', async () => {
+    const setup = await setUp();
+    setup.authorizationServer.failNext('registration', {
+      status: 500,
+      body: JSON.stringify({ error: 'server_error', error_description: 'registration is down' }),
+    });
+    await expectClearFailure(setup, 'registration', 'client registration');
+    expect(setup.authorizationServer.activity.authorizations).toBe(0);
+  });
+
+  it('a token endpoint that refuses the code: token', async () => {
+    const setup = await setUp();
+    setup.authorizationServer.failNext('token', {
+      status: 400,
+      body: JSON.stringify({ error: 'invalid_grant', error_description: 'the code was already used' }),
+      // The SDK tries a refused code once more after forgetting the client (`invalid_grant`).
+      times: 5,
+    });
+    await expectClearFailure(setup, 'token', 'code exchange');
+  });
+
+  it('a redirect back with error=access_denied: authorization', async () => {
+    const opener = followingOpener({
+      rewriteRedirect: (redirect) => {
+        const denied = new URL(redirect.origin + redirect.pathname);
+        denied.searchParams.set('error', 'access_denied');
+        denied.searchParams.set('error_description', 'The user said no');
+        denied.searchParams.set('state', redirect.searchParams.get('state') ?? '');
+        denied.searchParams.set('iss', redirect.searchParams.get('iss') ?? '');
+        return denied;
+      },
+    });
+    const setup = await setUp({ opener });
+    await expectClearFailure(setup, 'authorization', 'access_denied: The user said no');
+    expect(setup.authorizationServer.activity.tokenRequests).toEqual({});
+  });
+
+  it('a redirect back naming another authorization server (iss of another host): callback', async () => {
+    const opener = followingOpener({
+      rewriteRedirect: (redirect) => {
+        const other = new URL(redirect);
+        other.searchParams.set('iss', 'https://attacker.example');
+        return other;
+      },
+    });
+    const setup = await setUp({ opener });
+    await expectClearFailure(setup, 'callback', 'redirect back');
+    // The code was never exchanged.
+    expect(setup.authorizationServer.activity.tokenRequests).toEqual({});
+  });
+});
+
+describe('a redirect that is not ours', () => {
+  it('a wrong state on the loopback redirect: callback, the code never exchanged', async () => {
+    let code = '';
+    const opener = followingOpener({
+      rewriteRedirect: (redirect) => {
+        code = redirect.searchParams.get('code') ?? '';
+        const forged = new URL(redirect);
+        forged.searchParams.set('state', 'forged-state');
+        return forged;
+      },
+    });
+    const setup = await setUp({ opener });
+    const failure = await expectClearFailure(setup, 'callback', 'state does not match');
+    expect(code).not.toBe('');
+    expectNoSecret(failure.message, [code]);
+    expect(setup.authorizationServer.activity.tokenRequests).toEqual({});
+  });
+
+  it('completeAuthorization with an unknown state: a 400 callback error, nothing changes', async () => {
+    const setup = await setUp({ opener: false });
+    await setup.manager.start('remote').catch(() => {});
+    const before = statusOf(setup.manager, 'remote');
+    const failure = await failureOf(
+      setup.manager.completeAuthorization(new URLSearchParams({ code: 'stolen-code', state: 'unknown-state' })),
+    );
+    expect(BackendAuthorizationError.isInstance(failure)).toBe(true);
+    expect(failure).toMatchObject({ step: 'callback', statusCode: 400 });
+    expect(failure.message).not.toContain('stolen-code');
+    expect(statusOf(setup.manager, 'remote')).toEqual(before);
+    expect(setup.authorizationServer.activity.tokenRequests).toEqual({});
+  });
+
+  it("completeAuthorization with another flow's state: refused, the started flow still completes", async () => {
+    const setup = await setUp({ opener: false });
+    await setup.manager.start('remote').catch(() => {});
+    const redirectUrl = 'http://127.0.0.1:1/oauth/callback';
+    const { authorizationUrl } = await setup.manager.beginAuthorization('remote', { redirectUrl });
+    expect(authorizationUrl).toBeDefined();
+    // The person's browser: follow until the redirect to the host's callback, without going there.
+    let next = new URL(authorizationUrl as string);
+    for (let hop = 0; hop < 20 && !next.href.startsWith(redirectUrl); hop += 1) {
+      const response = await fetch(next, { redirect: 'manual' });
+      await response.body?.cancel();
+      next = new URL(response.headers.get('location') ?? '', next);
+    }
+    const query = next.searchParams;
+    const forged = new URLSearchParams(query);
+    forged.set('state', `${query.get('state')}x`);
+    await expect(setup.manager.completeAuthorization(forged)).rejects.toMatchObject({ step: 'callback' });
+    expect(await setup.manager.completeAuthorization(query)).toMatchObject({
+      state: 'running',
+      oauth: { state: 'authorized' },
+    });
+    expect(textOf(await setup.manager.callTool('remote', 'whoami'))).toContain('test-user');
+  });
+});
+
+describe('the person who should authorize', () => {
+  it('an opener that throws: authorization', async () => {
+    const setup = await setUp({
+      opener: () => {
+        throw new Error('no browser on this machine');
+      },
+    });
+    await expectClearFailure(
+      setup,
+      'authorization',
+      'could not open the authorization URL: no browser on this machine',
+    );
+  });
+
+  it('nobody completes the authorization in time: authorization, with the command', async () => {
+    const opened: URL[] = [];
+    const setup = await setUp({ opener: (url) => void opened.push(url), authorizationTimeoutMs: 300 });
+    const failure = await expectClearFailure(
+      setup,
+      'authorization',
+      'nobody completed the authorization within 300 ms',
+    );
+    expect(failure.message).toContain('search-mcp auth remote');
+    expect(opened).toHaveLength(1);
+    expect(statusOf(setup.manager, 'remote')?.oauth?.state).toBe('needs-auth');
+  });
+});
+
+describe('a token for another audience', () => {
+  it('is refused by the server: resource, no loop', async () => {
+    // A front that names itself as the resource (its own RFC 9728 metadata) before the real server: the token is
+    // issued for the front, and the server behind it refuses it (wrong `aud`).
+    const pair = await fixtures.startPair();
+    const front = await startFront(pair.mcpServer);
+    pair.authorizationServer.allowResource(front.url);
+    const setup = await setUp({ url: front.url }, pair);
+    await expectClearFailure(setup, 'resource', 'refused the token it was just given');
+    expect(pair.mcpServer.activity.unauthorized).toBeLessThanOrEqual(4);
+  });
+
+  it('metadata naming another resource than the server: the client asks for no token', async () => {
+    // The same server reached as `localhost`: its metadata names the 127.0.0.1 URL, which is not the server asked.
+    const pair = await fixtures.startPair();
+    const setup = await setUp({ url: pair.mcpServer.url.href.replace('127.0.0.1', 'localhost') }, pair);
+    await expectClearFailure(setup, 'resource', 'resource');
+    expect(pair.authorizationServer.activity.authorizations).toBe(0);
+  });
+});
+
+/**
+ * An HTTP front for a protected MCP server that claims to be the resource itself: its RFC 9728 metadata names its own
+ * URL, and the challenges it passes on point there. Everything else goes to the server behind it unchanged.
+ */
+async function startFront(target: ProtectedMcpServer): Promise<{ url: string }> {
+  const server = createServer(async (request, response) => {
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    if (request.url?.startsWith('/.well-known/oauth-protected-resource')) {
+      const metadata = (await (await fetch(target.resourceMetadataUrl)).json()) as Record<string, unknown>;
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ ...metadata, resource: `${origin}/mcp` }));
+      return;
+    }
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (typeof value === 'string' && name !== 'host' && name !== 'content-length') headers.set(name, value);
+    }
+    const answer = await fetch(new URL(request.url ?? '/', target.url), {
+      method: request.method ?? 'GET',
+      headers,
+      ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
+    });
+    const out: Record<string, string> = {};
+    answer.headers.forEach((value, name) => {
+      out[name] = name === 'www-authenticate' ? value.replaceAll(target.url.origin, origin) : value;
+    });
+    delete out['content-length'];
+    delete out['content-encoding'];
+    response.writeHead(answer.status, out);
+    response.end(Buffer.from(await answer.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp` };
+}

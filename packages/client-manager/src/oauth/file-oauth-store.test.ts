@@ -2,7 +2,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { statusOf, useManagers } from '../../test/manager-harness.js';
-import { followingOpener, textOf, useOAuthFixtures } from '../../test/oauth-harness.js';
+import { followingOpener, plainServer, textOf, useOAuthFixtures } from '../../test/oauth-harness.js';
 import { createDefaultOAuthStore, createFileOAuthStore, defaultOAuthFilePath } from '../index.js';
 
 /**
@@ -98,5 +98,23 @@ describe('the default store', () => {
     expect(textOf(await manager.callTool('remote', 'whoami'))).toContain('test-user');
     expect(opener.urls).toHaveLength(0);
     expect(authorizationServer.activity.authorizations).toBe(1);
+  });
+
+  it('over a corrupt file: the OAuth server fails naming the file, which is kept; the others run', async () => {
+    const { authorizationServer, mcpServer } = await fixtures.startPair();
+    const path = join(await temporaryDirectory('oauth-store-'), 'oauth-credentials.json');
+    await writeFile(path, '{ corrupt', { mode: 0o600 });
+    const { manager } = createManager(
+      { remote: { url: mcpServer.url.href }, plain: plainServer },
+      { env: { SEARCH_MCP_OAUTH_FILE: path }, oauth: { openAuthorizationUrl: followingOpener() } },
+    );
+    await manager.startAll();
+    expect(statusOf(manager, 'remote')?.state).not.toBe('running');
+    expect(statusOf(manager, 'remote')?.lastError).toContain(
+      `the OAuth credentials file ${path} is not a JSON object; move it away to start afresh`,
+    );
+    expect(await readFile(path, 'utf8')).toBe('{ corrupt');
+    expect(authorizationServer.activity.authorizations).toBe(0);
+    expect(textOf(await manager.callTool('plain', 'echo', { message: 'still here' }))).toContain('still here');
   });
 });

@@ -6,6 +6,7 @@ import {
   expectNoSecret,
   followingOpener,
   protocolChoices,
+  type StoredEntry,
   secretsEverStored,
   textOf,
   useOAuthFixtures,
@@ -93,13 +94,15 @@ describe.each(protocolChoices)('a manager started again over the same store (pro
     expect(authorizationServer.activity.authorizations).toBe(1);
     expect(authorizationServer.activity.tokenRequests).toEqual({ authorization_code: 1 });
   });
+});
 
-  it('refreshes a stored token that expired while it was not running', async () => {
+describe('a stored token that expired while no manager ran', () => {
+  it('is refreshed at the connect (protocol auto)', async () => {
     const { authorizationServer, mcpServer } = await fixtures.startPair({
       authorizationServer: { accessTokenTtlSeconds: 2 },
     });
     const store = createMemoryOAuthStore();
-    const config = { remote: { url: mcpServer.url.href, ...protocol } };
+    const config = { remote: { url: mcpServer.url.href } };
     const first = createManager(config, { oauth: { openAuthorizationUrl: followingOpener(), store } }).manager;
     await first.startAll();
     const expiry = Date.parse(statusOf(first, 'remote')?.oauth?.expiresAt ?? '');
@@ -115,5 +118,32 @@ describe.each(protocolChoices)('a manager started again over the same store (pro
     expect(authorizationServer.activity.registrations).toBe(1);
     expect(authorizationServer.activity.authorizations).toBe(1);
     expect(authorizationServer.activity.tokenRequests.refresh_token ?? 0).toBeGreaterThan(0);
+  });
+});
+
+describe.each(protocolChoices)('a stored access token the server no longer takes (protocol %s)', (_name, protocol) => {
+  it('is refreshed on the 401, without a person and without an error', async () => {
+    const { authorizationServer, mcpServer } = await fixtures.startPair();
+    const store = createMemoryOAuthStore();
+    const config = { remote: { url: mcpServer.url.href, ...protocol } };
+    const first = createManager(config, { oauth: { openAuthorizationUrl: followingOpener(), store } }).manager;
+    await first.startAll();
+    await first.close();
+    // As after a key rotation at the authorization server: the token is unexpired for the client, refused by the server.
+    for (const [key, value] of store.values) {
+      const entry = JSON.parse(value) as StoredEntry;
+      for (const tokens of Object.values(entry.tokens)) tokens.access_token = 'a-token-the-server-refuses';
+      store.values.set(key, JSON.stringify(entry));
+    }
+
+    const opener = followingOpener();
+    const { manager } = createManager(config, { oauth: { openAuthorizationUrl: opener, store } });
+    await manager.startAll();
+    expect(statusOf(manager, 'remote')?.state).toBe('running');
+    expect(textOf(await manager.callTool('remote', 'whoami'))).toContain('test-user');
+    expect(mcpServer.activity.unauthorized).toBeGreaterThan(0);
+    expect(authorizationServer.activity.tokenRequests.refresh_token).toBe(1);
+    expect(opener.urls).toHaveLength(0);
+    expect(authorizationServer.activity.authorizations).toBe(1);
   });
 });

@@ -78,8 +78,14 @@ describe.each(protocolChoices)('revoked tokens (protocol %s)', (_name, protocol)
     );
     await manager.startAll();
     authorizationServer.revokeAll();
+    // Calls that meet the refusal together wait for one new authorization (and one step-up).
+    const answers = await Promise.all(
+      ['a', 'b', 'c'].map((text) => manager.callTool('remote', 'write_note', { text }).then(textOf)),
+    );
+    expect(answers).toEqual(['noted: a', 'noted: b', 'noted: c']);
+    // The login, then one new authorization for the refused token and one step-up for `mcp:write`, each shared.
+    expect(opener.urls).toHaveLength(3);
     expect(textOf(await manager.callTool('remote', 'whoami'))).toContain('test-user');
-    expect(opener.urls).toHaveLength(2);
     expect(statusOf(manager, 'remote')).toMatchObject({ state: 'running', oauth: { state: 'authorized' } });
   });
 });

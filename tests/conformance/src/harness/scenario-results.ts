@@ -34,7 +34,10 @@ export async function readScenarioResults(outputDir: string): Promise<Map<string
   return results;
 }
 
-/** `-o DIR` for a client scenario writes one folder, `<scenario>-<ISO time>`. */
+/**
+ * `-o DIR` for a client scenario writes one folder, `<scenario>-<ISO time>`; a scenario name with a `/`
+ * (`auth/metadata-default`) makes the part before it a folder of its own (`auth/metadata-default-<ISO time>`).
+ */
 const clientFolder = /^(.+)-\d{4}-\d{2}-\d{2}T[\d-]+Z$/;
 
 /**
@@ -47,17 +50,19 @@ export async function readClientScenarioResult(
   scenario: string,
   runnerOutput: string,
 ): Promise<ScenarioResult | undefined> {
+  const parent = join(outputDir, ...scenario.split('/').slice(0, -1));
+  const name = scenario.split('/').at(-1);
   let folders: string[];
   try {
-    folders = await readdir(outputDir);
+    folders = await readdir(parent);
   } catch {
     return undefined;
   }
-  const folder = folders.find((name) => clientFolder.exec(name)?.[1] === scenario);
+  const folder = folders.find((entry) => clientFolder.exec(entry)?.[1] === name);
   if (folder === undefined) return undefined;
   let checks: ConformanceCheck[];
   try {
-    checks = JSON.parse(await readFile(join(outputDir, folder, 'checks.json'), 'utf8')) as ConformanceCheck[];
+    checks = JSON.parse(await readFile(join(parent, folder, 'checks.json'), 'utf8')) as ConformanceCheck[];
   } catch {
     return undefined;
   }

@@ -148,8 +148,9 @@ export class StoredOAuthProvider implements OAuthClientProvider {
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: settings.clientSecret !== undefined ? 'client_secret_basic' : 'none',
-      // A program on the user's machine with a loopback redirect: a native application (RFC 8252).
-      application_type: 'native',
+      // A program on the user's machine with a loopback redirect is a native application (RFC 8252); a host that
+      // receives the redirect on its own web address (`search-mcp-http`'s /oauth/callback) is a web one.
+      application_type: isLoopbackRedirect(this.redirectTarget) ? 'native' : 'web',
     };
     if (settings.scopes !== undefined && settings.scopes.length > 0) metadata.scope = settings.scopes.join(' ');
     return metadata;
@@ -256,4 +257,9 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     if (empty) await this.options.store.delete(this.key);
     else await this.options.store.set(this.key, JSON.stringify(this.credentials));
   }
+}
+
+function isLoopbackRedirect(redirectUrl: string): boolean {
+  const { protocol, hostname } = new URL(redirectUrl);
+  return protocol === 'http:' && (hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]');
 }

@@ -3,8 +3,10 @@ import { statusOf, useManagers } from '../../test/manager-harness.js';
 import {
   claimsOf,
   createMemoryOAuthStore,
+  eventually,
   expectNoSecret,
   followingOpener,
+  plainServer,
   protocolChoices,
   secretsEverStored,
   storedAccessToken,
@@ -87,5 +89,60 @@ describe('a server that needs OAuth beside a plain one', () => {
     expect(status).toMatchObject({ state: 'needs-auth', oauth: { state: 'needs-auth' } });
     expect(status?.lastError).toContain('search-mcp auth remote');
     expect(authorizationServer.activity.authorizations).toBe(0);
+  });
+});
+
+describe.each(protocolChoices)('a person slower than the connect (protocol %s)', (_name, protocol) => {
+  it('authorize() waits past the startup timeout while the browser is open, then connects', async () => {
+    const { mcpServer } = await fixtures.startPair();
+    let opened: (url: URL) => void = () => {};
+    const authorizationUrl = new Promise<URL>((resolve) => {
+      opened = resolve;
+    });
+    const { manager } = createManager(
+      { remote: { url: mcpServer.url.href, startupTimeoutMs: 300, ...protocol } },
+      {
+        oauth: {
+          openAuthorizationUrl: (url) => opened(url),
+          store: createMemoryOAuthStore(),
+          authorizationTimeoutMs: 20_000,
+        },
+      },
+    );
+    const authorizing = manager.authorize('remote');
+    const url = await authorizationUrl;
+    // The connect's own time runs out while the person is still in the browser: waiting, not failed.
+    await eventually(() => statusOf(manager, 'remote')?.state === 'needs-auth', 'the connect to time out');
+    expect(statusOf(manager, 'remote')?.lastError).toContain('waiting for OAuth authorization in the browser');
+    expect(statusOf(manager, 'remote')?.oauth?.state).toBe('pending');
+    const browser = await fetch(url, { redirect: 'follow' });
+    await browser.body?.cancel();
+    expect(await authorizing).toMatchObject({ state: 'running', oauth: { state: 'authorized' } });
+    expect(textOf(await manager.callTool('remote', 'whoami'))).toContain('test-user');
+  });
+
+  it('startAll() returns at the startup timeout; the server connects once the person is done', async () => {
+    const { mcpServer } = await fixtures.startPair();
+    let opened: (url: URL) => void = () => {};
+    const authorizationUrl = new Promise<URL>((resolve) => {
+      opened = resolve;
+    });
+    const { manager } = createManager(
+      { remote: { url: mcpServer.url.href, startupTimeoutMs: 300, ...protocol }, plain: plainServer },
+      {
+        oauth: {
+          openAuthorizationUrl: (url) => opened(url),
+          store: createMemoryOAuthStore(),
+          authorizationTimeoutMs: 20_000,
+        },
+      },
+    );
+    const statuses = await manager.startAll();
+    expect(statuses.find((status) => status.id === 'remote')?.state).toBe('needs-auth');
+    expect(statuses.find((status) => status.id === 'plain')?.state).toBe('running');
+    const browser = await fetch(await authorizationUrl, { redirect: 'follow' });
+    await browser.body?.cancel();
+    await eventually(() => statusOf(manager, 'remote')?.state === 'running', 'the server to connect');
+    expect(textOf(await manager.callTool('remote', 'whoami'))).toContain('test-user');
   });
 });

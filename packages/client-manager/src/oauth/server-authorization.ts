@@ -1,4 +1,10 @@
-import type { Logger, McpFetchLike, RemoteOAuthSettings, ServerOAuthStatus } from '@search-mcp/shared';
+import {
+  type Logger,
+  type McpFetchLike,
+  type RemoteOAuthSettings,
+  type ServerOAuthStatus,
+  untilAborted,
+} from '@search-mcp/shared';
 import type { AuthorizationCallback } from './authorization-callback.js';
 import { awaitBrowserRedirect } from './browser-redirect.js';
 import { asksForBearer, type Challenge, insufficientScope, readChallenge, withBearer } from './bearer-challenge.js';
@@ -203,7 +209,9 @@ export class ServerAuthorization {
         const challenge = await this.readChallenge(response, true);
         this.asked = true;
         this.lastChallenge = challenge;
-        await this.authorize({ challenge, interactive, rediscover: true });
+        // The request gives up when its caller does (a connect's startup timeout): the authorization goes on, and its
+        // end connects the server (`onAuthorized`).
+        await untilAborted(this.authorize({ challenge, interactive, rediscover: true }), init?.signal ?? undefined);
         reauthorized = true;
       } else if (response.status === 403 && stepUps < maxStepUps && (await insufficientScope(response))) {
         const challenge = await this.readChallenge(response);
@@ -212,11 +220,14 @@ export class ServerAuthorization {
         const wanted = computeScopeUnion(granted, this.configScopes(), challenge.scope);
         this.lastChallenge = { ...challenge, ...(wanted !== undefined ? { scope: wanted } : {}) };
         stepUps += 1;
-        await this.authorize({
-          challenge: this.lastChallenge,
-          interactive,
-          force: isStrictScopeSuperset(wanted, granted),
-        });
+        await untilAborted(
+          this.authorize({
+            challenge: this.lastChallenge,
+            interactive,
+            force: isStrictScopeSuperset(wanted, granted),
+          }),
+          init?.signal ?? undefined,
+        );
       } else {
         break;
       }

@@ -5,7 +5,8 @@ import type { AuthorizationOpener } from './oauth-options.js';
 
 /**
  * Sends a person to the authorization URL (the opener) and waits for the browser to come back to the loopback
- * listener, at most `timeoutMs` (then the server waits in `needs-auth`, with the command that tries again).
+ * listener, at most `timeoutMs` (then the server waits in `needs-auth`, with the command that tries again). Resolves
+ * `undefined` at once when the opener says nobody can be shown the URL now (it resolved `false`).
  */
 export async function awaitBrowserRedirect(settings: {
   serverId: string;
@@ -13,10 +14,10 @@ export async function awaitBrowserRedirect(settings: {
   opener: AuthorizationOpener;
   loopback: LoopbackCallback;
   timeoutMs: number;
-}): Promise<AuthorizationCallback> {
+}): Promise<AuthorizationCallback | undefined> {
   const { serverId, timeoutMs } = settings;
   try {
-    await settings.opener(settings.authorizationUrl, serverId);
+    if ((await settings.opener(settings.authorizationUrl, serverId)) === false) return undefined;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw flowFailure(serverId, 'authorization', `could not open the authorization URL: ${reason}`, { cause: error });

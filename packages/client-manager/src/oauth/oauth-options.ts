@@ -3,9 +3,15 @@ import type { OAuthStore } from './oauth-store.js';
 /**
  * Opens an authorization URL for a person: the default prints it to stderr and opens the system browser; a host may
  * show it its own way (an MCP URL-mode elicitation, a web page), and a test may follow it with `fetch`. It resolves
- * once the URL is shown (the redirect back is awaited by the manager).
+ * once the URL is shown (the redirect back is awaited by the manager). It resolves `false` when nobody can be shown the
+ * URL now (no client to ask, or the person declined): the server then waits in `needs-auth`, as with
+ * `openAuthorizationUrl: false`, instead of the authorization failing.
  */
-export type AuthorizationOpener = (authorizationUrl: URL, serverId: string) => void | Promise<void>;
+export type AuthorizationOpener = (
+  authorizationUrl: URL,
+  serverId: string,
+  // biome-ignore lint/suspicious/noConfusingVoidType: an opener that returns nothing (most do) has shown the URL.
+) => void | boolean | Promise<void | boolean>;
 
 /** `McpClientManager` option `oauth` (docs/oauth.md). */
 export interface McpClientManagerOAuthOptions {

@@ -311,14 +311,14 @@ export class ServerAuthorization {
         this.options.onAuthorized();
         return;
       }
-      await this.authorizeInBrowser(loopback, challenge);
+      await this.authorizeInBrowser(loopback, challenge, request.force === true);
       await this.provider.setWantedScope(undefined);
     } finally {
       await loopback.close();
     }
   }
 
-  private async authorizeInBrowser(loopback: LoopbackCallback, challenge: Challenge): Promise<void> {
+  private async authorizeInBrowser(loopback: LoopbackCallback, challenge: Challenge, stepUp: boolean): Promise<void> {
     const authorizationUrl = this.provider.takeAuthorizationUrl();
     const state = this.provider.expectedState;
     if (!authorizationUrl || state === undefined) {
@@ -336,10 +336,24 @@ export class ServerAuthorization {
         loopback,
         timeoutMs: this.options.authorizationTimeoutMs,
       });
+      if (!callback) throw await this.nobodyToAsk(challenge, stepUp);
       await this.exchange(callback, state, challenge);
     } finally {
       this.waitingForBrowser = false;
     }
+  }
+
+  /**
+   * The opener could show the URL to nobody now (it resolved `false`): as with no opener at all, the server waits in
+   * `needs-auth`, and a step-up's wider scope is remembered for the next login.
+   */
+  private async nobodyToAsk(challenge: Challenge, stepUp: boolean): Promise<Error> {
+    if (!stepUp || challenge.scope === undefined) return needsAuthorization(this.serverId);
+    await this.provider.setWantedScope(challenge.scope);
+    return needsAuthorization(
+      this.serverId,
+      `the stored authorization lacks scope (it asks for scope "${challenge.scope}")`,
+    );
   }
 
   private async exchange(callback: AuthorizationCallback, state: string, challenge: Challenge): Promise<void> {

@@ -21,6 +21,8 @@ export {
   type ClientSessionsOptions,
   forwardedClientCapabilities,
   type ReverseRequest,
+  type UrlElicitationAction,
+  type UrlElicitationRequest,
 } from './sessions/client-sessions.js';
 export type { ClientSession, ClientOrigin } from './sessions/client-session.js';
 export { PendingInputs, type PendingInputsEvents, type PendingInputsOptions } from './input/pending-inputs.js';

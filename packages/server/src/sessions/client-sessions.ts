@@ -20,6 +20,21 @@ export interface ReverseRequest {
   readonly signal: AbortSignal;
 }
 
+/** A URL-mode elicitation of Search MCP's own (`ClientSessions.elicitUrl`). */
+export interface UrlElicitationRequest {
+  /** The backend it is about: only a client whose caller may see it is asked. */
+  serverId: string;
+  url: string;
+  /** Why the user should open the URL. */
+  message: string;
+  /** Unique; the later `completeElicitation` names it. */
+  elicitationId: string;
+  signal?: AbortSignal;
+}
+
+/** The client's answer: `accept` = the user agreed to open the URL (not that what happens there is done). */
+export type UrlElicitationAction = 'accept' | 'decline' | 'cancel';
+
 export interface ClientSessionsOptions {
   logger: Logger;
   /**
@@ -101,6 +116,53 @@ export class ClientSessions {
     const key = this.elicitations.get(elicitationId);
     if (key !== undefined) this.elicitations.delete(elicitationId);
     return key !== undefined ? this.sessions.get(key) : undefined;
+  }
+
+  /**
+   * Asks the client, on Search MCP's own behalf, to send its user to `url` (a standalone URL-mode `elicitation/create`,
+   * MCP 2025-11-25): `serve` sends a person to a backend's OAuth authorization this way (docs/oauth.md). Resolves with
+   * the client's action, or `undefined` when no client can be asked: not exactly one session (stdio has one; over HTTP
+   * nobody knows whose login it is), a 2026-07-28 client (no server-to-client requests outside its calls), a client
+   * that did not declare `elicitation.url`, one whose caller may not see the server, or one that failed to answer.
+   */
+  async elicitUrl(request: UrlElicitationRequest): Promise<UrlElicitationAction | undefined> {
+    const sessions = this.all();
+    const session = sessions.length === 1 ? sessions[0] : undefined;
+    if (!session || !canBeAskedDirectly(session) || !session.canSee(request.serverId)) return undefined;
+    const params = { mode: 'url', message: request.message, url: request.url, elicitationId: request.elicitationId };
+    if (missingCapability(session.capabilities(), 'elicitation/create', params)) return undefined;
+    this.elicitations.set(request.elicitationId, session.key);
+    try {
+      const result = await session.server.request({ method: 'elicitation/create', params } as never, Loose, {
+        timeout: this.timeouts['elicitation/create'],
+        ...(request.signal ? { signal: request.signal } : {}),
+      });
+      const action = (result as { action?: unknown }).action;
+      if (action === 'accept') return action;
+      this.elicitations.delete(request.elicitationId);
+      return action === 'decline' ? action : 'cancel';
+    } catch (error) {
+      this.elicitations.delete(request.elicitationId);
+      this.options.logger.debug('the client did not answer a URL elicitation', {
+        server: request.serverId,
+        error: errorMessage(error),
+      });
+      return undefined;
+    }
+  }
+
+  /**
+   * `notifications/elicitation/complete` for an accepted `elicitUrl`, to the session it went to: what the person did
+   * at the URL is done (the client may close its prompt). Once per elicitation; nothing if that session is gone.
+   */
+  completeElicitation(elicitationId: string): void {
+    const session = this.elicitationSession(elicitationId);
+    if (!session?.server.transport) return;
+    session.server
+      .notification({ method: 'notifications/elicitation/complete', params: { elicitationId } } as never)
+      .catch((error: unknown) => {
+        this.options.logger.debug('could not send notifications/elicitation/complete', { error: errorMessage(error) });
+      });
   }
 
   /**

@@ -92,6 +92,32 @@ describe('a server that needs OAuth beside a plain one', () => {
   });
 });
 
+describe('two servers behind one authorization server', () => {
+  it('log in at once, each with its own registration and a token for itself', async () => {
+    const authorizationServer = await fixtures.startAuthorizationServer();
+    const first = await fixtures.startProtectedMcpServer({ authorizationServer });
+    const second = await fixtures.startProtectedMcpServer({ authorizationServer });
+    const store = createMemoryOAuthStore();
+    const opener = followingOpener();
+    const { manager } = createManager(
+      { first: { url: first.url.href }, second: { url: second.url.href, protocol: '2025' } },
+      { oauth: { openAuthorizationUrl: opener, store } },
+    );
+    await manager.startAll();
+    expect(manager.status().map((status) => [status.id, status.state])).toEqual([
+      ['first', 'running'],
+      ['second', 'running'],
+    ]);
+    expect(opener.urls).toHaveLength(2);
+    expect(authorizationServer.activity.registrations).toBe(2);
+    const audiences = await Promise.all(
+      ['first', 'second'].map(async (id) => JSON.parse(textOf(await manager.callTool(id, 'whoami'))).aud),
+    );
+    expect(audiences).toEqual([first.url.href, second.url.href]);
+    expect(storedAccessToken(store, 'first')).not.toBe(storedAccessToken(store, 'second'));
+  });
+});
+
 describe.each(protocolChoices)('a person slower than the connect (protocol %s)', (_name, protocol) => {
   it('authorize() waits past the startup timeout while the browser is open, then connects', async () => {
     const { mcpServer } = await fixtures.startPair();

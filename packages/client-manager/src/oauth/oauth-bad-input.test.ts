@@ -15,6 +15,7 @@ import {
   textOf,
   useOAuthFixtures,
 } from '../../test/oauth-harness.js';
+import { startFront } from '../../test/protected-server-front.js';
 import type { AuthorizationOpener, McpClientManager } from '../index.js';
 
 /**
@@ -251,6 +252,7 @@ describe('a token for another audience', () => {
     // issued for the front, and the server behind it refuses it (wrong `aud`).
     const pair = await fixtures.startPair();
     const front = await startFront(pair.mcpServer);
+    closers.push(() => front.close());
     pair.authorizationServer.allowResource(front.url);
     const setup = await setUp({ url: front.url }, pair);
     await expectClearFailure(setup, 'resource', 'refused the token it was just given');
@@ -266,46 +268,30 @@ describe('a token for another audience', () => {
   });
 });
 
-/**
- * An HTTP front for a protected MCP server that claims to be the resource itself: its RFC 9728 metadata names its own
- * URL, and the challenges it passes on point there. Everything else goes to the server behind it unchanged.
- */
-async function startFront(target: ProtectedMcpServer): Promise<{ url: string }> {
-  const server = createServer(async (request, response) => {
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    if (request.url?.startsWith('/.well-known/oauth-protected-resource')) {
-      const metadata = (await (await fetch(target.resourceMetadataUrl)).json()) as Record<string, unknown>;
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ ...metadata, resource: `${origin}/mcp` }));
-      return;
-    }
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(request.headers)) {
-      if (typeof value === 'string' && name !== 'host' && name !== 'content-length') headers.set(name, value);
-    }
-    const answer = await fetch(new URL(request.url ?? '/', target.url), {
-      method: request.method ?? 'GET',
-      headers,
-      ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
+describe('an authorization server whose metadata redirects to another host', () => {
+  it('gets nothing from the other host: no registration there, a clear error', async () => {
+    // The resource names an authorization server whose metadata URLs answer 302 to the real one's on another host
+    // (`localhost` for `127.0.0.1`): the document found there names an issuer that is not the one asked for.
+    const pair = await fixtures.startPair();
+    const redirecting = createServer((request, response) => {
+      const target = new URL(request.url ?? '/', pair.authorizationServer.issuer);
+      target.hostname = 'localhost';
+      response.writeHead(302, { location: target.href }).end();
     });
-    const out: Record<string, string> = {};
-    answer.headers.forEach((value, name) => {
-      out[name] = name === 'www-authenticate' ? value.replaceAll(target.url.origin, origin) : value;
-    });
-    delete out['content-length'];
-    delete out['content-encoding'];
-    response.writeHead(answer.status, out);
-    response.end(Buffer.from(await answer.arrayBuffer()));
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise<void>((resolve) => redirecting.close(() => resolve())));
+    const redirectingIssuer = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}`;
+    const front = await startFront(pair.mcpServer, (metadata) => ({
+      ...metadata,
+      authorization_servers: [redirectingIssuer],
+    }));
+    closers.push(() => front.close());
+    pair.authorizationServer.allowResource(front.url);
+    const setup = await setUp({ url: front.url }, pair);
+    // No metadata is taken from the other host: the SDK falls back to the 2025-03-26 default endpoints of the issuer
+    // asked for, whose registration answers the redirect too, and the flow stops there.
+    await expectClearFailure(setup, 'registration', 'Dynamic Client Registration rejected (HTTP 302)');
+    expect(pair.authorizationServer.activity.registrations).toBe(0);
+    expect(pair.authorizationServer.activity.authorizations).toBe(0);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp` };
-}
+});

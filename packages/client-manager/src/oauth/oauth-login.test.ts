@@ -118,6 +118,8 @@ describe('two servers behind one authorization server', () => {
   });
 });
 
+// A startup timeout of one second: long enough for discovery and registration on a loaded machine (the browser must
+// be open when it ends), short next to the person, who finishes only once the connect has given up.
 describe.each(protocolChoices)('a person slower than the connect (protocol %s)', (_name, protocol) => {
   it('authorize() waits past the startup timeout while the browser is open, then connects', async () => {
     const { mcpServer } = await fixtures.startPair();
@@ -126,7 +128,7 @@ describe.each(protocolChoices)('a person slower than the connect (protocol %s)',
       opened = resolve;
     });
     const { manager } = createManager(
-      { remote: { url: mcpServer.url.href, startupTimeoutMs: 300, ...protocol } },
+      { remote: { url: mcpServer.url.href, startupTimeoutMs: 1000, ...protocol } },
       {
         oauth: {
           openAuthorizationUrl: (url) => opened(url),
@@ -154,7 +156,7 @@ describe.each(protocolChoices)('a person slower than the connect (protocol %s)',
       opened = resolve;
     });
     const { manager } = createManager(
-      { remote: { url: mcpServer.url.href, startupTimeoutMs: 300, ...protocol }, plain: plainServer },
+      { remote: { url: mcpServer.url.href, startupTimeoutMs: 1000, ...protocol }, plain: plainServer },
       {
         oauth: {
           openAuthorizationUrl: (url) => opened(url),

@@ -10,6 +10,7 @@ import {
 } from '@search-mcp/shared';
 import { findAndLoadConfig } from '@search-mcp/shared/node';
 import { appVersion } from './app-version.js';
+import { askClientToAuthorize } from './client-authorization.js';
 import type { CliArguments, CliSearchStrategy } from './cli-arguments.js';
 import type { CliLifecycle } from './cli-lifecycle.js';
 import { createProgressReporter } from './terminal-output.js';
@@ -48,6 +49,8 @@ export async function loadRuntime(
     redactor,
   });
   lifecycle.useLogger(logger);
+  // The opener of `serve` asks the runtime's client: it is made before the runtime, and reads it when asked.
+  let created: SearchMcpRuntime | undefined;
   const runtime = createSearchMcpRuntime({
     config,
     logger,
@@ -57,12 +60,19 @@ export async function loadRuntime(
     backendClientCapabilities: cli.command === 'serve' ? 'first-client' : {},
     ...(cli.mode ? { mode: cli.mode } : {}),
     ...(cli.project !== undefined ? { projectId: cli.project } : {}),
-    // Only `auth <server>` sends a person to a browser (docs/oauth.md): every other command leaves a server that
-    // asks for OAuth waiting in `needs-auth`, with the `search-mcp auth <server>` that fixes it.
-    ...(logsIn(cli) ? {} : { manager: { oauth: { openAuthorizationUrl: false } } }),
+    // Only `auth <server>` sends a person to a browser (docs/oauth.md); `serve` asks its AI client to (a URL
+    // elicitation) where the client can; every other command leaves a server that asks for OAuth waiting in
+    // `needs-auth`, with the `search-mcp auth <server>` that fixes it.
+    ...(logsIn(cli) ? {} : { manager: { oauth: { openAuthorizationUrl: opener(cli, () => created, logger) } } }),
   });
+  created = runtime;
   lifecycle.onClose(() => runtime.close());
   return { runtime, config, configPath: path, logger, redactor };
+}
+
+/** The OAuth opener of a command that is not `auth <server>`: `serve` asks its client; the others nobody. */
+function opener(cli: CliArguments, runtimeOf: () => SearchMcpRuntime | undefined, logger: Logger) {
+  return cli.command === 'serve' ? askClientToAuthorize(runtimeOf, logger.child({ component: 'oauth' })) : false;
 }
 
 /** `search-mcp auth <server>` (not `--logout`, not the states of all): the one command that opens a browser. */

@@ -167,7 +167,11 @@ describe('search-mcp and an OAuth-protected remote server', { timeout: stepTimeo
     await writeFile(other, JSON.stringify({ mcpServers: { locked: { url: mcpServer.url.href } } }));
     let session: ForwardingClient | undefined;
     try {
-      session = await startForwardingClient(['--config', other], { env: environment });
+      // A client without URL elicitation: one with it is asked to authorize instead (oauth-elicitation-stdio.test.ts).
+      session = await startForwardingClient(['--config', other], {
+        env: environment,
+        capabilities: { elicitation: { form: {} } },
+      });
       const found = textOf(await callTool(session.client, 'tool_discovery', { query: 'who am i' }));
       expect(found).toContain('search-mcp auth locked');
       const run = await callTool(session.client, 'tool_execute', { toolKey: 'locked:whoami', arguments: {} });

@@ -25,6 +25,16 @@ export function connectionLostMessage(process: ProcessTransport | undefined): st
   return `connection closed unexpectedly${detail ? ` (${detail})` : ''}${stderrSummary(process)}`;
 }
 
+/** A call to a server waiting for an OAuth login: not retryable, and the message names the command (docs/oauth.md). */
+export function needsAuthorizationFailure(serverId: string, lastError: string | undefined): ServerNotRunningError {
+  return new ServerNotRunningError({
+    serverId,
+    state: 'needs-auth',
+    isRetryable: false,
+    message: lastError ?? `MCP server '${serverId}' needs OAuth authorization: run \`search-mcp auth ${serverId}\``,
+  });
+}
+
 /** `lastError` after the last allowed restart failed. */
 export function gaveUpMessage(lastError: string | undefined, maxAttempts: number): string {
   return `${lastError ?? 'crashed'}; gave up after ${maxAttempts} restarts`;

@@ -19,7 +19,13 @@ import { describeStatus } from './connection-status.js';
 import { EraVerdict } from './era/era-verdict.js';
 import { ListenWiring } from './modern/listen-wiring.js';
 import { eraStrategy } from './era/era-strategies.js';
-import { configErrorFailure, connectionLostMessage, describeExit, gaveUpMessage } from './failure-messages.js';
+import {
+  configErrorFailure,
+  connectionLostMessage,
+  describeExit,
+  gaveUpMessage,
+  needsAuthorizationFailure,
+} from './failure-messages.js';
 import { OriginTracker } from './origin-tracker.js';
 import type { InFlightRequests } from './in-flight-requests.js';
 import type { ForwardExtra } from './request-forwarder.js';
@@ -230,16 +236,8 @@ export abstract class ServerLifeCycle {
       // The state the caller met: the reconnect that follows makes it `starting` at once.
       const state = this.state;
       this.reconnectSoon();
-      if (state === 'needs-auth') {
-        // Calling again does not help until someone authorizes: say who can (the message names the command).
-        throw new ServerNotRunningError({
-          serverId: this.id,
-          state,
-          isRetryable: false,
-          message:
-            this.lastError ?? `MCP server '${this.id}' needs OAuth authorization: run \`search-mcp auth ${this.id}\``,
-        });
-      }
+      // Calling again does not help until someone authorizes: say who can (the message names the command).
+      if (state === 'needs-auth') throw needsAuthorizationFailure(this.id, this.lastError);
       throw new ServerNotRunningError({ serverId: this.id, state: this.state });
     }
     return client;
@@ -374,15 +372,23 @@ export abstract class ServerLifeCycle {
     if (this.state !== 'running') return;
     this.lastError = this.settings.redactor.redact(reason);
     this.logger.warn('server connection lost', { reason });
+    this.leaveRunning(() => this.scheduleRestart());
+  }
+
+  /**
+   * The running connection is of no more use: its tools go, listeners hear it, then `nextState` moves the machine on
+   * (a restart planned, or `needs-auth`). A remote transport may still hold a session or stream open: it is closed; a
+   * stdio one has already ended.
+   */
+  private leaveRunning(nextState: () => void): void {
     const { client } = this;
     const capabilities = this.capabilities();
     this.client = undefined;
     this.tools.replace([]);
     void this.listening.detach()?.close();
     this.settings.onToolsChanged(this.id, []);
-    this.scheduleRestart();
+    nextState();
     this.announceFeatures(capabilities);
-    // A remote transport may still hold a session or stream open; a stdio one has already ended.
     if (this.transportKind !== 'stdio') void client?.close().catch(() => {});
   }
 
@@ -398,16 +404,8 @@ export abstract class ServerLifeCycle {
     if (this.state === 'running') {
       this.lastError = message;
       this.logger.warn('OAuth authorization lost', { error: message });
-      const { client } = this;
-      const capabilities = this.capabilities();
-      this.client = undefined;
       this.connectedAt = undefined;
-      this.tools.replace([]);
-      void this.listening.detach()?.close();
-      this.settings.onToolsChanged(this.id, []);
-      this.setState('needs-auth');
-      this.announceFeatures(capabilities);
-      void client?.close().catch(() => {});
+      this.leaveRunning(() => this.setState('needs-auth'));
     }
     return new ServerNotRunningError({
       serverId: this.id,

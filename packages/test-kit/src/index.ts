@@ -63,3 +63,4 @@ export {
   startFakeOpenAiServer,
   type WebSearchScenario,
 } from './fake-openai/fake-openai-server.js';
+export { type LoopbackWebServer, listenWebHandler } from './oauth/web-request-bridge.js';

@@ -11,8 +11,8 @@ export interface LoopbackWebServer {
 
 /**
  * Serves a web-standard handler (`Request` in, `Response` out, as the 2.x SDK's HTTP entries take them) from
- * `node:http` on 127.0.0.1; the client going away aborts the request's signal. The same bridge as the conformance
- * fixture's (tests/conformance), kept here so the test kit depends on no test package.
+ * `node:http` on 127.0.0.1; the client going away aborts the request's signal. The OAuth fixtures and the conformance
+ * suite's fixture server and relay (tests/conformance) all serve through it.
  */
 export async function listenWebHandler(handle: (request: Request) => Promise<Response>): Promise<LoopbackWebServer> {
   let origin = '';

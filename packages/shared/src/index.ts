@@ -33,6 +33,7 @@ export type {
   CloudSearchConfig,
   HybridSearchConfig,
   LlmSearchConfig,
+  OAuthGrant,
   ProjectConfig,
   RemoteOAuthSettings,
   RemoteServerConfig,

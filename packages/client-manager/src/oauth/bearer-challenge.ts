@@ -8,11 +8,11 @@ export interface Challenge {
 
 /**
  * Whether a 401 asks for OAuth: a `Bearer` challenge (RFC 6750; the MCP authorization spec's servers send one, with
- * `resource_metadata` since 2025-06-18). A 401 without one is about other credentials (the config's `headers`), and is
- * returned as it is.
+ * `resource_metadata` since 2025-06-18), or a `DPoP` one (RFC 9449 §7.1: a server that takes sender-constrained
+ * tokens). A 401 without one is about other credentials (the config's `headers`), and is returned as it is.
  */
 export function asksForBearer(response: Response): boolean {
-  return /(^|,)\s*bearer\b/i.test(response.headers.get('www-authenticate') ?? '');
+  return /(^|,)\s*(bearer|dpop)\b/i.test(response.headers.get('www-authenticate') ?? '');
 }
 
 /** The challenge's `resource_metadata` and `scope`; the response's body is dropped (nothing reads it). */

@@ -10,6 +10,9 @@ export const oauthSdk = lazyModule(
       extractWWWAuthenticateParams: sdk.extractWWWAuthenticateParams,
       computeScopeUnion: sdk.computeScopeUnion,
       isStrictScopeSuperset: sdk.isStrictScopeSuperset,
+      createPrivateKeyJwtAuth: sdk.createPrivateKeyJwtAuth,
+      DpopSession: sdk.DpopSession,
+      withDpopFromProvider: sdk.withDpopFromProvider,
     };
   },
 );

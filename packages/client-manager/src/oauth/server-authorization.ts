@@ -131,7 +131,7 @@ export class ServerAuthorization {
 
   /** A person authorizes now (`search-mcp auth <server>`): always a new authorization, through the opener. */
   async login(): Promise<void> {
-    if (this.options.opener === false) {
+    if (this.options.opener === false && !this.provider.grant.withoutPerson) {
       throw flowFailure(
         this.serverId,
         'authorization',
@@ -200,7 +200,8 @@ export class ServerAuthorization {
     await this.provider.ensureLoaded();
     await this.refreshIfExpiring();
     const interactive = this.options.opener !== false;
-    const attempt = () => next(url, withBearer(init, this.provider.latestTokens()?.access_token));
+    const target = await this.presenting(next);
+    const attempt = () => target(url, withBearer(init, this.provider.latestTokens()?.access_token));
     let response = await attempt();
     let reauthorized = false;
     let stepUps = 0;
@@ -255,6 +256,16 @@ export class ServerAuthorization {
     return response;
   }
 
+  /**
+   * How a token reaches the server: as a bearer token, or with `dpop: true` through the SDK's DPoP layer (the `DPoP`
+   * scheme and a fresh proof per request for a DPoP-bound token, a `use_dpop_nonce` challenge retried with the nonce).
+   */
+  private async presenting(next: McpFetchLike): Promise<McpFetchLike> {
+    if (!this.provider.grant.dpop()) return next;
+    const { withDpopFromProvider } = await oauthSdk.load();
+    return withDpopFromProvider(this.provider)(next as Parameters<ReturnType<typeof withDpopFromProvider>>[0]);
+  }
+
   private async refreshIfExpiring(): Promise<void> {
     const tokens = this.provider.latestTokens();
     const due = tokens ? refreshDueAt(tokens) : undefined;
@@ -285,6 +296,13 @@ export class ServerAuthorization {
   private async authorizeNow(request: AuthorizeRequest): Promise<void> {
     if (!this.provider.latestTokens()) await this.provider.reload();
     if (request.rediscover) await this.provider.invalidateCredentials('discovery');
+    if (this.provider.grant.withoutPerson) {
+      // Nobody to ask (docs/oauth.md, "Without a person"): the token endpoint gives a new token for the scope wanted.
+      const result = await this.runAuth({ challenge: request.challenge });
+      if (result !== 'AUTHORIZED') throw flowFailure(this.serverId, 'token', 'the token endpoint gave no token');
+      this.options.onAuthorized();
+      return;
+    }
     if (!request.interactive) {
       if (request.force) {
         // A wider scope needs a person: remembered, so the login that follows asks for it.

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type {
+  AddClientAuthentication,
+  DpopSession,
   OAuthClientInformationContext,
   OAuthClientMetadata,
   OAuthClientProvider,
@@ -10,6 +12,7 @@ import type {
 import type { RemoteOAuthSettings } from '@search-mcp/shared';
 import type { OAuthStore } from './oauth-store.js';
 import { credentialsKey, parseCredentials, type SavedTokens, type StoredCredentials } from './stored-credentials.js';
+import { TokenGrant } from './token-grant.js';
 
 export interface StoredOAuthProviderSettings {
   serverId: string;
@@ -38,11 +41,18 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   private authorizationUrl: URL | undefined;
   /** Where the authorization server sends the browser back: set by the flow before each `auth()`. */
   redirectTarget: string;
+  /** The config's grant, client authentication and DPoP (docs/oauth.md, "Without a person"). */
+  readonly grant: TokenGrant;
+  /** `private_key_jwt` when the config has a `privateKey` (else the SDK authenticates with the secret, if any). */
+  readonly addClientAuthentication?: AddClientAuthentication;
 
   constructor(private readonly options: StoredOAuthProviderSettings) {
     this.key = credentialsKey(options.serverId, options.serverUrl);
     this.credentials = parseCredentials(undefined, options.serverUrl);
     this.redirectTarget = `http://127.0.0.1:${options.settings.redirectPort ?? 0}/callback`;
+    this.grant = new TokenGrant(options.settings);
+    const clientAuthentication = this.grant.clientAuthenticationFor(options.settings.clientId);
+    if (clientAuthentication) this.addClientAuthentication = clientAuthentication;
   }
 
   /** Reads the store again (another process may have logged in or out since). */
@@ -132,8 +142,9 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   // ---- OAuthClientProvider ----
 
-  get redirectUrl(): string {
-    return this.redirectTarget;
+  get redirectUrl(): string | undefined {
+    // None for a grant without a person: the SDK's `auth()` then asks the token endpoint directly.
+    return this.grant.withoutPerson ? undefined : this.redirectTarget;
   }
 
   get clientMetadataUrl(): string | undefined {
@@ -144,10 +155,10 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     const { settings } = this.options;
     const metadata: OAuthClientMetadata & { application_type: string } = {
       client_name: this.options.clientName,
-      redirect_uris: [this.redirectTarget],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: settings.clientSecret !== undefined ? 'client_secret_basic' : 'none',
+      redirect_uris: this.grant.withoutPerson ? [] : [this.redirectTarget],
+      grant_types: this.grant.grantTypes,
+      response_types: this.grant.withoutPerson ? [] : ['code'],
+      token_endpoint_auth_method: this.grant.tokenEndpointAuthMethod,
       // A program on the user's machine with a loopback redirect is a native application (RFC 8252); a host that
       // receives the redirect on its own web address (`search-mcp-http`'s /oauth/callback) is a web one.
       application_type: isLoopbackRedirect(this.redirectTarget) ? 'native' : 'web',
@@ -203,6 +214,14 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     this.credentials.latestIssuer = issuer;
     this.announce(saved);
     await this.persist();
+  }
+
+  prepareTokenRequest(scope?: string): URLSearchParams | undefined {
+    return this.grant.tokenRequest(scope);
+  }
+
+  dpop(): Promise<DpopSession> | undefined {
+    return this.grant.dpop();
   }
 
   redirectToAuthorization(authorizationUrl: URL): void {

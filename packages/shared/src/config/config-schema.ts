@@ -80,6 +80,12 @@ export const toolOverrideSchema = z.object({
 
 const portMessage = { error: 'expected a port number from 1 to 65535' };
 
+/**
+ * `oauth.grant`: how tokens are obtained (docs/oauth.md). `authorization_code` (default): a person logs in;
+ * `client_credentials` and `jwt-bearer` (workload identity federation): no person, no browser.
+ */
+export const oauthGrantValues = ['authorization_code', 'client_credentials', 'jwt-bearer'] as const;
+
 /** `mcpServers.<id>.oauth`: how Search MCP identifies itself to the server's authorization server (docs/oauth.md). */
 export const serverOAuthSchema = z.union([
   z.literal(false),
@@ -89,6 +95,11 @@ export const serverOAuthSchema = z.union([
     clientMetadataUrl: nonEmptyString.optional(),
     scopes: z.union([z.array(nonEmptyString), nonEmptyString]).optional(),
     redirectPort: z.number(portMessage).int(portMessage).min(1, portMessage).max(65535, portMessage).optional(),
+    grant: z.enum(oauthGrantValues).optional(),
+    privateKey: nonEmptyString.optional(),
+    signingAlgorithm: nonEmptyString.optional(),
+    assertion: nonEmptyString.optional(),
+    dpop: z.boolean().optional(),
   }),
 ]);
 

@@ -143,13 +143,20 @@ function resolveRemoteServer(
     transport: entry.type === undefined ? 'auto' : entry.type === 'sse' ? 'sse' : 'http',
     url,
     headers: mapRecord(entry.headers, (header, text) => expand(text, ['headers', header]).value),
-    ...(entry.oauth !== undefined ? { oauth: resolveOAuth(entry.oauth, expand) } : {}),
+    ...(entry.oauth !== undefined
+      ? {
+          oauth: resolveOAuth(entry.oauth, expand, (key, message) =>
+            context.report([...source.path, 'oauth', key], message),
+          ),
+        }
+      : {}),
   };
 }
 
 function resolveOAuth(
   written: NonNullable<ServerEntry['oauth']>,
   expand: ReturnType<typeof serverExpander>,
+  report: (key: string, message: string) => void,
 ): RemoteOAuthSettings | false {
   if (written === false) return false;
   const settings: RemoteOAuthSettings = {};
@@ -165,5 +172,20 @@ function resolveOAuth(
     settings.scopes = scopes.filter((scope) => scope !== '');
   }
   if (written.redirectPort !== undefined) settings.redirectPort = written.redirectPort;
+  if (written.grant !== undefined) settings.grant = written.grant;
+  if (written.privateKey !== undefined) settings.privateKey = expand(written.privateKey, ['oauth', 'privateKey']).value;
+  if (written.signingAlgorithm !== undefined) settings.signingAlgorithm = written.signingAlgorithm;
+  if (written.assertion !== undefined) settings.assertion = expand(written.assertion, ['oauth', 'assertion']).value;
+  if (written.dpop !== undefined) settings.dpop = written.dpop;
+  // The grants without a person need what they present (docs/oauth.md, "Without a person").
+  if (written.grant === 'client_credentials') {
+    if (written.clientId === undefined) report('clientId', 'the client_credentials grant needs "clientId"');
+    if (written.clientSecret === undefined && written.privateKey === undefined) {
+      report('grant', 'the client_credentials grant needs "clientSecret" or "privateKey"');
+    }
+  }
+  if (written.grant === 'jwt-bearer' && written.assertion === undefined) {
+    report('assertion', 'the jwt-bearer grant needs "assertion" (the workload identity JWT)');
+  }
   return settings;
 }

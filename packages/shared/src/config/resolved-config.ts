@@ -88,7 +88,26 @@ export interface RemoteOAuthSettings {
   scopes?: string[];
   /** Port of the loopback redirect (`http://127.0.0.1:<port>/callback`); absent: any free port. */
   redirectPort?: number;
+  /**
+   * How tokens are obtained; absent: `authorization_code` (a person logs in). `client_credentials` (the client's own
+   * `clientId` with `clientSecret` or `privateKey`) and `jwt-bearer` (RFC 7523, an `assertion` from a workload
+   * identity provider) need no person.
+   */
+  grant?: OAuthGrant;
+  /**
+   * A private key (PEM, or a JWK as JSON) the client signs a JWT with to authenticate at the token endpoint
+   * (`private_key_jwt`, RFC 7523) instead of sending `clientSecret`.
+   */
+  privateKey?: string;
+  /** The JWS algorithm of `privateKey` (e.g. `ES256`, `RS256`); absent: `RS256`. */
+  signingAlgorithm?: string;
+  /** The JWT a `jwt-bearer` grant presents (a workload identity token, usually `${VAR}` from the environment). */
+  assertion?: string;
+  /** Sender-constrained tokens (DPoP, RFC 9449): each request to the server carries a proof of the client's key. */
+  dpop?: boolean;
 }
+
+export type OAuthGrant = 'authorization_code' | 'client_credentials' | 'jwt-bearer';
 
 export type ServerConfig = StdioServerConfig | RemoteServerConfig;
 

@@ -179,19 +179,27 @@ if (!url) {
 
 /**
  * OAuth as a user would configure it (docs/oauth.md): the client ID metadata document URL the suite's servers accept
- * (used only where the authorization server supports such documents, else the manager registers dynamically), and the
- * client credentials the suite hands a pre-registration scenario in `MCP_CONFORMANCE_CONTEXT`.
+ * (used only where the authorization server supports such documents, else the manager registers dynamically), and
+ * what the suite hands the scenario in `MCP_CONFORMANCE_CONTEXT`: a pre-registered client's ID and secret, a
+ * private key (`private_key_jwt`), a workload identity token. The grant and DPoP are what a user of such a server
+ * writes in its entry: the scenario's name says which server it is.
  */
 function oauthSettings(): Json {
   const settings: Json = { clientMetadataUrl: 'https://conformance-test.local/client-metadata.json' };
   const context = process.env.MCP_CONFORMANCE_CONTEXT;
-  if (context) {
-    const parsed: unknown = JSON.parse(context);
-    if (isRecord(parsed) && typeof parsed.client_id === 'string') {
-      settings.clientId = parsed.client_id;
-      if (typeof parsed.client_secret === 'string') settings.clientSecret = parsed.client_secret;
-    }
+  const parsed: unknown = context ? JSON.parse(context) : undefined;
+  if (isRecord(parsed) && typeof parsed.client_id === 'string') {
+    settings.clientId = parsed.client_id;
+    if (typeof parsed.client_secret === 'string') settings.clientSecret = parsed.client_secret;
+    if (typeof parsed.private_key_pem === 'string') settings.privateKey = parsed.private_key_pem;
+    if (typeof parsed.signing_algorithm === 'string') settings.signingAlgorithm = parsed.signing_algorithm;
   }
+  if (scenario.startsWith('auth/client-credentials-')) settings.grant = 'client_credentials';
+  if (scenario === 'auth/wif-jwt-bearer' && isRecord(parsed) && typeof parsed.valid_jwt === 'string') {
+    settings.grant = 'jwt-bearer';
+    settings.assertion = parsed.valid_jwt;
+  }
+  if (scenario === 'auth/dpop' || scenario === 'auth/dpop-nonce') settings.dpop = true;
   return settings;
 }
 

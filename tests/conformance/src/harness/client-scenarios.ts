@@ -46,6 +46,22 @@ export function parseClientScenarioList(output: string): ListedClientScenario[] 
 }
 
 /**
+ * The `[extension]` scenarios that run (with the suite's own version choice: `conformance client` without
+ * `--spec-version`, `extensionVersion` in a run): the authorization extensions the manager implements
+ * (docs/oauth.md, "Without a person" and "DPoP").
+ */
+export const runExtensionScenarios: ReadonlySet<string> = new Set([
+  'auth/client-credentials-basic',
+  'auth/client-credentials-jwt',
+  'auth/dpop',
+  'auth/dpop-nonce',
+  'auth/wif-jwt-bearer',
+]);
+
+/** A run's `specVersion` for an `[extension]` scenario: not on the spec timeline, the suite picks the version. */
+export const extensionVersion = 'extension';
+
+/**
  * What is not run, and why. The first rule that matches a scenario excludes it; every other scenario runs at each
  * spec version it is listed under.
  */
@@ -55,12 +71,11 @@ export const clientExclusions: ReadonlyArray<{
 }> = [
   {
     reason:
-      '`[extension]`: optional extensions, not on the spec timeline and not selected by `--spec-version`: the SEP-2640 ' +
-      'skills client checks, and the authorization extensions for clients without a user (client credentials with ' +
-      'a secret or a private-key JWT, enterprise-managed authorization, workload identity federation) and DPoP. The ' +
-      'manager implements none of them; its OAuth is the authorization-code flow of the MCP authorization spec, ' +
-      'whose every scenario runs here.',
-    matches: ({ versions }) => versions === 'extension',
+      '`[extension]`: optional extensions, not on the spec timeline and not selected by `--spec-version`, that the ' +
+      'manager does not implement: the SEP-2640 skills client checks, and enterprise-managed authorization (an ' +
+      'ID-JAG from the enterprise identity provider by token exchange). The authorization extensions it implements ' +
+      '(client credentials with a secret or a private-key JWT, workload identity federation, DPoP) run.',
+    matches: ({ scenario, versions }) => versions === 'extension' && !runExtensionScenarios.has(scenario),
   },
 ];
 
@@ -71,9 +86,8 @@ export function planClientScenarios(listed: readonly ListedClientScenario[]): Cl
   for (const entry of listed) {
     const exclusion = clientExclusions.find((rule) => rule.matches(entry));
     if (exclusion) excluded.push({ scenario: entry.scenario, reason: exclusion.reason });
-    else if (entry.versions !== 'extension') {
-      for (const specVersion of entry.versions) runs.push({ scenario: entry.scenario, specVersion });
-    }
+    else if (entry.versions === 'extension') runs.push({ scenario: entry.scenario, specVersion: extensionVersion });
+    else for (const specVersion of entry.versions) runs.push({ scenario: entry.scenario, specVersion });
   }
   return { runs, excluded };
 }

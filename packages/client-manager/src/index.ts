@@ -24,5 +24,6 @@ export type { ServerConfigChanges } from './server-config-changes.js';
 export type { AuthorizationOpener, McpClientManagerOAuthOptions } from './oauth/oauth-options.js';
 export type { OAuthStore } from './oauth/oauth-store.js';
 export { createFileOAuthStore } from './oauth/file-oauth-store.js';
+export { createMemoryOAuthStore } from './oauth/memory-oauth-store.js';
 export { createDefaultOAuthStore, defaultOAuthFilePath } from './oauth/default-oauth-store.js';
 export type { DefaultOAuthStoreOptions } from './oauth/default-oauth-store.js';

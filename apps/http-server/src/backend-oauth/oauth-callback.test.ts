@@ -8,27 +8,13 @@ import {
   startAuthorizationServer,
   startProtectedMcpServer,
 } from '@search-mcp/test-kit/oauth';
+import { createMemoryOAuthStore } from '@search-mcp/client-manager';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, type Running, startApp } from '../../test/http-test-support.js';
 
 let authorizationServer: AuthorizationServer;
 let mcpServer: ProtectedMcpServer;
 let server: Running;
-
-/** Tokens stay in memory: this test never touches the keyring or a file. */
-function memoryStore() {
-  const values = new Map<string, string>();
-  return {
-    description: 'memory',
-    get: async (key: string) => values.get(key),
-    set: async (key: string, value: string) => {
-      values.set(key, value);
-    },
-    delete: async (key: string) => {
-      values.delete(key);
-    },
-  };
-}
 
 async function page(path: string): Promise<{ status: number; text: string }> {
   const response = await fetch(`${server.url}${path}`, { redirect: 'manual' });
@@ -47,7 +33,7 @@ beforeAll(async () => {
   server = await startApp({
     backends: 'none',
     config: { mcpServers: { secure: { url: mcpServer.url.href } } },
-    manager: { oauth: { openAuthorizationUrl: false, store: memoryStore() } },
+    manager: { oauth: { openAuthorizationUrl: false, store: createMemoryOAuthStore() } },
     app: { publicUrl: 'https://search.example/tools' },
   });
 }, 60_000);

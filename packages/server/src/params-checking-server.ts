@@ -64,6 +64,14 @@ export class ParamsCheckingServer extends Server {
   private handshakeTransform: HandshakeResultTransform | undefined;
   private cacheHintSource: ((method: string) => CacheHint | undefined) | undefined;
   private clientListener: ((client: ConnectedClient) => void) | undefined;
+  private connectedNow: (() => void) | undefined;
+  /**
+   * Resolves when the client has connected, the moment `onClientConnected` names (a 2025 client's
+   * `notifications/initialized`): requests of our own to the client wait for it, as the spec asks.
+   */
+  readonly clientConnected = new Promise<void>((resolve) => {
+    this.connectedNow = resolve;
+  });
   /** The revision a 2025 client agreed to in `initialize` (its answer says it). */
   private legacyProtocolVersion: string | undefined;
 
@@ -136,6 +144,7 @@ export class ParamsCheckingServer extends Server {
   }
 
   private tellClient(client: ConnectedClient): void {
+    this.connectedNow?.();
     const listener = this.clientListener;
     this.clientListener = undefined;
     listener?.(client);

@@ -70,6 +70,7 @@ export function registerForwarding(server: ParamsCheckingServer, options: Forwar
     era: options.era,
     caller: () => caller,
     capabilities: () => server.getClientCapabilities(),
+    connected: () => server.clientConnected,
     canSee: (serverId) => hub.canSee(serverId, caller),
   };
   let listedOnce = false;

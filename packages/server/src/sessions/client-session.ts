@@ -19,6 +19,8 @@ export interface ClientSession {
   caller(): Caller;
   /** What the client declared in `initialize`; undefined before. */
   capabilities(): ClientCapabilities | undefined;
+  /** Resolves once the client finished connecting (2025: `notifications/initialized`). */
+  connected?(): Promise<void>;
   /** Whether this session's caller may see the server (config: enabled, project). */
   canSee(serverId: string): boolean;
 }

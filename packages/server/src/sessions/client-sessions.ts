@@ -62,6 +62,8 @@ const defaultTimeouts: Record<ReverseMethod, number> = {
   'roots/list': 30_000,
 };
 const rootsOwnerMs = 10_000;
+/** How long `elicitUrl` waits for a client that declared its capabilities to finish its handshake. */
+const handshakeWaitMs = 10_000;
 const Loose = z.looseObject({});
 
 /**
@@ -131,6 +133,8 @@ export class ClientSessions {
     if (!session || !canBeAskedDirectly(session) || !session.canSee(request.serverId)) return undefined;
     const params = { mode: 'url', message: request.message, url: request.url, elicitationId: request.elicitationId };
     if (missingCapability(session.capabilities(), 'elicitation/create', params)) return undefined;
+    // Not before the handshake is over: `initialize` may still be waiting for backends' notes when a login is due.
+    if (session.connected && !(await settledWithin(session.connected(), handshakeWaitMs))) return undefined;
     this.elicitations.set(request.elicitationId, session.key);
     try {
       const result = await session.server.request({ method: 'elicitation/create', params } as never, Loose, {
@@ -287,6 +291,19 @@ function modernClientRefusal(method: string): JsonRpcWireError {
     // A `ClientCapabilities` object naming what is missing, as the revision defines the field.
     { requiredCapabilities: { [method.split('/')[0] as string]: {} } },
   );
+}
+
+/** Whether `promise` settles within `ms`. */
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => true), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function asOrigin(value: unknown): ClientOrigin | undefined {

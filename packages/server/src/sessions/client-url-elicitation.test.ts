@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { type ClientCapabilities, InMemoryTransport, Server } from '@modelcontextprotocol/server';
 import { silentLogger } from '@search-mcp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ParamsCheckingServer } from '../params-checking-server.js';
 import type { ClientSession } from './client-session.js';
 import { ClientSessions, type UrlElicitationRequest } from './client-sessions.js';
 
@@ -125,6 +126,38 @@ describe('ClientSessions.elicitUrl', () => {
     sessions.add(second.session);
     expect(await sessions.elicitUrl(request)).toBeUndefined();
     expect([...first.asked, ...second.asked]).toEqual([]);
+  });
+
+  it("waits for the client's handshake to end before asking", async () => {
+    const sessions = new ClientSessions({ logger: silentLogger });
+    const front = await frontClient(urlCapable);
+    let handshakeOver: () => void = () => {};
+    const connected = new Promise<void>((resolve) => {
+      handshakeOver = resolve;
+    });
+    sessions.add({ ...front.session, connected: () => connected });
+    const answer = sessions.elicitUrl(request);
+    // A round trip of the client's own: a request sent already would have arrived before its answer.
+    await front.session.server.ping();
+    expect(front.asked).toEqual([]);
+    handshakeOver();
+    expect(await answer).toBe('accept');
+    expect(front.asked).toHaveLength(1);
+  });
+
+  it("a server's clientConnected resolves with the client's notifications/initialized", async () => {
+    const server = new ParamsCheckingServer({ name: 'search-mcp', version: '1' }, { capabilities: {} });
+    let heard = false;
+    server.onClientConnected(() => {
+      heard = true;
+    });
+    const client = new Client({ name: 'front', version: '1' }, { capabilities: urlCapable });
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverTransport);
+    await client.connect(clientTransport);
+    opened.push(client, server);
+    await server.clientConnected;
+    expect(heard).toBe(true);
   });
 
   it('resolves undefined when the client fails to answer', async () => {

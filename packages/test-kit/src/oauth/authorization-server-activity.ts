@@ -100,6 +100,10 @@ export function watchAuthorizationServer(provider: Provider) {
   provider.on('access_token.issued', (token: IssuedToken) => {
     grantOfToken.set(token.jti, token.grantId);
   });
+  // A client credentials token has no grant; `revokeAll` reports it revoked too.
+  provider.on('client_credentials.issued', (token: IssuedToken) => {
+    grantOfToken.set(token.jti, token.grantId);
+  });
   provider.on('grant.revoked', (_context: KoaContextWithOIDC, grantId: string) => {
     for (const [jti, grant] of grantOfToken) if (grant === grantId) revokedTokens.add(jti);
   });

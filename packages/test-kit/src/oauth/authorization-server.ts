@@ -8,7 +8,8 @@
  *   (RFC 9207: the redirect carries `iss`), `scopes_supported` listing the configured scopes;
  * - dynamic client registration (RFC 7591) and pre-registered clients (`registerClient`); a `native` client's
  *   loopback redirect URI matches with any port (RFC 8252 §7.3), a `web` client's only exactly;
- * - authorization code with PKCE S256, required of every client;
+ * - authorization code with PKCE S256, required of every client; client credentials for a client registered for it
+ *   (secret or `private_key_jwt`);
  * - resource indicators (RFC 8707): the access token is a JWT (RFC 9068, `typ: at+jwt`) whose `aud` is the `resource`
  *   the client sent, one of the allowed resources (the protected MCP servers register theirs); another resource is
  *   refused with `invalid_target`; without `resource` the token is an opaque one that no protected server takes;
@@ -74,8 +75,12 @@ export interface ClientRegistration {
   client_id: string;
   /** Given: a confidential client. Absent: a public one (`token_endpoint_auth_method: none`). */
   client_secret?: string;
-  /** Default `client_secret_basic` with a secret, `none` without. */
-  token_endpoint_auth_method?: 'client_secret_basic' | 'client_secret_post' | 'none';
+  /** Default `client_secret_basic` with a secret, `none` without; `private_key_jwt` with `jwks`. */
+  token_endpoint_auth_method?: 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'none';
+  /** The public keys of a `private_key_jwt` client (RFC 7523 client assertions are checked against them). */
+  jwks?: { keys: Record<string, unknown>[] };
+  /** The algorithm its assertions are signed with (oidc-provider's default is RS256). */
+  token_endpoint_auth_signing_alg?: string;
   redirect_uris: string[];
   /** Default `native` (a loopback redirect URI then matches with any port). */
   application_type?: 'native' | 'web';
@@ -171,6 +176,8 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: options.dynamicRegistration ?? true },
+      // For a client registered with `grant_types: ['client_credentials']` (no user, no browser).
+      clientCredentials: { enabled: true },
       revocation: {
         enabled: true,
         // A client revokes only its own tokens (oidc-provider's default rule, stated so it does not warn).
@@ -248,7 +255,8 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
       const metadata = {
         application_type: 'native',
         grant_types: ['authorization_code', 'refresh_token'],
-        response_types: ['code'],
+        // A client without the code grant (client credentials only) has no authorization responses (and no redirect).
+        response_types: client.grant_types && !client.grant_types.includes('authorization_code') ? [] : ['code'],
         token_endpoint_auth_method: client.client_secret === undefined ? 'none' : 'client_secret_basic',
         ...client,
       };

@@ -28,3 +28,29 @@ export function stepTrackingFetch(next: McpFetchLike): { fetch: McpFetchLike; la
     last: () => last,
   };
 }
+
+/**
+ * A fetch that asks the token endpoint at most once after a refusal: the SDK's `auth()` tries once more after
+ * `invalid_grant` or `invalid_client`, which for a grant without a person would only present the refused assertion
+ * or key again (RFC 7523 asks clients not to). The second ask fails here with the first refusal's words. A DPoP
+ * `use_dpop_nonce` answer is no refusal (the SDK repeats that request with the nonce).
+ */
+export function oneRefusalOnly(next: McpFetchLike): McpFetchLike {
+  let refusal: string | undefined;
+  return async (input, init) => {
+    const toTokenEndpoint = stepOf(input, init) === 'token';
+    if (toTokenEndpoint && refusal !== undefined) throw new Error(refusal);
+    const response = await next(input, init);
+    if (toTokenEndpoint && !response.ok) {
+      const body = (await response
+        .clone()
+        .json()
+        .catch(() => undefined)) as { error?: unknown; error_description?: unknown } | undefined;
+      if (body?.error !== 'use_dpop_nonce') {
+        const described = typeof body?.error_description === 'string' ? `: ${body.error_description}` : '';
+        refusal = `${typeof body?.error === 'string' ? body.error : `HTTP ${response.status}`}${described}`;
+      }
+    }
+    return response;
+  };
+}

@@ -1,4 +1,5 @@
 import {
+  BackendAuthorizationError,
   type Logger,
   type McpFetchLike,
   type RemoteOAuthSettings,
@@ -12,7 +13,7 @@ import { startLoopbackCallback, type LoopbackCallback } from './loopback-callbac
 import { cleanText, describeSdkFailure, flowFailure, needsAuthorization } from './oauth-failure.js';
 import type { AuthorizationOpener } from './oauth-options.js';
 import { oauthSdk } from './oauth-sdk.js';
-import { stepTrackingFetch } from './oauth-steps.js';
+import { oneRefusalOnly, stepTrackingFetch } from './oauth-steps.js';
 import { revokeTokens } from './token-revocation.js';
 import type { OAuthStore } from './oauth-store.js';
 import { expiresAt, refreshDueAt } from './stored-credentials.js';
@@ -70,6 +71,11 @@ export class ServerAuthorization {
    * the server waits in `needs-auth` instead of opening the browser at the reconnect that follows the logout.
    */
   private loggedOut = false;
+  /**
+   * The token endpoint refused this grant without a person (a bad assertion, key or secret): asked again with the same
+   * credentials it would refuse again (RFC 7523 says not to retry), so nothing is sent until a login (`login()`).
+   */
+  private refusedGrant: Error | undefined;
   private baseFetch: McpFetchLike = fetch;
 
   constructor(private readonly options: ServerAuthorizationSettings) {
@@ -139,6 +145,7 @@ export class ServerAuthorization {
       );
     }
     this.loggedOut = false;
+    this.refusedGrant = undefined;
     await this.provider.reload();
     await this.authorize({ challenge: this.lastChallenge, interactive: true, force: true });
   }
@@ -278,6 +285,7 @@ export class ServerAuthorization {
     // After a logout only a login authorizes: nothing is refreshed, nobody asked, the store left as the logout left
     // it. Checked now, not when the request that met the 401 began (a logout may have come in between).
     if (this.loggedOut) return Promise.reject(needsAuthorization(this.serverId, 'logged out'));
+    if (this.refusedGrant) return Promise.reject(this.refusedGrant);
     const running = this.inFlight ?? this.authorizeNow(request);
     if (!this.inFlight) {
       this.inFlight = running;
@@ -298,8 +306,13 @@ export class ServerAuthorization {
     if (request.rediscover) await this.provider.invalidateCredentials('discovery');
     if (this.provider.grant.withoutPerson) {
       // Nobody to ask (docs/oauth.md, "Without a person"): the token endpoint gives a new token for the scope wanted.
-      const result = await this.runAuth({ challenge: request.challenge });
-      if (result !== 'AUTHORIZED') throw flowFailure(this.serverId, 'token', 'the token endpoint gave no token');
+      try {
+        const result = await this.runAuth({ challenge: request.challenge });
+        if (result !== 'AUTHORIZED') throw flowFailure(this.serverId, 'token', 'the token endpoint gave no token');
+      } catch (error) {
+        if (BackendAuthorizationError.isInstance(error) && error.step === 'token') this.refusedGrant = error;
+        throw error;
+      }
       this.options.onAuthorized();
       return;
     }
@@ -410,7 +423,9 @@ export class ServerAuthorization {
     iss?: string;
   }): Promise<'AUTHORIZED' | 'REDIRECT'> {
     const { auth } = await oauthSdk.load();
-    const tracking = stepTrackingFetch(this.baseFetch);
+    const tracking = stepTrackingFetch(
+      this.provider.grant.withoutPerson ? oneRefusalOnly(this.baseFetch) : this.baseFetch,
+    );
     const scope = request.challenge.scope ?? this.configScopes();
     try {
       return await auth(this.provider, {

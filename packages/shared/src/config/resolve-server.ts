@@ -184,8 +184,11 @@ function resolveOAuth(
       report('grant', 'the client_credentials grant needs "clientSecret" or "privateKey"');
     }
   }
-  if (written.grant === 'jwt-bearer' && written.assertion === undefined) {
-    report('assertion', 'the jwt-bearer grant needs "assertion" (the workload identity JWT)');
+  if (written.grant === 'jwt-bearer') {
+    if (written.clientId === undefined) report('clientId', 'the jwt-bearer grant needs "clientId"');
+    if (written.assertion === undefined) {
+      report('assertion', 'the jwt-bearer grant needs "assertion" (the workload identity JWT)');
+    }
   }
   return settings;
 }

@@ -1,0 +1,207 @@
+import { createHash, createPublicKey, type JsonWebKey, verify } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A small authorization server and resource server in one, speaking the wire formats the oidc-provider fixture does not
+ * offer here: the JWT-bearer grant (RFC 7523 §2.1, workload identity federation) and DPoP (RFC 9449: a proof at the
+ * token endpoint and with every request, `DPoP` tokens bound to the proof's key, nonces demanded with
+ * `use_dpop_nonce`). Requests it lets through go to a plain MCP server (`target`) without the credentials.
+ */
+export interface GrantWireServerOptions {
+  /** The plain MCP endpoint behind it. */
+  target: string;
+  /** The assertion a `jwt-bearer` request must present; any other is refused with `invalid_grant`. */
+  assertion?: string;
+  /** DPoP: proofs required at both ends, tokens of type `DPoP` bound to the proof's key. */
+  dpop?: boolean;
+  /** With `dpop`: the first proof without the current nonce is answered `use_dpop_nonce` (token endpoint and MCP). */
+  requireNonce?: boolean;
+}
+
+export interface GrantWireActivity {
+  tokenRequests: Array<Record<string, string>>;
+  /** Token requests answered `use_dpop_nonce`, and MCP requests answered so. */
+  tokenNonceChallenges: number;
+  resourceNonceChallenges: number;
+  /** MCP requests let through, each with the scheme it used. */
+  schemes: string[];
+  /** Every proof `jti` seen (a reused one is refused). */
+  proofIds: string[];
+}
+
+const tokenNonce = 'token-endpoint-nonce';
+const resourceNonce = 'resource-server-nonce';
+
+export async function startGrantWireServer(options: GrantWireServerOptions) {
+  const activity: GrantWireActivity = {
+    tokenRequests: [],
+    tokenNonceChallenges: 0,
+    resourceNonceChallenges: 0,
+    schemes: [],
+    proofIds: [],
+  };
+  /** Issued tokens and the key thumbprint each is bound to (empty: a bearer token). */
+  const issued = new Map<string, string>();
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      response.writeHead(500).end(String(error));
+    });
+  });
+  const origin = () => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<unknown> {
+    const url = new URL(request.url ?? '/', origin());
+    const body = await readBody(request);
+    if (url.pathname.startsWith('/.well-known/oauth-protected-resource')) {
+      return json(response, 200, { resource: `${origin()}/mcp`, authorization_servers: [origin()] });
+    }
+    if (url.pathname.startsWith('/.well-known/oauth-authorization-server')) {
+      return json(response, 200, {
+        issuer: origin(),
+        authorization_endpoint: `${origin()}/authorize`,
+        token_endpoint: `${origin()}/token`,
+        grant_types_supported: ['client_credentials', 'urn:ietf:params:oauth:grant-type:jwt-bearer'],
+        token_endpoint_auth_methods_supported: ['none', 'client_secret_basic'],
+        response_types_supported: ['code'],
+        ...(options.dpop ? { dpop_signing_alg_values_supported: ['ES256'] } : {}),
+      });
+    }
+    if (url.pathname === '/token') return token(request, response, body);
+    if (url.pathname === '/mcp') return resource(request, response, body);
+    response.writeHead(404).end();
+  }
+
+  function token(request: IncomingMessage, response: ServerResponse, body: Buffer): unknown {
+    const params = Object.fromEntries(new URLSearchParams(body.toString()));
+    activity.tokenRequests.push(params);
+    let thumbprint = '';
+    if (options.dpop) {
+      const proof = checkProof(request.headers.dpop, 'POST', `${origin()}/token`);
+      if ('error' in proof) return json(response, 400, { error: 'invalid_dpop_proof', error_description: proof.error });
+      if (options.requireNonce && proof.nonce !== tokenNonce) {
+        activity.tokenNonceChallenges += 1;
+        response.setHeader('DPoP-Nonce', tokenNonce);
+        return json(response, 400, { error: 'use_dpop_nonce' });
+      }
+      thumbprint = proof.thumbprint;
+    }
+    const grant = params.grant_type;
+    if (grant === 'urn:ietf:params:oauth:grant-type:jwt-bearer' && params.assertion !== options.assertion) {
+      return json(response, 400, { error: 'invalid_grant', error_description: 'the assertion was refused' });
+    }
+    if (grant !== 'client_credentials' && grant !== 'urn:ietf:params:oauth:grant-type:jwt-bearer') {
+      return json(response, 400, { error: 'unsupported_grant_type' });
+    }
+    const accessToken = `token-${issued.size + 1}`;
+    issued.set(accessToken, thumbprint);
+    return json(response, 200, {
+      access_token: accessToken,
+      token_type: options.dpop ? 'DPoP' : 'Bearer',
+      expires_in: 3600,
+      ...(params.scope ? { scope: params.scope } : {}),
+    });
+  }
+
+  async function resource(request: IncomingMessage, response: ServerResponse, body: Buffer): Promise<unknown> {
+    const scheme = options.dpop ? 'DPoP' : 'Bearer';
+    const challenge = `${scheme} resource_metadata="${origin()}/.well-known/oauth-protected-resource/mcp"`;
+    const [given, accessToken] = (request.headers.authorization ?? '').split(' ');
+    const boundTo = accessToken === undefined ? undefined : issued.get(accessToken);
+    if (boundTo === undefined || given?.toLowerCase() !== scheme.toLowerCase()) {
+      response.setHeader('WWW-Authenticate', challenge);
+      return json(response, 401, { error: 'unauthorized' });
+    }
+    if (options.dpop) {
+      const proof = checkProof(request.headers.dpop, request.method ?? 'GET', `${origin()}/mcp`, accessToken);
+      if ('error' in proof || proof.thumbprint !== boundTo) {
+        response.setHeader('WWW-Authenticate', `DPoP error="invalid_dpop_proof"`);
+        return json(response, 401, { error: 'error' in proof ? proof.error : 'the proof is not of the bound key' });
+      }
+      if (options.requireNonce && proof.nonce !== resourceNonce) {
+        activity.resourceNonceChallenges += 1;
+        response.setHeader('WWW-Authenticate', `DPoP error="use_dpop_nonce"`);
+        response.setHeader('DPoP-Nonce', resourceNonce);
+        return json(response, 401, { error: 'use_dpop_nonce' });
+      }
+    }
+    activity.schemes.push(given ?? '');
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (typeof value !== 'string' || ['host', 'content-length', 'authorization', 'dpop'].includes(name)) continue;
+      headers.set(name, value);
+    }
+    const answer = await fetch(options.target, {
+      method: request.method ?? 'GET',
+      headers,
+      ...(body.length > 0 ? { body } : {}),
+    });
+    const out: Record<string, string> = {};
+    answer.headers.forEach((value, name) => {
+      if (name !== 'content-length' && name !== 'content-encoding') out[name] = value;
+    });
+    response.writeHead(answer.status, out);
+    if (!answer.body) return void response.end();
+    for await (const chunk of answer.body) response.write(chunk);
+    response.end();
+  }
+
+  /** RFC 9449 §4.3: a fresh ES256 proof for this method and URL (and this token), signed by the key it carries. */
+  function checkProof(
+    header: string | string[] | undefined,
+    method: string,
+    target: string,
+    accessToken?: string,
+  ): { thumbprint: string; nonce?: string } | { error: string } {
+    if (typeof header !== 'string') return { error: 'no DPoP proof' };
+    const [head, payload, signature] = header.split('.');
+    if (!head || !payload || !signature) return { error: 'not a JWS' };
+    const protectedHeader = JSON.parse(Buffer.from(head, 'base64url').toString()) as {
+      typ?: string;
+      alg?: string;
+      jwk?: JsonWebKey;
+    };
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
+    if (protectedHeader.typ !== 'dpop+jwt' || protectedHeader.alg !== 'ES256' || !protectedHeader.jwk) {
+      return { error: 'not an ES256 dpop+jwt with its jwk' };
+    }
+    const key = createPublicKey({ key: protectedHeader.jwk, format: 'jwk' });
+    const signed = Buffer.from(`${head}.${payload}`);
+    if (!verify('sha256', signed, { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url'))) {
+      return { error: 'bad signature' };
+    }
+    if (claims.htm !== method || claims.htu !== target) return { error: `htm/htu ${claims.htm} ${claims.htu}` };
+    if (typeof claims.jti !== 'string' || activity.proofIds.includes(claims.jti)) return { error: 'jti reused' };
+    activity.proofIds.push(claims.jti);
+    if (accessToken !== undefined && claims.ath !== sha256(accessToken)) return { error: 'ath does not match' };
+    const { crv, kty, x, y } = protectedHeader.jwk;
+    const thumbprint = sha256(JSON.stringify({ crv, kty, x, y }));
+    return typeof claims.nonce === 'string' ? { thumbprint, nonce: claims.nonce } : { thumbprint };
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `${origin()}/mcp`,
+    activity,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('base64url');
+}
+
+async function readBody(request: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+function json(response: ServerResponse, status: number, value: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json' });
+  response.end(JSON.stringify(value));
+}

@@ -17,10 +17,17 @@ export interface GrantWireServerOptions {
   dpop?: boolean;
   /** With `dpop`: the first proof without the current nonce is answered `use_dpop_nonce` (token endpoint and MCP). */
   requireNonce?: boolean;
+  /**
+   * An enterprise identity provider too, at `/idp/token`: it exchanges this ID token (RFC 8693) for an ID-JAG for this
+   * authorization server and resource, which the token endpoint then takes as a `jwt-bearer` assertion.
+   */
+  idToken?: string;
 }
 
 export interface GrantWireActivity {
   tokenRequests: Array<Record<string, string>>;
+  /** Token exchanges at the identity provider (`/idp/token`). */
+  exchanges: Array<Record<string, string>>;
   /** Token requests answered `use_dpop_nonce`, and MCP requests answered so. */
   tokenNonceChallenges: number;
   resourceNonceChallenges: number;
@@ -36,6 +43,7 @@ const resourceNonce = 'resource-server-nonce';
 export async function startGrantWireServer(options: GrantWireServerOptions) {
   const activity: GrantWireActivity = {
     tokenRequests: [],
+    exchanges: [],
     tokenNonceChallenges: 0,
     resourceNonceChallenges: 0,
     schemes: [],
@@ -43,6 +51,7 @@ export async function startGrantWireServer(options: GrantWireServerOptions) {
   };
   /** Issued tokens and the key thumbprint each is bound to (empty: a bearer token). */
   const issued = new Map<string, string>();
+  const grants = new Set<string>();
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
       response.writeHead(500).end(String(error));
@@ -68,6 +77,7 @@ export async function startGrantWireServer(options: GrantWireServerOptions) {
       });
     }
     if (url.pathname === '/token') return token(request, response, body);
+    if (url.pathname === '/idp/token' && options.idToken !== undefined) return exchange(response, body);
     if (url.pathname === '/mcp') return resource(request, response, body);
     response.writeHead(404).end();
   }
@@ -87,7 +97,9 @@ export async function startGrantWireServer(options: GrantWireServerOptions) {
       thumbprint = proof.thumbprint;
     }
     const grant = params.grant_type;
-    if (grant === 'urn:ietf:params:oauth:grant-type:jwt-bearer' && params.assertion !== options.assertion) {
+    const acceptable =
+      options.idToken !== undefined ? grants.has(params.assertion ?? '') : params.assertion === options.assertion;
+    if (grant === 'urn:ietf:params:oauth:grant-type:jwt-bearer' && !acceptable) {
       return json(response, 400, { error: 'invalid_grant', error_description: 'the assertion was refused' });
     }
     if (grant !== 'client_credentials' && grant !== 'urn:ietf:params:oauth:grant-type:jwt-bearer') {
@@ -100,6 +112,28 @@ export async function startGrantWireServer(options: GrantWireServerOptions) {
       token_type: options.dpop ? 'DPoP' : 'Bearer',
       expires_in: 3600,
       ...(params.scope ? { scope: params.scope } : {}),
+    });
+  }
+
+  /** RFC 8693 at the identity provider: the configured ID token for an ID-JAG naming this issuer and resource. */
+  function exchange(response: ServerResponse, body: Buffer): unknown {
+    const params = Object.fromEntries(new URLSearchParams(body.toString()));
+    activity.exchanges.push(params);
+    const valid =
+      params.grant_type === 'urn:ietf:params:oauth:grant-type:token-exchange' &&
+      params.requested_token_type === 'urn:ietf:params:oauth:token-type:id-jag' &&
+      params.subject_token_type === 'urn:ietf:params:oauth:token-type:id_token' &&
+      params.subject_token === options.idToken &&
+      params.audience === origin() &&
+      params.resource === `${origin()}/mcp`;
+    if (!valid) return json(response, 400, { error: 'invalid_grant', error_description: 'the exchange was refused' });
+    const grant = `id-jag-${grants.size + 1}`;
+    grants.add(grant);
+    return json(response, 200, {
+      access_token: grant,
+      issued_token_type: 'urn:ietf:params:oauth:token-type:id-jag',
+      token_type: 'N_A',
+      expires_in: 300,
     });
   }
 

@@ -13,6 +13,8 @@ export const oauthSdk = lazyModule(
       createPrivateKeyJwtAuth: sdk.createPrivateKeyJwtAuth,
       DpopSession: sdk.DpopSession,
       withDpopFromProvider: sdk.withDpopFromProvider,
+      requestJwtAuthorizationGrant: sdk.requestJwtAuthorizationGrant,
+      discoverAndRequestJwtAuthGrant: sdk.discoverAndRequestJwtAuthGrant,
     };
   },
 );

@@ -216,8 +216,18 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     await this.persist();
   }
 
-  prepareTokenRequest(scope?: string): URLSearchParams | undefined {
+  prepareTokenRequest(scope?: string): Promise<URLSearchParams | undefined> {
     return this.grant.tokenRequest(scope);
+  }
+
+  /** The issuer discovery found (the SDK says so before the token request): an ID-JAG's audience. */
+  saveAuthorizationServerUrl(issuer: string): void {
+    this.grant.audience = issuer;
+  }
+
+  /** The resource the token is for (RFC 8707): an ID-JAG's resource. */
+  saveResourceUrl(resource: string): void {
+    this.grant.resource = resource;
   }
 
   dpop(): Promise<DpopSession> | undefined {

@@ -12,18 +12,23 @@ const jwtBearerGrantType = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 export class TokenGrant {
   private dpopSession: Promise<DpopSession> | undefined;
   private clientAuthentication: Promise<AddClientAuthentication> | undefined;
+  /** The authorization server's issuer and the resource, as the SDK's `auth()` found them (enterprise-managed). */
+  audience: string | undefined;
+  resource: string | undefined;
 
   constructor(private readonly settings: RemoteOAuthSettings) {}
 
   /** No person takes part: `client_credentials` or `jwt-bearer` (no browser, no redirect, no refresh token needed). */
   get withoutPerson(): boolean {
-    return this.settings.grant === 'client_credentials' || this.settings.grant === 'jwt-bearer';
+    const { grant } = this.settings;
+    return grant === 'client_credentials' || grant === 'jwt-bearer' || grant === 'enterprise-managed';
   }
 
   /** The OAuth grant types the client registers or is registered for. */
   get grantTypes(): string[] {
     if (this.settings.grant === 'client_credentials') return ['client_credentials'];
-    if (this.settings.grant === 'jwt-bearer') return [jwtBearerGrantType];
+    if (this.settings.grant === 'jwt-bearer' || this.settings.grant === 'enterprise-managed')
+      return [jwtBearerGrantType];
     return ['authorization_code', 'refresh_token'];
   }
 
@@ -34,12 +39,14 @@ export class TokenGrant {
   }
 
   /** The token request of a grant without a person; undefined for the authorization code (the SDK builds that one). */
-  tokenRequest(scope: string | undefined): URLSearchParams | undefined {
+  async tokenRequest(scope: string | undefined): Promise<URLSearchParams | undefined> {
     let params: URLSearchParams;
     if (this.settings.grant === 'client_credentials') {
       params = new URLSearchParams({ grant_type: 'client_credentials' });
     } else if (this.settings.grant === 'jwt-bearer' && this.settings.assertion !== undefined) {
       params = new URLSearchParams({ grant_type: jwtBearerGrantType, assertion: this.settings.assertion });
+    } else if (this.settings.grant === 'enterprise-managed') {
+      params = new URLSearchParams({ grant_type: jwtBearerGrantType, assertion: await this.identityAssertion(scope) });
     } else {
       return undefined;
     }
@@ -66,6 +73,33 @@ export class TokenGrant {
       const authenticate = await this.clientAuthentication;
       await authenticate(headers, params, url, metadata);
     };
+  }
+
+  /**
+   * Enterprise-managed authorization: the identity provider exchanges the configured ID token for an ID-JAG (RFC 8693)
+   * whose audience is the authorization server's issuer and whose resource is this server, with the SDK's
+   * `requestJwtAuthorizationGrant` (or `discoverAndRequestJwtAuthGrant` from the provider's issuer). A new one for
+   * each token request: an ID-JAG is short-lived and used once.
+   */
+  private async identityAssertion(scope: string | undefined): Promise<string> {
+    const provider = this.settings.identityProvider;
+    if (!provider || this.audience === undefined || this.resource === undefined) {
+      throw new Error('enterprise-managed authorization needs the identity provider, the issuer and the resource');
+    }
+    const { requestJwtAuthorizationGrant, discoverAndRequestJwtAuthGrant } = await oauthSdk.load();
+    const request = {
+      audience: this.audience,
+      resource: this.resource,
+      idToken: provider.idToken,
+      clientId: provider.clientId,
+      ...(provider.clientSecret !== undefined ? { clientSecret: provider.clientSecret } : {}),
+      ...(scope ? { scope } : {}),
+    };
+    const result =
+      provider.tokenEndpoint !== undefined
+        ? await requestJwtAuthorizationGrant({ ...request, tokenEndpoint: provider.tokenEndpoint })
+        : await discoverAndRequestJwtAuthGrant({ ...request, idpUrl: provider.issuer ?? '' });
+    return result.jwtAuthGrant;
   }
 
   /** The DPoP key of this server (`dpop: true`), one for the life of the process; undefined without DPoP. */

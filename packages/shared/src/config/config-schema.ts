@@ -82,9 +82,24 @@ const portMessage = { error: 'expected a port number from 1 to 65535' };
 
 /**
  * `oauth.grant`: how tokens are obtained (docs/oauth.md). `authorization_code` (default): a person logs in;
- * `client_credentials` and `jwt-bearer` (workload identity federation): no person, no browser.
+ * `client_credentials`, `jwt-bearer` (workload identity federation) and `enterprise-managed` (an ID-JAG from the
+ * enterprise identity provider, presented as a JWT bearer grant): no person, no browser.
  */
-export const oauthGrantValues = ['authorization_code', 'client_credentials', 'jwt-bearer'] as const;
+export const oauthGrantValues = [
+  'authorization_code',
+  'client_credentials',
+  'jwt-bearer',
+  'enterprise-managed',
+] as const;
+
+/** `oauth.identityProvider`: the enterprise identity provider of the `enterprise-managed` grant. */
+const identityProviderSchema = z.object({
+  issuer: nonEmptyString.optional(),
+  tokenEndpoint: nonEmptyString.optional(),
+  clientId: nonEmptyString,
+  clientSecret: nonEmptyString.optional(),
+  idToken: nonEmptyString,
+});
 
 /** `mcpServers.<id>.oauth`: how Search MCP identifies itself to the server's authorization server (docs/oauth.md). */
 export const serverOAuthSchema = z.union([
@@ -100,6 +115,7 @@ export const serverOAuthSchema = z.union([
     signingAlgorithm: nonEmptyString.optional(),
     assertion: nonEmptyString.optional(),
     dpop: z.boolean().optional(),
+    identityProvider: identityProviderSchema.optional(),
   }),
 ]);
 

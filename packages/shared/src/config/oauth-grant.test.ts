@@ -29,6 +29,20 @@ describe('server entry: oauth grants without a person', () => {
     });
     const workload = parse({ grant: 'jwt-bearer', clientId: 'ci', assertion: '${TOKEN}' }, { TOKEN: 'eyJ.x.y' });
     expect(workload).toMatchObject({ oauth: { grant: 'jwt-bearer', assertion: 'eyJ.x.y' } });
+    const enterprise = parse(
+      {
+        grant: 'enterprise-managed',
+        clientId: 'search-mcp',
+        identityProvider: { issuer: 'https://idp.example.com', clientId: 'idp-client', idToken: '${ID_TOKEN}' },
+      },
+      { ID_TOKEN: 'eyJ.id.token' },
+    );
+    expect(enterprise?.configError).toBeUndefined();
+    expect(enterprise).toMatchObject({
+      oauth: {
+        identityProvider: { issuer: 'https://idp.example.com', clientId: 'idp-client', idToken: 'eyJ.id.token' },
+      },
+    });
   });
 
   it('makes only that server fail when the grant lacks what it presents, or names an unknown grant', () => {
@@ -38,5 +52,10 @@ describe('server entry: oauth grants without a person', () => {
     expect(parse({ grant: 'client_credentials', clientSecret: 'x' })?.configError).toMatch(/clientId/);
     expect(parse({ grant: 'jwt-bearer', clientId: 'ci' })?.configError).toMatch(/assertion/);
     expect(parse({ grant: 'password' })?.configError).toMatch(/oauth/);
+    expect(parse({ grant: 'enterprise-managed', clientId: 'c' })?.configError).toMatch(/identityProvider/);
+    const noEndpoint = { clientId: 'idp-client', idToken: 'x' };
+    expect(parse({ grant: 'enterprise-managed', clientId: 'c', identityProvider: noEndpoint })?.configError).toMatch(
+      /issuer.*tokenEndpoint/,
+    );
   });
 });

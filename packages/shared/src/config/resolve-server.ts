@@ -177,11 +177,33 @@ function resolveOAuth(
   if (written.signingAlgorithm !== undefined) settings.signingAlgorithm = written.signingAlgorithm;
   if (written.assertion !== undefined) settings.assertion = expand(written.assertion, ['oauth', 'assertion']).value;
   if (written.dpop !== undefined) settings.dpop = written.dpop;
+  const provider = written.identityProvider;
+  if (provider !== undefined) {
+    const at = (key: string) => ['oauth', 'identityProvider', key];
+    settings.identityProvider = {
+      clientId: expand(provider.clientId, at('clientId')).value,
+      idToken: expand(provider.idToken, at('idToken')).value,
+      ...(provider.issuer !== undefined ? { issuer: expand(provider.issuer, at('issuer')).value } : {}),
+      ...(provider.tokenEndpoint !== undefined
+        ? { tokenEndpoint: expand(provider.tokenEndpoint, at('tokenEndpoint')).value }
+        : {}),
+      ...(provider.clientSecret !== undefined
+        ? { clientSecret: expand(provider.clientSecret, at('clientSecret')).value }
+        : {}),
+    };
+  }
   // The grants without a person need what they present (docs/oauth.md, "Without a person").
   if (written.grant === 'client_credentials') {
     if (written.clientId === undefined) report('clientId', 'the client_credentials grant needs "clientId"');
     if (written.clientSecret === undefined && written.privateKey === undefined) {
       report('grant', 'the client_credentials grant needs "clientSecret" or "privateKey"');
+    }
+  }
+  if (written.grant === 'enterprise-managed') {
+    if (written.clientId === undefined) report('clientId', 'the enterprise-managed grant needs "clientId"');
+    if (provider === undefined) report('identityProvider', 'the enterprise-managed grant needs "identityProvider"');
+    else if (provider.issuer === undefined && provider.tokenEndpoint === undefined) {
+      report('identityProvider', 'needs "issuer" or "tokenEndpoint"');
     }
   }
   if (written.grant === 'jwt-bearer') {

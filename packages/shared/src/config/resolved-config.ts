@@ -105,9 +105,26 @@ export interface RemoteOAuthSettings {
   assertion?: string;
   /** Sender-constrained tokens (DPoP, RFC 9449): each request to the server carries a proof of the client's key. */
   dpop?: boolean;
+  /** The enterprise identity provider of the `enterprise-managed` grant. */
+  identityProvider?: EnterpriseIdentityProvider;
 }
 
-export type OAuthGrant = 'authorization_code' | 'client_credentials' | 'jwt-bearer';
+export type OAuthGrant = 'authorization_code' | 'client_credentials' | 'jwt-bearer' | 'enterprise-managed';
+
+/**
+ * Enterprise-managed authorization (docs/oauth.md): the identity provider exchanges the person's ID token for an
+ * identity assertion authorization grant (ID-JAG, RFC 8693 token exchange) for the MCP server's authorization server.
+ */
+export interface EnterpriseIdentityProvider {
+  /** Its issuer URL (its token endpoint is discovered); or `tokenEndpoint` directly. */
+  issuer?: string;
+  tokenEndpoint?: string;
+  /** Search MCP's client at the identity provider. */
+  clientId: string;
+  clientSecret?: string;
+  /** The ID token the identity provider issued (usually `${VAR}`). */
+  idToken: string;
+}
 
 export type ServerConfig = StdioServerConfig | RemoteServerConfig;
 

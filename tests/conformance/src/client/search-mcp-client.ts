@@ -181,7 +181,7 @@ if (!url) {
  * OAuth as a user would configure it (docs/oauth.md): the client ID metadata document URL the suite's servers accept
  * (used only where the authorization server supports such documents, else the manager registers dynamically), and
  * what the suite hands the scenario in `MCP_CONFORMANCE_CONTEXT`: a pre-registered client's ID and secret, a
- * private key (`private_key_jwt`), a workload identity token. The grant and DPoP are what a user of such a server
+ * private key (`private_key_jwt`), a workload identity token, the enterprise identity provider and its ID token. The grant and DPoP are what a user of such a server
  * writes in its entry: the scenario's name says which server it is.
  */
 function oauthSettings(): Json {
@@ -200,6 +200,15 @@ function oauthSettings(): Json {
     settings.assertion = parsed.valid_jwt;
   }
   if (scenario === 'auth/dpop' || scenario === 'auth/dpop-nonce') settings.dpop = true;
+  if (scenario === 'auth/enterprise-managed-authorization' && isRecord(parsed)) {
+    settings.grant = 'enterprise-managed';
+    settings.identityProvider = {
+      issuer: parsed.idp_issuer,
+      tokenEndpoint: parsed.idp_token_endpoint,
+      clientId: parsed.idp_client_id,
+      idToken: parsed.idp_id_token,
+    };
+  }
   return settings;
 }
 

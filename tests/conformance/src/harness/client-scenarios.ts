@@ -48,7 +48,7 @@ export function parseClientScenarioList(output: string): ListedClientScenario[] 
 /**
  * The `[extension]` scenarios that run (with the suite's own version choice: `conformance client` without
  * `--spec-version`, `extensionVersion` in a run): the authorization extensions the manager implements
- * (docs/oauth.md, "Without a person" and "DPoP").
+ * (docs/oauth.md, "Without a person", "Enterprise-managed authorization" and "DPoP"): all six.
  */
 export const runExtensionScenarios: ReadonlySet<string> = new Set([
   'auth/client-credentials-basic',
@@ -56,6 +56,7 @@ export const runExtensionScenarios: ReadonlySet<string> = new Set([
   'auth/dpop',
   'auth/dpop-nonce',
   'auth/wif-jwt-bearer',
+  'auth/enterprise-managed-authorization',
 ]);
 
 /** A run's `specVersion` for an `[extension]` scenario: not on the spec timeline, the suite picks the version. */
@@ -72,9 +73,9 @@ export const clientExclusions: ReadonlyArray<{
   {
     reason:
       '`[extension]`: optional extensions, not on the spec timeline and not selected by `--spec-version`, that the ' +
-      'manager does not implement: the SEP-2640 skills client checks, and enterprise-managed authorization (an ' +
-      'ID-JAG from the enterprise identity provider by token exchange). The authorization extensions it implements ' +
-      '(client credentials with a secret or a private-key JWT, workload identity federation, DPoP) run.',
+      'manager does not implement: the SEP-2640 skills client checks (a host-side skills feature, not a client ' +
+      'transport or authorization one). Every authorization extension runs (client credentials with a secret or a ' +
+      'private-key JWT, workload identity federation, enterprise-managed authorization, DPoP).',
     matches: ({ scenario, versions }) => versions === 'extension' && !runExtensionScenarios.has(scenario),
   },
 ];

@@ -26,6 +26,11 @@ const canary = {
   llmKey: 'CANARY-llm-key-0018',
   llmUrlPassword: 'CANARY-llm-url-password-0019',
   brokenServerEnv: 'CANARY-broken-server-env-0020',
+  oauthClientSecret: 'CANARY-oauth-client-secret-0021',
+  oauthPrivateKey: 'CANARY-oauth-private-key-0022',
+  oauthAssertion: 'CANARY-oauth-assertion-0023',
+  idpClientSecret: 'CANARY-idp-client-secret-0024',
+  idpIdToken: 'CANARY-idp-id-token-0025',
 };
 
 function canaryConfig() {
@@ -59,6 +64,29 @@ function canaryConfig() {
         basic: {
           url: 'https://host/mcp',
           headers: { Authorization: `Basic ${btoa(`user:${canary.basicPassword}`)}` },
+        },
+        machine: {
+          url: 'https://host/mcp',
+          oauth: {
+            grant: 'client_credentials',
+            clientId: 'machine',
+            clientSecret: canary.oauthClientSecret,
+            privateKey: canary.oauthPrivateKey,
+            assertion: canary.oauthAssertion,
+          },
+        },
+        enterprise: {
+          url: 'https://host/mcp',
+          oauth: {
+            grant: 'enterprise-managed',
+            clientId: 'search-mcp',
+            identityProvider: {
+              issuer: 'https://idp.example',
+              clientId: 'idp-client',
+              clientSecret: canary.idpClientSecret,
+              idToken: canary.idpIdToken,
+            },
+          },
         },
         off: { enabled: false, command: 'x', env: { KEY: canary.disabledEnv } },
         // A server with a configError still holds its secrets.

@@ -44,7 +44,14 @@ export function collectConfigSecrets(config: ResolvedConfig): string[] {
     } else {
       addUrlCredentials(server.url, add);
       for (const value of Object.values(server.headers ?? {})) addHeaderCredentials(value, add);
-      if (server.oauth) add(server.oauth.clientSecret);
+      if (server.oauth) {
+        // What a grant without a person presents (docs/oauth.md): as secret as the client secret.
+        add(server.oauth.clientSecret);
+        add(server.oauth.privateKey);
+        add(server.oauth.assertion);
+        add(server.oauth.identityProvider?.clientSecret);
+        add(server.oauth.identityProvider?.idToken);
+      }
     }
   }
   for (const token of config.auth.tokens) add(token.token);

@@ -5,7 +5,7 @@ const stepWords: Record<BackendAuthorizationStep, string> = {
   registration: 'client registration',
   authorization: 'authorization',
   callback: 'redirect back from the authorization server',
-  token: 'code exchange at the token endpoint',
+  token: 'token request (code exchange or grant) at the token endpoint',
   refresh: 'token refresh',
   resource: 'resource check',
   revocation: 'token revocation',

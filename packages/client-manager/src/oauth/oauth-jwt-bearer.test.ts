@@ -69,7 +69,7 @@ describe('the jwt-bearer grant', () => {
     await manager.startAll();
     const status = statusOf(manager, 'remote');
     expect(status?.state).not.toBe('running');
-    expect(status?.lastError).toMatch(/token endpoint.*the assertion was refused/);
+    expect(status?.lastError).toMatch(/token request.*token endpoint.*the assertion was refused/);
     expect(wire.activity.tokenRequests).toHaveLength(1);
     expect(wire.activity.tokenRequests[0]?.grant_type).toBe('urn:ietf:params:oauth:grant-type:jwt-bearer');
   });

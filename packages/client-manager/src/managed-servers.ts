@@ -139,7 +139,7 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
     } catch (error) {
       // The connect's own time ran out while the person was still in the browser: the login goes on (up to
       // `oauth.authorizationTimeoutMs`), and its end connects the server.
-      if (!authorization.waitingForPerson()) throw error;
+      if (!authorization.authorizing()) throw error;
       await authorization.settled();
       await connection.connectSettled();
       await connection.start();

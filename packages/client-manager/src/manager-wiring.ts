@@ -78,7 +78,10 @@ export function wireManager(
     addConfig: (next) => reloadable?.add(collectConfigSecrets(next)),
     createConnection: (serverConfig) => {
       let connection: ServerConnection | undefined;
-      const authorization = oauth.forServer(serverConfig, () => connection?.authorized());
+      const authorization = oauth.forServer(serverConfig, {
+        onAuthorized: () => connection?.authorized(),
+        onFailed: (error) => connection?.authorizationEnded(error),
+      });
       connection = new ServerConnection({
         config: serverConfig,
         logger,

@@ -54,7 +54,9 @@ export async function startGrantWireServer(options: GrantWireServerOptions) {
   const grants = new Set<string>();
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
-      response.writeHead(500).end(String(error));
+      // A stream being relayed when it failed (the client went away): nothing more can be said on it.
+      if (response.headersSent) response.destroy();
+      else response.writeHead(500).end(String(error));
     });
   });
   const origin = () => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -154,6 +154,17 @@ export abstract class ServerLifeCycle {
     });
   }
 
+  /**
+   * An authorization the server was waiting for ended without tokens (the person never came back, a step failed): a
+   * server still waiting says why now instead of "waiting for OAuth authorization". Never throws.
+   */
+  authorizationEnded(error: unknown): void {
+    if (this.state !== 'needs-auth' || this.connecting) return;
+    const message = error instanceof Error ? error.message : String(error);
+    this.lastError = this.settings.redactor.redact(message);
+    this.settings.onStatusChange(this.status(), this.state);
+  }
+
   /** Ends the connection and connects again in the background (after a logout: it then waits for authorization). */
   async reconnectNow(): Promise<void> {
     await this.stop();
@@ -298,12 +309,14 @@ export abstract class ServerLifeCycle {
       this.process = undefined;
       this.era.failed(error);
       const failure = this.settings.redactor.redactDeep(error as Error);
-      this.lastError = authorization?.waitingForPerson()
-        ? `waiting for OAuth authorization in the browser (or run \`search-mcp auth ${this.id}\`)`
+      // An authorization still under way (the connect ran out of time meanwhile) connects the server when it ends.
+      const authorizing = authorization?.authorizing() ?? false;
+      this.lastError = authorizing
+        ? `waiting for OAuth authorization${authorization?.waitingForPerson() ? ' in the browser' : ''} (or run \`search-mcp auth ${this.id}\`)`
         : failure.message;
       this.logger.warn('could not connect', { error: failure.message });
       // Waiting for a person, not for time: no restart timer (authorizing connects it; see `authorized()`).
-      if (BackendAuthorizationError.isInstance(error) || authorization?.waitingForPerson()) this.setState('needs-auth');
+      if (BackendAuthorizationError.isInstance(error) || authorizing) this.setState('needs-auth');
       else if (reason === 'restart' && !this.stoppedOnPurpose) this.scheduleRestart();
       else this.setState('failed');
       throw failure;

@@ -9,7 +9,10 @@ import { ServerAuthorization } from './server-authorization.js';
 export interface OAuthWiring {
   store: OAuthStore;
   /** OAuth for a remote server whose `oauth` is not `false`; undefined for the others. */
-  forServer(config: ServerConfig, onAuthorized: () => void): ServerAuthorization | undefined;
+  forServer(
+    config: ServerConfig,
+    events: { onAuthorized: () => void; onFailed: (error: unknown) => void },
+  ): ServerAuthorization | undefined;
 }
 
 const defaultAuthorizationTimeoutMs = 300_000;
@@ -23,7 +26,7 @@ export function createOAuthWiring(
   const store = settings.store ?? createDefaultOAuthStore(options.env ? { env: options.env } : {});
   return {
     store,
-    forServer(config, onAuthorized) {
+    forServer(config, { onAuthorized, onFailed }) {
       if (config.transport === 'stdio' || config.oauth === false || config.configError !== undefined) return undefined;
       const oauth = config.oauth ?? {};
       // A config that sends its own Authorization header and says nothing of OAuth: a 401 is that header's failure.
@@ -40,6 +43,7 @@ export function createOAuthWiring(
         logger: logger.child({ server: config.id }),
         onSecret,
         onAuthorized,
+        onFailed,
       });
     },
   };

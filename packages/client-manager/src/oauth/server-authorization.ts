@@ -7,13 +7,12 @@ import {
   untilAborted,
 } from '@search-mcp/shared';
 import type { AuthorizationCallback } from './authorization-callback.js';
-import { awaitBrowserRedirect } from './browser-redirect.js';
+import { AuthorizationSteps } from './authorization-steps.js';
 import { asksForBearer, type Challenge, insufficientScope, readChallenge, withBearer } from './bearer-challenge.js';
-import { startLoopbackCallback, type LoopbackCallback } from './loopback-callback.js';
-import { cleanText, describeSdkFailure, flowFailure, needsAuthorization } from './oauth-failure.js';
+import type { LoopbackCallback } from './loopback-callback.js';
+import { cleanText, flowFailure, needsAuthorization } from './oauth-failure.js';
 import type { AuthorizationOpener } from './oauth-options.js';
 import { oauthSdk } from './oauth-sdk.js';
-import { oneRefusalOnly, stepTrackingFetch } from './oauth-steps.js';
 import { revokeTokens } from './token-revocation.js';
 import type { OAuthStore } from './oauth-store.js';
 import { expiresAt, refreshDueAt } from './stored-credentials.js';
@@ -33,6 +32,8 @@ export interface ServerAuthorizationSettings {
   onSecret: (secret: string) => void;
   /** Tokens were obtained: a server waiting for them connects again. */
   onAuthorized: () => void;
+  /** An authorization ended without tokens (the server says why, where nothing else is waiting to). */
+  onFailed?: (error: unknown) => void;
 }
 
 interface AuthorizeRequest {
@@ -77,6 +78,7 @@ export class ServerAuthorization {
    */
   private refusedGrant: Error | undefined;
   private baseFetch: McpFetchLike = fetch;
+  private readonly steps: AuthorizationSteps;
 
   constructor(private readonly options: ServerAuthorizationSettings) {
     this.provider = new StoredOAuthProvider({
@@ -86,6 +88,14 @@ export class ServerAuthorization {
       store: options.store,
       clientName: options.clientName,
       onSecret: options.onSecret,
+    });
+    this.steps = new AuthorizationSteps({
+      serverId: options.serverId,
+      serverUrl: options.serverUrl,
+      oauth: options.settings,
+      provider: this.provider,
+      logger: options.logger,
+      baseFetch: () => this.baseFetch,
     });
   }
 
@@ -109,6 +119,14 @@ export class ServerAuthorization {
   /** A person is being asked (the browser is open, or a host's `begin()` waits for its callback). */
   waitingForPerson(): boolean {
     return this.waitingForBrowser || this.hostFlow !== undefined;
+  }
+
+  /**
+   * An authorization is under way (discovery, registration, a person in the browser, a refresh): a connect that ran out
+   * of time meanwhile waits for it, and its end connects the server.
+   */
+  authorizing(): boolean {
+    return this.inFlight !== undefined || this.waitingForPerson();
   }
 
   /** Resolves when the authorization in progress (if any) ends, whatever its outcome. */
@@ -160,7 +178,7 @@ export class ServerAuthorization {
     this.provider.redirectTarget = redirectUrl;
     await this.provider.fitRegistrationTo(redirectUrl);
     const challenge = this.lastChallenge;
-    const result = await this.runAuth({ challenge, force: true });
+    const result = await this.steps.run({ challenge, force: true });
     if (result === 'AUTHORIZED') {
       this.options.onAuthorized();
       return undefined;
@@ -181,7 +199,8 @@ export class ServerAuthorization {
         statusCode: 400,
       });
     try {
-      await this.exchange(callback, flow.state, flow.challenge);
+      await this.steps.exchange(callback, flow.state, flow.challenge);
+      this.options.onAuthorized();
     } finally {
       this.hostFlow = undefined;
     }
@@ -225,7 +244,7 @@ export class ServerAuthorization {
         const challenge = await this.readChallenge(response);
         const { computeScopeUnion, isStrictScopeSuperset } = await oauthSdk.load();
         const granted = this.provider.latestTokens()?.scope;
-        const wanted = computeScopeUnion(granted, this.configScopes(), challenge.scope);
+        const wanted = computeScopeUnion(granted, this.steps.configScopes(), challenge.scope);
         this.lastChallenge = { ...challenge, ...(wanted !== undefined ? { scope: wanted } : {}) };
         stepUps += 1;
         await untilAborted(
@@ -293,8 +312,9 @@ export class ServerAuthorization {
         () => {
           this.inFlight = undefined;
         },
-        () => {
+        (error: unknown) => {
           this.inFlight = undefined;
+          this.options.onFailed?.(error);
         },
       );
     }
@@ -307,7 +327,7 @@ export class ServerAuthorization {
     if (this.provider.grant.withoutPerson) {
       // Nobody to ask (docs/oauth.md, "Without a person"): the token endpoint gives a new token for the scope wanted.
       try {
-        const result = await this.runAuth({ challenge: request.challenge });
+        const result = await this.steps.run({ challenge: request.challenge });
         if (result !== 'AUTHORIZED') throw flowFailure(this.serverId, 'token', 'the token endpoint gave no token');
       } catch (error) {
         if (BackendAuthorizationError.isInstance(error) && error.step === 'token') this.refusedGrant = error;
@@ -324,12 +344,12 @@ export class ServerAuthorization {
         throw needsAuthorization(this.serverId, `the stored authorization lacks scope${wanted}`);
       }
       if (!this.provider.latestTokens()?.refresh_token) throw needsAuthorization(this.serverId);
-      const result = await this.runAuth({ challenge: request.challenge });
+      const result = await this.steps.run({ challenge: request.challenge });
       if (result !== 'AUTHORIZED') throw needsAuthorization(this.serverId, 'the refresh token was refused');
       this.options.onAuthorized();
       return;
     }
-    const loopback = await this.startLoopback();
+    const loopback = await this.steps.startLoopback();
     try {
       this.provider.redirectTarget = loopback.redirectUrl;
       await this.provider.fitRegistrationTo(loopback.redirectUrl);
@@ -337,7 +357,7 @@ export class ServerAuthorization {
       const scope = computeScopeUnion(request.challenge.scope, this.provider.wantedScope);
       const challenge = { ...request.challenge, ...(scope !== undefined ? { scope } : {}) };
       const force = (request.force ?? false) || this.provider.wantedScope !== undefined;
-      const result = await this.runAuth({ challenge, force });
+      const result = await this.steps.run({ challenge, force });
       if (result === 'AUTHORIZED') {
         this.options.onAuthorized();
         return;
@@ -350,117 +370,21 @@ export class ServerAuthorization {
   }
 
   private async authorizeInBrowser(loopback: LoopbackCallback, challenge: Challenge, stepUp: boolean): Promise<void> {
-    const authorizationUrl = this.provider.takeAuthorizationUrl();
-    const state = this.provider.expectedState;
-    if (!authorizationUrl || state === undefined) {
-      throw flowFailure(this.serverId, 'authorization', 'the SDK built no authorization URL');
-    }
     const opener = this.options.opener;
     if (opener === false) throw needsAuthorization(this.serverId);
     this.waitingForBrowser = true;
     try {
-      this.options.logger.info('waiting for OAuth authorization in the browser');
-      const callback = await awaitBrowserRedirect({
-        serverId: this.serverId,
-        authorizationUrl,
-        opener,
+      await this.steps.inBrowser({
         loopback,
+        challenge,
+        stepUp,
+        opener,
         timeoutMs: this.options.authorizationTimeoutMs,
       });
-      if (!callback) throw await this.nobodyToAsk(challenge, stepUp);
-      await this.exchange(callback, state, challenge);
     } finally {
       this.waitingForBrowser = false;
     }
-  }
-
-  /**
-   * The opener could show the URL to nobody now (it resolved `false`): as with no opener at all, the server waits in
-   * `needs-auth`, and a step-up's wider scope is remembered for the next login.
-   */
-  private async nobodyToAsk(challenge: Challenge, stepUp: boolean): Promise<Error> {
-    if (!stepUp || challenge.scope === undefined) return needsAuthorization(this.serverId);
-    await this.provider.setWantedScope(challenge.scope);
-    return needsAuthorization(
-      this.serverId,
-      `the stored authorization lacks scope (it asks for scope "${challenge.scope}")`,
-    );
-  }
-
-  private async exchange(callback: AuthorizationCallback, state: string, challenge: Challenge): Promise<void> {
-    if (callback.state !== state) {
-      throw flowFailure(
-        this.serverId,
-        'callback',
-        "the redirect's state does not match the authorization Search MCP started (an old or forged redirect)",
-        { statusCode: 400 },
-      );
-    }
-    if (callback.error !== undefined) {
-      const detail = callback.errorDescription ? `: ${cleanText(callback.errorDescription, 200)}` : '';
-      throw flowFailure(
-        this.serverId,
-        'authorization',
-        `the authorization server answered ${cleanText(callback.error, 60)}${detail}`,
-      );
-    }
-    if (callback.code === undefined)
-      throw flowFailure(this.serverId, 'callback', 'the redirect carries no code', { statusCode: 400 });
-    const result = await this.runAuth({
-      challenge,
-      authorizationCode: callback.code,
-      ...(callback.iss !== undefined ? { iss: callback.iss } : {}),
-    });
-    if (result !== 'AUTHORIZED') throw flowFailure(this.serverId, 'token', 'the code was not exchanged for tokens');
-    this.options.logger.info('OAuth authorization complete');
     this.options.onAuthorized();
-  }
-
-  private async runAuth(request: {
-    challenge: Challenge;
-    force?: boolean;
-    authorizationCode?: string;
-    iss?: string;
-  }): Promise<'AUTHORIZED' | 'REDIRECT'> {
-    const { auth } = await oauthSdk.load();
-    const tracking = stepTrackingFetch(
-      this.provider.grant.withoutPerson ? oneRefusalOnly(this.baseFetch) : this.baseFetch,
-    );
-    const scope = request.challenge.scope ?? this.configScopes();
-    try {
-      return await auth(this.provider, {
-        serverUrl: this.options.serverUrl,
-        fetchFn: tracking.fetch,
-        ...(request.challenge.resourceMetadataUrl
-          ? { resourceMetadataUrl: request.challenge.resourceMetadataUrl }
-          : {}),
-        ...(scope !== undefined ? { scope } : {}),
-        ...(request.force ? { forceReauthorization: true } : {}),
-        ...(request.authorizationCode !== undefined ? { authorizationCode: request.authorizationCode } : {}),
-        ...(request.iss !== undefined ? { iss: request.iss } : {}),
-      });
-    } catch (error) {
-      throw describeSdkFailure(this.serverId, error, tracking.last());
-    }
-  }
-
-  private async startLoopback(): Promise<LoopbackCallback> {
-    const configured = this.options.settings.redirectPort;
-    const port = configured ?? this.provider.registeredLoopbackPort();
-    try {
-      return await startLoopbackCallback({
-        serverId: this.serverId,
-        ...(port !== undefined ? { port } : {}),
-        required: configured !== undefined,
-      });
-    } catch (error) {
-      throw flowFailure(
-        this.serverId,
-        'authorization',
-        `could not listen for the redirect on 127.0.0.1:${port ?? 0} (redirectPort)`,
-        { cause: error },
-      );
-    }
   }
 
   /**
@@ -469,13 +393,8 @@ export class ServerAuthorization {
    */
   private async readChallenge(response: Response, configFirst = false): Promise<Challenge> {
     const challenge = await readChallenge(response);
-    const configured = this.configScopes();
+    const configured = this.steps.configScopes();
     const wanted = configFirst ? (configured ?? challenge.scope) : (challenge.scope ?? configured);
     return wanted !== undefined ? { ...challenge, scope: wanted } : challenge;
-  }
-
-  private configScopes(): string | undefined {
-    const scopes = this.options.settings.scopes;
-    return scopes && scopes.length > 0 ? scopes.join(' ') : undefined;
   }
 }

@@ -173,4 +173,28 @@ describe.each(protocolChoices)('a person slower than the connect (protocol %s)',
     await eventually(() => statusOf(manager, 'remote')?.state === 'running', 'the server to connect');
     expect(textOf(await manager.callTool('remote', 'whoami'))).toContain('test-user');
   });
+
+  it('a person who never comes back: the server keeps waiting and says why once the authorization gives up', async () => {
+    const { mcpServer } = await fixtures.startPair();
+    const { manager } = createManager(
+      { remote: { url: mcpServer.url.href, startupTimeoutMs: 1000, ...protocol } },
+      {
+        oauth: {
+          // The URL is shown to nobody who acts on it.
+          openAuthorizationUrl: () => {},
+          store: createMemoryOAuthStore(),
+          authorizationTimeoutMs: 2500,
+        },
+      },
+    );
+    const statuses = await manager.startAll();
+    expect(statuses.find((status) => status.id === 'remote')?.state).toBe('needs-auth');
+    expect(statusOf(manager, 'remote')?.lastError).toContain('waiting for OAuth authorization');
+    await eventually(
+      () => statusOf(manager, 'remote')?.lastError?.includes('nobody completed the authorization within') === true,
+      'the authorization to give up',
+    );
+    expect(statusOf(manager, 'remote')?.state).toBe('needs-auth');
+    expect(statusOf(manager, 'remote')?.lastError).toContain('run `search-mcp auth remote`');
+  });
 });

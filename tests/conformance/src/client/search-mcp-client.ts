@@ -11,7 +11,7 @@
 // manager's reverse-request router. A step the server refuses (some scenario servers answer only the requests they
 // test) is logged to stderr and the next one runs; the exit code is 1 only when the connection could not be made for another reason than a refused OAuth authorization (the
 // suite's checks decide pass or fail).
-import { McpClientManager, type McpClientManagerOptions } from '@search-mcp/client-manager';
+import { createMemoryOAuthStore, McpClientManager, type McpClientManagerOptions } from '@search-mcp/client-manager';
 
 type Json = Record<string, unknown>;
 type Logger = NonNullable<McpClientManagerOptions['logger']>;
@@ -158,20 +158,6 @@ async function step<T>(what: string, run: () => Promise<T>): Promise<T | undefin
   }
 }
 
-function memoryStore() {
-  const values = new Map<string, string>();
-  return {
-    description: 'memory',
-    get: async (key: string) => values.get(key),
-    set: async (key: string, value: string) => {
-      values.set(key, value);
-    },
-    delete: async (key: string) => {
-      values.delete(key);
-    },
-  };
-}
-
 if (!url) {
   log('no server URL: the suite passes it as the last argument');
   process.exit(1);
@@ -227,7 +213,7 @@ const manager = new McpClientManager(
   {
     logger,
     // Each run's credentials stay in memory: nothing of one scenario reaches the next (or the user's keyring).
-    oauth: { openAuthorizationUrl: followInBrowser, store: memoryStore() },
+    oauth: { openAuthorizationUrl: followInBrowser, store: createMemoryOAuthStore() },
     clientInfo: { name: 'search-mcp-conformance-client', version: '1.0.0' },
     restartPolicy: { maxAttempts: 1 },
     reverseRequests: {

@@ -149,7 +149,8 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
 
   /**
    * The first half of an authorization whose redirect the host receives itself (`search-mcp-http`'s
-   * `/oauth/callback`): the URL to send a person to, or nothing when a stored refresh token was enough.
+   * `/oauth/callback`): the URL to send a person to (always a new authorization), or nothing when the server's grant
+   * needs no person (client credentials and the other grants of docs/oauth.md: the token is already there).
    */
   async beginAuthorization(id: string, options: { redirectUrl: string }): Promise<{ authorizationUrl?: string }> {
     this.assertOpen();

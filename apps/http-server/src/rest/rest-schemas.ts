@@ -199,5 +199,5 @@ export const authorizeResponseSchema = z.object({
   authorized: z
     .literal(true)
     .optional()
-    .describe('No person was needed: a stored refresh token was enough, and the server is connecting'),
+    .describe('No person was needed: its grant needs none (client credentials), and the server is connecting'),
 });

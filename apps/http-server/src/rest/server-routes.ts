@@ -86,8 +86,8 @@ export function registerServerRoutes(app: ZodFastifyInstance, context: ServerRou
         summary: 'Start an OAuth authorization of a backend server (admin tokens only)',
         description:
           'Answers the URL a person opens to authorize; the authorization server then sends their browser to ' +
-          '/oauth/callback, which completes it and connects the server. When a stored refresh token is enough, ' +
-          'answers `authorized: true` instead.',
+          '/oauth/callback, which completes it and connects the server. Always a new authorization; a server whose ' +
+          'grant needs no person (client credentials) answers `authorized: true` instead.',
         params: serverIdParamsSchema,
         response: { 200: authorizeResponseSchema, ...errorResponses(404, 502) },
       },

@@ -170,7 +170,8 @@ export class ServerAuthorization {
 
   /**
    * The first half of an authorization whose redirect a host receives itself (`search-mcp-http`'s
-   * `/oauth/callback`): the URL to send the person to. Undefined when the stored refresh token was enough.
+   * `/oauth/callback`): the URL to send the person to: always a new authorization (the admin asked for one, e.g. for
+   * another scope). Undefined when no person is needed (a grant without one, docs/oauth.md: the token endpoint answered).
    */
   async begin(redirectUrl: string): Promise<URL | undefined> {
     this.loggedOut = false;

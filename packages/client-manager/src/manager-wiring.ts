@@ -71,7 +71,16 @@ export function wireManager(
   // Tokens obtained at run time are masked like the config's secrets: by the manager's redactor, or by the host's
   // own when it can grow (`createGrowingSecretRedactor`).
   const growing = reloadable ?? (isSecretCollector(options.redactor) ? options.redactor : undefined);
-  const oauth = createOAuthWiring(options, logger, (secret) => growing?.add([secret]));
+  let warned = false;
+  const oauth = createOAuthWiring(options, logger, (secret) => {
+    if (growing) growing.add([secret]);
+    else if (!warned) {
+      warned = true;
+      logger.warn(
+        'the redactor given to McpClientManager cannot learn new secrets (make it with createGrowingSecretRedactor): OAuth tokens obtained at run time are not masked by it',
+      );
+    }
+  });
   return {
     logger,
     redactor,

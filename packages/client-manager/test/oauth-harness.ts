@@ -141,11 +141,17 @@ export interface FollowingOpener extends AuthorizationOpener {
  * test user logs in and consents, and the last redirect lands on the manager's loopback listener. `rewrite` changes
  * the URL the browser comes back to before it is followed (a forged `state`, an `error`).
  */
-export function followingOpener(options: { rewriteRedirect?: (redirect: URL) => URL } = {}): FollowingOpener {
+export function followingOpener(
+  options: {
+    rewriteRedirect?: (redirect: URL) => URL;
+    /** Runs (awaited) just before the redirect back to the loopback listener is followed. */
+    beforeRedirect?: (redirect: URL) => Promise<void>;
+  } = {},
+): FollowingOpener {
   const urls: URL[] = [];
   const opener = async (authorizationUrl: URL) => {
     urls.push(authorizationUrl);
-    const rewrite = options.rewriteRedirect;
+    const rewrite = options.rewriteRedirect ?? (options.beforeRedirect ? (redirect: URL) => redirect : undefined);
     if (!rewrite) {
       const response = await fetch(authorizationUrl, { redirect: 'follow' });
       await response.body?.cancel();
@@ -160,6 +166,7 @@ export function followingOpener(options: { rewriteRedirect?: (redirect: URL) => 
       if (location === null) return;
       next = new URL(location, next);
       if (next.hostname === '127.0.0.1' && next.pathname === '/callback') {
+        await options.beforeRedirect?.(next);
         const back = await fetch(rewrite(next));
         await back.body?.cancel();
         return;

@@ -316,7 +316,7 @@ export abstract class ServerLifeCycle {
         : failure.message;
       this.logger.warn('could not connect', { error: failure.message });
       // Waiting for a person, not for time: no restart timer (authorizing connects it; see `authorized()`).
-      if (BackendAuthorizationError.isInstance(error) || authorizing) this.setState('needs-auth');
+      if ((BackendAuthorizationError.isInstance(error) && error.needsUser) || authorizing) this.setState('needs-auth');
       else if (reason === 'restart' && !this.stoppedOnPurpose) this.scheduleRestart();
       else this.setState('failed');
       throw failure;

@@ -23,12 +23,28 @@ export function readAuthorizationCallback(query: URLSearchParams): Authorization
   return callback;
 }
 
-/** The page the browser shows after the redirect: plain words, nothing from the query echoed. */
-export function callbackPage(ok: boolean, serverId: string): string {
-  const title = ok ? 'Search MCP is authorized' : 'Search MCP was not authorized';
-  const body = ok
-    ? `Search MCP may now reach the MCP server '${escapeHtml(serverId)}'. You can close this tab.`
-    : `The authorization of the MCP server '${escapeHtml(serverId)}' did not complete; the terminal or the log says why.`;
+/**
+ * The page the browser shows after the redirect to the loopback listener: plain words, nothing from the query echoed.
+ * `arrived`: the redirect of the login under way (the terminal or the log says whether the exchange worked);
+ * `refused`: that redirect carries an error; `unknown`: not the redirect of any login under way.
+ */
+export function callbackPage(outcome: 'arrived' | 'refused' | 'unknown', serverId: string): string {
+  const server = escapeHtml(serverId);
+  const [title, body] =
+    outcome === 'arrived'
+      ? [
+          'Search MCP received the authorization',
+          `Search MCP is finishing the login to the MCP server '${server}'. You can close this tab.`,
+        ]
+      : outcome === 'refused'
+        ? [
+            'Search MCP was not authorized',
+            `The authorization of the MCP server '${server}' did not complete; the terminal or the log says why.`,
+          ]
+        : [
+            'Not a login Search MCP is waiting for',
+            'This redirect does not belong to the authorization Search MCP started; nothing was changed.',
+          ];
   return `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${body}</p></body></html>`;
 }
 

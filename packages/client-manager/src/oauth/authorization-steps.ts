@@ -131,6 +131,7 @@ export class AuthorizationSteps {
     if (!authorizationUrl || state === undefined) {
       throw flowFailure(serverId, 'authorization', 'the SDK built no authorization URL');
     }
+    request.loopback.expect(state);
     this.settings.logger.info('waiting for OAuth authorization in the browser');
     const callback = await awaitBrowserRedirect({
       serverId,

@@ -1,3 +1,4 @@
+import { BackendAuthorizationError } from '@search-mcp/shared';
 import type { AuthorizationCallback } from './authorization-callback.js';
 import type { LoopbackCallback } from './loopback-callback.js';
 import { flowFailure, needsAuthorization } from './oauth-failure.js';
@@ -16,12 +17,8 @@ export async function awaitBrowserRedirect(settings: {
   timeoutMs: number;
 }): Promise<AuthorizationCallback | undefined> {
   const { serverId, timeoutMs } = settings;
-  try {
-    if ((await settings.opener(settings.authorizationUrl, serverId)) === false) return undefined;
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw flowFailure(serverId, 'authorization', `could not open the authorization URL: ${reason}`, { cause: error });
-  }
+  // The time runs from the moment the URL is handed over: an opener that never returns (a host's prompt nobody
+  // answers) ends with the rest.
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
     // Under a second (a host's short setting) in milliseconds: "within 0 s" would say nothing.
@@ -32,6 +29,15 @@ export async function awaitBrowserRedirect(settings: {
     );
   });
   try {
+    let shown: boolean | undefined;
+    try {
+      shown = (await Promise.race([settings.opener(settings.authorizationUrl, serverId), timedOut])) ?? undefined;
+    } catch (error) {
+      if (BackendAuthorizationError.isInstance(error)) throw error;
+      const reason = error instanceof Error ? error.message : String(error);
+      throw flowFailure(serverId, 'authorization', `could not open the authorization URL: ${reason}`, { cause: error });
+    }
+    if (shown === false) return undefined;
     return await Promise.race([settings.loopback.callback, timedOut]);
   } finally {
     clearTimeout(timer);

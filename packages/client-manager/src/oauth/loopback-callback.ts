@@ -5,8 +5,13 @@ import { type AuthorizationCallback, callbackPage, readAuthorizationCallback } f
 export interface LoopbackCallback {
   /** `http://127.0.0.1:<port>/callback`: the redirect URI to register and send. */
   redirectUrl: string;
-  /** The first redirect that reaches `/callback` (its `state` is checked by the caller). */
+  /**
+   * The redirect that reaches `/callback` with the `state` given to `expect()`. Any other request there (a stray or
+   * forged one from another local program or web page) gets a 400 page and changes nothing: the login keeps waiting.
+   */
   callback: Promise<AuthorizationCallback>;
+  /** The `state` of the authorization URL the person is sent to (known once the SDK built it). */
+  expect(state: string): void;
   close(): Promise<void>;
 }
 
@@ -25,6 +30,7 @@ export async function startLoopbackCallback(options: {
   const callback = new Promise<AuthorizationCallback>((resolve) => {
     settle = resolve;
   });
+  let expectedState: string | undefined;
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     if (request.method !== 'GET' || url.pathname !== '/callback') {
@@ -32,11 +38,13 @@ export async function startLoopbackCallback(options: {
       return;
     }
     const received = readAuthorizationCallback(url.searchParams);
-    const ok = received.code !== undefined && received.error === undefined;
+    const ours = expectedState !== undefined && received.state === expectedState;
+    // The page only says the redirect arrived: whether the login worked is known after the code exchange.
+    const arrived = ours && received.code !== undefined && received.error === undefined;
     response
-      .writeHead(ok ? 200 : 400, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
-      .end(callbackPage(ok, options.serverId));
-    settle(received);
+      .writeHead(arrived ? 200 : 400, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+      .end(callbackPage(arrived ? 'arrived' : ours ? 'refused' : 'unknown', options.serverId));
+    if (ours) settle(received);
   });
   const port = await listen(server, options.port ?? 0).catch(async (error: unknown) => {
     if (options.required || options.port === undefined || options.port === 0) throw error;
@@ -45,6 +53,9 @@ export async function startLoopbackCallback(options: {
   return {
     redirectUrl: `http://127.0.0.1:${port}/callback`,
     callback,
+    expect: (state) => {
+      expectedState = state;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { statusOf, useManagers } from '../../test/manager-harness.js';
 import {
   createMemoryOAuthStore,
+  eventually,
   expectNoSecret,
   failureOf,
   followingOpener,
@@ -162,21 +163,25 @@ describe('bad input from the authorization server', () => {
 });
 
 describe('a redirect that is not ours', () => {
-  it('a wrong state on the loopback redirect: callback, the code never exchanged', async () => {
-    let code = '';
+  it('a redirect with a wrong state on the loopback: refused with a 400 page, nothing exchanged, the login goes on', async () => {
+    const forgedAnswers: number[] = [];
+    // Another program (or a web page) hits the listener with the right code and a forged state first; the real
+    // redirect comes after it.
     const opener = followingOpener({
-      rewriteRedirect: (redirect) => {
-        code = redirect.searchParams.get('code') ?? '';
+      beforeRedirect: async (redirect) => {
         const forged = new URL(redirect);
         forged.searchParams.set('state', 'forged-state');
-        return forged;
+        const answer = await fetch(forged);
+        forgedAnswers.push(answer.status);
+        await answer.body?.cancel();
       },
     });
     const setup = await setUp({ opener });
-    const failure = await expectClearFailure(setup, 'callback', 'state does not match');
-    expect(code).not.toBe('');
-    expectNoSecret(failure.message, [code]);
-    expect(setup.authorizationServer.activity.tokenRequests).toEqual({});
+    await setup.manager.start('remote');
+    expect(statusOf(setup.manager, 'remote')?.state).toBe('running');
+    expect(forgedAnswers).toEqual([400]);
+    // One code exchanged: the real one.
+    expect(setup.authorizationServer.activity.tokenRequests).toEqual({ authorization_code: 1 });
   });
 
   it('completeAuthorization with an unknown state: a 400 callback error, nothing changes', async () => {
@@ -215,6 +220,49 @@ describe('a redirect that is not ours', () => {
       oauth: { state: 'authorized' },
     });
     expect(textOf(await setup.manager.callTool('remote', 'whoami'))).toContain('test-user');
+  });
+});
+
+describe("a host's authorization (beginAuthorization / completeAuthorization)", () => {
+  /** The person's browser: follows the authorization URL until the redirect to the host's callback, not going there. */
+  async function redirectOf(authorizationUrl: string, redirectUrl: string): Promise<URLSearchParams> {
+    let next = new URL(authorizationUrl);
+    for (let hop = 0; hop < 20 && !next.href.startsWith(redirectUrl); hop += 1) {
+      const response = await fetch(next, { redirect: 'manual' });
+      await response.body?.cancel();
+      next = new URL(response.headers.get('location') ?? '', next);
+    }
+    return next.searchParams;
+  }
+
+  it('calls meanwhile do not disturb it: they fail naming the command, then the callback completes it', async () => {
+    const setup = await setUp({ opener: false });
+    await setup.manager.start('remote').catch(() => {});
+    const redirectUrl = 'http://127.0.0.1:1/oauth/callback';
+    const { authorizationUrl } = await setup.manager.beginAuthorization('remote', { redirectUrl });
+    // A call meets the server waiting: it reconnects, meets the 401, and must leave the flow's discovery and PKCE
+    // verifier alone.
+    await expect(setup.manager.callTool('remote', 'whoami')).rejects.toThrow('search-mcp auth remote');
+    await eventually(() => statusOf(setup.manager, 'remote')?.state !== 'starting', 'the reconnect to end');
+    const query = await redirectOf(authorizationUrl as string, redirectUrl);
+    expect(await setup.manager.completeAuthorization(query)).toMatchObject({ state: 'running' });
+    expect(setup.authorizationServer.activity.tokenRequests).toEqual({ authorization_code: 1 });
+  });
+
+  it('nobody comes back: after authorizationTimeoutMs it is no longer pending, and says why', async () => {
+    const setup = await setUp({ opener: false, authorizationTimeoutMs: 1500 });
+    await setup.manager.start('remote').catch(() => {});
+    const redirectUrl = 'http://127.0.0.1:1/oauth/callback';
+    const { authorizationUrl } = await setup.manager.beginAuthorization('remote', { redirectUrl });
+    expect(statusOf(setup.manager, 'remote')?.oauth?.state).toBe('pending');
+    await eventually(
+      () => statusOf(setup.manager, 'remote')?.lastError?.includes('nobody completed the authorization') === true,
+      'the flow to end',
+    );
+    expect(statusOf(setup.manager, 'remote')?.oauth?.state).not.toBe('pending');
+    // Its redirect, arriving late, no longer completes anything.
+    const query = await redirectOf(authorizationUrl as string, redirectUrl);
+    await expect(setup.manager.completeAuthorization(query)).rejects.toMatchObject({ step: 'callback' });
   });
 });
 

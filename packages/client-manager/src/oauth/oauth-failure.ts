@@ -28,7 +28,8 @@ export function needsAuthorization(serverId: string, reason?: string): BackendAu
     serverId,
     step: 'authorization',
     needsUser: true,
-    statusCode: 401,
+    // The backend is what waits for a login, not the caller's own credentials: never a 401 of ours.
+    statusCode: 503,
     message: `MCP server '${serverId}' needs OAuth authorization${reason ? ` (${reason})` : ''}: run \`${authorizeCommand(serverId)}\``,
   });
 }
@@ -38,12 +39,12 @@ export function flowFailure(
   serverId: string,
   step: BackendAuthorizationStep,
   reason: string,
-  options: { cause?: unknown; statusCode?: number } = {},
+  options: { cause?: unknown; statusCode?: number; needsUser?: boolean } = {},
 ): BackendAuthorizationError {
   return new BackendAuthorizationError({
     serverId,
     step,
-    needsUser: true,
+    needsUser: options.needsUser ?? true,
     ...(options.statusCode !== undefined ? { statusCode: options.statusCode } : {}),
     message: `MCP server '${serverId}': OAuth ${stepWords[step]} failed: ${cleanText(reason)}; fix it, then run \`${authorizeCommand(serverId)}\``,
     ...(options.cause !== undefined ? { cause: options.cause } : {}),
@@ -63,8 +64,10 @@ export function describeSdkFailure(serverId: string, error: unknown, lastStep: B
   else if (/resource/i.test(message) && /match/i.test(message)) step = 'resource';
   else if (error instanceof TypeError && /fetch failed/i.test(message)) {
     const cause = (error as { cause?: { code?: string } }).cause;
+    // Unreachable for now: time may mend it (the server is retried like any that failed to start), no person needed.
     return flowFailure(serverId, step, `could not reach the server${cause?.code ? ` (${cause.code})` : ''}`, {
       cause: error,
+      needsUser: false,
     });
   }
   return flowFailure(serverId, step, message, { cause: error });

@@ -49,6 +49,11 @@ interface AuthorizeRequest {
   rediscover?: boolean;
 }
 
+/** A token endpoint refusal of the credentials themselves (RFC 6749 §5.2), not of this one request. */
+function refusesCredentials(message: string): boolean {
+  return /\b(invalid_grant|invalid_client|unauthorized_client)\b/.test(message);
+}
+
 /** Step-ups one request may take before its 403 is returned as it is (the server keeps asking for more). */
 const maxStepUps = 2;
 
@@ -66,7 +71,7 @@ export class ServerAuthorization {
   private asked = false;
   private lastChallenge: Challenge = {};
   /** `begin()`'s authorization, completed by `complete()` with the same `state`. */
-  private hostFlow: { state: string; challenge: Challenge } | undefined;
+  private hostFlow: { state: string; challenge: Challenge; timer: NodeJS.Timeout } | undefined;
   /**
    * Logged out on purpose (`logout()`): nobody is asked to authorize again until a login (`login()`, `begin()`), so
    * the server waits in `needs-auth` instead of opening the browser at the reconnect that follows the logout.
@@ -175,6 +180,8 @@ export class ServerAuthorization {
    */
   async begin(redirectUrl: string): Promise<URL | undefined> {
     this.loggedOut = false;
+    this.refusedGrant = undefined;
+    this.endHostFlow();
     await this.provider.reload();
     this.provider.redirectTarget = redirectUrl;
     await this.provider.fitRegistrationTo(redirectUrl);
@@ -188,8 +195,22 @@ export class ServerAuthorization {
     const state = this.provider.expectedState;
     if (!url || state === undefined)
       throw flowFailure(this.serverId, 'authorization', 'the SDK built no authorization URL');
-    this.hostFlow = { state, challenge };
+    // A person who never comes back: the flow ends after `authorizationTimeoutMs`, and the server says so.
+    const timeoutMs = this.options.authorizationTimeoutMs;
+    const timer = setTimeout(() => {
+      if (this.hostFlow?.state !== state) return;
+      this.endHostFlow();
+      const waited = timeoutMs < 1000 ? `${timeoutMs} ms` : `${Math.round(timeoutMs / 1000)} s`;
+      this.options.onFailed?.(needsAuthorization(this.serverId, `nobody completed the authorization within ${waited}`));
+    }, timeoutMs);
+    timer.unref();
+    this.hostFlow = { state, challenge, timer };
     return url;
+  }
+
+  private endHostFlow(): void {
+    if (this.hostFlow) clearTimeout(this.hostFlow.timer);
+    this.hostFlow = undefined;
   }
 
   /** The second half: the redirect's parameters, exchanged for tokens. */
@@ -202,8 +223,11 @@ export class ServerAuthorization {
     try {
       await this.steps.exchange(callback, flow.state, flow.challenge);
       this.options.onAuthorized();
+    } catch (error) {
+      this.options.onFailed?.(error);
+      throw error;
     } finally {
-      this.hostFlow = undefined;
+      this.endHostFlow();
     }
   }
 
@@ -212,6 +236,8 @@ export class ServerAuthorization {
     // First: a request that meets the revoked token meanwhile (a 2026-07-28 listen stream) must not log in again, nor
     // write the credentials back after they are forgotten.
     this.loggedOut = true;
+    // A login started through a host's callback route ends here too: its redirect must not log back in.
+    this.endHostFlow();
     await this.settled();
     await this.provider.reload();
     await revokeTokens(this.provider, this.baseFetch).catch((error: unknown) => {
@@ -277,7 +303,7 @@ export class ServerAuthorization {
         this.serverId,
         'resource',
         `the server still asks for scope${wanted} after ${stepUps} new authorizations (the authorization server does not grant it)`,
-        { statusCode: 403 },
+        { statusCode: 502 },
       );
     }
     return response;
@@ -306,6 +332,11 @@ export class ServerAuthorization {
     // it. Checked now, not when the request that met the 401 began (a logout may have come in between).
     if (this.loggedOut) return Promise.reject(needsAuthorization(this.serverId, 'logged out'));
     if (this.refusedGrant) return Promise.reject(this.refusedGrant);
+    // A host's authorization waits for its redirect: its discovery, PKCE verifier and state must stay as they are
+    // until the callback (or its time) comes, so nothing else runs the SDK's flow meanwhile.
+    if (this.hostFlow && !this.provider.grant.withoutPerson) {
+      return Promise.reject(needsAuthorization(this.serverId, 'an authorization is waiting for its redirect'));
+    }
     const running = this.inFlight ?? this.authorizeNow(request);
     if (!this.inFlight) {
       this.inFlight = running;
@@ -323,7 +354,15 @@ export class ServerAuthorization {
   }
 
   private async authorizeNow(request: AuthorizeRequest): Promise<void> {
-    if (!this.provider.latestTokens()) await this.provider.reload();
+    // What another process stored since (`search-mcp auth`, another serve's refresh) is read first: a token newer than
+    // the refused one is used as it is, and nothing stale is written back over it.
+    const refused = this.provider.latestTokens()?.access_token;
+    await this.provider.reload();
+    const stored = this.provider.latestTokens()?.access_token;
+    if (request.rediscover && stored !== undefined && stored !== refused) {
+      this.options.onAuthorized();
+      return;
+    }
     if (request.rediscover) await this.provider.invalidateCredentials('discovery');
     if (this.provider.grant.withoutPerson) {
       // Nobody to ask (docs/oauth.md, "Without a person"): the token endpoint gives a new token for the scope wanted.
@@ -331,7 +370,15 @@ export class ServerAuthorization {
         const result = await this.steps.run({ challenge: request.challenge });
         if (result !== 'AUTHORIZED') throw flowFailure(this.serverId, 'token', 'the token endpoint gave no token');
       } catch (error) {
-        if (BackendAuthorizationError.isInstance(error) && error.step === 'token') this.refusedGrant = error;
+        // Asked again, the same credentials would be refused again (RFC 7523): a refusal of them is kept until the
+        // next login or begin(). A server error or a DPoP proof problem is not such a refusal.
+        if (
+          BackendAuthorizationError.isInstance(error) &&
+          error.step === 'token' &&
+          refusesCredentials(error.message)
+        ) {
+          this.refusedGrant = error;
+        }
         throw error;
       }
       this.options.onAuthorized();
@@ -344,7 +391,11 @@ export class ServerAuthorization {
         const wanted = request.challenge.scope ? ` (it asks for scope "${request.challenge.scope}")` : '';
         throw needsAuthorization(this.serverId, `the stored authorization lacks scope${wanted}`);
       }
-      if (!this.provider.latestTokens()?.refresh_token) throw needsAuthorization(this.serverId);
+      if (!this.provider.latestTokens()?.refresh_token) {
+        // A refused token that cannot be renewed is of no more use: forgotten, so the state says `needs-auth`.
+        if (request.rediscover && stored !== undefined) await this.provider.invalidateCredentials('tokens');
+        throw needsAuthorization(this.serverId);
+      }
       const result = await this.steps.run({ challenge: request.challenge });
       if (result !== 'AUTHORIZED') throw needsAuthorization(this.serverId, 'the refresh token was refused');
       this.options.onAuthorized();

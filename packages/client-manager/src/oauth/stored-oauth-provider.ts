@@ -50,7 +50,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     this.key = credentialsKey(options.serverId, options.serverUrl);
     this.credentials = parseCredentials(undefined, options.serverUrl);
     this.redirectTarget = `http://127.0.0.1:${options.settings.redirectPort ?? 0}/callback`;
-    this.grant = new TokenGrant(options.settings);
+    this.grant = new TokenGrant(options.settings, options.onSecret);
     const clientAuthentication = this.grant.clientAuthenticationFor(options.settings.clientId);
     if (clientAuthentication) this.addClientAuthentication = clientAuthentication;
   }
@@ -60,6 +60,11 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     this.credentials = parseCredentials(await this.options.store.get(this.key), this.options.serverUrl);
     this.loaded = true;
     for (const tokens of Object.values(this.credentials.tokens)) this.announce(tokens);
+    // A dynamically registered confidential client's secret, read back after a restart, is masked too.
+    for (const client of Object.values(this.credentials.clients)) {
+      const secret = (client as { client_secret?: unknown }).client_secret;
+      if (typeof secret === 'string') this.options.onSecret(secret);
+    }
   }
 
   async ensureLoaded(): Promise<void> {

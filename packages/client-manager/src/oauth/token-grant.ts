@@ -16,7 +16,11 @@ export class TokenGrant {
   audience: string | undefined;
   resource: string | undefined;
 
-  constructor(private readonly settings: RemoteOAuthSettings) {}
+  constructor(
+    private readonly settings: RemoteOAuthSettings,
+    /** Masks a credential obtained at run time (an ID-JAG) like the configured ones. */
+    private readonly onSecret: (secret: string) => void = () => {},
+  ) {}
 
   /** No person takes part: `client_credentials` or `jwt-bearer` (no browser, no redirect, no refresh token needed). */
   get withoutPerson(): boolean {
@@ -99,6 +103,7 @@ export class TokenGrant {
       provider.tokenEndpoint !== undefined
         ? await requestJwtAuthorizationGrant({ ...request, tokenEndpoint: provider.tokenEndpoint })
         : await discoverAndRequestJwtAuthGrant({ ...request, idpUrl: provider.issuer ?? '' });
+    this.onSecret(result.jwtAuthGrant);
     return result.jwtAuthGrant;
   }
 

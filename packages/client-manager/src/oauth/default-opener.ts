@@ -4,7 +4,8 @@ import type { AuthorizationOpener } from './oauth-options.js';
 /**
  * The default `openAuthorizationUrl`: the URL on stderr (never stdout: it belongs to stdio MCP), and a browser asked
  * to open it: the command in `$BROWSER` when set (the convention of `xdg-open`, git and Python: a headless machine or a
- * test names its own), else `open` on macOS, `start` on Windows, `xdg-open` elsewhere. A machine without a browser
+ * test names its own), else `open` on macOS, the URL protocol handler on Windows (`rundll32 url.dll,FileProtocolHandler`), `xdg-open`
+ * elsewhere, each run without a shell (a `$BROWSER` command runs through one, the URL single-quoted). A machine without a browser
  * still has the printed URL to copy.
  */
 export const openInBrowser: AuthorizationOpener = (authorizationUrl, serverId) => {
@@ -27,6 +28,7 @@ export const openInBrowser: AuthorizationOpener = (authorizationUrl, serverId) =
 
 function systemOpener(url: string): [string, string[]] {
   if (process.platform === 'darwin') return ['open', [url]];
-  if (process.platform === 'win32') return ['cmd', ['/c', 'start', '""', url.replace(/&/g, '^&')]];
+  // Not `cmd /c start`: cmd would expand `%VAR%` and read `|` in a URL an authorization server chose.
+  if (process.platform === 'win32') return ['rundll32', ['url.dll,FileProtocolHandler', url]];
   return ['xdg-open', [url]];
 }

@@ -4,9 +4,9 @@ import type { AuthorizationOpener } from './oauth-options.js';
 /**
  * The default `openAuthorizationUrl`: the URL on stderr (never stdout: it belongs to stdio MCP), and a browser asked
  * to open it: the command in `$BROWSER` when set (the convention of `xdg-open`, git and Python: a headless machine or a
- * test names its own), else `open` on macOS, the URL protocol handler on Windows (`rundll32 url.dll,FileProtocolHandler`), `xdg-open`
- * elsewhere, each run without a shell (a `$BROWSER` command runs through one, the URL single-quoted). A machine without a browser
- * still has the printed URL to copy.
+ * test names its own), else `open` on macOS, the URL protocol handler on Windows (`rundll32
+ * url.dll,FileProtocolHandler`), `xdg-open` elsewhere, each run without a shell (a `$BROWSER` command runs through
+ * one, the URL single-quoted). A machine without a browser still has the printed URL to copy.
  */
 export const openInBrowser: AuthorizationOpener = (authorizationUrl, serverId) => {
   const url = authorizationUrl.href;

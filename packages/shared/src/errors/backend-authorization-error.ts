@@ -8,8 +8,8 @@ const symbol = Symbol.for(marker);
 /**
  * The step of OAuth to a backend that failed (docs/oauth.md): `discovery` (protected-resource or authorization-server
  * metadata), `registration` (client id metadata document or dynamic registration), `authorization` (the user has to
- * authorize, or the opener failed), `callback` (the redirect came back wrong: `state`, `iss`, an error), `token` (code
- * exchange), `refresh`, `resource` (metadata or token for another resource), `revocation`.
+ * authorize, or the opener failed), `callback` (the redirect came back wrong: `state`, `iss`, an error), `token` (a token
+ * request: the code exchange, or a grant without a person), `refresh`, `resource` (metadata or token for another resource), `revocation`.
  */
 export type BackendAuthorizationStep =
   | 'discovery'

@@ -50,11 +50,11 @@ export interface ServerStatus {
 
 /**
  * A remote server's OAuth state: `authorized` (tokens stored for it), `needs-auth` (it asked for authorization and
- * none is usable), `pending` (an authorization was opened and its callback has not come yet), `none` (it never
- * asked; no token stored).
+ * none is usable), `pending` (an authorization was opened and its callback has not come yet). Absent while the server
+ * never asked for OAuth and nothing is stored for it.
  */
 export interface ServerOAuthStatus {
-  state: 'authorized' | 'needs-auth' | 'pending' | 'none';
+  state: 'authorized' | 'needs-auth' | 'pending';
   /** The authorization server that issued the stored tokens. */
   issuer?: string;
   /** Granted scopes, space separated. */

@@ -56,13 +56,13 @@ export const protocolChoices = [
 /** A plain stdio server beside the OAuth one: it must keep working whatever OAuth does. */
 export const plainServer = fixtureServer('stdio-fixture-server.mjs');
 
-export interface MemoryOAuthStore extends OAuthStore {
+export interface RecordingOAuthStore extends OAuthStore {
   readonly values: Map<string, string>;
   /** Every value ever set, in order (tokens replaced since included). */
   readonly history: string[];
 }
 
-export function createMemoryOAuthStore(): MemoryOAuthStore {
+export function createRecordingOAuthStore(): RecordingOAuthStore {
   const values = new Map<string, string>();
   const history: string[] = [];
   return {
@@ -81,7 +81,7 @@ export function createMemoryOAuthStore(): MemoryOAuthStore {
 }
 
 /** The stored credentials of one server (the one entry whose key names it), parsed. */
-export function storedCredentials(store: MemoryOAuthStore, serverId: string): StoredEntry | undefined {
+export function storedCredentials(store: RecordingOAuthStore, serverId: string): StoredEntry | undefined {
   for (const [key, value] of store.values) {
     if (key.startsWith(`oauth:${serverId}:`)) return JSON.parse(value) as StoredEntry;
   }
@@ -96,7 +96,7 @@ export interface StoredEntry {
 }
 
 /** The newest access token stored for a server. */
-export function storedAccessToken(store: MemoryOAuthStore, serverId: string): string {
+export function storedAccessToken(store: RecordingOAuthStore, serverId: string): string {
   const entry = storedCredentials(store, serverId);
   const token = entry?.latestIssuer !== undefined ? entry.tokens[entry.latestIssuer]?.access_token : undefined;
   if (token === undefined) throw new Error(`no access token stored for ${serverId}`);
@@ -104,7 +104,7 @@ export function storedAccessToken(store: MemoryOAuthStore, serverId: string): st
 }
 
 /** Every secret the store was ever given: access and refresh tokens, client secrets. */
-export function secretsEverStored(store: MemoryOAuthStore): string[] {
+export function secretsEverStored(store: RecordingOAuthStore): string[] {
   const secrets = new Set<string>();
   for (const value of store.history) {
     const entry = JSON.parse(value) as Partial<StoredEntry>;

@@ -2,7 +2,7 @@ import { BackendAuthorizationError } from '@search-mcp/shared';
 import { describe, expect, it } from 'vitest';
 import { statusOf, useManagers } from '../../test/manager-harness.js';
 import {
-  createMemoryOAuthStore,
+  createRecordingOAuthStore,
   failureOf,
   followingOpener,
   plainServer,
@@ -24,7 +24,7 @@ describe('a server OAuth does not apply to', () => {
     const opener = followingOpener();
     const { manager } = createManager(
       { remote: { url: mcpServer.url.href, oauth: false } },
-      { oauth: { openAuthorizationUrl: opener, store: createMemoryOAuthStore() } },
+      { oauth: { openAuthorizationUrl: opener, store: createRecordingOAuthStore() } },
     );
     await manager.startAll();
     const status = statusOf(manager, 'remote');
@@ -43,7 +43,7 @@ describe('a server OAuth does not apply to', () => {
     const opener = followingOpener();
     const { manager } = createManager(
       { remote: { url: mcpServer.url.href, headers: { Authorization: 'Bearer a-static-token' } } },
-      { oauth: { openAuthorizationUrl: opener, store: createMemoryOAuthStore() } },
+      { oauth: { openAuthorizationUrl: opener, store: createRecordingOAuthStore() } },
     );
     await manager.startAll();
     expect(statusOf(manager, 'remote')?.state).toBe('failed');
@@ -56,7 +56,7 @@ describe('a server OAuth does not apply to', () => {
   });
 
   it('a stdio server: authorize() and logout() say it does not use OAuth', async () => {
-    const { manager } = createManager({ plain: plainServer }, { oauth: { store: createMemoryOAuthStore() } });
+    const { manager } = createManager({ plain: plainServer }, { oauth: { store: createRecordingOAuthStore() } });
     await manager.startAll();
     expect(statusOf(manager, 'plain')?.oauth).toBeUndefined();
     await expect(manager.authorize('plain')).rejects.toThrow('it is a local (stdio) server');
@@ -68,7 +68,7 @@ describe('a server OAuth does not apply to', () => {
 
 describe('a server that never asks', () => {
   it('reports no OAuth state and touches no store', async () => {
-    const store = createMemoryOAuthStore();
+    const store = createRecordingOAuthStore();
     const { manager } = createManager({ plain: plainServer }, { oauth: { store } });
     await manager.startAll();
     expect(statusOf(manager, 'plain')?.state).toBe('running');

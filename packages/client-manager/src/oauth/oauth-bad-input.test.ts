@@ -5,12 +5,12 @@ import type { AuthorizationServer, ProtectedMcpServer } from '@search-mcp/test-k
 import { afterEach, describe, expect, it } from 'vitest';
 import { statusOf, useManagers } from '../../test/manager-harness.js';
 import {
-  createMemoryOAuthStore,
+  createRecordingOAuthStore,
   eventually,
   expectNoSecret,
   failureOf,
   followingOpener,
-  type MemoryOAuthStore,
+  type RecordingOAuthStore,
   plainServer,
   secretsEverStored,
   textOf,
@@ -36,7 +36,7 @@ interface Setup {
   authorizationServer: AuthorizationServer;
   mcpServer: ProtectedMcpServer;
   manager: McpClientManager;
-  store: MemoryOAuthStore;
+  store: RecordingOAuthStore;
   records: Array<{ level: string; message: string; fields: Record<string, unknown> }>;
 }
 
@@ -46,7 +46,7 @@ async function setUp(
   pair?: { authorizationServer: AuthorizationServer; mcpServer: ProtectedMcpServer },
 ): Promise<Setup> {
   const { authorizationServer, mcpServer } = pair ?? (await fixtures.startPair());
-  const store = createMemoryOAuthStore();
+  const store = createRecordingOAuthStore();
   const { manager, records } = createManager(
     { remote: { url: options.url ?? mcpServer.url.href }, plain: plainServer },
     {

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { statusOf, useManagers } from '../../test/manager-harness.js';
 import {
-  createMemoryOAuthStore,
+  createRecordingOAuthStore,
   expectNoSecret,
   protocolChoices,
   secretsEverStored,
@@ -44,7 +44,7 @@ async function startMachineServer(registration: Record<string, unknown>) {
 describe.each(protocolChoices)('client credentials (protocol %s)', (_name, protocol) => {
   it('a client secret: the token endpoint with client_secret_basic, no person, the secret shown nowhere', async () => {
     const { authorizationServer, mcpServer } = await startMachineServer({ client_secret: clientSecret });
-    const store = createMemoryOAuthStore();
+    const store = createRecordingOAuthStore();
     const { manager, records } = createManager(
       {
         remote: {
@@ -94,7 +94,7 @@ describe.each(protocolChoices)('client credentials (protocol %s)', (_name, proto
           },
         },
       },
-      { oauth: { openAuthorizationUrl: refusingOpener(), store: createMemoryOAuthStore() } },
+      { oauth: { openAuthorizationUrl: refusingOpener(), store: createRecordingOAuthStore() } },
     );
     await manager.startAll();
     expect(statusOf(manager, 'remote')?.state, statusOf(manager, 'remote')?.lastError).toBe('running');
@@ -110,7 +110,7 @@ describe.each(protocolChoices)('client credentials (protocol %s)', (_name, proto
 describe('client credentials, a token the server no longer takes', () => {
   it('is replaced by a new one from the token endpoint on the 401, with nobody asked (no refresh token needed)', async () => {
     const { authorizationServer, mcpServer } = await startMachineServer({ client_secret: clientSecret });
-    const store = createMemoryOAuthStore();
+    const store = createRecordingOAuthStore();
     const { manager } = createManager(
       {
         remote: {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { statusOf, useManagers } from '../../test/manager-harness.js';
 import {
-  createMemoryOAuthStore,
+  createRecordingOAuthStore,
   expectNoSecret,
   followingOpener,
   protocolChoices,
@@ -32,7 +32,7 @@ describe.each(protocolChoices)('a pre-registered client (protocol %s)', (_name, 
       client_secret: clientSecret,
       redirect_uris: ['http://127.0.0.1/callback'],
     });
-    const store = createMemoryOAuthStore();
+    const store = createRecordingOAuthStore();
     const { manager, records } = createManager(
       {
         remote: {
@@ -76,7 +76,7 @@ describe.each(protocolChoices)('a pre-registered client (protocol %s)', (_name, 
     });
     const { manager } = createManager(
       { remote: { url: mcpServer.url.href, ...protocol, oauth: { clientId: 'search-mcp-public' } } },
-      { oauth: { openAuthorizationUrl: followingOpener(), store: createMemoryOAuthStore() } },
+      { oauth: { openAuthorizationUrl: followingOpener(), store: createRecordingOAuthStore() } },
     );
     await manager.startAll();
     expect(statusOf(manager, 'remote')?.state, statusOf(manager, 'remote')?.lastError).toBe('running');

@@ -2,7 +2,7 @@ import { ServerNotRunningError } from '@search-mcp/shared';
 import { describe, expect, it } from 'vitest';
 import { statusOf, useManagers } from '../../test/manager-harness.js';
 import {
-  createMemoryOAuthStore,
+  createRecordingOAuthStore,
   eventually,
   failureOf,
   followingOpener,
@@ -41,7 +41,7 @@ describe('an opener that resolves false', () => {
     const { opener, declined, accepted, accept } = switchableOpener();
     const { manager } = createManager(
       { remote: { url: mcpServer.url.href } },
-      { oauth: { openAuthorizationUrl: opener, store: createMemoryOAuthStore() } },
+      { oauth: { openAuthorizationUrl: opener, store: createRecordingOAuthStore() } },
     );
     await manager.startAll();
     expect(declined).toHaveLength(1);
@@ -67,7 +67,7 @@ describe('an opener that resolves false', () => {
 
   it('in a step-up fails that call with the command and remembers the scope for the next login', async () => {
     const { mcpServer } = await fixtures.startPair();
-    const store = createMemoryOAuthStore();
+    const store = createRecordingOAuthStore();
     const config = { remote: { url: mcpServer.url.href } };
     const login = createManager(config, { oauth: { openAuthorizationUrl: followingOpener(), store } }).manager;
     await login.startAll();

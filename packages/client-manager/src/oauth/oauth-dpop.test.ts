@@ -3,7 +3,7 @@ import { startHttpFixture } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGrantWireServer } from '../../test/grant-wire-server.js';
 import { statusOf, useManagers } from '../../test/manager-harness.js';
-import { createMemoryOAuthStore, textOf } from '../../test/oauth-harness.js';
+import { createRecordingOAuthStore, textOf } from '../../test/oauth-harness.js';
 
 /**
  * DPoP (docs/oauth.md, "DPoP"): with `dpop: true` the token request carries a proof and gets a token bound to the
@@ -38,7 +38,7 @@ describe.each([
           oauth: { grant: 'client_credentials', clientId: 'machine', clientSecret: 'machine-secret', dpop: true },
         },
       },
-      { oauth: { openAuthorizationUrl: false, store: createMemoryOAuthStore() } },
+      { oauth: { openAuthorizationUrl: false, store: createRecordingOAuthStore() } },
     );
     await manager.startAll();
     expect(statusOf(manager, 'remote')?.state, statusOf(manager, 'remote')?.lastError).toBe('running');

@@ -3,7 +3,7 @@ import { startHttpFixture } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGrantWireServer } from '../../test/grant-wire-server.js';
 import { statusOf, useManagers } from '../../test/manager-harness.js';
-import { createMemoryOAuthStore, expectNoSecret, textOf } from '../../test/oauth-harness.js';
+import { createRecordingOAuthStore, expectNoSecret, textOf } from '../../test/oauth-harness.js';
 
 /**
  * Enterprise-managed authorization (docs/oauth.md): the enterprise identity provider exchanges the configured ID token
@@ -42,7 +42,7 @@ describe('the enterprise-managed grant', () => {
           },
         },
       },
-      { oauth: { openAuthorizationUrl: false, store: createMemoryOAuthStore() } },
+      { oauth: { openAuthorizationUrl: false, store: createRecordingOAuthStore() } },
     );
     await manager.startAll();
     expect(statusOf(manager, 'remote')?.state, statusOf(manager, 'remote')?.lastError).toBe('running');

@@ -3,7 +3,7 @@ import { startHttpFixture } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGrantWireServer } from '../../test/grant-wire-server.js';
 import { statusOf, useManagers } from '../../test/manager-harness.js';
-import { createMemoryOAuthStore, expectNoSecret, textOf } from '../../test/oauth-harness.js';
+import { createRecordingOAuthStore, expectNoSecret, textOf } from '../../test/oauth-harness.js';
 
 /**
  * Workload identity federation (docs/oauth.md, "Without a person"): `grant: "jwt-bearer"` presents the configured
@@ -35,7 +35,7 @@ async function start(oauth: Record<string, unknown>, expected = assertion) {
         openAuthorizationUrl: () => {
           throw new Error('nobody should be asked');
         },
-        store: createMemoryOAuthStore(),
+        store: createRecordingOAuthStore(),
       },
     },
   );

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { statusOf, useManagers } from '../../test/manager-harness.js';
 import {
   claimsOf,
-  createMemoryOAuthStore,
+  createRecordingOAuthStore,
   eventually,
   expectNoSecret,
   followingOpener,
@@ -28,7 +28,7 @@ const { createManager } = useManagers();
 describe.each(protocolChoices)('logging in (protocol %s)', (name, protocol) => {
   it('discovers, registers, authorizes with PKCE and resource, then lists and calls', async () => {
     const { authorizationServer, mcpServer } = await fixtures.startPair();
-    const store = createMemoryOAuthStore();
+    const store = createRecordingOAuthStore();
     const opener = followingOpener();
     const { manager, records } = createManager(
       { remote: { url: mcpServer.url.href, ...protocol } },
@@ -79,7 +79,7 @@ describe.each(protocolChoices)('logging in (protocol %s)', (name, protocol) => {
 describe('a server that needs OAuth beside a plain one', () => {
   it('waits in needs-auth without an opener and keeps no token in its status', async () => {
     const { authorizationServer, mcpServer } = await fixtures.startPair();
-    const store = createMemoryOAuthStore();
+    const store = createRecordingOAuthStore();
     const { manager } = createManager(
       { remote: { url: mcpServer.url.href } },
       { oauth: { openAuthorizationUrl: false, store } },
@@ -97,7 +97,7 @@ describe('two servers behind one authorization server', () => {
     const authorizationServer = await fixtures.startAuthorizationServer();
     const first = await fixtures.startProtectedMcpServer({ authorizationServer });
     const second = await fixtures.startProtectedMcpServer({ authorizationServer });
-    const store = createMemoryOAuthStore();
+    const store = createRecordingOAuthStore();
     const opener = followingOpener();
     const { manager } = createManager(
       { first: { url: first.url.href }, second: { url: second.url.href, protocol: '2025' } },
@@ -132,7 +132,7 @@ describe.each(protocolChoices)('a person slower than the connect (protocol %s)',
       {
         oauth: {
           openAuthorizationUrl: (url) => opened(url),
-          store: createMemoryOAuthStore(),
+          store: createRecordingOAuthStore(),
           authorizationTimeoutMs: 20_000,
         },
       },
@@ -160,7 +160,7 @@ describe.each(protocolChoices)('a person slower than the connect (protocol %s)',
       {
         oauth: {
           openAuthorizationUrl: (url) => opened(url),
-          store: createMemoryOAuthStore(),
+          store: createRecordingOAuthStore(),
           authorizationTimeoutMs: 20_000,
         },
       },
@@ -182,7 +182,7 @@ describe.each(protocolChoices)('a person slower than the connect (protocol %s)',
         oauth: {
           // The URL is shown to nobody who acts on it.
           openAuthorizationUrl: () => {},
-          store: createMemoryOAuthStore(),
+          store: createRecordingOAuthStore(),
           authorizationTimeoutMs: 2500,
         },
       },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { statusOf, useManagers } from '../../test/manager-harness.js';
 import {
-  createMemoryOAuthStore,
+  createRecordingOAuthStore,
   eventually,
   expectNoSecret,
   followingOpener,
@@ -28,7 +28,7 @@ describe.each(protocolChoices)('an access token that expires mid-session (protoc
     const { authorizationServer, mcpServer } = await fixtures.startPair({
       authorizationServer: { accessTokenTtlSeconds: 2 },
     });
-    const store = createMemoryOAuthStore();
+    const store = createRecordingOAuthStore();
     const opener = followingOpener();
     const { manager, records } = createManager(
       { remote: { url: mcpServer.url.href, ...protocol } },
@@ -66,7 +66,7 @@ describe('an access token that lives under a minute', () => {
     });
     const { manager } = createManager(
       { remote: { url: mcpServer.url.href } },
-      { oauth: { openAuthorizationUrl: followingOpener(), store: createMemoryOAuthStore() } },
+      { oauth: { openAuthorizationUrl: followingOpener(), store: createRecordingOAuthStore() } },
     );
     await manager.startAll();
     for (let call = 0; call < 5; call += 1) await manager.callTool('remote', 'whoami');
@@ -77,7 +77,7 @@ describe('an access token that lives under a minute', () => {
 describe.each(protocolChoices)('a manager started again over the same store (protocol %s)', (_name, protocol) => {
   it('uses the stored tokens: no new registration, no new authorization', async () => {
     const { authorizationServer, mcpServer } = await fixtures.startPair();
-    const store = createMemoryOAuthStore();
+    const store = createRecordingOAuthStore();
     const config = { remote: { url: mcpServer.url.href, ...protocol } };
     const first = createManager(config, { oauth: { openAuthorizationUrl: followingOpener(), store } }).manager;
     await first.startAll();
@@ -101,7 +101,7 @@ describe('a stored token that expired while no manager ran', () => {
     const { authorizationServer, mcpServer } = await fixtures.startPair({
       authorizationServer: { accessTokenTtlSeconds: 2 },
     });
-    const store = createMemoryOAuthStore();
+    const store = createRecordingOAuthStore();
     const config = { remote: { url: mcpServer.url.href } };
     const first = createManager(config, { oauth: { openAuthorizationUrl: followingOpener(), store } }).manager;
     await first.startAll();
@@ -124,7 +124,7 @@ describe('a stored token that expired while no manager ran', () => {
 describe.each(protocolChoices)('a stored access token the server no longer takes (protocol %s)', (_name, protocol) => {
   it('is refreshed on the 401, without a person and without an error', async () => {
     const { authorizationServer, mcpServer } = await fixtures.startPair();
-    const store = createMemoryOAuthStore();
+    const store = createRecordingOAuthStore();
     const config = { remote: { url: mcpServer.url.href, ...protocol } };
     const first = createManager(config, { oauth: { openAuthorizationUrl: followingOpener(), store } }).manager;
     await first.startAll();

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { statusOf, useManagers } from '../../test/manager-harness.js';
 import {
   claimsOf,
-  createMemoryOAuthStore,
+  createRecordingOAuthStore,
   eventually,
   expectNoSecret,
   failureOf,
@@ -29,7 +29,7 @@ const { createManager } = useManagers();
 describe.each(protocolChoices)('revoked tokens (protocol %s)', (_name, protocol) => {
   it('fail the call with needs-auth and the command; an authorization brings the server back', async () => {
     const { authorizationServer, mcpServer } = await fixtures.startPair();
-    const store = createMemoryOAuthStore();
+    const store = createRecordingOAuthStore();
     const config = { remote: { url: mcpServer.url.href, ...protocol } };
     const login = createManager(config, { oauth: { openAuthorizationUrl: followingOpener(), store } }).manager;
     await login.startAll();
@@ -70,7 +70,7 @@ describe.each(protocolChoices)('revoked tokens (protocol %s)', (_name, protocol)
 
   it('are replaced through the opener at the next call, which succeeds', async () => {
     const { authorizationServer, mcpServer } = await fixtures.startPair();
-    const store = createMemoryOAuthStore();
+    const store = createRecordingOAuthStore();
     const opener = followingOpener();
     const { manager } = createManager(
       { remote: { url: mcpServer.url.href, ...protocol } },
@@ -93,7 +93,7 @@ describe.each(protocolChoices)('revoked tokens (protocol %s)', (_name, protocol)
 describe.each(protocolChoices)('logout (protocol %s)', (_name, protocol) => {
   it('revokes the tokens at the authorization server, forgets them and waits in needs-auth', async () => {
     const { authorizationServer, mcpServer } = await fixtures.startPair();
-    const store = createMemoryOAuthStore();
+    const store = createRecordingOAuthStore();
     const opener = followingOpener();
     const { manager, records } = createManager(
       { remote: { url: mcpServer.url.href, ...protocol } },

@@ -2,7 +2,7 @@ import { BackendAuthorizationError } from '@search-mcp/shared';
 import { describe, expect, it } from 'vitest';
 import { statusOf, useManagers } from '../../test/manager-harness.js';
 import {
-  createMemoryOAuthStore,
+  createRecordingOAuthStore,
   expectNoSecret,
   failureOf,
   followingOpener,
@@ -28,7 +28,7 @@ function scopesOf(text: string | undefined): string[] {
 describe.each(protocolChoices)('a call that needs a wider scope (protocol %s)', (_name, protocol) => {
   it('authorizes again with the union of the scopes and succeeds', async () => {
     const { authorizationServer, mcpServer } = await fixtures.startPair();
-    const store = createMemoryOAuthStore();
+    const store = createRecordingOAuthStore();
     const opener = followingOpener();
     const { manager, records } = createManager(
       { remote: { url: mcpServer.url.href, ...protocol } },
@@ -64,7 +64,7 @@ describe.each(protocolChoices)('a call that needs a wider scope (protocol %s)', 
 
   it('without anyone to ask, fails that call with the command, remembers the scope, and authorize() asks for it', async () => {
     const { mcpServer } = await fixtures.startPair();
-    const store = createMemoryOAuthStore();
+    const store = createRecordingOAuthStore();
     const config = { remote: { url: mcpServer.url.href, ...protocol } };
     const login = createManager(config, { oauth: { openAuthorizationUrl: followingOpener(), store } }).manager;
     await login.startAll();
@@ -99,7 +99,7 @@ describe.each(protocolChoices)('a server that keeps answering insufficient_scope
     const opener = followingOpener();
     const { manager } = createManager(
       { remote: { url: mcpServer.url.href, ...protocol } },
-      { oauth: { openAuthorizationUrl: opener, store: createMemoryOAuthStore() } },
+      { oauth: { openAuthorizationUrl: opener, store: createRecordingOAuthStore() } },
     );
     await manager.startAll();
     const failure = await failureOf(manager.callTool('remote', 'write_note', { text: 'hello' }));

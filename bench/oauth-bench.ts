@@ -127,15 +127,24 @@ async function withAuthorizationServer(directory: string): Promise<LoginNumbers>
       started = performance.now();
       await second.start('remote');
       storedStartMs.push(performance.now() - started);
-      // Expired tokens: each call below renews its token first (the wrapper refreshes ahead of expiry).
-      authorizationServer.setTokenLifetimes({ accessTokenSeconds: 1 });
-      await timeCalls(second, 'remote', 'whoami', 1);
+      await second.close();
+      // Tokens of 2 s: one is renewed halfway through its life, so a call a little over a second after the last one
+      // refreshes inside it (counted below at the token endpoint).
+      authorizationServer.setTokenLifetimes({ accessTokenSeconds: 2 });
+      const third = new McpClientManager(config, {
+        ...options,
+        oauth: {
+          openAuthorizationUrl: followInBrowser,
+          store: createFileOAuthStore(join(directory, `short-${index}.json`)),
+        },
+      });
+      await third.start('remote');
       for (let call = 0; call < 5; call += 1) {
         await new Promise((resolve) => setTimeout(resolve, 1100));
-        withRefresh.push(...(await timeCalls(second, 'remote', 'whoami', 1)));
+        withRefresh.push(...(await timeCalls(third, 'remote', 'whoami', 1)));
       }
       authorizationServer.setTokenLifetimes({ accessTokenSeconds: 3600 });
-      await second.close();
+      await third.close();
       log(`login round ${index + 1}`);
     }
     return {

@@ -137,5 +137,6 @@ export type {
 export { errorMessage } from './text/error-message.js';
 export { isRecord } from './text/is-record.js';
 export { truncateText } from './text/truncate-text.js';
+export { authorizeCommand } from './text/authorize-command.js';
 export { LineSplitter } from './text/line-splitter.js';
 export type { LineSplitterOptions } from './text/line-splitter.js';

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { BackendAuthorizationError, type ServerStatus } from '@search-mcp/shared';
+import { authorizeCommand, BackendAuthorizationError, type ServerStatus } from '@search-mcp/shared';
 import type { CliArguments } from '../cli-arguments.js';
 import type { CliLifecycle } from '../cli-lifecycle.js';
 import { loadRuntime, type LoadedRuntime } from '../startup.js';
@@ -92,7 +92,7 @@ async function showStates(loaded: LoadedRuntime, json: boolean): Promise<number>
     status.oauth?.refreshable ? 'yes' : '',
   ]);
   const lines = [formatTable(['server', 'state', 'oauth', 'scope', 'expires', 'refresh'], rows), ''];
-  for (const status of waiting) lines.push(`${status.id}: ${status.lastError ?? `run search-mcp auth ${status.id}`}`);
+  for (const status of waiting) lines.push(`${status.id}: ${status.lastError ?? `run ${authorizeCommand(status.id)}`}`);
   lines.push(`Tokens are kept in ${storeDescription()}.`);
   process.stdout.write(`${lines.join('\n')}\n`);
   return waiting.length > 0 ? 1 : 0;

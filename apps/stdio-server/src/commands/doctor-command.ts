@@ -1,4 +1,4 @@
-import { findDuplicateServers, type ServerStatus, truncateText } from '@search-mcp/shared';
+import { authorizeCommand, findDuplicateServers, type ServerStatus, truncateText } from '@search-mcp/shared';
 import type { CliArguments } from '../cli-arguments.js';
 import type { CliLifecycle } from '../cli-lifecycle.js';
 import { connectWithProgress, loadRuntime } from '../startup.js';
@@ -119,7 +119,7 @@ export async function doctorCommand(cli: CliArguments, lifecycle: CliLifecycle):
   if (failed.length > 0)
     out.push(`${failed.length} server(s) failed: fix the errors above, then run search-mcp doctor again.`);
   if (waiting.length > 0) {
-    const commands = waiting.map((status) => `search-mcp auth ${status.id}`).join(', ');
+    const commands = waiting.map((status) => authorizeCommand(status.id)).join(', ');
     out.push(`${waiting.length} server(s) wait for OAuth authorization: ${commands}.`);
   }
   if (failed.length + waiting.length === 0) out.push('All servers are running.');

@@ -1,4 +1,4 @@
-import { ServerNotRunningError, TimeoutError } from '@search-mcp/shared';
+import { authorizeCommand, ServerNotRunningError, TimeoutError } from '@search-mcp/shared';
 import type { ProcessExit, ProcessTransport } from '../process/process-transport.js';
 import { toBackendFailure } from './backend-error-mapping.js';
 import { type ProtocolErrors, unsupportedProtocolVersionCode } from './protocol-errors.js';
@@ -31,7 +31,7 @@ export function needsAuthorizationFailure(serverId: string, lastError: string | 
     serverId,
     state: 'needs-auth',
     isRetryable: false,
-    message: lastError ?? `MCP server '${serverId}' needs OAuth authorization: run \`search-mcp auth ${serverId}\``,
+    message: lastError ?? `MCP server '${serverId}' needs OAuth authorization: run \`${authorizeCommand(serverId)}\``,
   });
 }
 

@@ -1,4 +1,5 @@
 import {
+  authorizeCommand,
   BackendAuthorizationError,
   type Logger,
   type McpFetchLike,
@@ -312,7 +313,7 @@ export abstract class ServerLifeCycle {
       // An authorization still under way (the connect ran out of time meanwhile) connects the server when it ends.
       const authorizing = authorization?.authorizing() ?? false;
       this.lastError = authorizing
-        ? `waiting for OAuth authorization${authorization?.waitingForPerson() ? ' in the browser' : ''} (or run \`search-mcp auth ${this.id}\`)`
+        ? `waiting for OAuth authorization${authorization?.waitingForPerson() ? ' in the browser' : ''} (or run \`${authorizeCommand(this.id)}\`)`
         : failure.message;
       this.logger.warn('could not connect', { error: failure.message });
       // Waiting for a person, not for time: no restart timer (authorizing connects it; see `authorized()`).

@@ -1,4 +1,4 @@
-import { BackendAuthorizationError, type BackendAuthorizationStep } from '@search-mcp/shared';
+import { authorizeCommand, BackendAuthorizationError, type BackendAuthorizationStep } from '@search-mcp/shared';
 
 const stepWords: Record<BackendAuthorizationStep, string> = {
   discovery: 'discovery (protected-resource or authorization-server metadata)',
@@ -15,11 +15,6 @@ const stepWords: Record<BackendAuthorizationStep, string> = {
 export function cleanText(text: string, limit = 300): string {
   const line = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
   return line.length > limit ? `${line.slice(0, limit)}…` : line;
-}
-
-/** The command that fixes a server waiting for authorization. */
-export function authorizeCommand(serverId: string): string {
-  return `search-mcp auth ${/^[A-Za-z0-9_.-]+$/.test(serverId) ? serverId : JSON.stringify(serverId)}`;
 }
 
 /** A server that needs a person to authorize it, with the one command that does. */

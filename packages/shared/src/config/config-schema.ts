@@ -128,6 +128,11 @@ export const serverEntrySchema = z.object({
   url: nonEmptyString.optional(),
   headers: stringMap.default({}),
   oauth: serverOAuthSchema.optional(),
+  /**
+   * `per-user`: each caller of the HTTP app authorizes the server with their own account and gets a connection of
+   * their own (docs/oauth-in-front.md, "Each caller's own account"). Default `shared`: one connection for everyone.
+   */
+  identity: z.enum(['shared', 'per-user']).optional(),
   enabled: z.boolean().default(configDefaults.enabled),
   toolPermissions: z.record(z.string(), z.boolean()).default({}),
   tools: z.record(z.string(), toolOverrideSchema).optional(),
@@ -202,9 +207,40 @@ export const authTokenSchema = z.object({
   projects: z.array(nonEmptyString).optional(),
 });
 
+const claimValue = z.union([z.string(), z.number(), z.boolean()]);
+/** Required claim values: each claim equals the value (or, an array claim, contains it); a list: any of them. */
+const claimsSchema = z.record(z.string(), z.union([claimValue, z.array(claimValue)]));
+
+/**
+ * `auth.oauth.roles[]` (docs/oauth-in-front.md, "Roles"): a token with all of `scopes` and all of `claims` gets what
+ * the role allows; absent `projects`, `servers` or `tools`: no limit there. `admin`: the admin routes.
+ */
+export const oauthRoleSchema = z.object({
+  scopes: z.array(nonEmptyString).optional(),
+  claims: claimsSchema.optional(),
+  projects: z.array(nonEmptyString).optional(),
+  servers: z.array(nonEmptyString).optional(),
+  tools: z.array(nonEmptyString).optional(),
+  admin: z.boolean().optional(),
+});
+
+/** `auth.oauth`: the HTTP app as an OAuth-protected resource (docs/oauth-in-front.md). */
+export const authOAuthSchema = z.object({
+  issuer: nonEmptyString,
+  audience: z.union([nonEmptyString, z.array(nonEmptyString)]).optional(),
+  jwksUri: nonEmptyString.optional(),
+  introspection: z
+    .object({ url: nonEmptyString.optional(), clientId: nonEmptyString, clientSecret: nonEmptyString })
+    .optional(),
+  requiredScopes: z.array(nonEmptyString).optional(),
+  claims: claimsSchema.optional(),
+  roles: z.array(oauthRoleSchema).optional(),
+});
+
 export const authSchema = z.object({
   tokens: z.array(authTokenSchema).default([]),
   allowAnonymous: z.boolean().default(configDefaults.allowAnonymous),
+  oauth: authOAuthSchema.optional(),
 });
 
 export const auditSchema = z.object({

@@ -7,8 +7,10 @@ import { isRecord } from '../text/is-record.js';
 import type { ConfigPath } from './config-path.js';
 import {
   auditSchema,
+  authOAuthSchema,
   authSchema,
   authTokenSchema,
+  oauthRoleSchema,
   cloudSearchSchema,
   configFileSchema,
   exposureSchema,
@@ -20,6 +22,8 @@ import {
 import { isHttpUrl, mapRecord } from './config-values.js';
 import type { ParseContext } from './parse-context.js';
 import type {
+  OAuthResourceConfig,
+  RequiredClaimValue,
   CloudSearchConfig,
   HybridSearchConfig,
   LlmSearchConfig,
@@ -27,6 +31,7 @@ import type {
   SearchConfig,
 } from './resolved-config.js';
 import { warnUnknownKeys } from './unknown-keys.js';
+import type * as z from 'zod';
 
 const sectionSchemas = configFileSchema.shape;
 const keysOf = (schema: { shape: object }) => Object.keys(schema.shape);
@@ -159,6 +164,14 @@ export function resolveAuth(value: unknown, context: ParseContext): ResolvedConf
       warnUnknownKeys(token, keysOf(authTokenSchema), ['auth', 'tokens', index], context);
     });
   }
+  const writtenOAuth = isRecord(value) ? value['oauth'] : undefined;
+  warnUnknownKeys(writtenOAuth, keysOf(authOAuthSchema), ['auth', 'oauth'], context);
+  const writtenRoles = isRecord(writtenOAuth) ? writtenOAuth['roles'] : undefined;
+  if (Array.isArray(writtenRoles)) {
+    writtenRoles.forEach((role, index) => {
+      warnUnknownKeys(role, keysOf(oauthRoleSchema), ['auth', 'oauth', 'roles', index], context);
+    });
+  }
   const auth = context.validate(sectionSchemas.auth, value, ['auth']);
   if (auth === undefined) return undefined;
   const seenIds = new Set<string>();
@@ -175,7 +188,70 @@ export function resolveAuth(value: unknown, context: ParseContext): ResolvedConf
       ...(entry.projects !== undefined ? { projects: [...entry.projects] } : {}),
     };
   });
-  return { tokens, allowAnonymous: auth.allowAnonymous };
+  const oauth = auth.oauth === undefined ? undefined : resolveOAuthResource(auth.oauth, context);
+  return { tokens, allowAnonymous: auth.allowAnonymous, ...(oauth ? { oauth } : {}) };
+}
+
+/** `auth.oauth` (docs/oauth-in-front.md): URLs checked, the client secret expanded, tool keys normalized. */
+function resolveOAuthResource(
+  written: NonNullable<z.output<typeof authSchema>['oauth']>,
+  context: ParseContext,
+): OAuthResourceConfig {
+  const path = ['auth', 'oauth'];
+  const url = (value: string, key: ConfigPath): string => {
+    const expanded = context.expand(value, [...path, ...key]);
+    if (expanded.complete && !isHttpUrl(expanded.value))
+      context.report([...path, ...key], 'expected an http or https URL');
+    return expanded.value;
+  };
+  const issuer = url(written.issuer, ['issuer']);
+  const resolved: OAuthResourceConfig = { issuer };
+  if (written.audience !== undefined) {
+    const audiences = typeof written.audience === 'string' ? [written.audience] : written.audience;
+    resolved.audience = audiences.map(
+      (audience, index) =>
+        context.expand(audience, [...path, 'audience', ...(typeof written.audience === 'string' ? [] : [index])]).value,
+    );
+  }
+  if (written.jwksUri !== undefined) resolved.jwksUri = url(written.jwksUri, ['jwksUri']);
+  if (written.introspection !== undefined) {
+    const at = ['introspection'];
+    resolved.introspection = {
+      ...(written.introspection.url !== undefined ? { url: url(written.introspection.url, [...at, 'url']) } : {}),
+      clientId: context.expand(written.introspection.clientId, [...path, ...at, 'clientId']).value,
+      clientSecret: context.expand(written.introspection.clientSecret, [...path, ...at, 'clientSecret']).value,
+    };
+  }
+  if (written.requiredScopes !== undefined) resolved.requiredScopes = [...written.requiredScopes];
+  if (written.claims !== undefined) resolved.claims = copyClaims(written.claims);
+  if (written.roles !== undefined) {
+    resolved.roles = written.roles.map((role, index) => {
+      const tools = role.tools?.map((key, toolIndex) => {
+        const parsed = parseToolKey(key);
+        if (parsed === undefined) {
+          context.report(
+            [...path, 'roles', index, 'tools', toolIndex],
+            'expected a tool key "server:tool" or "server:*"',
+          );
+          return key;
+        }
+        return formatToolKey(parsed.serverId, parsed.toolName);
+      });
+      return {
+        ...(role.scopes !== undefined ? { scopes: [...role.scopes] } : {}),
+        ...(role.claims !== undefined ? { claims: copyClaims(role.claims) } : {}),
+        ...(role.projects !== undefined ? { projects: [...role.projects] } : {}),
+        ...(role.servers !== undefined ? { servers: [...role.servers] } : {}),
+        ...(tools !== undefined ? { tools } : {}),
+        ...(role.admin !== undefined ? { admin: role.admin } : {}),
+      };
+    });
+  }
+  return resolved;
+}
+
+function copyClaims(claims: Record<string, RequiredClaimValue>): Record<string, RequiredClaimValue> {
+  return mapRecord(claims, (_name, value) => (Array.isArray(value) ? [...value] : value));
 }
 
 export function resolveAudit(value: unknown, context: ParseContext): ResolvedConfig['audit'] {

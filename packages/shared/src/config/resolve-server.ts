@@ -57,6 +57,17 @@ export function resolveServer(source: ServerSource, id: string, parent: ParseCon
     context.report(path, 'needs "command" (a local stdio server) or "url" (a remote server)');
   }
 
+  if (entry.identity === 'per-user') {
+    // An account per caller comes from each caller's own OAuth login (docs/oauth-in-front.md).
+    if (!hasUrl || hasCommand) {
+      context.report(
+        [...path, 'identity'],
+        '"per-user" needs a remote server ("url") that callers authorize with OAuth',
+      );
+    } else if (entry.oauth === false) {
+      context.report([...path, 'identity'], '"per-user" needs OAuth: each caller authorizes with their own account');
+    }
+  }
   const server =
     hasUrl && !hasCommand
       ? resolveRemoteServer(entry, source, id, context)
@@ -143,6 +154,7 @@ function resolveRemoteServer(
     transport: entry.type === undefined ? 'auto' : entry.type === 'sse' ? 'sse' : 'http',
     url,
     headers: mapRecord(entry.headers, (header, text) => expand(text, ['headers', header]).value),
+    ...(entry.identity === 'per-user' ? { identity: 'per-user' as const } : {}),
     ...(entry.oauth !== undefined
       ? {
           oauth: resolveOAuth(entry.oauth, expand, (key, message) =>

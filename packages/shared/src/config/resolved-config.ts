@@ -74,6 +74,11 @@ export interface RemoteServerConfig extends ServerConfigBase {
    * `false`: never (a 401 is a failure of the `headers`' credentials).
    */
   oauth?: RemoteOAuthSettings | false;
+  /**
+   * `per-user`: each caller of the HTTP app authorizes this server with their own account and gets a connection of
+   * their own (docs/oauth-in-front.md, "Each caller's own account"). Absent: `shared`, one connection for everyone.
+   */
+  identity?: 'per-user';
 }
 
 /** `mcpServers.<id>.oauth` as resolved: variables expanded, `scopes` as a list. */
@@ -170,6 +175,41 @@ export interface ProjectConfig {
   optimization: ProjectOptimization;
 }
 
+/** A claim's required value: equal to it, or (an array claim) containing it; a list: any of its values. */
+export type RequiredClaimValue = string | number | boolean | Array<string | number | boolean>;
+
+/** `auth.oauth` as resolved (docs/oauth-in-front.md): variables expanded, `audience` as a list. */
+export interface OAuthResourceConfig {
+  /** The authorization server's issuer identifier: tokens' `iss` must equal it. */
+  issuer: string;
+  /** What tokens' `aud` must name one of. Absent: this resource's own URL (`<public URL>/mcp`). */
+  audience?: string[];
+  /** Absent: from the issuer's metadata. */
+  jwksUri?: string;
+  /** Opaque tokens are checked here (RFC 7662); `url` absent: the issuer metadata's `introspection_endpoint`. */
+  introspection?: { url?: string; clientId: string; clientSecret: string };
+  /** Every token must carry these scopes. */
+  requiredScopes?: string[];
+  /** Every token must carry these claim values. */
+  claims?: Record<string, RequiredClaimValue>;
+  /** What the scopes and claims of a token allow. Absent: every valid token may use every project, server and tool. */
+  roles?: OAuthRole[];
+}
+
+/** `auth.oauth.roles[]`: a token with all of `scopes` and `claims` gets the rest; absent limits: none. */
+export interface OAuthRole {
+  scopes?: string[];
+  claims?: Record<string, RequiredClaimValue>;
+  /** The projects it may act in; absent: any (as a token without `projects`). */
+  projects?: string[];
+  /** The server ids it may use; absent: every server. */
+  servers?: string[];
+  /** The tool keys (`server:tool`, or `server:*`) it may use; absent: every tool of its servers. */
+  tools?: string[];
+  /** The admin routes (`POST /v1/servers/:id/authorize` for a shared server). */
+  admin?: boolean;
+}
+
 export interface ResolvedConfig {
   /** Keyed by normalized server id, in file order. A record without prototype (any id is an ordinary key). */
   mcpServers: Record<string, ServerConfig>;
@@ -180,7 +220,12 @@ export interface ResolvedConfig {
   exposure: { mode: 'meta' | 'proxy'; names: ExposedNameStyle; pinned: string[] };
   search: SearchConfig;
   projects: Record<string, ProjectConfig>;
-  auth: { tokens: Array<{ id: string; token: string; projects?: string[] }>; allowAnonymous: boolean };
+  auth: {
+    tokens: Array<{ id: string; token: string; projects?: string[] }>;
+    allowAnonymous: boolean;
+    /** The HTTP app as an OAuth-protected resource (docs/oauth-in-front.md); absent: static tokens only. */
+    oauth?: OAuthResourceConfig;
+  };
   audit?: { file: string };
   /**
    * What was accepted but deserves a look, each starting with its JSON path: unknown keys (with "did you mean"),

@@ -1,7 +1,7 @@
 /**
  * Every secret value a resolved config holds (packages/shared/README.md, "Secrets"), for `createSecretRedactor`:
  * values of server `env` and `headers`, credentials inside URLs, credentials passed as arguments,
- * `auth.tokens[].token`, and every API key or token in the `search` section (`search.cloud.apiKey`,
+ * `auth.tokens[].token`, `auth.oauth.introspection.clientSecret`, and every API key or token in the `search` section (`search.cloud.apiKey`,
  * `search.llm.apiKey`, and whatever comes next).
  *
  * When in doubt a value is collected: masking a harmless value (a path in `env`) costs a little readability, a
@@ -55,6 +55,7 @@ export function collectConfigSecrets(config: ResolvedConfig): string[] {
     }
   }
   for (const token of config.auth.tokens) add(token.token);
+  add(config.auth.oauth?.introspection?.clientSecret);
   addSearchCredentials(config.search, add);
   return [...secrets];
 }

@@ -32,12 +32,18 @@ export class BackendAuthorizationError extends SearchMcpError {
   readonly serverId: string;
   readonly step: BackendAuthorizationStep;
   readonly needsUser: boolean;
+  /**
+   * Where the person opens the authorization, when one was begun for them (a per-user server's caller who has not
+   * authorized it yet, docs/oauth-in-front.md). Safe to show: it carries a `state`, no secret.
+   */
+  readonly authorizationUrl?: string;
 
   constructor(options: {
     serverId: string;
     step: BackendAuthorizationStep;
     message: string;
     needsUser?: boolean;
+    authorizationUrl?: string;
     /** HTTP status for the REST API: 400 for a bad callback, else 502 (the backend's authorization failed). */
     statusCode?: number;
     cause?: unknown;
@@ -54,6 +60,7 @@ export class BackendAuthorizationError extends SearchMcpError {
     this.serverId = options.serverId;
     this.step = options.step;
     this.needsUser = options.needsUser ?? false;
+    if (options.authorizationUrl !== undefined) this.authorizationUrl = options.authorizationUrl;
   }
 
   static override isInstance(error: unknown): error is BackendAuthorizationError {

@@ -46,6 +46,11 @@ export interface ServerStatus {
   features?: ServerFeature[];
   /** A remote server's OAuth state (docs/oauth.md), when OAuth applies to it; never a token. */
   oauth?: ServerOAuthStatus;
+  /**
+   * A server with `identity: "per-user"` (docs/oauth-in-front.md): how many callers have a connection of their own open
+   * now, and the most the manager keeps open at once. The fields above describe the server's shared connection.
+   */
+  perUser?: { connections: number; maxConnections: number };
 }
 
 /**

@@ -43,6 +43,12 @@ export interface ToolCallOptions extends InputRetry {
    * `CreateTaskResult`) instead of waiting for the result. `ttl` in milliseconds.
    */
   task?: { ttl?: number };
+  /**
+   * Who the call is for, for a server whose accounts are per caller (`identity: "per-user"`, docs/oauth-in-front.md):
+   * it runs on that caller's own connection, authorized with their own account. Absent (stdio, the CLI): the server's
+   * shared connection. Other servers ignore it.
+   */
+  subject?: string;
 }
 
 /**

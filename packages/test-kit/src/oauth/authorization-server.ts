@@ -97,8 +97,13 @@ export interface AuthorizationServer {
   metadataUrl: URL;
   /** The scopes it knows (those of the options). */
   scopes: readonly string[];
-  /** The test user's `sub`. */
-  subject: string;
+  /** The `sub` of the user who logs in at the next authorizations (the `subject` option, or the last `signInAs`). */
+  readonly subject: string;
+  /**
+   * Another user logs in at the authorizations that reach their login from now on (a flow already past it keeps its
+   * user): for tests of two people's tokens against one server. Tokens already issued keep their `sub`.
+   */
+  signInAs(subject: string): void;
   /** Counters and the last requests, for assertions. */
   activity: AuthorizationServerActivity;
   /** Adds a pre-registered client (static client id, optional secret). */
@@ -139,7 +144,7 @@ const grantModels = [
 
 export async function startAuthorizationServer(options: AuthorizationServerOptions = {}): Promise<AuthorizationServer> {
   const scopes = [...(options.scopes ?? defaultOAuthScopes)];
-  const subject = options.subject ?? 'test-user';
+  let subject = options.subject ?? 'test-user';
   const resources = new Set((options.resources ?? []).map((resource) => new URL(resource).href));
   const lifetimes = {
     accessToken: options.accessTokenTtlSeconds ?? 3600,
@@ -233,7 +238,7 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
     }
     await next();
   });
-  provider.use(createAutomaticInteractions(provider, subject));
+  provider.use(createAutomaticInteractions(provider, () => subject));
   const watched = watchAuthorizationServer(provider);
   if (options.enforceRegisteredScope !== true) {
     provider.on('registration_create.success', (_context: unknown, client: { clientId: string }) => {
@@ -249,7 +254,12 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
     url: new URL(issuer),
     metadataUrl: new URL('/.well-known/oauth-authorization-server', issuer),
     scopes,
-    subject,
+    get subject() {
+      return subject;
+    },
+    signInAs(next) {
+      subject = next;
+    },
     activity: watched.activity,
     async registerClient(client) {
       const metadata = {

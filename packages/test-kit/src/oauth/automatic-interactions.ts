@@ -8,18 +8,19 @@ export const interactionPath = (uid: string) => `/interaction/${uid}`;
 const interactionRoute = /^\/interaction\/[^/]+$/;
 
 /**
- * The fixture's user, with no UI: the interaction route oidc-provider redirects to logs the fixed test user in and
+ * The fixture's user, with no UI: the interaction route oidc-provider redirects to logs the test user in (the one
+ * `currentSubject` names when the flow reaches its login: `AuthorizationServer.signInAs` changes it) and
  * consents to every scope and resource the client asked for, then sends the user agent back to oidc-provider's
  * resume URL. That is the library's documented interaction API (`interactionDetails`, `interactionResult`, `Grant`),
  * so every check of the authorization endpoint (client, redirect URI, PKCE, resource, scope) still runs as it would
  * behind a login page.
  */
-export function createAutomaticInteractions(provider: Provider, subject: string): Middleware {
+export function createAutomaticInteractions(provider: Provider, currentSubject: () => string): Middleware {
   return async (context, next) => {
     if (context.method !== 'GET' || !interactionRoute.test(context.path)) return next();
     try {
       const interaction = await provider.interactionDetails(context.req, context.res);
-      const result = await resultFor(provider, interaction, subject);
+      const result = await resultFor(provider, interaction, currentSubject());
       const returnTo = await provider.interactionResult(context.req, context.res, result, {
         mergeWithLastSubmission: true,
       });

@@ -8,6 +8,7 @@ export { ToolCatalog } from './catalog/tool-catalog.js';
 export type { ToolCatalogOptions } from './catalog/tool-catalog.js';
 export type {
   Caller,
+  CallerAccess,
   CatalogExecuteOptions,
   CatalogListFilter,
   CatalogSearchHit,

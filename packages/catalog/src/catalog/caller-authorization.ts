@@ -15,6 +15,7 @@ export interface CatalogToken {
 export const maxProjectIdLength = 256;
 
 /**
+ * An OAuth caller brings its `access` (from its roles) instead of a configured token id.
  * @throws ValidationError for a project id over 256 characters, AuthenticationError for an unknown token id,
  * AuthorizationError for a token used outside its projects.
  */
@@ -25,13 +26,21 @@ export function authorizeCaller(caller: Caller, tokens: readonly CatalogToken[])
       message: `Invalid projectId: must be at most ${maxProjectIdLength} characters`,
     });
   }
+  if (caller.access) {
+    authorizeProjects(caller.access.projects, caller.tokenId ?? 'oauth', caller.projectId);
+    return;
+  }
   if (caller.tokenId === undefined) return;
   const token = tokens.find((entry) => entry.id === caller.tokenId);
   if (!token) throw new AuthenticationError({ message: `Unknown token id '${caller.tokenId}'` });
-  if (token.projects && (caller.projectId === undefined || !token.projects.includes(caller.projectId))) {
-    const where = caller.projectId === undefined ? 'without a project' : `for project '${caller.projectId}'`;
+  authorizeProjects(token.projects, token.id, caller.projectId);
+}
+
+function authorizeProjects(projects: readonly string[] | undefined, id: string, projectId: string | undefined): void {
+  if (projects && (projectId === undefined || !projects.includes(projectId))) {
+    const where = projectId === undefined ? 'without a project' : `for project '${projectId}'`;
     throw new AuthorizationError({
-      message: `Token '${token.id}' may not be used ${where}; it is limited to: ${token.projects.join(', ')}`,
+      message: `Token '${id}' may not be used ${where}; it is limited to: ${projects.join(', ')}`,
     });
   }
 }

@@ -9,8 +9,29 @@ import type { CatalogMatch } from './search-match.js';
  */
 export interface Caller {
   projectId?: string;
-  /** The id (not the secret) of the token that authenticated the request. */
+  /**
+   * The id (not the secret) of the token that authenticated the request. An OAuth caller has one too
+   * (`oauth:<subject>`, docs/oauth-in-front.md): sessions, tasks and limits are kept per id.
+   */
   tokenId?: string;
+  /**
+   * Who the caller is to servers with `identity: "per-user"` (docs/oauth-in-front.md): their calls run on this
+   * caller's own connection. Absent (stdio, the CLI): the server's shared connection.
+   */
+  subject?: string;
+  /**
+   * What an OAuth caller may use (its roles, docs/oauth-in-front.md): when present it is checked instead of looking
+   * `tokenId` up among the configured tokens.
+   */
+  access?: CallerAccess;
+}
+
+/** An OAuth caller's limits: absent fields limit nothing. */
+export interface CallerAccess {
+  /** The projects it may act in (as a token's `projects`). */
+  projects?: readonly string[];
+  /** The tools it may use: tool keys `server:tool`, or `server:*` for all of a server's. */
+  tools?: readonly string[];
 }
 
 /** `bm25` (local), `hybrid`, `llm`, `cloud` (each falls back to the local ranker) or `off`. */

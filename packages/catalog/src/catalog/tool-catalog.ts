@@ -16,6 +16,7 @@ import { ToolExecutor, type ToolExecutorOptions } from '../execution/tool-execut
 import { Bm25SearchProvider } from '../providers/bm25-search-provider.js';
 import { CloudSearchProvider } from '../providers/cloud-search-provider.js';
 import type { SearchProvider } from '../search-provider.js';
+import { isServerAllowed } from './caller-access.js';
 import { authorizeCaller, type CatalogToken } from './caller-authorization.js';
 import { CatalogSearch } from './catalog-search.js';
 import type { CatalogToolSource } from './catalog-tool-source.js';
@@ -175,7 +176,7 @@ export class ToolCatalog {
   /** The tools the caller may see, sorted as the sources list them. The same array is returned until tools change. */
   async visibleTools(caller: Caller = {}): Promise<readonly ToolInfo[]> {
     authorizeCaller(caller, this.tokens);
-    const project = this.tools.project(caller.projectId);
+    const project = this.tools.project(caller.projectId, caller.access);
     return (project instanceof Promise ? await project : project).tools;
   }
 
@@ -187,7 +188,7 @@ export class ToolCatalog {
    */
   visibleToolsNow(caller: Caller = {}): readonly ToolInfo[] | undefined {
     authorizeCaller(caller, this.tokens);
-    return this.tools.projectIfFresh(caller.projectId)?.tools;
+    return this.tools.projectIfFresh(caller.projectId, caller.access)?.tools;
   }
 
   /**
@@ -205,6 +206,7 @@ export class ToolCatalog {
         const server = Object.hasOwn(this.config.mcpServers, id) ? this.config.mcpServers[id] : undefined;
         if (!server?.enabled) continue;
         if (!isServerVisibleToProject(server.projects, caller.projectId)) continue;
+        if (!isServerAllowed(caller.access, id)) continue;
         const state = source.serverState?.(id);
         if (state !== undefined && state !== 'running') continue;
         if (!ids.includes(id)) ids.push(id);
@@ -216,7 +218,7 @@ export class ToolCatalog {
   /** Ranks the caller's visible tools (narrowed by `filter`) with its project's strategy. */
   async search(request: CatalogSearchRequest, caller: Caller = {}): Promise<CatalogSearchResponse> {
     authorizeCaller(caller, this.tokens);
-    const tools = await this.tools.forFilter(caller.projectId, request.filter);
+    const tools = await this.tools.forFilter(caller.projectId, request.filter, caller.access);
     return this.searcher.search(request, this.strategyFor(caller), tools);
   }
 
@@ -295,7 +297,7 @@ export class ToolCatalog {
     const source = sourceFor(this.sources, serverId);
     if (!source) throw toolNotFound(toolKey, visible, '');
     return this.executor.execute(
-      (signal) => source.callTool(serverId, toolName, argumentsObject, sourceCallOptions(signal, options)),
+      (signal) => source.callTool(serverId, toolName, argumentsObject, sourceCallOptions(signal, options, caller)),
       options.signal ? { signal: options.signal } : {},
     );
   }
@@ -303,7 +305,7 @@ export class ToolCatalog {
   /** What a key names for the caller: at once while the tools are unchanged, else after the sources are listed. */
   private resolve(toolKey: unknown, caller: Caller): ResolvedKey | Promise<ResolvedKey> {
     authorizeCaller(caller, this.tokens);
-    const project = this.tools.project(caller.projectId);
+    const project = this.tools.project(caller.projectId, caller.access);
     if (project instanceof Promise) return project.then((tools) => this.resolveIn(toolKey, caller, tools));
     return this.resolveIn(toolKey, caller, project);
   }
@@ -315,8 +317,10 @@ export class ToolCatalog {
 }
 
 /** What the source gets of a call's options: only what is set (filled in place: every forwarded call builds it). */
-function sourceCallOptions(signal: AbortSignal, options: CatalogExecuteOptions): ToolCallOptions {
+function sourceCallOptions(signal: AbortSignal, options: CatalogExecuteOptions, caller: Caller): ToolCallOptions {
   const call: ToolCallOptions = { signal };
+  // A per-user server runs the call on this caller's own connection (docs/oauth-in-front.md).
+  if (caller.subject !== undefined) call.subject = caller.subject;
   if (options.onProgress) call.onProgress = options.onProgress;
   if (options.timeoutMs !== undefined) call.timeoutMs = options.timeoutMs;
   if (options.meta) call.meta = options.meta;

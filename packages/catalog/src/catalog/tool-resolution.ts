@@ -6,6 +6,7 @@
  */
 import { parseToolKey, ToolNotFoundError, type ResolvedConfig, type ToolInfo } from '@search-mcp/shared';
 import { closestToolKeys } from '../execution/tool-key-suggestions.js';
+import { isToolAllowed } from './caller-access.js';
 import type { Caller } from './catalog-types.js';
 import type { CatalogToolSource } from './catalog-tool-source.js';
 import { configuredServer } from './config-lookup.js';
@@ -41,6 +42,8 @@ export function resolveToolKey(
   if (!parsed) return { kind: 'not-found' };
   const { serverId, toolName } = parsed;
   const key = `${serverId}:${toolName}`;
+  // Not a tool the caller's roles allow: as if it did not exist (docs/oauth-in-front.md, "Roles").
+  if (!isToolAllowed(caller.access, serverId, key)) return { kind: 'not-found' };
   const server = configuredServer(scope.config, serverId);
   // Not the caller's server: indistinguishable from one that does not exist.
   if (server && !isServerVisibleToProject(server.projects, caller.projectId)) return { kind: 'not-found' };

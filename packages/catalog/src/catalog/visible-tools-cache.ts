@@ -5,6 +5,8 @@
  */
 import type { Logger, ToolInfo, ToolSource } from '@search-mcp/shared';
 import { LruMap } from '../lru-map.js';
+import { accessKey, isToolAllowed } from './caller-access.js';
+import type { CallerAccess } from './catalog-types.js';
 import { isServerVisibleToProject } from './project-visibility.js';
 import { matchesSearchFilter, searchFilterKey, type CatalogSearchFilter } from './search-filter.js';
 
@@ -54,16 +56,16 @@ export class VisibleToolsCache {
    * A project's tools, at once (no promise) while no source changed since the last listing, else once the sources
    * are listed again. Every forwarded call looks here: an `await` per layer would cost a promise and a turn each.
    */
-  project(projectId: string | undefined): ProjectTools | Promise<ProjectTools> {
+  project(projectId: string | undefined, access?: CallerAccess): ProjectTools | Promise<ProjectTools> {
     const fresh = this.fresh();
-    if (fresh) return projectEntry(fresh, projectId);
-    return this.relist().then((snapshot) => projectEntry(snapshot, projectId));
+    if (fresh) return projectEntry(fresh, projectId, access);
+    return this.relist().then((snapshot) => projectEntry(snapshot, projectId, access));
   }
 
   /** A project's tools when no source changed since the last listing, else undefined (nothing is listed). */
-  projectIfFresh(projectId: string | undefined): ProjectTools | undefined {
+  projectIfFresh(projectId: string | undefined, access?: CallerAccess): ProjectTools | undefined {
     const fresh = this.fresh();
-    return fresh ? projectEntry(fresh, projectId) : undefined;
+    return fresh ? projectEntry(fresh, projectId, access) : undefined;
   }
 
   /** The tools of the servers a project sees (no project: the servers without `projects`). */
@@ -72,9 +74,13 @@ export class VisibleToolsCache {
   }
 
   /** A project's tools narrowed by a search filter; the same array for the same filter while tools stay the same. */
-  async forFilter(projectId: string | undefined, filter: CatalogSearchFilter | undefined): Promise<ToolInfo[]> {
+  async forFilter(
+    projectId: string | undefined,
+    filter: CatalogSearchFilter | undefined,
+    access?: CallerAccess,
+  ): Promise<ToolInfo[]> {
     const filterKey = searchFilterKey(filter);
-    const entry = await this.project(projectId);
+    const entry = await this.project(projectId, access);
     if (filterKey === undefined || filter === undefined) return entry.tools;
     const cached = entry.byFilter.get(filterKey);
     if (cached) return cached;
@@ -117,12 +123,22 @@ export class VisibleToolsCache {
   }
 }
 
-function projectEntry(snapshot: Snapshot, projectId: string | undefined): ProjectTools {
-  const projectKey = projectId ?? noProject;
+/** One entry per project and access limit (an OAuth caller's roles): both narrow what is seen. */
+function projectEntry(
+  snapshot: Snapshot,
+  projectId: string | undefined,
+  access: CallerAccess | undefined,
+): ProjectTools {
+  const limit = accessKey(access);
+  const projectKey = limit === '' ? (projectId ?? noProject) : `${projectId ?? noProject}\u0000${limit}`;
   let entry = snapshot.byProject.get(projectKey);
   if (!entry) {
     entry = {
-      tools: snapshot.all.filter((tool) => isServerVisibleToProject(tool.serverProjects, projectId)),
+      tools: snapshot.all.filter(
+        (tool) =>
+          isServerVisibleToProject(tool.serverProjects, projectId) &&
+          isToolAllowed(access, tool.serverName, tool.toolKey),
+      ),
       byKey: snapshot.byKey,
       byFilter: new LruMap(filterCacheSize),
     };

@@ -7,6 +7,8 @@ export interface AuditRecord {
   serverId?: string;
   projectId?: string;
   tokenId?: string;
+  /** The OAuth caller's subject (`sub`, docs/oauth-in-front.md), or `token:<id>` / `anonymous` where the app names one. */
+  subject?: string;
   queries?: string[];
   resultCount?: number;
   durationMs: number;

@@ -20,11 +20,12 @@ export function createRequestAudit(sink: AuditSink | undefined): RequestAudit {
     });
 }
 
-/** The project and token of a caller, as audit fields. */
-export function callerFields(caller: Caller): Pick<AuditRecord, 'projectId' | 'tokenId'> {
+/** The project, token and subject of a caller, as audit fields. */
+export function callerFields(caller: Caller): Pick<AuditRecord, 'projectId' | 'tokenId' | 'subject'> {
   return {
     ...(caller.projectId !== undefined ? { projectId: caller.projectId } : {}),
     ...(caller.tokenId !== undefined ? { tokenId: caller.tokenId } : {}),
+    ...(caller.subject !== undefined ? { subject: caller.subject } : {}),
   };
 }
 

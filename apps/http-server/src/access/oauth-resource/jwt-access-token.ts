@@ -1,0 +1,174 @@
+import { decodeJwt, decodeProtectedHeader, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
+import { KeySourceError } from './issuer-key-set.js';
+import { errorDetail, invalidToken, shown, TokenRefusal, unverifiable } from './token-refusal.js';
+
+/**
+ * Asymmetric signatures only: `none` is never a signature, and an HMAC (HS256 …) would let anyone holding the
+ * issuer's public key (which is public) sign tokens with it as the secret.
+ */
+export const acceptedAlgorithms = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
+];
+const accepted = new Set(acceptedAlgorithms);
+
+export interface JwtCheckOptions {
+  issuer: string;
+  audiences: readonly string[];
+  clockToleranceSeconds: number;
+  /** The issuer's keys; may throw a TokenRefusal when the metadata that names them cannot be had. */
+  keys: () => Promise<JWTVerifyGetKey>;
+}
+
+/**
+ * RFC 9068 §4 asks for `typ: at+jwt`; many issuers still send `JWT` or nothing, so those pass too. Any other type
+ * (a DPoP proof, a logout token …) is a JWT meant for something else and is refused.
+ */
+const accessTokenTypes = new Set([undefined, 'jwt', 'at+jwt', 'application/at+jwt']);
+
+/**
+ * Three base64url parts whose first is a JSON header: what is checked as a JWT. Anything else (an opaque string, a
+ * JWE of five parts) is an opaque token, for introspection.
+ */
+export function looksLikeJwt(token: string): boolean {
+  if (!/^[\w-]+\.[\w-]+\.[\w-]*$/.test(token)) return false;
+  try {
+    decodeProtectedHeader(token);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Checks a JWT access token (RFC 9068) with jose: signature by one of the issuer's keys, `iss` exactly the issuer,
+ * `aud` naming this resource (RFC 8707: a token minted for another resource is refused), `exp` required and not past,
+ * `nbf` and `iat` not in the future, `sub` required, all with the clock tolerance. `typ: at+jwt` is accepted, not
+ * required (many issuers still send `JWT`). Returns the verified claims; throws a TokenRefusal.
+ */
+export async function checkJwtAccessToken(token: string, options: JwtCheckOptions): Promise<JWTPayload> {
+  // Read without trust first, to refuse what needs no key (a foreign issuer, a refused algorithm) without asking
+  // the issuer for keys, and to name the algorithm in the reason.
+  let algorithm: unknown;
+  let type: unknown;
+  let unverifiedIssuer: unknown;
+  try {
+    ({ alg: algorithm, typ: type } = decodeProtectedHeader(token));
+    unverifiedIssuer = decodeJwt(token).iss;
+  } catch (error) {
+    throw invalidToken('the token is malformed', `malformed JWT: ${errorDetail(error)}`);
+  }
+  if (typeof algorithm !== 'string' || !accepted.has(algorithm))
+    throw invalidToken(
+      "the token's signing algorithm is not accepted",
+      `algorithm ${shown(algorithm)} is not allowed (asymmetric signatures only)`,
+    );
+  if (!accessTokenTypes.has(typeof type === 'string' ? type.toLowerCase() : (type as undefined)))
+    throw invalidToken('the token is not an access token', `typ ${shown(type)} is not an access token type`);
+  if (unverifiedIssuer !== options.issuer) throw wrongIssuer(unverifiedIssuer, options.issuer);
+
+  let payload: JWTPayload;
+  try {
+    ({ payload } = await jwtVerify(token, await options.keys(), {
+      issuer: options.issuer,
+      audience: [...options.audiences],
+      algorithms: acceptedAlgorithms,
+      clockTolerance: options.clockToleranceSeconds,
+      requiredClaims: ['exp', 'sub'],
+    }));
+  } catch (error) {
+    throw refusalFor(error, options);
+  }
+  const now = Math.floor(Date.now() / 1000);
+  // jose checks `iat` only against a maximum age; a token "issued" in the future is refused here.
+  if (typeof payload.iat === 'number' && payload.iat > now + options.clockToleranceSeconds)
+    throw invalidToken('the token is issued in the future', `iat ${isoTime(payload.iat)} is in the future`);
+  if (typeof payload.sub !== 'string' || payload.sub === '')
+    throw invalidToken('the token has no subject', `sub is ${shown(payload.sub)}, not a non-empty string`);
+  return payload;
+}
+
+function refusalFor(error: unknown, options: JwtCheckOptions): TokenRefusal {
+  if (error instanceof TokenRefusal) return error;
+  if (error instanceof KeySourceError)
+    return unverifiable("the authorization server's keys are unreachable", error.detail);
+  const { code, claim, reason, payload } = error as {
+    code?: string;
+    claim?: string;
+    reason?: string;
+    payload?: JWTPayload;
+  };
+  switch (code) {
+    case 'ERR_JWT_EXPIRED':
+      return invalidToken('the token has expired', `expired at ${isoTime(payload?.exp)}`);
+    case 'ERR_JWT_CLAIM_VALIDATION_FAILED':
+      return claimRefusal(claim, reason, payload ?? {}, options, errorDetail(error));
+    case 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED':
+      return invalidToken("the token's signature is invalid", 'signature verification failed');
+    case 'ERR_JWKS_NO_MATCHING_KEY':
+    case 'ERR_JWKS_MULTIPLE_MATCHING_KEYS':
+      return invalidToken(
+        'the token is not signed with a key the authorization server publishes',
+        `no single key of the issuer matches the token's header (${errorDetail(error)})`,
+      );
+    case 'ERR_JOSE_ALG_NOT_ALLOWED':
+    case 'ERR_JOSE_NOT_SUPPORTED':
+      return invalidToken("the token's signing algorithm is not accepted", errorDetail(error));
+    case 'ERR_JWS_INVALID':
+    case 'ERR_JWT_INVALID':
+      return invalidToken('the token is malformed', `malformed JWT: ${errorDetail(error)}`);
+    default:
+      return invalidToken('the token is invalid', errorDetail(error));
+  }
+}
+
+function claimRefusal(
+  claim: string | undefined,
+  reason: string | undefined,
+  payload: JWTPayload,
+  options: JwtCheckOptions,
+  detail: string,
+): TokenRefusal {
+  const missing = reason === 'missing';
+  switch (claim) {
+    case 'iss':
+      return wrongIssuer(payload.iss, options.issuer);
+    case 'aud':
+      return missing
+        ? invalidToken('the token names no audience', 'aud is missing')
+        : invalidToken(
+            'the token was issued for another resource',
+            `audience ${shown(payload.aud)} is not this resource (${options.audiences.join(', ')})`,
+          );
+    case 'nbf':
+      return invalidToken('the token is not valid yet', `nbf ${isoTime(payload.nbf)} is in the future`);
+    case 'exp':
+      return invalidToken('the token has no expiry', missing ? 'exp is missing' : detail);
+    case 'sub':
+      return invalidToken('the token has no subject', missing ? 'sub is missing' : detail);
+    default:
+      return invalidToken("the token's claims are invalid", detail);
+  }
+}
+
+function wrongIssuer(found: unknown, expected: string): TokenRefusal {
+  return invalidToken(
+    'the token was issued by another authorization server',
+    `issuer ${shown(found)} is not ${expected}`,
+  );
+}
+
+function isoTime(epochSeconds: unknown): string {
+  return typeof epochSeconds === 'number' && Number.isFinite(epochSeconds)
+    ? new Date(epochSeconds * 1000).toISOString()
+    : shown(epochSeconds);
+}

@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto';
+import { fetchJson, isJsonObject } from './bounded-fetch.js';
+import { invalidToken, shown, type TokenRefusal, unverifiable } from './token-refusal.js';
+
+/** A positive answer is trusted this long at most (and never past the token's `exp`): revocation shows within it. */
+const positiveCacheMs = 60_000;
+/** Bound on cached answers, so that many distinct tokens cannot grow memory without end. */
+const maxCachedAnswers = 10_000;
+
+export interface IntrospectionOptions {
+  issuer: string;
+  audiences: readonly string[];
+  clockToleranceSeconds: number;
+  clientId: string;
+  clientSecret: string;
+  /** The introspection endpoint: configured, or the metadata's `introspection_endpoint` (may throw a TokenRefusal). */
+  endpoint: () => Promise<string>;
+  fetch: typeof fetch;
+  timeoutMs: number;
+}
+
+/**
+ * Opaque tokens, checked at the authorization server's introspection endpoint (RFC 7662) with HTTP Basic client
+ * authentication. The answer must be `active`, name this issuer (when it names one) and this resource in `aud`, carry
+ * a `sub` and not be expired. Positive answers are cached under the token's SHA-256 (the token itself is never kept)
+ * until its `exp` or 60 s, whichever comes first; negative answers are not cached, so a token that becomes valid
+ * (or an endpoint that comes back) is seen at once.
+ */
+export class TokenIntrospection {
+  private readonly cache = new Map<string, { claims: Record<string, unknown>; until: number }>();
+
+  constructor(private readonly options: IntrospectionOptions) {}
+
+  async check(token: string): Promise<Record<string, unknown>> {
+    const key = createHash('sha256').update(token, 'utf8').digest('hex');
+    const cached = this.cache.get(key);
+    if (cached && cached.until > Date.now()) return cached.claims;
+    if (cached) this.cache.delete(key);
+
+    const claims = this.checked(await this.introspect(token));
+    const expiresAt = typeof claims.exp === 'number' ? claims.exp * 1000 : Number.POSITIVE_INFINITY;
+    this.remember(key, { claims, until: Math.min(expiresAt, Date.now() + positiveCacheMs) });
+    return claims;
+  }
+
+  private async introspect(token: string): Promise<unknown> {
+    const { clientId, clientSecret, timeoutMs } = this.options;
+    const endpoint = await this.options.endpoint();
+    // RFC 6749 §2.3.1: the client id and secret are form-encoded before they are joined and base64-encoded.
+    const credentials = Buffer.from(`${formEncode(clientId)}:${formEncode(clientSecret)}`).toString('base64');
+    const answer = await fetchJson(
+      this.options.fetch,
+      endpoint,
+      {
+        method: 'POST',
+        headers: {
+          accept: 'application/json',
+          authorization: `Basic ${credentials}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams({ token, token_type_hint: 'access_token' }).toString(),
+      },
+      timeoutMs,
+    );
+    if (answer.kind === 'unreachable')
+      throw unverifiable(
+        "the authorization server's introspection endpoint is unreachable",
+        `introspection: ${answer.detail}`,
+      );
+    if (answer.kind === 'not-json' || answer.status !== 200)
+      throw unverifiable(
+        "the authorization server's introspection endpoint failed",
+        `introspection: ${endpoint} answered ${answer.status}${answer.kind === 'not-json' ? ' with no JSON' : ''}`,
+      );
+    return answer.body;
+  }
+
+  private checked(body: unknown): Record<string, unknown> {
+    if (!isJsonObject(body) || typeof body.active !== 'boolean')
+      throw unverifiable(
+        "the authorization server's introspection answer is malformed",
+        'introspection: the answer is not an object with a boolean `active`',
+      );
+    const { issuer, audiences, clockToleranceSeconds } = this.options;
+    if (!body.active) throw invalidToken('the token is not active', 'introspection: active is false');
+    if (body.iss !== undefined && body.iss !== issuer)
+      throw invalidToken(
+        'the token was issued by another authorization server',
+        `introspection: issuer ${shown(body.iss)} is not ${issuer}`,
+      );
+    const named = typeof body.aud === 'string' ? [body.aud] : Array.isArray(body.aud) ? body.aud : [];
+    if (named.length === 0) throw invalidToken('the token names no audience', 'introspection: aud is missing');
+    if (!named.some((audience) => audiences.includes(audience as string)))
+      throw invalidToken(
+        'the token was issued for another resource',
+        `introspection: audience ${shown(body.aud)} is not this resource (${audiences.join(', ')})`,
+      );
+    const now = Date.now() / 1000;
+    if (typeof body.exp === 'number' && body.exp <= now - clockToleranceSeconds)
+      throw timeRefusal('the token has expired', 'exp', body.exp, 'passed');
+    if (typeof body.nbf === 'number' && body.nbf > now + clockToleranceSeconds)
+      throw timeRefusal('the token is not valid yet', 'nbf', body.nbf, 'in the future');
+    if (typeof body.sub !== 'string' || body.sub === '')
+      throw invalidToken('the token has no subject', `introspection: sub is ${shown(body.sub)}`);
+    return body;
+  }
+
+  private remember(key: string, entry: { claims: Record<string, unknown>; until: number }): void {
+    if (this.cache.size >= maxCachedAnswers) {
+      const now = Date.now();
+      for (const [cachedKey, cached] of this.cache) if (cached.until <= now) this.cache.delete(cachedKey);
+      // Still full: drop the oldest (a Map iterates in insertion order).
+      const oldest = this.cache.keys().next();
+      if (this.cache.size >= maxCachedAnswers && !oldest.done) this.cache.delete(oldest.value);
+    }
+    this.cache.set(key, entry);
+  }
+}
+
+function timeRefusal(description: string, claim: string, epochSeconds: number, state: string): TokenRefusal {
+  return invalidToken(
+    description,
+    `introspection: ${claim} ${new Date(epochSeconds * 1000).toISOString()} is ${state}`,
+  );
+}
+
+function formEncode(value: string): string {
+  return encodeURIComponent(value).replace(/%20/g, '+');
+}

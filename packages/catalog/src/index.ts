@@ -20,6 +20,7 @@ export type { CatalogSearchFilter } from './catalog/search-filter.js';
 export type { CatalogToken } from './catalog/caller-authorization.js';
 export type { CatalogToolSource, DisabledTool } from './catalog/catalog-tool-source.js';
 export { isServerVisibleToProject } from './catalog/project-visibility.js';
+export { isServerAllowed, isToolAllowed } from './catalog/caller-access.js';
 export type { ToolExecutorOptions } from './execution/tool-executor.js';
 
 export { Bm25SearchProvider } from './providers/bm25-search-provider.js';

@@ -69,12 +69,12 @@ describe('caller access (OAuth roles)', () => {
     expect(catalog.visibleServerIds(reader)).toEqual(['github', 'linear']);
   });
 
-  it('passes the subject to the source with each call (a per-user server runs it on that caller’s connection)', async () => {
+  it('names the token to the source with each call (a per-user server runs it on that token’s connection)', async () => {
     const { catalog, calls } = setUp();
     await catalog.execute('github:search_code', {}, reader);
     await catalog.execute('linear:list_issues', {}, { projectId: undefined });
     expect(calls.map((call) => [call.toolName, call.options?.subject])).toEqual([
-      ['search_code', 'alice'],
+      ['search_code', 'oauth:alice'],
       ['list_issues', undefined],
     ]);
   });

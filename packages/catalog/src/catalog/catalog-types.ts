@@ -11,13 +11,11 @@ export interface Caller {
   projectId?: string;
   /**
    * The id (not the secret) of the token that authenticated the request. An OAuth caller has one too
-   * (`oauth:<subject>`, docs/oauth-in-front.md): sessions, tasks and limits are kept per id.
+   * (`oauth:<subject>`, docs/oauth-in-front.md): sessions, tasks and limits are kept per id, and a server with
+   * `identity: "per-user"` runs the calls of each id on a connection of its own (none: the shared connection).
    */
   tokenId?: string;
-  /**
-   * Who the caller is to servers with `identity: "per-user"` (docs/oauth-in-front.md): their calls run on this
-   * caller's own connection. Absent (stdio, the CLI): the server's shared connection.
-   */
+  /** The OAuth caller's subject (its token's `sub`, docs/oauth-in-front.md), named in the audit record. */
   subject?: string;
   /**
    * What an OAuth caller may use (its roles, docs/oauth-in-front.md): when present it is checked instead of looking

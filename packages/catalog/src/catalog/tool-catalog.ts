@@ -319,8 +319,9 @@ export class ToolCatalog {
 /** What the source gets of a call's options: only what is set (filled in place: every forwarded call builds it). */
 function sourceCallOptions(signal: AbortSignal, options: CatalogExecuteOptions, caller: Caller): ToolCallOptions {
   const call: ToolCallOptions = { signal };
-  // A per-user server runs the call on this caller's own connection (docs/oauth-in-front.md).
-  if (caller.subject !== undefined) call.subject = caller.subject;
+  // A per-user server runs the call on a connection of this token's own (docs/oauth-in-front.md); without a token
+  // (stdio, the CLI, an anonymous HTTP caller) on its shared connection.
+  if (caller.tokenId !== undefined) call.subject = caller.tokenId;
   if (options.onProgress) call.onProgress = options.onProgress;
   if (options.timeoutMs !== undefined) call.timeoutMs = options.timeoutMs;
   if (options.meta) call.meta = options.meta;

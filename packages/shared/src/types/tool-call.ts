@@ -45,8 +45,9 @@ export interface ToolCallOptions extends InputRetry {
   task?: { ttl?: number };
   /**
    * Who the call is for, for a server whose accounts are per caller (`identity: "per-user"`, docs/oauth-in-front.md):
-   * it runs on that caller's own connection, authorized with their own account. Absent (stdio, the CLI): the server's
-   * shared connection. Other servers ignore it.
+   * it runs on that caller's own connection, authorized with their own account. The catalog passes the caller's token
+   * id (`oauth:<sub>` for an OAuth caller). Absent (stdio, the CLI, an anonymous HTTP caller): the server's shared
+   * connection. Other servers ignore it.
    */
   subject?: string;
 }

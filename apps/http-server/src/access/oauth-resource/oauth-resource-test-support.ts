@@ -5,7 +5,16 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type CryptoKey, exportJWK, generateKeyPair, type JWK, type JWTPayload, SignJWT } from 'jose';
+import {
+  type CryptoKey,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  type JWK,
+  type JWTPayload,
+  jwtVerify,
+  SignJWT,
+} from 'jose';
 
 export interface SigningKey {
   kid: string;
@@ -141,4 +150,11 @@ export async function refusedUrl(path: string): Promise<string> {
 /** base64url of a JSON value, to build tokens jose would never sign (`alg: none`, tampered payloads). */
 export function base64urlJson(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
+
+/** jose's `jwtVerify` alone with the public key in hand, for the benchmark's floor (bench/oauth-resource-bench.ts). */
+export async function joseAlone(key: SigningKey, issuer: string): Promise<(token: string) => Promise<boolean>> {
+  const publicKey = await importJWK(key.publicJwk, key.alg);
+  return async (token) =>
+    (await jwtVerify(token, publicKey, { issuer, audience: testAudience })).payload.sub !== undefined;
 }

@@ -143,6 +143,25 @@ describe('refused JWTs (the bad-input table)', () => {
   });
 });
 
+describe("per-request audiences (the resource's URL as the request reached it)", () => {
+  it('checks the audiences given with the request instead of the settings, the cached token included', async () => {
+    const perRequest = createOAuthTokenVerifier({ issuer: issuer.issuer, audiences: [], jwksUri: issuer.jwksUri });
+    const token = await issuer.sign({ aud: 'http://127.0.0.1:1234/mcp' });
+    expect((await perRequest.verify(token, { audiences: ['http://127.0.0.1:1234/mcp'] })).valid).toBe(true);
+    const elsewhere = expectRefused(
+      await perRequest.verify(token, { audiences: ['https://search.example/mcp'] }),
+      token,
+    );
+    expect(elsewhere).toMatchObject({
+      description: 'the token was issued for another resource',
+      reason: 'audience http://127.0.0.1:1234/mcp is not this resource (https://search.example/mcp)',
+    });
+    expect(expectRefused(await perRequest.verify(token), token)).toMatchObject({
+      description: 'this resource accepts no audience',
+    });
+  });
+});
+
 describe('scopes and claims (403 insufficient_scope)', () => {
   let strict: OAuthTokenVerifier;
   beforeAll(() => {

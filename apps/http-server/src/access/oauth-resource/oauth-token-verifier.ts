@@ -6,16 +6,26 @@ import type { OAuthResourceSettings, OAuthTokenCheck } from './oauth-resource-se
 import { TokenIntrospection } from './token-introspection.js';
 import { enforcePolicy, principalOf } from './token-policy.js';
 import { errorDetail, invalidToken, TokenRefusal, unverifiable } from './token-refusal.js';
+import { VerifiedTokenCache } from './verified-token-cache.js';
+
+export interface OAuthVerifyOptions {
+  /**
+   * The audiences this request's token must name one of, instead of `settings.audiences`: the resource's URL as this
+   * request reached it, when the app serves several (RFC 8707). Empty: every token is refused.
+   */
+  audiences?: readonly string[];
+}
 
 export interface OAuthTokenVerifier {
   /** Never throws, never logs: every failure is a result. */
-  verify(token: string): Promise<OAuthTokenCheck>;
+  verify(token: string, options?: OAuthVerifyOptions): Promise<OAuthTokenCheck>;
 }
 
 /**
  * The check of a bearer token presented to `search-mcp-http` as an OAuth access token for it (issue 21): a JWT
  * against the issuer's keys, an opaque token by introspection, then the required scopes and claims. The issuer's
- * metadata is fetched only when something it names is needed (no `jwksUri`, or no introspection `url`).
+ * metadata is fetched only when something it names is needed (no `jwksUri`, or no introspection `url`). A token
+ * verified once is taken from a cache for up to 60 s (never past its expiry): VerifiedTokenCache.
  */
 export function createOAuthTokenVerifier(settings: OAuthResourceSettings): OAuthTokenVerifier {
   const fetchImplementation = settings.fetch ?? fetch;
@@ -42,7 +52,6 @@ export function createOAuthTokenVerifier(settings: OAuthResourceSettings): OAuth
     introspectionSettings &&
     new TokenIntrospection({
       issuer: settings.issuer,
-      audiences: settings.audiences,
       clockToleranceSeconds,
       clientId: introspectionSettings.clientId,
       clientSecret: introspectionSettings.clientSecret,
@@ -59,30 +68,44 @@ export function createOAuthTokenVerifier(settings: OAuthResourceSettings): OAuth
       },
     });
 
-  async function claimsOf(token: string): Promise<Record<string, unknown>> {
+  const verified = new VerifiedTokenCache();
+
+  async function claimsOf(token: string, audiences: readonly string[]): Promise<Record<string, unknown>> {
     // Before any parsing: a huge header must cost nothing.
     if (token.length > maxTokenLength)
       throw invalidToken('the token is too long', `token of ${token.length} characters (limit ${maxTokenLength})`);
     if (token === '') throw invalidToken('the token is empty', 'empty bearer token');
-    if (looksLikeJwt(token))
-      return checkJwtAccessToken(token, {
+    if (audiences.length === 0)
+      throw invalidToken('this resource accepts no audience', 'no audience is configured for this request');
+    const key = verified.key(token);
+    const cached = verified.get(key);
+    // Verified for another of the app's resource URLs: checked again in full, so the refusal names the audience.
+    if (cached && namesOneOf(cached.aud, audiences)) return cached;
+    if (looksLikeJwt(token)) {
+      const payload = await checkJwtAccessToken(token, {
         issuer: settings.issuer,
-        audiences: settings.audiences,
+        audiences,
         clockToleranceSeconds,
         keys,
       });
+      // jose accepts the token until exp plus the tolerance; the cache does no more.
+      verified.put(key, payload, ((payload.exp as number) + clockToleranceSeconds) * 1000);
+      return payload;
+    }
     if (!introspection)
       throw invalidToken(
         'the token is not a JWT and no introspection is configured',
         'not a JWT and no introspection is configured',
       );
-    return introspection.check(token);
+    const claims = await introspection.check(token, audiences);
+    verified.put(key, claims, typeof claims.exp === 'number' ? claims.exp * 1000 : Number.POSITIVE_INFINITY);
+    return claims;
   }
 
   return {
-    async verify(token) {
+    async verify(token, options) {
       try {
-        const principal = principalOf(await claimsOf(token));
+        const principal = principalOf(await claimsOf(token, options?.audiences ?? settings.audiences));
         enforcePolicy(principal, settings);
         return { valid: true, principal };
       } catch (error) {
@@ -98,4 +121,10 @@ export function createOAuthTokenVerifier(settings: OAuthResourceSettings): OAuth
       }
     },
   };
+}
+
+/** Whether an `aud` claim (a string or an array, RFC 7519 §4.1.3) names one of `audiences`. */
+function namesOneOf(audience: unknown, audiences: readonly string[]): boolean {
+  if (typeof audience === 'string') return audiences.includes(audience);
+  return Array.isArray(audience) && audience.some((item) => audiences.includes(item as string));
 }

@@ -1,15 +1,8 @@
-import { createHash } from 'node:crypto';
 import { fetchJson, isJsonObject } from './bounded-fetch.js';
 import { invalidToken, shown, type TokenRefusal, unverifiable } from './token-refusal.js';
 
-/** A positive answer is trusted this long at most (and never past the token's `exp`): revocation shows within it. */
-const positiveCacheMs = 60_000;
-/** Bound on cached answers, so that many distinct tokens cannot grow memory without end. */
-const maxCachedAnswers = 10_000;
-
 export interface IntrospectionOptions {
   issuer: string;
-  audiences: readonly string[];
   clockToleranceSeconds: number;
   clientId: string;
   clientSecret: string;
@@ -22,25 +15,14 @@ export interface IntrospectionOptions {
 /**
  * Opaque tokens, checked at the authorization server's introspection endpoint (RFC 7662) with HTTP Basic client
  * authentication. The answer must be `active`, name this issuer (when it names one) and this resource in `aud`, carry
- * a `sub` and not be expired. Positive answers are cached under the token's SHA-256 (the token itself is never kept)
- * until its `exp` or 60 s, whichever comes first; negative answers are not cached, so a token that becomes valid
- * (or an endpoint that comes back) is seen at once.
+ * a `sub` and not be expired. (The verifier caches positive answers: VerifiedTokenCache.)
  */
 export class TokenIntrospection {
-  private readonly cache = new Map<string, { claims: Record<string, unknown>; until: number }>();
-
   constructor(private readonly options: IntrospectionOptions) {}
 
-  async check(token: string): Promise<Record<string, unknown>> {
-    const key = createHash('sha256').update(token, 'utf8').digest('hex');
-    const cached = this.cache.get(key);
-    if (cached && cached.until > Date.now()) return cached.claims;
-    if (cached) this.cache.delete(key);
-
-    const claims = this.checked(await this.introspect(token));
-    const expiresAt = typeof claims.exp === 'number' ? claims.exp * 1000 : Number.POSITIVE_INFINITY;
-    this.remember(key, { claims, until: Math.min(expiresAt, Date.now() + positiveCacheMs) });
-    return claims;
+  /** The answer's claims when the token is active and names one of `audiences`; throws a TokenRefusal. */
+  async check(token: string, audiences: readonly string[]): Promise<Record<string, unknown>> {
+    return this.checked(await this.introspect(token), audiences);
   }
 
   private async introspect(token: string): Promise<unknown> {
@@ -75,13 +57,13 @@ export class TokenIntrospection {
     return answer.body;
   }
 
-  private checked(body: unknown): Record<string, unknown> {
+  private checked(body: unknown, audiences: readonly string[]): Record<string, unknown> {
     if (!isJsonObject(body) || typeof body.active !== 'boolean')
       throw unverifiable(
         "the authorization server's introspection answer is malformed",
         'introspection: the answer is not an object with a boolean `active`',
       );
-    const { issuer, audiences, clockToleranceSeconds } = this.options;
+    const { issuer, clockToleranceSeconds } = this.options;
     if (!body.active) throw invalidToken('the token is not active', 'introspection: active is false');
     if (body.iss !== undefined && body.iss !== issuer)
       throw invalidToken(
@@ -103,17 +85,6 @@ export class TokenIntrospection {
     if (typeof body.sub !== 'string' || body.sub === '')
       throw invalidToken('the token has no subject', `introspection: sub is ${shown(body.sub)}`);
     return body;
-  }
-
-  private remember(key: string, entry: { claims: Record<string, unknown>; until: number }): void {
-    if (this.cache.size >= maxCachedAnswers) {
-      const now = Date.now();
-      for (const [cachedKey, cached] of this.cache) if (cached.until <= now) this.cache.delete(cachedKey);
-      // Still full: drop the oldest (a Map iterates in insertion order).
-      const oldest = this.cache.keys().next();
-      if (this.cache.size >= maxCachedAnswers && !oldest.done) this.cache.delete(oldest.value);
-    }
-    this.cache.set(key, entry);
   }
 }
 

@@ -138,6 +138,7 @@ describe('the protected MCP server and its authorization server', () => {
       });
     }
     expect(mcpServer.activity.lastClaims?.sub).toBe('test-user');
+    expect(mcpServer.activity.tokenUses.at(-1)?.sub).toBe('test-user');
   });
 
   it('refuses a code exchange without the PKCE verifier', async () => {

@@ -60,6 +60,11 @@ export interface ProtectedMcpServerActivity {
   metadataRequests: number;
   /** The claims of the last token that passed the gate. */
   lastClaims?: JWTPayload;
+  /**
+   * Every request whose token passed the gate, in order: the token's `sub` (which user it came as) and the 2025
+   * session it belongs to (`Mcp-Session-Id`; none for `initialize` and 2026-07-28 requests).
+   */
+  tokenUses: { sub: string; sessionId?: string }[];
 }
 
 export interface ProtectedMcpServer {
@@ -77,7 +82,13 @@ export async function startProtectedMcpServer(options: ProtectedMcpServerOptions
   const { authorizationServer } = options;
   const requiredScopes = options.requiredScopes ?? ['mcp:read'];
   const toolScopes = options.toolScopes ?? defaultToolScopes;
-  const activity: ProtectedMcpServerActivity = { requests: 0, unauthorized: 0, forbidden: 0, metadataRequests: 0 };
+  const activity: ProtectedMcpServerActivity = {
+    requests: 0,
+    unauthorized: 0,
+    forbidden: 0,
+    metadataRequests: 0,
+    tokenUses: [],
+  };
   const metadataResponse = await fetch(authorizationServer.metadataUrl);
   const { jwks_uri: jwksUri } = (await metadataResponse.json()) as { jwks_uri: string };
 
@@ -106,6 +117,8 @@ export async function startProtectedMcpServer(options: ProtectedMcpServerOptions
         ? passed.refusal
         : await (async () => {
             activity.lastClaims = passed.claims;
+            const sessionId = request.headers.get('mcp-session-id') ?? undefined;
+            activity.tokenUses.push({ sub: String(passed.claims.sub), ...(sessionId ? { sessionId } : {}) });
             return (await isLegacyRequest(request))
               ? legacy.handle(request, passed.authInfo)
               : modern.fetch(request, { authInfo: passed.authInfo });

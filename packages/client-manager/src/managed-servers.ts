@@ -8,6 +8,7 @@ import {
   parseConfig,
   type ResolvedConfig,
   type SearchMcpConfigInput,
+  type ServerConfig,
   type ServerHealth,
   type ServerState,
   type ServerStatus,
@@ -25,6 +26,9 @@ import type {
 import type { ServerConfigChanges } from './server-config-changes.js';
 import { readAuthorizationCallback } from './oauth/authorization-callback.js';
 import type { ServerAuthorization } from './oauth/server-authorization.js';
+import { PerUserConnections } from './per-user/per-user-connections.js';
+import { perUserLimits } from './per-user/per-user-options.js';
+import { isPerUserServer } from './per-user/per-user-server.js';
 
 /**
  * The configured servers as a whole: one `ServerConnection` each, their life cycle (start, stop, reload, close),
@@ -34,6 +38,8 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
   private currentConfig: ResolvedConfig;
   private connections = new Map<string, ServerConnection>();
   private readonly wiring: ManagerWiring;
+  /** Each caller's own connection to the servers with `identity: "per-user"` (README, "Per-user servers"). */
+  private readonly perUser: PerUserConnections;
   /** @internal For the subclass's own log lines. */
   protected readonly logger: Logger;
   private readonly options: McpClientManagerOptions;
@@ -45,6 +51,7 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
   private reconfiguring: Promise<unknown> = Promise.resolve();
   private readonly killOnExit = () => {
     for (const connection of this.connections.values()) connection.killNow();
+    this.perUser.killNow();
   };
 
   /**
@@ -60,9 +67,22 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
     this.wiring = wireManager(this.currentConfig, options, {
       emit: this.emit.bind(this) as EmitManagerEvent,
       onStatusChange: (status, previous) => this.emit('status-change', status, previous),
-      onToolsChanged: (serverId, tools) => this.toolsChanged(serverId, tools),
+      onToolsChanged: (serverId, tools) => this.sharedToolsChanged(serverId, tools),
     });
     this.logger = this.wiring.logger;
+    this.perUser = new PerUserConnections({
+      limits: perUserLimits(options.perUser),
+      createConnection: (config, caller) => this.wiring.createConnection(config, caller),
+      emit: this.emit.bind(this) as EmitManagerEvent,
+      redirectUrl: () => options.oauth?.redirectUrl?.(),
+      onToolsChanged: (serverId) => {
+        // The callers' list stands for the server's only while its shared connection is not running.
+        if (this.connections.get(serverId)?.currentState !== 'running') {
+          this.toolsChanged(serverId, this.perUser.tools.all(serverId));
+        }
+      },
+      logger: this.logger,
+    });
     for (const serverConfig of Object.values(this.currentConfig.mcpServers)) {
       this.connections.set(serverConfig.id, this.wiring.createConnection(serverConfig));
     }
@@ -152,15 +172,27 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
    * `/oauth/callback`): the URL to send a person to (always a new authorization), or nothing when the server's grant
    * needs no person (client credentials and the other grants of docs/oauth.md: the token is already there).
    */
-  async beginAuthorization(id: string, options: { redirectUrl: string }): Promise<{ authorizationUrl?: string }> {
+  async beginAuthorization(
+    id: string,
+    options: { redirectUrl: string; subject?: string },
+  ): Promise<{ authorizationUrl?: string }> {
     this.assertOpen();
-    const url = await authorizationOf(this.connection(id)).begin(options.redirectUrl);
+    const connection = this.connection(id);
+    const perUser = perUserConfig(connection, options.subject);
+    if (perUser && options.subject !== undefined) {
+      // The caller's own authorization, on their own connection (README, "Per-user servers").
+      authorizationOf(connection);
+      const url = await this.perUser.begin(perUser, options.subject, options.redirectUrl);
+      return url !== undefined ? { authorizationUrl: url } : {};
+    }
+    const url = await authorizationOf(connection).begin(options.redirectUrl);
     return url ? { authorizationUrl: url.href } : {};
   }
 
   /**
    * The second half: the redirect's query (`code`, `state`, `iss`, or `error`). The `state` says which server's
-   * authorization it completes; resolves with that server's status once it is connected.
+   * authorization it completes (a server's own, or one caller's of a per-user server); resolves with that connection's
+   * status once it is connected.
    */
   async completeAuthorization(query: URLSearchParams): Promise<ServerStatus> {
     this.assertOpen();
@@ -169,6 +201,8 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
       candidate.authorization?.ownsState(callback.state),
     );
     if (!connection) {
+      const caller = await this.perUser.complete(callback);
+      if (caller) return this.withPerUser(caller);
       throw new BackendAuthorizationError({
         serverId: '(unknown)',
         step: 'callback',
@@ -183,10 +217,18 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
     return connection.status();
   }
 
-  /** Revokes (where offered) and forgets a server's OAuth tokens; it then waits in `needs-auth`. */
-  async logout(id: string): Promise<ServerStatus> {
+  /**
+   * Revokes (where offered) and forgets a server's OAuth tokens; it then waits in `needs-auth`. With `subject`, on a
+   * per-user server: that caller's own tokens, and their connection is closed.
+   */
+  async logout(id: string, options: { subject?: string } = {}): Promise<ServerStatus> {
     this.assertOpen();
     const connection = this.connection(id);
+    const perUser = perUserConfig(connection, options.subject);
+    if (perUser && options.subject !== undefined) {
+      authorizationOf(connection);
+      return this.withPerUser(await this.perUser.logout(perUser, options.subject));
+    }
     await authorizationOf(connection).logout();
     if (connection.config.enabled) await connection.reconnectNow();
     await connection.connectSettled();
@@ -222,8 +264,24 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.allSettled([...this.connections.values()].map((connection) => connection.stop()));
+    await Promise.allSettled([
+      ...[...this.connections.values()].map((connection) => connection.stop()),
+      this.perUser.close(),
+    ]);
     process.removeListener('exit', this.killOnExit);
+  }
+
+  /**
+   * @internal Runs `work` on a caller's own connection to a per-user server (started first); a caller who has to
+   * authorize gets a `BackendAuthorizationError` with the URL (README, "Per-user servers").
+   */
+  protected runForCaller<T>(
+    config: ServerConfig,
+    subject: string,
+    work: (connection: ServerConnection) => Promise<T>,
+  ): Promise<T> {
+    this.assertOpen();
+    return this.perUser.run(config, subject, work);
   }
 
   /** @internal The connection of a configured server, if any (no error for an unknown id). */
@@ -241,7 +299,7 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
     const all: ToolInfo[] = [];
     for (const connection of this.connections.values()) {
       await connection.settled();
-      all.push(...connection.listTools());
+      all.push(...this.toolsOf(connection));
     }
     return all;
   }
@@ -250,7 +308,19 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
   async listTools(id: string): Promise<ToolInfo[]> {
     const connection = this.connection(id);
     await connection.settled();
-    return connection.listTools();
+    return this.toolsOf(connection);
+  }
+
+  /**
+   * A server's tools: its connection's; for a per-user server whose shared connection is not running, those its
+   * callers' connections listed (so search finds them before an admin authorizes it).
+   */
+  private toolsOf(connection: ServerConnection): ToolInfo[] {
+    const { config } = connection;
+    if (!isPerUserServer(config) || !config.enabled || connection.currentState === 'running') {
+      return connection.listTools();
+    }
+    return this.perUser.tools.permitted(config);
   }
 
   /** Pings every running server; servers that are not running report `ok: false` with their state. */
@@ -261,7 +331,16 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
 
   /** The state of every configured server, in config order. */
   status(): ServerStatus[] {
-    return [...this.connections.values()].map((connection) => connection.status());
+    return [...this.connections.values()].map((connection) => this.withPerUser(connection.status()));
+  }
+
+  /** A per-user server's status says how many callers have a connection of their own. */
+  private withPerUser(status: ServerStatus): ServerStatus {
+    if (!isPerUser(this.connections.get(status.id))) return status;
+    return {
+      ...status,
+      perUser: { connections: this.perUser.count(status.id), maxConnections: this.perUser.maxConnections },
+    };
   }
 
   private async applyConfig(input: SearchMcpConfigInput | ResolvedConfig): Promise<ServerConfigChanges> {
@@ -275,8 +354,26 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
         this.connections = connections;
         this.currentConfig = config;
         for (const id of changes.removed) this.toolsChanged(id, []);
+        // Callers' connections of a removed or changed server go with it (a changed one's callers reconnect with the
+        // new entry at their next call).
+        for (const id of [...changes.removed, ...changes.changed]) {
+          void this.perUser.closeServer(
+            id,
+            `was ${changes.removed.includes(id) ? 'removed' : 'changed'} by a config reload and stopped`,
+          );
+        }
       },
     });
+  }
+
+  /**
+   * The shared connection's tools changed. A per-user server whose shared connection went (or never came) keeps the
+   * tools its callers' connections listed.
+   */
+  private sharedToolsChanged(serverId: string, tools: readonly ToolInfo[]): void {
+    const callers = this.perUser.tools.all(serverId);
+    const perUser = isPerUser(this.connections.get(serverId));
+    this.toolsChanged(serverId, tools.length === 0 && perUser && callers.length > 0 ? callers : tools);
   }
 
   private toolsChanged(serverId: string, tools: readonly ToolInfo[]): void {
@@ -304,6 +401,15 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
   private assertOpen(): void {
     if (this.closed) throw new Error('McpClientManager is closed');
   }
+}
+
+function isPerUser(connection: ServerConnection | undefined): boolean {
+  return connection !== undefined && isPerUserServer(connection.config);
+}
+
+/** The config of a per-user server when the request is for one of its callers; else undefined (the shared connection). */
+function perUserConfig(connection: ServerConnection, subject: string | undefined): ServerConfig | undefined {
+  return subject !== undefined && isPerUserServer(connection.config) ? connection.config : undefined;
 }
 
 /** A server's OAuth, or a clear error for a server OAuth does not apply to. */

@@ -33,11 +33,20 @@ export interface ManagerHooks {
   onToolsChanged: (serverId: string, tools: readonly ToolInfo[]) => void;
 }
 
+/** One caller's own connection to a per-user server (`src/per-user/`): who, and the pool's hooks instead of the manager's. */
+export interface CallerWiring {
+  subject: string;
+  hooks: ManagerHooks;
+}
+
 export interface ManagerWiring {
   logger: Logger;
   redactor: SecretRedactor;
-  /** A connection for one server entry, with the manager's settings (not started). */
-  createConnection: (config: ServerConfig) => ServerConnection;
+  /**
+   * A connection for one server entry, with the manager's settings (not started). With `caller`: that caller's own
+   * connection to a per-user server (their own OAuth credentials, the pool's hooks).
+   */
+  createConnection: (config: ServerConfig, caller?: CallerWiring) => ServerConnection;
   /** A reload brought this config: its secrets are masked from now on (when the manager built the redactor). */
   addConfig: (config: ResolvedConfig) => void;
 }
@@ -85,12 +94,17 @@ export function wireManager(
     logger,
     redactor,
     addConfig: (next) => reloadable?.add(collectConfigSecrets(next)),
-    createConnection: (serverConfig) => {
+    createConnection: (serverConfig, caller) => {
       let connection: ServerConnection | undefined;
-      const authorization = oauth.forServer(serverConfig, {
-        onAuthorized: () => connection?.authorized(),
-        onFailed: (error) => connection?.authorizationEnded(error),
-      });
+      const connectionHooks = caller?.hooks ?? hooks;
+      const authorization = oauth.forServer(
+        serverConfig,
+        {
+          onAuthorized: () => connection?.authorized(),
+          onFailed: (error) => connection?.authorizationEnded(error),
+        },
+        caller?.subject,
+      );
       connection = new ServerConnection({
         config: serverConfig,
         logger,
@@ -100,11 +114,11 @@ export function wireManager(
         redactor,
         logRateLimit,
         errors,
-        emit: hooks.emit,
+        emit: connectionHooks.emit,
         ...(options.reverseRequests ? { reverseRequests: options.reverseRequests } : {}),
         ...(options.maxTotalTimeoutMs !== undefined ? { maxTotalTimeoutMs: options.maxTotalTimeoutMs } : {}),
-        onStatusChange: hooks.onStatusChange,
-        onToolsChanged: hooks.onToolsChanged,
+        onStatusChange: connectionHooks.onStatusChange,
+        onToolsChanged: connectionHooks.onToolsChanged,
         ...(authorization ? { authorization } : {}),
       });
       return connection;

@@ -11,6 +11,7 @@ import type { LogMessageParams, TaskStatusParams } from './backend-notification-
 import type { LogRateLimit } from './connection/log-rate-limit.js';
 import type { RestartPolicy } from './connection/restart-policy.js';
 import type { McpClientManagerOAuthOptions } from './oauth/oauth-options.js';
+import type { PerUserOptions } from './per-user/per-user-options.js';
 import type { ReverseRequestRouter } from './reverse/reverse-request-types.js';
 
 export interface McpClientManagerOptions {
@@ -71,11 +72,22 @@ export interface McpClientManagerOptions {
    * stderr and the system browser), where tokens are kept (default: the OS keyring, else a 0600 file).
    */
   oauth?: McpClientManagerOAuthOptions;
+  /**
+   * The connections kept for the callers of servers with `identity: "per-user"` (README, "Per-user servers"):
+   * at most `maxConnections` per server (default 50), each closed after `idleTimeoutMs` without a call (default 10
+   * minutes).
+   */
+  perUser?: PerUserOptions;
 }
 
 export interface McpClientManagerEvents {
   /** A server changed state. */
   'status-change': [status: ServerStatus, previous: ServerState];
+  /**
+   * One caller's own connection to a per-user server changed state (connected, waiting for their authorization,
+   * closed when idle …). The server's own `status-change` is its shared connection's.
+   */
+  'per-user-status-change': [serverId: string, subject: string, status: ServerStatus, previous: ServerState];
   /** A server's tool list changed: connected, refreshed after `tools/list_changed`, or emptied (stop, crash). */
   'tools-changed': [serverId: string, tools: readonly ToolInfo[]];
   /** A backend's `notifications/message` (rate-limited; see `logRateLimit`), params as sent. */

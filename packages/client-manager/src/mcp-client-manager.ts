@@ -19,6 +19,7 @@ import type { ResourcePage, ResourceTemplatePage } from './features/resource-for
 import * as tasks from './features/task-forwarding.js';
 import { runToolAsTask, taskOfRequestState } from './features/task-run.js';
 import { ManagedServers } from './managed-servers.js';
+import { isPerUserServer } from './per-user/per-user-server.js';
 import type { McpClientManagerOptions } from './mcp-client-manager-options.js';
 import type { RequestOrigin } from './reverse/reverse-request-types.js';
 
@@ -49,6 +50,10 @@ export class McpClientManager extends ManagedServers implements ToolSource {
    * signal's reason. A 2026-07-28 backend may answer `input_required` instead: it resolves as that value
    * (`isInputRequiredResult` from `@search-mcp/shared`), unfulfilled; call again with `options.inputResponses` and
    * its `requestState` to retry (a 2025 backend given those rejects with `ValidationError`).
+   *
+   * `options.subject` on a server with `identity: "per-user"`: the call runs on that caller's own connection,
+   * authorized with their own account (README, "Per-user servers"); a caller who has not authorized it yet
+   * gets a `BackendAuthorizationError` whose `authorizationUrl` they open, then they call again.
    */
   async callTool(
     id: string,
@@ -66,6 +71,22 @@ export class McpClientManager extends ManagedServers implements ToolSource {
     if (Object.hasOwn(connection.config.toolPermissions, toolName) && !connection.config.toolPermissions[toolName]) {
       throw new ToolDisabledError({ toolName: formatToolKey(id, toolName), reason: 'toolPermissions' });
     }
+    if (options.subject !== undefined && isPerUserServer(connection.config)) {
+      return this.runForCaller(connection.config, options.subject, (callerConnection) =>
+        this.callOn(callerConnection, toolName, args, options),
+      );
+    }
+    return this.callOn(connection, toolName, args, options);
+  }
+
+  /** A tool call on one connection (a server's shared one, or a caller's own): as a task when the tool needs one. */
+  private async callOn(
+    connection: ServerConnection,
+    toolName: string,
+    args: Record<string, unknown>,
+    options: CallToolOptions,
+  ): Promise<McpCallToolResult> {
+    const id = connection.id;
     if (options.task) return connection.callTool(toolName, args, options);
     if (this.taskTools.get(id)?.has(toolName) || taskOfRequestState(options.requestState) !== undefined) {
       return this.runAsTask(connection, toolName, args, options);

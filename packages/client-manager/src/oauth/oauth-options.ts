@@ -27,4 +27,10 @@ export interface McpClientManagerOAuthOptions {
   authorizationTimeoutMs?: number;
   /** `client_name` in dynamic registrations. Default `Search MCP`. */
   clientName?: string;
+  /**
+   * Where the host receives authorization redirects (`search-mcp-http`'s `/oauth/callback`), asked when a caller of a
+   * per-user server has not authorized it yet: an authorization is begun for them with it, and their call fails with
+   * the URL to open (README, "Per-user servers"). Undefined: the error says to use the host's authorize route.
+   */
+  redirectUrl?: () => string | undefined;
 }

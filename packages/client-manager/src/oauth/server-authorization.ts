@@ -34,6 +34,8 @@ export interface ServerAuthorizationSettings {
   onAuthorized: () => void;
   /** An authorization ended without tokens (the server says why, where nothing else is waiting to). */
   onFailed?: (error: unknown) => void;
+  /** Where the credentials are stored. Default: the server's own key; a per-user caller's own key otherwise. */
+  storeKey?: string;
 }
 
 interface AuthorizeRequest {
@@ -93,6 +95,7 @@ export class ServerAuthorization {
       store: options.store,
       clientName: options.clientName,
       onSecret: options.onSecret,
+      ...(options.storeKey !== undefined ? { storeKey: options.storeKey } : {}),
     });
     this.steps = new AuthorizationSteps({
       serverId: options.serverId,

@@ -35,6 +35,15 @@ export function credentialsKey(serverId: string, serverUrl: string): string {
   return `oauth:${serverId}:${serverUrl}`;
 }
 
+/**
+ * The store key of one caller's own credentials for a server with `identity: "per-user"` (docs/oauth.md, "Per-user
+ * servers"): the subject is part of it, so one caller's tokens are never read for another, and it never starts like the
+ * shared key (`oauth:<id>:`), which stays the server's own.
+ */
+export function perUserCredentialsKey(serverId: string, serverUrl: string, subject: string): string {
+  return `oauth-user:${serverId}:${encodeURIComponent(subject)}:${serverUrl}`;
+}
+
 /** A stored value read back: anything that is not a credentials record of this URL counts as nothing stored. */
 export function parseCredentials(text: string | undefined, serverUrl: string): StoredCredentials {
   if (text === undefined) return emptyCredentials(serverUrl);

@@ -23,6 +23,8 @@ export interface StoredOAuthProviderSettings {
   clientName: string;
   /** Called with every token the provider saves, so logs and errors mask it. */
   onSecret: (secret: string) => void;
+  /** The store key of these credentials. Default: the server's own (`credentialsKey`); a per-user caller's differs. */
+  storeKey?: string;
 }
 
 /**
@@ -47,7 +49,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   readonly addClientAuthentication?: AddClientAuthentication;
 
   constructor(private readonly options: StoredOAuthProviderSettings) {
-    this.key = credentialsKey(options.serverId, options.serverUrl);
+    this.key = options.storeKey ?? credentialsKey(options.serverId, options.serverUrl);
     this.credentials = parseCredentials(undefined, options.serverUrl);
     this.redirectTarget = `http://127.0.0.1:${options.settings.redirectPort ?? 0}/callback`;
     this.grant = new TokenGrant(options.settings, options.onSecret);

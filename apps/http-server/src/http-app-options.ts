@@ -1,6 +1,6 @@
 import type { ToolCatalog } from '@search-mcp/catalog';
 import type { AuditSink } from '@search-mcp/runtime';
-import type { Logger, SecretRedactor, ServerStatus } from '@search-mcp/shared';
+import type { Logger, OAuthResourceConfig, SecretRedactor, ServerStatus } from '@search-mcp/shared';
 import type { AccessToken } from './access/token-verifier.js';
 import type { EraServerFactory } from './mcp/era-server-factory.js';
 import type { McpServerFactory } from './mcp/mcp-server-factory.js';
@@ -25,7 +25,11 @@ export interface HttpRuntime {
 /** What the app asks of the client manager about backend servers (`McpClientManager` has these methods). */
 export interface BackendServers {
   status(): ServerStatus[];
-  beginAuthorization(id: string, options: { redirectUrl: string }): Promise<{ authorizationUrl?: string }>;
+  /** With `subject`, a per-user server's authorization for that caller (docs/oauth-in-front.md). */
+  beginAuthorization(
+    id: string,
+    options: { redirectUrl: string; subject?: string },
+  ): Promise<{ authorizationUrl?: string }>;
   completeAuthorization(query: URLSearchParams): Promise<ServerStatus>;
 }
 
@@ -36,6 +40,13 @@ export interface HttpAppOptions {
   tokens: readonly AccessToken[];
   /** Let requests without a token in (as no token, no project limit). */
   allowAnonymous: boolean;
+  /**
+   * `auth.oauth`: the app as an OAuth-protected resource (docs/oauth-in-front.md). Bearer tokens that are no static
+   * token are checked as access tokens of `issuer` for this resource; static tokens keep working beside them.
+   */
+  oauth?: OAuthResourceConfig;
+  /** The fetch the OAuth token checks use (issuer metadata, JWKS, introspection). Default: global fetch. */
+  oauthFetch?: typeof fetch;
   /** Masks configured secrets in every response body, MCP message and audit line. Default: masks nothing. */
   redactor?: SecretRedactor;
   stateless?: boolean;

@@ -5,6 +5,10 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { registerAuthentication } from './access/authentication-hook.js';
 import { FailedAuthenticationLimiter } from './access/failed-authentication-limiter.js';
 import { registerHostOriginGuard } from './access/host-origin-guard.js';
+import type { OAuthAuthentication } from './access/oauth-authentication.js';
+import { createOAuthTokenVerifier } from './access/oauth-resource/index.js';
+import { ProtectedResource, protectedResourceMetadataPath } from './access/protected-resource.js';
+import { registerProtectedResourceRoute } from './access/protected-resource-route.js';
 import { registerRateLimit } from './access/rate-limit.js';
 import { TokenVerifier } from './access/token-verifier.js';
 import { registerOAuthCallbackRoute } from './backend-oauth/oauth-callback-route.js';
@@ -44,6 +48,27 @@ const shuttingDownMessage = 'Search MCP is shutting down; retry later';
 const idleSweepMs = 50;
 /** How long a closing server lets connections end by themselves once every request is answered. */
 const lingerAfterAnswersMs = 1000;
+
+/** `auth.oauth` as the hook uses it: the resource, a verifier of its tokens, its roles. */
+function oauthAuthentication(options: HttpAppOptions): OAuthAuthentication | undefined {
+  const config = options.oauth;
+  if (!config) return undefined;
+  return {
+    resource: new ProtectedResource(config, options.publicUrl),
+    verifier: createOAuthTokenVerifier({
+      issuer: config.issuer,
+      // Each request names the audience it needs (this resource's URL as that request reached it): see the hook.
+      audiences: config.audience ?? [],
+      ...(config.jwksUri !== undefined ? { jwksUri: config.jwksUri } : {}),
+      ...(config.introspection ? { introspection: config.introspection } : {}),
+      ...(config.requiredScopes ? { requiredScopes: config.requiredScopes } : {}),
+      ...(config.claims ? { claims: config.claims } : {}),
+      ...(options.oauthFetch ? { fetch: options.oauthFetch } : {}),
+    }),
+    ...(config.roles ? { roles: config.roles } : {}),
+    logger: options.logger.child({ component: 'oauth-resource' }),
+  };
+}
 
 /**
  * The HTTP app: Streamable HTTP MCP at `/mcp`, REST v1, `/catalog/search`, health and OpenAPI. It only wires the
@@ -92,7 +117,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   if (corsOrigins.size > 0) {
     await app.register(cors, {
       origin: [...corsOrigins],
-      exposedHeaders: ['Mcp-Session-Id', 'Retry-After'],
+      exposedHeaders: ['Mcp-Session-Id', 'Retry-After', 'WWW-Authenticate'],
       allowedHeaders: [
         'Authorization',
         'Content-Type',
@@ -103,8 +128,11 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       ],
     });
   }
+  const oauth = oauthAuthentication(options);
+  if (oauth) registerProtectedResourceRoute(app as unknown as FastifyInstance, oauth.resource);
   registerAuthentication(app, {
     verifier: new TokenVerifier(options.tokens),
+    ...(oauth ? { oauth, publicPathPrefixes: [protectedResourceMetadataPath] } : {}),
     failedAuthentications: new FailedAuthenticationLimiter(
       options.failedAuthenticationLimitPerMinute ?? httpAppDefaults.failedAuthenticationLimitPerMinute,
     ),

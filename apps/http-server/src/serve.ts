@@ -39,6 +39,15 @@ export async function serve(commandLine: CommandLine, fail: (message: string, co
   const { config, path: configPath } = loaded;
 
   const { tokens, generated } = accessTokens(config, configPath);
+  const oauth = config.auth.oauth;
+  const allowedHosts = allowedHostsFor(commandLine.host, commandLine.allowedHosts) ?? null;
+  if (oauth && oauth.audience === undefined && commandLine.publicUrl === undefined && allowedHosts === null) {
+    // The resource a token must be minted for is this app's URL, which nothing names here (docs/oauth-in-front.md).
+    return fail(
+      `auth.oauth: listening on ${commandLine.host}, the URL clients reach this server at is unknown: pass --public-url (or --allowed-host), or set auth.oauth.audience`,
+      2,
+    );
+  }
   // One redactor for every printer: the log, response bodies, MCP messages and audit (packages/shared/README.md,
   // "Secrets"). It learns the secrets of each reloaded config before that config's servers start.
   const redactor = createGrowingSecretRedactor([
@@ -61,6 +70,8 @@ export async function serve(commandLine: CommandLine, fail: (message: string, co
   }
   warnAboutAccess(config, commandLine, logger);
 
+  // Where a per-user server's authorization comes back to (`/oauth/callback`): known once the app listens.
+  let callbackBase: string | undefined = commandLine.publicUrl;
   const runtime = createSearchMcpRuntime({
     config,
     logger,
@@ -73,7 +84,13 @@ export async function serve(commandLine: CommandLine, fail: (message: string, co
       // A server process opens no browser: a backend that needs OAuth waits in `needs-auth` until someone authorizes
       // it through `POST /v1/servers/:id/authorize` and the redirect to `/oauth/callback` (README, "Backend servers
       // and OAuth"). Tokens go to the default store (the OS keyring, else a 0600 file; SEARCH_MCP_OAUTH_FILE).
-      oauth: { openAuthorizationUrl: false },
+      // A caller of a per-user server who has not authorized it yet gets a link to do so, redirecting here
+      // (docs/oauth-in-front.md, "Each caller's own account").
+      oauth: {
+        openAuthorizationUrl: false,
+        redirectUrl: () =>
+          callbackBase === undefined ? undefined : new URL('oauth/callback', withSlash(callbackBase)).href,
+      },
     },
   });
   const http = await buildHttpApp({
@@ -82,9 +99,10 @@ export async function serve(commandLine: CommandLine, fail: (message: string, co
     redactor,
     tokens,
     allowAnonymous: config.auth.allowAnonymous,
+    ...(oauth ? { oauth } : {}),
     stateless: commandLine.stateless,
     corsOrigins: commandLine.corsOrigins,
-    allowedHosts: allowedHostsFor(commandLine.host, commandLine.allowedHosts) ?? null,
+    allowedHosts,
     ...(commandLine.rateLimitPerMinute !== undefined ? { rateLimitPerMinute: commandLine.rateLimitPerMinute } : {}),
     ...(commandLine.maxSessions !== undefined ? { maxSessions: commandLine.maxSessions } : {}),
     ...(commandLine.maxSessionsPerToken !== undefined ? { maxSessionsPerToken: commandLine.maxSessionsPerToken } : {}),
@@ -117,12 +135,16 @@ export async function serve(commandLine: CommandLine, fail: (message: string, co
     typeof address === 'object' && address
       ? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
       : String(address);
+  callbackBase ??= url;
   logger.info('search-mcp-http listening', {
     url,
     mcp: `${url}/mcp`,
     config: configPath,
     mode: runtime.mode,
     stateless: commandLine.stateless,
+    ...(oauth
+      ? { oauthIssuer: oauth.issuer, resource: new URL('mcp', withSlash(commandLine.publicUrl ?? url)).href }
+      : {}),
   });
   void runtime.startBackends();
   // The app authenticates with the tokens it started with: an `auth` edit needs a restart.
@@ -136,14 +158,21 @@ export async function serve(commandLine: CommandLine, fail: (message: string, co
   if (reloader) stopReloading = () => reloader.close();
 }
 
-/** The tokens the app accepts: the config's, else (without anonymous access) one generated at first start. */
+function withSlash(base: string): string {
+  return base.endsWith('/') ? base : `${base}/`;
+}
+
+/**
+ * The tokens the app accepts: the config's, else (without anonymous access or `auth.oauth`, through which callers log
+ * in) one generated at first start.
+ */
 function accessTokens(config: ResolvedConfig, configPath: string) {
   const tokens: AccessToken[] = config.auth.tokens.map((token) => ({
     id: token.id,
     token: token.token,
     ...(token.projects ? { projects: token.projects } : {}),
   }));
-  if (tokens.length > 0 || config.auth.allowAnonymous) return { tokens, generated: undefined };
+  if (tokens.length > 0 || config.auth.allowAnonymous || config.auth.oauth) return { tokens, generated: undefined };
   const generated = loadOrCreateToken(configPath);
   return { tokens: [generated.token], generated };
 }

@@ -191,3 +191,25 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
     await new Promise((done) => setTimeout(done, 25));
   }
 }
+
+/**
+ * The OAuth tokens in a credentials file of the file store (its values are JSON texts themselves): `access_token` and
+ * `refresh_token` values, or only the kinds named.
+ */
+export async function storedOAuthTokens(
+  file: string,
+  kinds: readonly string[] = ['access_token', 'refresh_token'],
+): Promise<string[]> {
+  const stored = JSON.parse(await readFile(file, 'utf8')) as Record<string, string>;
+  const found: string[] = [];
+  const walk = (value: unknown, key?: string): void => {
+    if (typeof value === 'string') {
+      if (key !== undefined && kinds.includes(key)) found.push(value);
+      else if (value.startsWith('{')) walk(JSON.parse(value));
+    } else if (value && typeof value === 'object') {
+      for (const [name, inner] of Object.entries(value)) walk(inner, name);
+    }
+  };
+  walk(stored);
+  return found;
+}

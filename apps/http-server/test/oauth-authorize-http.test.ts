@@ -6,7 +6,7 @@
  * is then connected, its tools listed and callable over REST and MCP. Tokens go to the file named by
  * `SEARCH_MCP_OAUTH_FILE` and must never appear in a response body or on stderr.
  */
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
@@ -23,6 +23,7 @@ import {
   mcpClient,
   type RequestInit,
   request,
+  storedOAuthTokens,
   temporaryDirectory,
 } from './http-test-support.js';
 
@@ -69,22 +70,6 @@ async function secureStatus() {
 /** The text of a tool result (REST `result`, or an MCP `CallToolResult`). */
 function textOf(result: { content?: Array<{ type: string; text?: string }> } | undefined): string {
   return (result?.content ?? []).map((part) => part.text ?? '').join('\n');
-}
-
-/** Every token value in the OAuth file (its values are JSON texts themselves). */
-async function storedTokens(): Promise<string[]> {
-  const file = JSON.parse(await readFile(oauthFile, 'utf8')) as Record<string, string>;
-  const found: string[] = [];
-  const walk = (value: unknown, key?: string): void => {
-    if (typeof value === 'string') {
-      if (key === 'access_token' || key === 'refresh_token') found.push(value);
-      else if (value.startsWith('{')) walk(JSON.parse(value));
-    } else if (value && typeof value === 'object') {
-      for (const [name, inner] of Object.entries(value)) walk(inner, name);
-    }
-  };
-  walk(file);
-  return found;
 }
 
 beforeAll(async () => {
@@ -258,7 +243,7 @@ describe('search-mcp-http: OAuth to a backend server', () => {
     'keeps the tokens in the 0600 file only: in no response body, and not on stderr',
     async () => {
       expect((await stat(oauthFile)).mode & 0o777).toBe(0o600);
-      const tokens = await storedTokens();
+      const tokens = await storedOAuthTokens(oauthFile);
       expect(tokens.length).toBeGreaterThanOrEqual(2);
       const everything = [...bodies, app.stderr()].join('\n');
       for (const token of tokens) expect(everything).not.toContain(token);

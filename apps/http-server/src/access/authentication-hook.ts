@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { errorBody } from '../http-errors.js';
 import { pathOf } from '../request-context.js';
 import type { FailedAuthenticationLimiter } from './failed-authentication-limiter.js';
+import { authenticateWithOAuth, type OAuthAuthentication } from './oauth-authentication.js';
+import { bearerChallenge } from './protected-resource.js';
 import { bearerToken, headerProject, metaProjects, metaToken } from './request-credentials.js';
 import type { TokenVerifier } from './token-verifier.js';
 
@@ -12,29 +14,61 @@ export interface AuthenticationOptions {
   allowAnonymous: boolean;
   /** Paths served without a token (health, docs, redirects). */
   publicPaths: ReadonlySet<string>;
+  /** Path prefixes served without a token (the protected-resource metadata). */
+  publicPathPrefixes?: readonly string[];
+  /** `auth.oauth`: bearer tokens that are no static token are checked as OAuth access tokens (docs/oauth-in-front.md). */
+  oauth?: OAuthAuthentication;
 }
 
 /**
  * Tokens and projects (docs/projects-and-tokens.md, "Tokens (HTTP)"): every request but the public ones needs a known
- * token (401), and every project it names must be one its token may use (403). Runs before schema validation, so a
- * caller without a token learns nothing about the API from validation errors.
+ * token (401), and every project it names must be one its token may use (403). With `auth.oauth`, a bearer token that
+ * is no static token must be a valid OAuth access token for this resource (docs/oauth-in-front.md), and 401s name the
+ * protected-resource metadata so MCP clients can log in. Runs before schema validation, so a caller without a token
+ * learns nothing about the API from validation errors.
  */
 export function registerAuthentication(app: FastifyInstance, options: AuthenticationOptions): void {
-  const { verifier, failedAuthentications } = options;
+  const { verifier, failedAuthentications, oauth } = options;
+  const prefixes = options.publicPathPrefixes ?? [];
   app.addHook('preValidation', async (request, reply) => {
-    if (options.publicPaths.has(pathOf(request)) || request.method === 'OPTIONS') return;
+    const path = pathOf(request);
+    if (options.publicPaths.has(path) || request.method === 'OPTIONS') return;
+    if (prefixes.some((prefix) => path.startsWith(prefix))) return;
     const project = headerProject(request);
     if (project !== undefined) request.requestedProject = project;
     const presented = bearerToken(request) ?? metaToken(request.body);
     if (presented === undefined) {
       if (options.allowAnonymous) return;
+      const challenge = oauth
+        ? bearerChallenge({
+            resourceMetadata: oauth.resource.metadataUrlFor(request),
+            scope: oauth.resource.scopesSupported().join(' '),
+          })
+        : 'Bearer';
       return reply
         .code(401)
-        .header('www-authenticate', 'Bearer')
+        .header('www-authenticate', challenge)
         .send(errorBody('Missing token: send Authorization: Bearer <token>', 'AUTHENTICATION_ERROR'));
     }
     // The token is checked before the failure limit: the limit slows wrong tokens down, it never turns a valid one away.
-    const token = verifier.verify(presented);
+    let token = verifier.verify(presented);
+    let refusal: { status: number; challenge: string; message: string } | undefined;
+    if (!token && oauth) {
+      const outcome = await authenticateWithOAuth(request, presented, oauth);
+      if ('caller' in outcome) {
+        request.oauthCaller = outcome.caller;
+        const { projects } = outcome.caller.access;
+        token = { id: `oauth:${outcome.caller.subject}`, ...(projects ? { projects } : {}) };
+      } else if (outcome.refusal.status === 403) {
+        // A valid token without the scopes, claims or role needed: no guess, not counted as a failure.
+        return reply
+          .code(403)
+          .header('www-authenticate', outcome.refusal.challenge)
+          .send(errorBody(outcome.refusal.message, 'AUTHORIZATION_ERROR'));
+      } else {
+        refusal = outcome.refusal;
+      }
+    }
     if (!token) {
       const retryAfter = failedAuthentications.retryAfterSeconds(request.ip);
       if (retryAfter > 0) {
@@ -46,8 +80,8 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
       failedAuthentications.recordFailure(request.ip);
       return reply
         .code(401)
-        .header('www-authenticate', 'Bearer error="invalid_token"')
-        .send(errorBody('Unknown token', 'AUTHENTICATION_ERROR'));
+        .header('www-authenticate', refusal?.challenge ?? 'Bearer error="invalid_token"')
+        .send(errorBody(refusal?.message ?? 'Unknown token', 'AUTHENTICATION_ERROR'));
     }
     request.verifiedToken = token;
     if (token.projects) {

@@ -10,12 +10,17 @@ export function authInfoOf(caller: Caller): AuthInfo {
   return { token: '', clientId: caller.tokenId ?? 'anonymous', scopes: [], extra: { caller } };
 }
 
-/** The caller back from `authInfo` (no caller: no token, no project). */
+/**
+ * The caller back from `authInfo` (no caller: no token, no project). The object is the one `authInfoOf` put there,
+ * made by the auth hook in this process, never by a client: its subject and access come back as they went in.
+ */
 export function callerOfAuthInfo(authInfo: AuthInfo | undefined): Caller {
   const caller = authInfo?.extra?.caller;
   if (!isRecord(caller)) return {};
   return {
     ...(typeof caller.tokenId === 'string' ? { tokenId: caller.tokenId } : {}),
     ...(typeof caller.projectId === 'string' ? { projectId: caller.projectId } : {}),
+    ...(typeof caller.subject === 'string' ? { subject: caller.subject } : {}),
+    ...(isRecord(caller.access) ? { access: caller.access as Caller['access'] & object } : {}),
   };
 }

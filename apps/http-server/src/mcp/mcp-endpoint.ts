@@ -86,10 +86,9 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
     (base: Caller) =>
     ({ meta }: { meta: Record<string, unknown> | undefined }): Caller => {
       const projectId = typeof meta?.projectId === 'string' ? meta.projectId : base.projectId;
-      return {
-        ...(base.tokenId !== undefined ? { tokenId: base.tokenId } : {}),
-        ...(projectId !== undefined ? { projectId } : {}),
-      };
+      // Who the caller is (token, subject, access) is the hook's; only the project may differ per message.
+      const { projectId: _opened, ...identity } = base;
+      return { ...identity, ...(projectId !== undefined ? { projectId } : {}) };
     };
 
   // The session's project is the one named when it opened: its instructions list that project's servers.

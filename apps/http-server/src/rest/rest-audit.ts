@@ -40,6 +40,7 @@ export function registerRestAudit(
           durationMs: Math.round((performance.now() - (request.receivedAt ?? performance.now())) * 10) / 10,
           ...(caller.projectId !== undefined ? { projectId: caller.projectId } : {}),
           ...(caller.tokenId !== undefined ? { tokenId: caller.tokenId } : {}),
+          ...(caller.subject !== undefined ? { subject: caller.subject } : {}),
           ...fields,
           outcome: failed ? 'error' : (fields.outcome ?? 'ok'),
           ...(failed && !fields.errorCode ? { errorCode: `HTTP_${status}` } : {}),

@@ -1,9 +1,10 @@
 import type { ToolCatalog } from '@search-mcp/catalog';
-import { isServerVisibleToProject } from '@search-mcp/catalog';
-import { AuthorizationError, type ServerStatus } from '@search-mcp/shared';
+import { isServerAllowed, isServerVisibleToProject } from '@search-mcp/catalog';
+import { AuthenticationError, AuthorizationError, type ServerStatus } from '@search-mcp/shared';
 import type { FastifyRequest } from 'fastify';
 import { assertAdmin } from '../access/admin-access.js';
 import { oauthRedirectUrl } from '../backend-oauth/oauth-redirect-url.js';
+import { callerOf } from '../request-context.js';
 import { notFound } from '../http-errors.js';
 import type { BackendServers } from '../http-app-options.js';
 import { errorResponses } from '../openapi/documented-responses.js';
@@ -26,7 +27,8 @@ export interface ServerRoutesContext {
 /**
  * `GET /v1/servers`, `GET /v1/servers/:serverId` (the backends the caller's project may see, with their state and
  * OAuth state) and `POST /v1/servers/:serverId/authorize` (admin tokens only: starts an OAuth authorization whose
- * redirect comes back to this app's `/oauth/callback`). apps/http-server/README.md, "Backend servers and OAuth".
+ * redirect comes back to this app's `/oauth/callback`; for a per-user server, any caller, for their own account).
+ * apps/http-server/README.md, "Backend servers and OAuth"; docs/oauth-in-front.md.
  */
 export function registerServerRoutes(app: ZodFastifyInstance, context: ServerRoutesContext): void {
   const { catalog, servers } = context;
@@ -42,9 +44,12 @@ export function registerServerRoutes(app: ZodFastifyInstance, context: ServerRou
       });
     }
     const configured = catalog.config.mcpServers;
+    const access = request.oauthCaller?.access;
     return servers.status().filter((status) => {
       const server = Object.hasOwn(configured, status.id) ? configured[status.id] : undefined;
-      return server !== undefined && isServerVisibleToProject(server.projects, project);
+      return (
+        server !== undefined && isServerVisibleToProject(server.projects, project) && isServerAllowed(access, status.id)
+      );
     });
   };
 
@@ -83,11 +88,13 @@ export function registerServerRoutes(app: ZodFastifyInstance, context: ServerRou
     '/v1/servers/:serverId/authorize',
     {
       schema: {
-        summary: 'Start an OAuth authorization of a backend server (admin tokens only)',
+        summary:
+          'Start an OAuth authorization of a backend server (admin tokens only; any caller for a per-user server)',
         description:
           'Answers the URL a person opens to authorize; the authorization server then sends their browser to ' +
           '/oauth/callback, which completes it and connects the server. Always a new authorization; a server whose ' +
-          'grant needs no person (client credentials) answers `authorized: true` instead.',
+          'grant needs no person (client credentials) answers `authorized: true` instead. A server with `identity: ' +
+          '"per-user"` is authorized by each caller with their own account, for themselves only.',
         params: serverIdParamsSchema,
         response: { 200: authorizeResponseSchema, ...errorResponses(404, 502) },
       },
@@ -95,12 +102,32 @@ export function registerServerRoutes(app: ZodFastifyInstance, context: ServerRou
     async (request) => {
       const { serverId } = request.params;
       request.auditFields = { serverId };
-      assertAdmin(request, 'Authorizing a backend server');
-      if (!servers.status().some((status) => status.id === serverId)) {
-        throw notFound(`No MCP server '${serverId}'`);
+      const configured = catalog.config.mcpServers;
+      const server = Object.hasOwn(configured, serverId) ? configured[serverId] : undefined;
+      const perUser = server?.transport !== 'stdio' && server?.identity === 'per-user';
+      // A per-user server's authorization is the caller's own (docs/oauth-in-front.md): any caller who may see it.
+      if (perUser) {
+        if (!visibleStatuses(request).some((status) => status.id === serverId)) {
+          throw notFound(`No MCP server '${serverId}'`);
+        }
+      } else {
+        assertAdmin(request, 'Authorizing a backend server');
+        if (!servers.status().some((status) => status.id === serverId)) {
+          throw notFound(`No MCP server '${serverId}'`);
+        }
       }
       const redirectUrl = oauthRedirectUrl(request, context.publicUrl);
-      const { authorizationUrl } = await servers.beginAuthorization(serverId, { redirectUrl });
+      // The caller's own connection is keyed by its token id, as its calls are (docs/oauth-in-front.md).
+      const subject = perUser ? callerOf(request).tokenId : undefined;
+      if (perUser && subject === undefined) {
+        throw new AuthenticationError({
+          message: `MCP server '${serverId}' is authorized by each caller for themselves: send a token`,
+        });
+      }
+      const { authorizationUrl } = await servers.beginAuthorization(serverId, {
+        redirectUrl,
+        ...(subject !== undefined ? { subject } : {}),
+      });
       return authorizationUrl !== undefined ? { serverId, authorizationUrl } : { serverId, authorized: true as const };
     },
   );

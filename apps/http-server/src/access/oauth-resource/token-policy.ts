@@ -46,11 +46,23 @@ export function enforcePolicy(
   for (const [name, expected] of Object.entries(settings.claims ?? {})) {
     const acceptable: readonly unknown[] = Array.isArray(expected) ? expected : [expected];
     const actual = principal.claims[name];
-    const present: readonly unknown[] = Array.isArray(actual) ? actual : actual === undefined ? [] : [actual];
-    if (!present.some((value) => acceptable.includes(value)))
+    if (!claimMatches(actual, expected))
       throw insufficientScope(
         `the token lacks a required value of the claim ${name}`,
         `claim ${name} is ${shown(actual)}, expected ${acceptable.length > 1 ? 'one of ' : ''}${shown(expected)}`,
       );
   }
+}
+
+/**
+ * A claim's required value (docs/oauth-in-front.md): the claim equals it, or (an array claim) contains it; a list of
+ * values: any of them. `auth.oauth.claims` and the roles' `claims` both use it.
+ */
+export function claimMatches(
+  actual: unknown,
+  expected: string | number | boolean | readonly (string | number | boolean)[],
+): boolean {
+  const acceptable: readonly unknown[] = Array.isArray(expected) ? expected : [expected];
+  const present: readonly unknown[] = Array.isArray(actual) ? actual : actual === undefined ? [] : [actual];
+  return present.some((value) => acceptable.includes(value));
 }

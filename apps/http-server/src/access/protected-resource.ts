@@ -1,0 +1,79 @@
+import type { OAuthResourceConfig } from '@search-mcp/shared';
+import type { FastifyRequest } from 'fastify';
+
+/** Where the MCP endpoint is, below the app's base URL. */
+const mcpPath = 'mcp';
+/** RFC 9728: the metadata of resource `<origin>/<path>` is at `<origin>/.well-known/oauth-protected-resource/<path>`. */
+export const protectedResourceMetadataPath = '/.well-known/oauth-protected-resource';
+
+/**
+ * This app as an OAuth-protected resource (docs/oauth-in-front.md): its resource identifier is the URL of `/mcp`
+ * (RFC 8707), `<--public-url>/mcp`, else `<the request's origin>/mcp` (a `Host` the Host check accepted).
+ */
+export class ProtectedResource {
+  constructor(
+    private readonly config: OAuthResourceConfig,
+    private readonly publicUrl: string | undefined,
+  ) {}
+
+  /** The base URL clients reach the app at, for this request. */
+  private baseFor(request: FastifyRequest): string {
+    const base = this.publicUrl ?? `${request.protocol}://${request.headers.host ?? request.hostname}`;
+    return base.endsWith('/') ? base : `${base}/`;
+  }
+
+  /** The resource identifier: the URL of `/mcp`. */
+  resourceFor(request: FastifyRequest): string {
+    return new URL(mcpPath, this.baseFor(request)).href;
+  }
+
+  /** RFC 9728 metadata URL of the resource (what `WWW-Authenticate: Bearer resource_metadata=…` names). */
+  metadataUrlFor(request: FastifyRequest): string {
+    const resource = new URL(this.resourceFor(request));
+    return new URL(`${protectedResourceMetadataPath}${resource.pathname}`, resource.origin).href;
+  }
+
+  /** The RFC 9728 document. */
+  metadataFor(request: FastifyRequest): Record<string, unknown> {
+    const scopes = this.scopesSupported();
+    return {
+      resource: this.resourceFor(request),
+      authorization_servers: [this.config.issuer],
+      ...(scopes.length > 0 ? { scopes_supported: scopes } : {}),
+      bearer_methods_supported: ['header'],
+      resource_name: 'Search MCP',
+    };
+  }
+
+  /**
+   * The audiences a token must name one of: `auth.oauth.audience`, else this resource for the request it came with.
+   * A token minted for another resource is refused, never passed on.
+   */
+  audiencesFor(request: FastifyRequest): readonly string[] {
+    return this.config.audience ?? [this.resourceFor(request)];
+  }
+
+  /** What to ask for: the required scopes and every scope a role names, in config order. */
+  scopesSupported(): string[] {
+    const scopes = [
+      ...(this.config.requiredScopes ?? []),
+      ...(this.config.roles ?? []).flatMap((role) => role.scopes ?? []),
+    ];
+    return [...new Set(scopes)];
+  }
+}
+
+/** `WWW-Authenticate` of a 401 or 403 (RFC 6750, with RFC 9728's `resource_metadata`); quotes escaped. */
+export function bearerChallenge(fields: {
+  resourceMetadata: string;
+  error?: string;
+  description?: string;
+  scope?: string;
+}): string {
+  const quoted = (value: string) => `"${value.replace(/["\\]/g, '\\$&')}"`;
+  const parts = [`resource_metadata=${quoted(fields.resourceMetadata)}`];
+  if (fields.error !== undefined) parts.push(`error=${quoted(fields.error)}`);
+  if (fields.description !== undefined) parts.push(`error_description=${quoted(fields.description)}`);
+  if (fields.scope !== undefined && fields.scope !== '') parts.push(`scope=${quoted(fields.scope)}`);
+  return `Bearer ${parts.join(', ')}`;
+}

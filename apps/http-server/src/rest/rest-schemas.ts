@@ -185,6 +185,10 @@ export const serverStatusSchema = z
     protocolEra: z.enum(['legacy', 'modern']).optional(),
     features: z.array(z.string()).optional(),
     oauth: serverOAuthStatusSchema.optional(),
+    perUser: z
+      .object({ connections: z.number().int(), maxConnections: z.number().int() })
+      .optional()
+      .describe('identity "per-user": the callers with a connection of their own now, and the most kept at once'),
   })
   .register(openApiComponents, { id: 'ServerStatus' });
 

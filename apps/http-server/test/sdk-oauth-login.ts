@@ -1,0 +1,110 @@
+/**
+ * An MCP client that logs in the standard way (the 2.x client SDK's `OAuthClientProvider`, kept in memory): on 401 the
+ * SDK reads the protected-resource metadata, registers, and sends the "browser" (fetch following redirects) to the
+ * authorization server, which redirects to a loopback listener with the code.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  Client,
+  type OAuthClientMetadata,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+  type StoredOAuthClientInformation,
+  type StoredOAuthTokens,
+  StreamableHTTPClientTransport,
+  UnauthorizedError,
+} from '@modelcontextprotocol/client';
+
+/** The loopback listener a login ends on (RFC 8252 §7.3): the query of each redirect it got. */
+export async function startLoginListener() {
+  const callbacks: URLSearchParams[] = [];
+  const server = createServer((request, response) => {
+    callbacks.push(new URL(request.url ?? '/', 'http://127.0.0.1').searchParams);
+    response.writeHead(200, { 'content-type': 'text/plain' }).end('logged in');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    redirectUri: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`,
+    callbacks,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export type LoginListener = Awaited<ReturnType<typeof startLoginListener>>;
+
+/** The SDK's provider interface, in memory; "opening" the authorization URL follows it with fetch. */
+export class InMemoryOAuthProvider implements OAuthClientProvider {
+  client?: StoredOAuthClientInformation;
+  stored?: StoredOAuthTokens;
+  verifier = '';
+  discovery?: OAuthDiscoveryState;
+  readonly authorizationUrls: URL[] = [];
+
+  constructor(private readonly listener: LoginListener) {}
+
+  get redirectUrl() {
+    return this.listener.redirectUri;
+  }
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: 'search-mcp-http OAuth test client',
+      redirect_uris: [this.listener.redirectUri],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
+  }
+  clientInformation() {
+    return this.client;
+  }
+  saveClientInformation(information: StoredOAuthClientInformation) {
+    this.client = information;
+  }
+  tokens() {
+    return this.stored;
+  }
+  saveTokens(tokens: StoredOAuthTokens) {
+    this.stored = tokens;
+  }
+  async redirectToAuthorization(url: URL) {
+    this.authorizationUrls.push(url);
+    const response = await fetch(url);
+    await response.body?.cancel();
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+  saveDiscoveryState(state: OAuthDiscoveryState) {
+    this.discovery = state;
+  }
+  discoveryState() {
+    return this.discovery;
+  }
+}
+
+/**
+ * Connects to `mcpUrl` as the SDK does for a server that wants OAuth: the first connect fails with
+ * `UnauthorizedError` after the login, `finishAuth` exchanges the code, the second connect carries the token.
+ */
+export async function connectWithLogin(
+  mcpUrl: URL,
+  listener: LoginListener,
+): Promise<{ client: Client; provider: InMemoryOAuthProvider }> {
+  const provider = new InMemoryOAuthProvider(listener);
+  const first = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
+  const refused = await new Client({ name: 'oauth-login', version: '1.0.0' }).connect(first).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  if (!(refused instanceof UnauthorizedError)) throw new Error(`expected a login, got: ${String(refused)}`);
+  const callback = listener.callbacks.at(-1);
+  if (!callback?.get('code')) throw new Error(`the login did not come back with a code: ${callback?.toString()}`);
+  await first.finishAuth(callback);
+  const client = new Client({ name: 'oauth-login', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
+  return { client, provider };
+}

@@ -1,6 +1,5 @@
 import { EventEmitter } from 'node:events';
 import {
-  BackendAuthorizationError,
   ConfigError,
   formatConfigPath,
   isResolvedConfig,
@@ -24,8 +23,13 @@ import type {
   McpClientManagerOptions,
 } from './mcp-client-manager-options.js';
 import type { ServerConfigChanges } from './server-config-changes.js';
-import { readAuthorizationCallback } from './oauth/authorization-callback.js';
-import type { ServerAuthorization } from './oauth/server-authorization.js';
+import {
+  type AuthorizationTargets,
+  authorizeServer,
+  beginServerAuthorization,
+  completeServerAuthorization,
+  logoutServer,
+} from './server-authorizations.js';
 import { PerUserConnections } from './per-user/per-user-connections.js';
 import { perUserLimits } from './per-user/per-user-options.js';
 import { isPerUserServer } from './per-user/per-user-server.js';
@@ -40,6 +44,8 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
   private readonly wiring: ManagerWiring;
   /** Each caller's own connection to the servers with `identity: "per-user"` (README, "Per-user servers"). */
   private readonly perUser: PerUserConnections;
+  /** What the OAuth methods work on (`server-authorizations.ts`). */
+  private readonly authorizationTargets: AuthorizationTargets;
   /** @internal For the subclass's own log lines. */
   protected readonly logger: Logger;
   private readonly options: McpClientManagerOptions;
@@ -83,6 +89,12 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
       },
       logger: this.logger,
     });
+    this.authorizationTargets = {
+      connection: (id) => this.connection(id),
+      connections: () => this.connections.values(),
+      perUser: this.perUser,
+      withPerUser: (status) => this.withPerUser(status),
+    };
     for (const serverConfig of Object.values(this.currentConfig.mcpServers)) {
       this.connections.set(serverConfig.id, this.wiring.createConnection(serverConfig));
     }
@@ -146,25 +158,7 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
    */
   async authorize(id: string, options: { force?: boolean } = {}): Promise<ServerStatus> {
     this.assertOpen();
-    const connection = this.connection(id);
-    const authorization = authorizationOf(connection);
-    // What is stored decides (another process may have asked for a wider scope).
-    await authorization.provider.ensureLoaded();
-    if (options.force || authorization.needsLogin()) {
-      await authorization.login();
-      await connection.connectSettled();
-    }
-    try {
-      await connection.start();
-    } catch (error) {
-      // The connect's own time ran out while the person was still in the browser: the login goes on (up to
-      // `oauth.authorizationTimeoutMs`), and its end connects the server.
-      if (!authorization.authorizing()) throw error;
-      await authorization.settled();
-      await connection.connectSettled();
-      await connection.start();
-    }
-    return connection.status();
+    return authorizeServer(this.authorizationTargets, id, options);
   }
 
   /**
@@ -177,16 +171,7 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
     options: { redirectUrl: string; subject?: string },
   ): Promise<{ authorizationUrl?: string }> {
     this.assertOpen();
-    const connection = this.connection(id);
-    const perUser = perUserConfig(connection, options.subject);
-    if (perUser && options.subject !== undefined) {
-      // The caller's own authorization, on their own connection (README, "Per-user servers").
-      authorizationOf(connection);
-      const url = await this.perUser.begin(perUser, options.subject, options.redirectUrl);
-      return url !== undefined ? { authorizationUrl: url } : {};
-    }
-    const url = await authorizationOf(connection).begin(options.redirectUrl);
-    return url ? { authorizationUrl: url.href } : {};
+    return beginServerAuthorization(this.authorizationTargets, id, options);
   }
 
   /**
@@ -196,25 +181,7 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
    */
   async completeAuthorization(query: URLSearchParams): Promise<ServerStatus> {
     this.assertOpen();
-    const callback = readAuthorizationCallback(query);
-    const connection = [...this.connections.values()].find((candidate) =>
-      candidate.authorization?.ownsState(callback.state),
-    );
-    if (!connection) {
-      const caller = await this.perUser.complete(callback);
-      if (caller) return this.withPerUser(caller);
-      throw new BackendAuthorizationError({
-        serverId: '(unknown)',
-        step: 'callback',
-        statusCode: 400,
-        message:
-          'no authorization is waiting for this redirect (its state matches none Search MCP started; an old or forged redirect)',
-      });
-    }
-    await authorizationOf(connection).complete(callback);
-    await connection.connectSettled();
-    await connection.start();
-    return connection.status();
+    return completeServerAuthorization(this.authorizationTargets, query);
   }
 
   /**
@@ -223,16 +190,7 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
    */
   async logout(id: string, options: { subject?: string } = {}): Promise<ServerStatus> {
     this.assertOpen();
-    const connection = this.connection(id);
-    const perUser = perUserConfig(connection, options.subject);
-    if (perUser && options.subject !== undefined) {
-      authorizationOf(connection);
-      return this.withPerUser(await this.perUser.logout(perUser, options.subject));
-    }
-    await authorizationOf(connection).logout();
-    if (connection.config.enabled) await connection.reconnectNow();
-    await connection.connectSettled();
-    return connection.status();
+    return logoutServer(this.authorizationTargets, id, options);
   }
 
   /** Disconnects one server and ends its process tree. It stays down until `start`/`restart`. */
@@ -405,27 +363,4 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
 
 function isPerUser(connection: ServerConnection | undefined): boolean {
   return connection !== undefined && isPerUserServer(connection.config);
-}
-
-/** The config of a per-user server when the request is for one of its callers; else undefined (the shared connection). */
-function perUserConfig(connection: ServerConnection, subject: string | undefined): ServerConfig | undefined {
-  return subject !== undefined && isPerUserServer(connection.config) ? connection.config : undefined;
-}
-
-/** A server's OAuth, or a clear error for a server OAuth does not apply to. */
-function authorizationOf(connection: ServerConnection): ServerAuthorization {
-  const { authorization, config } = connection;
-  if (authorization) return authorization;
-  const why =
-    config.transport === 'stdio'
-      ? 'it is a local (stdio) server'
-      : config.oauth === false
-        ? 'its config entry says "oauth": false'
-        : 'its config entry sends its own Authorization header (add an "oauth" key to use OAuth instead)';
-  throw new BackendAuthorizationError({
-    serverId: config.id,
-    step: 'authorization',
-    statusCode: 400,
-    message: `MCP server '${config.id}' does not use OAuth: ${why}`,
-  });
 }

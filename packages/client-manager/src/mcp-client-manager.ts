@@ -3,6 +3,7 @@ import {
   ToolDisabledError,
   type ToolInfo,
   ToolNotFoundError,
+  ValidationError,
   type ToolSource,
   type LoggingLevel,
   type McpCallToolResult,
@@ -72,6 +73,11 @@ export class McpClientManager extends ManagedServers implements ToolSource {
       throw new ToolDisabledError({ toolName: formatToolKey(id, toolName), reason: 'toolPermissions' });
     }
     if (options.subject !== undefined && isPerUserServer(connection.config)) {
+      if (options.task) {
+        // The task would live on the caller's connection, which the task methods (`getTask`, …) do not reach.
+        const message = `MCP server '${id}' is per-user: its tools cannot be called as tasks (task) for a caller`;
+        throw new ValidationError({ issues: [{ path: 'task', message }], message });
+      }
       return this.runForCaller(connection.config, options.subject, (callerConnection) =>
         this.callOn(callerConnection, toolName, args, options),
       );

@@ -91,6 +91,13 @@ describe('two callers of a per-user server', () => {
     expect(setup.authorizationServer.activity.tokenRequests).toEqual({});
   });
 
+  it("a caller's task-augmented call is refused (the task methods reach only the shared connection)", async () => {
+    const setup = await setUpPerUser(fixtures, managers);
+    const call = setup.manager.callTool('remote', 'whoami', {}, { subject: 'alice', task: {} });
+    await expect(call).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+    expect(statusOf(setup.manager, 'remote')?.perUser?.connections).toBe(0);
+  });
+
   it('without a redirect URL from the host, the error names the route that begins an authorization', async () => {
     const setup = await setUpPerUser(fixtures, managers, { redirectUrl: undefined });
     const failure = await failureOf(setup.manager.callTool('remote', 'whoami', {}, { subject: 'dave' }));

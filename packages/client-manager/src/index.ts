@@ -23,6 +23,7 @@ export type {
 export type { ServerConfigChanges } from './server-config-changes.js';
 export type { AuthorizationOpener, McpClientManagerOAuthOptions } from './oauth/oauth-options.js';
 export type { OAuthStore } from './oauth/oauth-store.js';
+export type { PerUserOptions } from './per-user/per-user-options.js';
 export { createFileOAuthStore } from './oauth/file-oauth-store.js';
 export { createMemoryOAuthStore } from './oauth/memory-oauth-store.js';
 export { createDefaultOAuthStore, defaultOAuthFilePath } from './oauth/default-oauth-store.js';

@@ -82,6 +82,18 @@ describe('two callers of a per-user server', () => {
     expect(setup.authorizationServer.activity.tokenRequests).toMatchObject({ authorization_code: 1 });
   });
 
+  it('a caller whose authorization was revoked is asked to authorize again, with a URL', async () => {
+    const setup = await setUpPerUser(fixtures, managers);
+    await authorizeAs(setup, 'alice');
+    setup.authorizationServer.revokeAll();
+    const failure = await failureOf(setup.manager.callTool('remote', 'whoami', {}, { subject: 'alice' }));
+    expect(BackendAuthorizationError.isInstance(failure)).toBe(true);
+    const { authorizationUrl } = failure as BackendAuthorizationError;
+    expect(authorizationUrl).toBeDefined();
+    await setup.manager.completeAuthorization(await redirectOf(authorizationUrl as string));
+    expect(await whoamiAs(setup.manager, 'alice')).toBe('alice');
+  });
+
   it("never opens the manager's browser opener, even when it has one", async () => {
     const opener = followingOpener();
     const setup = await setUpPerUser(fixtures, managers, { openAuthorizationUrl: opener });

@@ -7,7 +7,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Client } from '@modelcontextprotocol/client';
+import type { Client, ClientCapabilities } from '@modelcontextprotocol/client';
 import {
   type AuthorizationServer,
   type ProtectedMcpServer,
@@ -50,9 +50,9 @@ async function browse(url: string): Promise<{ status: number; url: string; text:
 }
 
 /** `user` logs in to search-mcp-http from an MCP client (the SDK's OAuth provider). */
-async function logIn(user: string): Promise<Client> {
+async function logIn(user: string, capabilities: ClientCapabilities = {}): Promise<Client> {
   authorizationServer.signInAs(user);
-  const { client, provider } = await connectWithLogin(new URL(`${app.url}/mcp`), listener);
+  const { client, provider } = await connectWithLogin(new URL(`${app.url}/mcp`), listener, capabilities);
   clients.set(user, client);
   accessTokens.set(user, provider.stored?.access_token ?? '');
   return client;
@@ -187,6 +187,26 @@ describe('search-mcp-http behind OAuth: clients log in the standard way', () => 
     stepTimeoutMs,
   );
 
+  it(
+    'asks a client that declared URL elicitation to send its user to the link (-32042), then the retry works',
+    async () => {
+      const client = await logIn('carol', { elicitation: { url: {} } });
+      const failure = await client
+        .callTool({ name: 'tool_execute', arguments: { toolKey: 'github:whoami', arguments: {} } })
+        .then(
+          () => undefined,
+          (error: unknown) => error as { code?: number; data?: { elicitations?: Array<Record<string, unknown>> } },
+        );
+      expect(failure?.code).toBe(-32042);
+      const [elicitation] = failure?.data?.elicitations ?? [];
+      expect(elicitation).toMatchObject({ mode: 'url', elicitationId: expect.any(String) });
+      authorizationServer.signInAs('carol');
+      await browse(String(elicitation?.url));
+      expect(JSON.parse((await whoami('carol')).text)).toMatchObject({ sub: 'carol' });
+    },
+    stepTimeoutMs,
+  );
+
   it('takes the OAuth access token on REST too, beside static tokens; refuses a token minted for another resource', async () => {
     const alice = accessTokens.get('alice') as string;
     const tools = await request(app.url, '/v1/tools', { token: alice });
@@ -206,7 +226,7 @@ describe('search-mcp-http behind OAuth: clients log in the standard way', () => 
   it('names the subject in the audit log, and never prints a token', async () => {
     const records = await readJsonLines(auditFile);
     const executes = records.filter((record) => record.event === 'tool_execute');
-    expect(new Set(executes.map((record) => record.subject))).toEqual(new Set(['alice', 'bob']));
+    expect(new Set(executes.map((record) => record.subject))).toEqual(new Set(['alice', 'bob', 'carol']));
     expect(executes.every((record) => record.tokenId === `oauth:${String(record.subject)}`)).toBe(true);
     for (const token of accessTokens.values()) {
       expect(token.length).toBeGreaterThan(20);

@@ -7,6 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   Client,
+  type ClientCapabilities,
   type OAuthClientMetadata,
   type OAuthClientProvider,
   type OAuthDiscoveryState,
@@ -93,6 +94,7 @@ export class InMemoryOAuthProvider implements OAuthClientProvider {
 export async function connectWithLogin(
   mcpUrl: URL,
   listener: LoginListener,
+  capabilities: ClientCapabilities = {},
 ): Promise<{ client: Client; provider: InMemoryOAuthProvider }> {
   const provider = new InMemoryOAuthProvider(listener);
   const first = new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider });
@@ -104,7 +106,7 @@ export async function connectWithLogin(
   const callback = listener.callbacks.at(-1);
   if (!callback?.get('code')) throw new Error(`the login did not come back with a code: ${callback?.toString()}`);
   await first.finishAuth(callback);
-  const client = new Client({ name: 'oauth-login', version: '1.0.0' });
+  const client = new Client({ name: 'oauth-login', version: '1.0.0' }, { capabilities });
   await client.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
   return { client, provider };
 }

@@ -1,4 +1,5 @@
 import type { Caller } from '@search-mcp/catalog';
+import { authorizationElicitation } from '../authorization-elicitation.js';
 import {
   isRecord,
   JsonRpcErrorCode,
@@ -57,7 +58,7 @@ export async function handleDirectCall(
     return await runToolCall(context, { event: 'tools/call', toolKey, args, caller, meta, extra });
   } catch (error) {
     if (error instanceof JsonRpcWireError) throw error;
-    throw toJsonRpcError(error, name);
+    throw authorizationElicitation(error, extra) ?? toJsonRpcError(error, name);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Caller } from '@search-mcp/catalog';
 import { isRecord, type ToolCallResult } from '@search-mcp/shared';
 import { callerFields } from '../audit/request-audit.js';
+import { authorizationElicitation } from '../authorization-elicitation.js';
 import { describeZodIssues, plainToolExecuteArguments, toolExecuteArguments } from '../meta-tool-arguments.js';
 import type { RequestExtra } from '../request-extra-types.js';
 import { waitForServerOf } from '../starting-servers.js';
@@ -70,6 +71,9 @@ export async function handleToolExecute(
   } catch (error) {
     // A bad retry (`requestState`) is a protocol error of the request, not a failure of the tool.
     if (extra.signal.aborted || error instanceof JsonRpcWireError) throw error;
+    // The person must authorize a backend first: a client that can show them the URL gets it as an elicitation.
+    const elicitation = authorizationElicitation(error, extra);
+    if (elicitation) throw elicitation;
     return toErrorResult(error);
   }
 }

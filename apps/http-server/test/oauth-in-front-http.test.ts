@@ -146,6 +146,12 @@ describe('search-mcp-http behind OAuth: clients log in the standard way', () => 
   it(
     "answers alice's first call of the per-user server with a link; once she authorizes it, she sees her own account",
     async () => {
+      const discovery = await (clients.get('alice') as Client).callTool({
+        name: 'tool_discovery',
+        arguments: { query: 'who am I on GitHub' },
+      });
+      const { notice } = discovery.structuredContent as { notice?: string };
+      expect(notice).toContain('github (each user authorizes it with their own account');
       const first = await whoami('alice');
       expect(first.isError).toBe(true);
       expect(first.text).toContain('github');

@@ -10,10 +10,23 @@ export function startingServerIds(manager: ServerStatusSource | undefined): stri
  * The servers that failed (to start, or for good) or wait for an OAuth login, with the reason the manager recorded
  * (for a login, the command that does it: `tool_discovery` passes it on to the model, which tells the user).
  */
-export function failedServers(manager: ServerStatusSource | undefined): Array<{ id: string; reason?: string }> {
+export function failedServers(
+  manager: ServerStatusSource | undefined,
+  caller: { tokenId?: string } = {},
+): Array<{ id: string; reason?: string }> {
   return (manager?.status() ?? [])
     .filter((status) => status.state === 'failed' || status.state === 'needs-auth')
-    .map((status) => ({ id: status.id, ...(status.lastError ? { reason: status.lastError } : {}) }));
+    .map((status) => {
+      // A per-user server waits for each caller's own authorization (docs/oauth-in-front.md), not for a command
+      // run on the server's machine: a caller with a token gets its link from the first call of one of its tools.
+      if (status.state === 'needs-auth' && status.perUser !== undefined && caller.tokenId !== undefined) {
+        return {
+          id: status.id,
+          reason: `each user authorizes it with their own account: a call of any of its tools (tool_execute with toolKey "${status.id}:<tool>") answers the link to do so`,
+        };
+      }
+      return { id: status.id, ...(status.lastError ? { reason: status.lastError } : {}) };
+    });
 }
 
 /** Which starting servers a wait is for. */

@@ -1,4 +1,4 @@
-import { type Caller, isServerVisibleToProject } from '@search-mcp/catalog';
+import { type Caller, isServerAllowed, isServerVisibleToProject } from '@search-mcp/catalog';
 import { errorMessage, type ToolCallResult, truncateText } from '@search-mcp/shared';
 import { callerFields, errorFields } from '../audit/request-audit.js';
 import { type DiscoveryResult, toDiscoveryResults } from '../discovery-response.js';
@@ -58,8 +58,11 @@ export async function handleToolDiscovery(
     else if (response.match !== 'good' && response.notice) notices.push(response.notice);
     // Only servers this caller's project could see: others are none of its business.
     const servers = context.catalog.config.mcpServers;
-    const failed = failedServers(context.manager).filter(
-      ({ id }) => servers[id] !== undefined && isServerVisibleToProject(servers[id].projects, caller.projectId),
+    const failed = failedServers(context.manager, caller).filter(
+      ({ id }) =>
+        servers[id] !== undefined &&
+        isServerVisibleToProject(servers[id].projects, caller.projectId) &&
+        isServerAllowed(caller.access, id),
     );
     if (response.strategy !== 'off' && failed.length > 0) {
       const reasons = failed.map(({ id, reason }) => (reason ? `${id} (${truncateText(reason, 120)})` : id));

@@ -64,7 +64,7 @@ beforeAll(async () => {
   authorizationServer.allowResource(`${app.url}/mcp`);
   browser = await puppeteer.launch({
     executablePath,
-    // Chromium's sandbox refuses to start as root (CI runs as root) without it.
+    // As root (CI runs as root) Chromium starts only without its sandbox.
     args: process.getuid?.() === 0 ? ['--no-sandbox'] : [],
   });
 }, stepTimeoutMs);

@@ -94,6 +94,13 @@ export async function checkJwtAccessToken(token: string, options: JwtCheckOption
     throw invalidToken('the token is issued in the future', `iat ${isoTime(payload.iat)} is in the future`);
   if (typeof payload.sub !== 'string' || payload.sub === '')
     throw invalidToken('the token has no subject', `sub is ${shown(payload.sub)}, not a non-empty string`);
+  // A sender-constrained token (RFC 9449 `cnf.jkt`, RFC 8705 `cnf.x5t#S256`) is worthless without its proof, which
+  // a Bearer request does not carry: accepting it would let whoever copied it use it.
+  if (payload.cnf !== undefined)
+    throw invalidToken(
+      'the token is bound to a key (DPoP or mTLS), which this server does not check',
+      'cnf is present',
+    );
   return payload;
 }
 

@@ -106,6 +106,7 @@ describe('refused JWTs (the bad-input table)', () => {
     ],
     ['header kid unknown', () => issuer.sign({}, stranger), /not signed with a key the authorization server publishes/],
     ['missing sub', () => issuer.sign({ sub: undefined }), /no subject/],
+    ['bound to a DPoP key (cnf.jkt)', () => issuer.sign({ cnf: { jkt: 'thumbprint' } }), /bound to a key/],
     ['missing exp', () => issuer.sign({ exp: undefined }), /no expiry/],
     [
       'JSON header {}',

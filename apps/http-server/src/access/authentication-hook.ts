@@ -48,7 +48,9 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
       return reply
         .code(401)
         .header('www-authenticate', challenge)
-        .send(errorBody('Missing token: send Authorization: Bearer <token>', 'AUTHENTICATION_ERROR'));
+        // "Unauthorized" in the text too: some MCP clients (the Inspector before 0.19) start their OAuth login only
+        // when the error they see says so, not on the status alone.
+        .send(errorBody('Unauthorized: missing token: send Authorization: Bearer <token>', 'AUTHENTICATION_ERROR'));
     }
     // The token is checked before the failure limit: the limit slows wrong tokens down, it never turns a valid one away.
     let token = verifier.verify(presented);

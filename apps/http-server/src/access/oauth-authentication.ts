@@ -48,7 +48,7 @@ export async function authenticateWithOAuth(
           description: check.description,
           ...(check.scope !== undefined ? { scope: check.scope } : {}),
         }),
-        message: `OAuth token refused: ${check.description}`,
+        message: `${check.status === 401 ? 'Unauthorized: ' : ''}OAuth token refused: ${check.description}`,
       },
     };
   }

@@ -10,14 +10,16 @@ import { join } from 'node:path';
 import type { Client, ClientCapabilities } from '@modelcontextprotocol/client';
 import {
   type AuthorizationServer,
+  type CallbackListener,
+  connectWithLogin,
   type ProtectedMcpServer,
   startAuthorizationServer,
+  startCallbackListener,
   startProtectedMcpServer,
 } from '@search-mcp/test-kit/oauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliProcess, startCli } from './cli-process.js';
 import { readJsonLines, request, storedOAuthTokens, temporaryDirectory } from './http-test-support.js';
-import { connectWithLogin, type LoginListener, startLoginListener } from './sdk-oauth-login.js';
 
 const adminToken = 'admin-token-0123456789-abcdefghijklmnop';
 /** Generous: the suite runs on 2 busy cores in CI. */
@@ -29,7 +31,7 @@ let oauthFile: string;
 let authorizationServer: AuthorizationServer;
 let github: ProtectedMcpServer;
 let app: CliProcess;
-let listener: LoginListener;
+let listener: CallbackListener;
 const clients = new Map<string, Client>();
 const accessTokens = new Map<string, string>();
 /** Every body the app sent in this file, to look for tokens in. */
@@ -82,7 +84,7 @@ beforeAll(async () => {
   oauthFile = join(directory.path, 'oauth', 'credentials.json');
   authorizationServer = await startAuthorizationServer();
   github = await startProtectedMcpServer({ authorizationServer });
-  listener = await startLoginListener();
+  listener = await startCallbackListener();
   const configFile = join(directory.path, 'mcp-servers.json');
   await writeFile(
     configFile,

@@ -20,3 +20,5 @@ export {
   startProtectedMcpServer,
   type ToolScopes,
 } from './protected-mcp-server.js';
+export { startCallbackListener } from './oauth-test-client.js';
+export { type CallbackListener, connectWithLogin, InMemoryOAuthProvider } from './sdk-oauth-login.js';

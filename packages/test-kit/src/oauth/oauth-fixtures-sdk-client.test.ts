@@ -1,75 +1,15 @@
-import {
-  Client,
-  type OAuthClientMetadata,
-  type OAuthClientProvider,
-  type OAuthDiscoveryState,
-  type StoredOAuthClientInformation,
-  type StoredOAuthTokens,
-  StreamableHTTPClientTransport,
-  UnauthorizedError,
-} from '@modelcontextprotocol/client';
+import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuthorizationServer, startAuthorizationServer } from './authorization-server.js';
 import { startCallbackListener } from './oauth-test-client.js';
+import { InMemoryOAuthProvider } from './sdk-oauth-login.js';
 import { type ProtectedMcpServer, startProtectedMcpServer } from './protected-mcp-server.js';
 
 /**
- * The 2.x client SDK's own OAuth (its public `OAuthClientProvider` interface, in memory) against the fixtures: what
- * an MCP client built on the SDK's auth module goes through. The provider "opens" the authorization URL by following
- * it with `fetch`, as a test opener does.
+ * The 2.x client SDK's own OAuth (its public `OAuthClientProvider` interface, in memory: `InMemoryOAuthProvider`)
+ * against the fixtures: what an MCP client built on the SDK's auth module goes through. The provider "opens" the
+ * authorization URL by following it with `fetch`, as a test opener does.
  */
-class InMemoryOAuthProvider implements OAuthClientProvider {
-  client?: StoredOAuthClientInformation;
-  stored?: StoredOAuthTokens;
-  verifier = '';
-  discovery?: OAuthDiscoveryState;
-  readonly authorizationUrls: URL[] = [];
-
-  constructor(private readonly listener: Awaited<ReturnType<typeof startCallbackListener>>) {}
-
-  get redirectUrl() {
-    return this.listener.redirectUri;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'sdk oauth fixture test',
-      redirect_uris: [this.listener.redirectUri],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(information: StoredOAuthClientInformation) {
-    this.client = information;
-  }
-  tokens() {
-    return this.stored;
-  }
-  saveTokens(tokens: StoredOAuthTokens) {
-    this.stored = tokens;
-  }
-  async redirectToAuthorization(url: URL) {
-    this.authorizationUrls.push(url);
-    const response = await fetch(url);
-    await response.body?.cancel();
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-  saveDiscoveryState(state: OAuthDiscoveryState) {
-    this.discovery = state;
-  }
-  discoveryState() {
-    return this.discovery;
-  }
-}
-
 let authorizationServer: AuthorizationServer;
 let mcpServer: ProtectedMcpServer;
 let listener: Awaited<ReturnType<typeof startCallbackListener>>;

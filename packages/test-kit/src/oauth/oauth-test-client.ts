@@ -1,5 +1,5 @@
 /**
- * A bare OAuth 2.1 client for the fixtures' own test (not exported): discovery, registration, PKCE, the authorization
+ * A bare OAuth 2.1 client for the fixtures' own test (only `startCallbackListener` is exported): discovery, registration, PKCE, the authorization
  * request followed with `fetch` to a loopback callback listener, the code exchange and refresh, each one request
  * with `fetch` and `node:crypto`, so the test sees every parameter and answer.
  */

@@ -3,8 +3,6 @@
  * SDK reads the protected-resource metadata, registers, and sends the "browser" (fetch following redirects) to the
  * authorization server, which redirects to a loopback listener with the code.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   Client,
   type ClientCapabilities,
@@ -16,23 +14,10 @@ import {
   StreamableHTTPClientTransport,
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
+import type { startCallbackListener } from './oauth-test-client.js';
 
-/** The loopback listener a login ends on (RFC 8252 §7.3): the query of each redirect it got. */
-export async function startLoginListener() {
-  const callbacks: URLSearchParams[] = [];
-  const server = createServer((request, response) => {
-    callbacks.push(new URL(request.url ?? '/', 'http://127.0.0.1').searchParams);
-    response.writeHead(200, { 'content-type': 'text/plain' }).end('logged in');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    redirectUri: `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`,
-    callbacks,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-export type LoginListener = Awaited<ReturnType<typeof startLoginListener>>;
+/** The loopback listener a login ends on (`startCallbackListener`): its redirect URI and the queries it got. */
+export type CallbackListener = Awaited<ReturnType<typeof startCallbackListener>>;
 
 /** The SDK's provider interface, in memory; "opening" the authorization URL follows it with fetch. */
 export class InMemoryOAuthProvider implements OAuthClientProvider {
@@ -42,14 +27,14 @@ export class InMemoryOAuthProvider implements OAuthClientProvider {
   discovery?: OAuthDiscoveryState;
   readonly authorizationUrls: URL[] = [];
 
-  constructor(private readonly listener: LoginListener) {}
+  constructor(private readonly listener: CallbackListener) {}
 
   get redirectUrl() {
     return this.listener.redirectUri;
   }
   get clientMetadata(): OAuthClientMetadata {
     return {
-      client_name: 'search-mcp-http OAuth test client',
+      client_name: 'Search MCP OAuth test client',
       redirect_uris: [this.listener.redirectUri],
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
@@ -93,7 +78,7 @@ export class InMemoryOAuthProvider implements OAuthClientProvider {
  */
 export async function connectWithLogin(
   mcpUrl: URL,
-  listener: LoginListener,
+  listener: CallbackListener,
   capabilities: ClientCapabilities = {},
 ): Promise<{ client: Client; provider: InMemoryOAuthProvider }> {
   const provider = new InMemoryOAuthProvider(listener);

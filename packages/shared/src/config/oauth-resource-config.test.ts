@@ -74,6 +74,12 @@ describe('auth.oauth', () => {
     expect(warned.warnings.join('\n')).toMatch(/auth\.oauth\.roles\[0\]\.scope/);
   });
 
+  it('keeps the token ids of OAuth callers (oauth:<sub>) out of auth.tokens', () => {
+    expect(() =>
+      parseConfig({ mcpServers: {}, auth: { tokens: [{ id: 'oauth:alice', token: 'a-long-enough-token' }] } }),
+    ).toThrow('auth.tokens[0].id: ids starting with "oauth:" name OAuth callers');
+  });
+
   it('is absent without the key: static tokens only', () => {
     expect(parseConfig({ mcpServers: {} }).auth).toEqual({ tokens: [], allowAnonymous: false });
   });

@@ -178,6 +178,8 @@ export function resolveAuth(value: unknown, context: ParseContext): ResolvedConf
   const tokens = auth.tokens.map((entry, index) => {
     const path = ['auth', 'tokens', index];
     if (seenIds.has(entry.id)) context.report([...path, 'id'], 'duplicate token id');
+    // OAuth callers are known by `oauth:<sub>` (docs/oauth-in-front.md): a static token must not pass for one.
+    if (entry.id.startsWith('oauth:')) context.report([...path, 'id'], 'ids starting with "oauth:" name OAuth callers');
     seenIds.add(entry.id);
     const token = context.expand(entry.token, [...path, 'token']);
     // An empty token would let an empty bearer string authenticate.

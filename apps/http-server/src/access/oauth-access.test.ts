@@ -1,4 +1,4 @@
-import type { OAuthResourceConfig } from '@search-mcp/shared';
+import { createJsonLineLogger, type OAuthResourceConfig } from '@search-mcp/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   mainToken,
@@ -23,6 +23,8 @@ let issuer: TestIssuer;
 let app: Running;
 let directory: { path: string; remove: () => Promise<void> };
 let auditFile: string;
+/** Every line the app logged. */
+const logLines: string[] = [];
 
 const oauthConfig = (): OAuthResourceConfig => ({
   issuer: issuer.issuer,
@@ -42,7 +44,8 @@ beforeAll(async () => {
   issuer = await startTestIssuer();
   directory = await temporaryDirectory();
   auditFile = `${directory.path}/audit.jsonl`;
-  app = await startApp({ auditFile, app: { oauth: oauthConfig(), publicUrl } });
+  const logger = createJsonLineLogger({ level: 'debug', write: (line) => logLines.push(line) });
+  app = await startApp({ auditFile, app: { oauth: oauthConfig(), publicUrl, logger } });
 }, 60_000);
 
 afterAll(async () => {
@@ -93,6 +96,25 @@ describe('auth.oauth: the app as an OAuth-protected resource', () => {
     expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata=".*", error="invalid_token"/);
     expect(JSON.stringify(refused.body)).not.toContain(foreign);
     expect((await request(app.url, '/v1/tools', { token: mainToken })).status).toBe(200);
+  });
+
+  it('logs why a token was refused, never the token, and keeps serving other callers', async () => {
+    const expired = await issuer.sign({ sub: 'kim', scope: 'mcp fixture:use', aud: testAudience, exp: 1_000_000 });
+    const refused = await request(app.url, '/v1/tools', { token: expired });
+    expect([refused.status, refused.body?.error]).toEqual([
+      401,
+      'Unauthorized: OAuth token refused: the token has expired',
+    ]);
+    const line = logLines.find((entry) => entry.includes('OAuth token refused') && entry.includes('expired at'));
+    expect(line).toBeDefined();
+    expect(JSON.parse(line as string)).toMatchObject({
+      level: 'info',
+      path: '/v1/tools',
+      status: 401,
+      error: 'invalid_token',
+    });
+    expect(logLines.join('\n')).not.toContain(expired);
+    expect((await request(app.url, '/v1/tools', { token: await token('lee', 'mcp fixture:use') })).status).toBe(200);
   });
 
   it('shows and runs only the tools a role allows, on REST and over MCP', async () => {

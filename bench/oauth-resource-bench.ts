@@ -16,8 +16,13 @@
  * all alike. The issue's bar: verification adds ≤ 0.2 ms p50 per request (the OAuth p50 minus the static p50). The
  * issuer's metadata and JWKS requests are counted: a warm cache makes none during the rounds.
  *
+ * Second part, over HTTP (bench/oauth-resource-over-http.ts): the same bar on a whole request through the app on
+ * 127.0.0.1, `GET /v1/tools?limit=1` and an MCP `tools/list`, with the static token, one JWT again and again, and a
+ * JWT never seen each time, sequential on one keep-alive connection, interleaved.
+ *
  * Writes bench/results/oauth-resource.json and .md and prints the markdown to stdout. Progress goes to stderr.
- * Env: OAUTH_RESOURCE_BENCH_ROUNDS (default 10), OAUTH_RESOURCE_BENCH_VERIFIES (per round and case, default 1000).
+ * Env: OAUTH_RESOURCE_BENCH_ROUNDS (default 10), OAUTH_RESOURCE_BENCH_VERIFIES (per round and case, default 1000),
+ * OAUTH_RESOURCE_BENCH_HTTP_REQUESTS (HTTP requests per round and case, default 300).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
@@ -41,10 +46,12 @@ import {
   type Summary,
   summarize,
 } from './src/bench-support.js';
+import { measureOverHttp, type OverHttpResults, overHttpMarkdown } from './oauth-resource-over-http.js';
 
 const log = progressLog('oauth-resource-bench');
 const rounds = Number(process.env.OAUTH_RESOURCE_BENCH_ROUNDS ?? 10);
 const verifiesPerRound = Number(process.env.OAUTH_RESOURCE_BENCH_VERIFIES ?? 1000);
+const httpRequestsPerRound = Number(process.env.OAUTH_RESOURCE_BENCH_HTTP_REQUESTS ?? 300);
 const resultsDirectory = new URL('./results/', import.meta.url);
 const goalAddedP50Us = 200;
 
@@ -137,6 +144,7 @@ async function main(): Promise<void> {
       log(`round ${roundIndex + 1}/${rounds}`);
     }
     const afterRequests = requestCounts(issuer.requests);
+    const overHttp = await measureOverHttp(issuer, { rounds, requestsPerRound: httpRequestsPerRound, log });
 
     const microseconds = Object.fromEntries(kinds.map((kind) => [kind, summarizeWithP95(samples[kind])])) as Record<
       Kind,
@@ -154,6 +162,7 @@ async function main(): Promise<void> {
       addedP50Us,
       goalAddedP50Us,
       issuerRequests: { warmUp: warmRequests, duringRounds: diff(afterRequests, warmRequests) },
+      overHttp,
     };
     const text = markdown(results);
     await mkdir(resultsDirectory, { recursive: true });
@@ -188,6 +197,7 @@ function markdown(results: {
   microseconds: Record<Kind, CaseSummary>;
   addedP50Us: Record<Kind, number>;
   issuerRequests: { warmUp: Record<string, number>; duringRounds: Record<string, number> };
+  overHttp: OverHttpResults;
 }): string {
   const us = (value: number) => `${round(value, 1)} µs`;
   const verdict = (value: number) => (value <= goalAddedP50Us ? 'met' : '**not met**');
@@ -210,6 +220,7 @@ function markdown(results: {
     '',
     `Issuer requests: during warm-up ${JSON.stringify(results.issuerRequests.warmUp)}; during the measured rounds ${requestsDuring}.`,
     '',
+    ...overHttpMarkdown(results.overHttp, goalAddedP50Us),
   ].join('\n');
 }
 

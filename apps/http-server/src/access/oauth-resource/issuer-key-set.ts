@@ -38,7 +38,9 @@ export function createIssuerKeySet(jwksUri: string, fetchImplementation: typeof 
   let lastRefresh = Date.now();
 
   const getKey: JWTVerifyGetKey = async (header, token) => {
-    if (remote.jwks() !== undefined && Date.now() - lastRefresh > backgroundRefreshMs) {
+    // `fresh` is cheap (`jwks()` would clone the whole set on every request) and, as cached keys never go stale
+    // here, true exactly once the keys have been fetched.
+    if (Date.now() - lastRefresh > backgroundRefreshMs && remote.fresh) {
       lastRefresh = Date.now();
       // A failed refresh keeps the keys there were; the next unknown `kid` or the next period tries again.
       remote.reload().catch(() => undefined);

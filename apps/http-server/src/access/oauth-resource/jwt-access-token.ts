@@ -1,25 +1,15 @@
-import { decodeJwt, decodeProtectedHeader, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from 'jose';
+import {
+  decodeJwt,
+  decodeProtectedHeader,
+  type CompactJWSHeaderParameters,
+  type JWSHeaderParameters,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+} from 'jose';
 import { KeySourceError } from './issuer-key-set.js';
+import { checkClaims } from './jwt-claims.js';
+import { isAcceptedAlgorithm, verifyJwsSignature } from './jws-signature.js';
 import { errorDetail, invalidToken, shown, TokenRefusal, unverifiable } from './token-refusal.js';
-
-/**
- * Asymmetric signatures only: `none` is never a signature, and an HMAC (HS256 …) would let anyone holding the
- * issuer's public key (which is public) sign tokens with it as the secret.
- */
-export const acceptedAlgorithms = [
-  'RS256',
-  'RS384',
-  'RS512',
-  'PS256',
-  'PS384',
-  'PS512',
-  'ES256',
-  'ES384',
-  'ES512',
-  'EdDSA',
-  'Ed25519',
-];
-const accepted = new Set(acceptedAlgorithms);
 
 export interface JwtCheckOptions {
   issuer: string;
@@ -50,7 +40,8 @@ export function looksLikeJwt(token: string): boolean {
 }
 
 /**
- * Checks a JWT access token (RFC 9068) with jose: signature by one of the issuer's keys, `iss` exactly the issuer,
+ * Checks a JWT access token (RFC 9068): signature by one of the issuer's keys (found by jose's JWKS, checked with
+ * node:crypto: jws-signature.ts), then the claims (jose's checks: jwt-claims.ts): `iss` exactly the issuer,
  * `aud` naming this resource (RFC 8707: a token minted for another resource is refused), `exp` required and not past,
  * `nbf` and `iat` not in the future, `sub` required, all with the clock tolerance. `typ: at+jwt` is accepted, not
  * required (many issuers still send `JWT`). Returns the verified claims; throws a TokenRefusal.
@@ -58,16 +49,16 @@ export function looksLikeJwt(token: string): boolean {
 export async function checkJwtAccessToken(token: string, options: JwtCheckOptions): Promise<JWTPayload> {
   // Read without trust first, to refuse what needs no key (a foreign issuer, a refused algorithm) without asking
   // the issuer for keys, and to name the algorithm in the reason.
-  let algorithm: unknown;
-  let type: unknown;
+  let header: JWSHeaderParameters;
   let unverifiedIssuer: unknown;
   try {
-    ({ alg: algorithm, typ: type } = decodeProtectedHeader(token));
+    header = decodeProtectedHeader(token);
     unverifiedIssuer = decodeJwt(token).iss;
   } catch (error) {
     throw invalidToken('the token is malformed', `malformed JWT: ${errorDetail(error)}`);
   }
-  if (typeof algorithm !== 'string' || !accepted.has(algorithm))
+  const { alg: algorithm, typ: type } = header;
+  if (!isAcceptedAlgorithm(algorithm))
     throw invalidToken(
       "the token's signing algorithm is not accepted",
       `algorithm ${shown(algorithm)} is not allowed (asymmetric signatures only)`,
@@ -76,15 +67,26 @@ export async function checkJwtAccessToken(token: string, options: JwtCheckOption
     throw invalidToken('the token is not an access token', `typ ${shown(type)} is not an access token type`);
   if (unverifiedIssuer !== options.issuer) throw wrongIssuer(unverifiedIssuer, options.issuer);
 
+  // RFC 7515 §4.1.11: a critical extension not understood makes the token invalid; none is understood here.
+  if (header.crit !== undefined)
+    throw invalidToken('the token is malformed', 'malformed JWT: the header names critical extensions (crit)');
+
+  const [encodedHeader, encodedPayload, signature] = token.split('.') as [string, string, string];
   let payload: JWTPayload;
   try {
-    ({ payload } = await jwtVerify(token, await options.keys(), {
+    const key = await (await options.keys())(header as CompactJWSHeaderParameters, {
+      protected: encodedHeader,
+      payload: encodedPayload,
+      signature,
+    });
+    // The signature first, then the claims: what an unsigned token claims is never looked at, as with jwtVerify.
+    verifyJwsSignature(algorithm, key, `${encodedHeader}.${encodedPayload}`, signature);
+    payload = checkClaims(encodedPayload, {
       issuer: options.issuer,
       audience: [...options.audiences],
-      algorithms: acceptedAlgorithms,
       clockTolerance: options.clockToleranceSeconds,
       requiredClaims: ['exp', 'sub'],
-    }));
+    });
   } catch (error) {
     throw refusalFor(error, options);
   }

@@ -152,7 +152,7 @@ export function base64urlJson(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
 }
 
-/** jose's `jwtVerify` alone with the public key in hand, for the benchmark's floor (bench/oauth-resource-bench.ts). */
+/** jose's `jwtVerify` alone with the public key in hand, for the benchmark's reference row (bench/oauth-resource-bench.ts). */
 export async function joseAlone(key: SigningKey, issuer: string): Promise<(token: string) => Promise<boolean>> {
   const publicKey = await importJWK(key.publicJwk, key.alg);
   return async (token) =>

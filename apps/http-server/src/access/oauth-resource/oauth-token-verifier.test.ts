@@ -1,4 +1,4 @@
-import { createPublicKey } from 'node:crypto';
+import { createPublicKey, KeyObject, sign } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OAuthTokenCheck } from './oauth-resource-settings.js';
@@ -18,7 +18,17 @@ let stranger: SigningKey;
 const now = () => Math.floor(Date.now() / 1000);
 
 beforeAll(async () => {
-  issuer = await startTestIssuer({ keys: [await signingKey('rsa-1'), await signingKey('ec-1', 'ES256')] });
+  // A P-384 key published without `alg`, so that only its curve tells it is no ES256 key.
+  const { alg: _alg, ...p384 } = (await signingKey('ec-384', 'ES384')).publicJwk;
+  issuer = await startTestIssuer({
+    keys: [
+      await signingKey('rsa-1'),
+      await signingKey('ec-1', 'ES256'),
+      await signingKey('ps-1', 'PS256'),
+      await signingKey('ed-1', 'EdDSA'),
+      { ...(await signingKey('ec-384', 'ES384')), publicJwk: p384 },
+    ],
+  });
   stranger = await signingKey('stranger');
   // Found through the issuer's metadata (no jwksUri): discovery is part of every check below.
   verifier = createOAuthTokenVerifier({ issuer: issuer.issuer, audiences: [testAudience] });
@@ -63,6 +73,14 @@ describe('valid JWT access tokens', () => {
     });
   });
 
+  it('accepts a PS256 token and an EdDSA (Ed25519) token', async () => {
+    for (const key of [issuer.published[2], issuer.published[3]])
+      expect(await verifier.verify(await issuer.sign({}, key))).toMatchObject({
+        valid: true,
+        principal: { subject: 'alice' },
+      });
+  });
+
   it('accepts claims within the clock tolerance (exp 10 s ago)', async () => {
     const token = await issuer.sign({ exp: now() - 10, iat: now() - 100 });
     expect((await verifier.verify(token)).valid).toBe(true);
@@ -103,6 +121,77 @@ describe('refused JWTs (the bad-input table)', () => {
         return `${header}.${base64urlJson({ ...validClaims(), sub: 'mallory' })}.${signature}`;
       },
       /signature is invalid/,
+    ],
+    [
+      'EdDSA signature tampered (payload changed after signing)',
+      async () => {
+        const [header, , signature] = (await issuer.sign({}, issuer.published[3])).split('.');
+        return `${header}.${base64urlJson({ ...validClaims(), sub: 'mallory' })}.${signature}`;
+      },
+      /signature is invalid/,
+    ],
+    [
+      'PS256 signature of another token (same header)',
+      async () => {
+        const [header, payload] = (await issuer.sign({}, issuer.published[2])).split('.');
+        const [, , signature] = (await issuer.sign({ sub: 'bob' }, issuer.published[2])).split('.');
+        return `${header}.${payload}.${signature}`;
+      },
+      /signature is invalid/,
+    ],
+    [
+      'ES256 signature of the wrong length (one byte short)',
+      () => withSignature(issuer.published[1], -1),
+      /signature is invalid/,
+    ],
+    [
+      'ES256 signature of the wrong length (one byte more)',
+      () => withSignature(issuer.published[1], 1),
+      /signature is invalid/,
+    ],
+    [
+      'RS256 signature of the wrong length (one byte short)',
+      () => withSignature(issuer.published[0], -1),
+      /signature is invalid/,
+    ],
+    [
+      'RS256 signature empty',
+      async () => `${(await issuer.sign()).split('.').slice(0, 2).join('.')}.`,
+      /signature is invalid/,
+    ],
+    [
+      "the issuer's RSA key named by an ES256 header",
+      async () => {
+        const header = { alg: 'ES256', kid: 'rsa-1', typ: 'at+jwt' };
+        return `${base64urlJson(header)}.${base64urlJson(validClaims())}.${Buffer.alloc(64, 1).toString('base64url')}`;
+      },
+      /not signed with a key the authorization server publishes/,
+    ],
+    [
+      "the issuer's EC P-384 key (no alg) named by an ES256 header",
+      async () => {
+        const [, payload, signature] = (await issuer.sign({}, issuer.published[4])).split('.');
+        return `${base64urlJson({ alg: 'ES256', kid: 'ec-384', typ: 'at+jwt' })}.${payload}.${signature}`;
+      },
+      /not signed with a key the authorization server publishes/,
+    ],
+    [
+      'a critical header extension (crit)',
+      async () => {
+        // Signed by hand: jose refuses to sign with an extension it does not know.
+        const key = issuer.published[0] as SigningKey;
+        const header = {
+          alg: 'RS256',
+          kid: key.kid,
+          typ: 'at+jwt',
+          crit: ['urn:example:unknown'],
+          'urn:example:unknown': 1,
+        };
+        const input = `${base64urlJson(header)}.${base64urlJson(validClaims())}`;
+        const signature = sign('sha256', Buffer.from(input), KeyObject.from(key.privateKey));
+        return `${input}.${signature.toString('base64url')}`;
+      },
+      /malformed/,
     ],
     ['header kid unknown', () => issuer.sign({}, stranger), /not signed with a key the authorization server publishes/],
     ['missing sub', () => issuer.sign({ sub: undefined }), /no subject/],
@@ -193,6 +282,14 @@ describe('scopes and claims (403 insufficient_scope)', () => {
     expect((await strict.verify(token)).valid).toBe(true);
   });
 });
+
+/** A valid token of `key` whose signature is made `change` bytes longer (or shorter). */
+async function withSignature(key: SigningKey | undefined, change: number): Promise<string> {
+  const [header, payload, signature] = (await issuer.sign({}, key)).split('.');
+  const bytes = Buffer.from(signature as string, 'base64url');
+  const changed = change < 0 ? bytes.subarray(0, bytes.length + change) : Buffer.concat([bytes, Buffer.alloc(change)]);
+  return `${header}.${payload}.${changed.toString('base64url')}`;
+}
 
 function validClaims() {
   return { iss: issuer.issuer, aud: testAudience, sub: 'alice', iat: now(), exp: now() + 600 };

@@ -8,7 +8,7 @@ const maxEntries = 10_000;
 /**
  * The claims of tokens verified lately, keyed by the token's SHA-256 (the token itself is never kept). A client sends
  * the same access token with every request for its whole life, so most requests cost a hash and a lookup instead of
- * a signature check (WebCrypto, about 0.1 ms) or an introspection round trip. Only positive answers are cached:
+ * a signature check (node:crypto, some tens of µs) or an introspection round trip. Only positive answers are cached:
  * a refused token is checked again each time, so one that becomes valid, or an endpoint that comes back, is seen at
  * once. The price: a key the issuer withdraws, or an introspected token revoked, is still accepted for at most
  * `verifiedTokenTtlMs` by this cache.

@@ -9,9 +9,10 @@
  * already pays (`TokenVerifier`, apps/http-server/src/access/token-verifier.ts). Two cases per algorithm:
  *   - the same token again and again, as a client sends it with every request for its whole life: after the first
  *     check it comes from the verifier's verified-token cache (SHA-256 and a lookup, at most 60 s);
- *   - a token never seen before (a distinct, pre-signed token each time): the full check, signature by jose
- *     (WebCrypto) included, the cost of the first request with each new token.
- * For reference, jose's `jwtVerify` alone with the public key in hand: the floor of the full check.
+ *   - a token never seen before (a distinct, pre-signed token each time): the full check, the signature checked
+ *     synchronously with node:crypto (jws-signature.ts) included, the cost of the first request with each new token.
+ * For reference, jose's `jwtVerify` alone with the public key in hand (its signature check goes through WebCrypto
+ * and the libuv thread pool): what the full check cost when jose checked the signature.
  * The five loops run interleaved, round by round, the order rotated each round, so drift on the shared machine hits
  * all alike. The issue's bar: verification adds ≤ 0.2 ms p50 per request (the OAuth p50 minus the static p50). The
  * issuer's metadata and JWKS requests are counted: a warm cache makes none during the rounds.
@@ -118,7 +119,7 @@ async function main(): Promise<void> {
       'ES256 repeated': async () => (await verifier.verify(repeated.ES256)).valid,
       'RS256 first sight': () => firstSight('RS256'),
       'ES256 first sight': () => firstSight('ES256'),
-      // The floor: jose's signature and claim checks alone, with the key in hand (no cache, no policy, no lookup).
+      // jose's signature (WebCrypto) and claim checks alone, with the key in hand (no cache, no policy, no lookup).
       'RS256 jose alone': () => rsaAlone(repeated.RS256),
       'ES256 jose alone': () => ecAlone(repeated.ES256),
     };

@@ -30,7 +30,6 @@ export async function authenticateWithOAuth(
   token: string,
   oauth: OAuthAuthentication,
 ): Promise<{ caller: OAuthCaller } | { refusal: OAuthRefusal }> {
-  const resourceMetadata = oauth.resource.metadataUrlFor(request);
   const check = await oauth.verifier.verify(token, { audiences: oauth.resource.audiencesFor(request) });
   if (!check.valid) {
     oauth.logger.info('OAuth token refused', {
@@ -43,7 +42,7 @@ export async function authenticateWithOAuth(
       refusal: {
         status: check.status,
         challenge: bearerChallenge({
-          resourceMetadata,
+          resourceMetadata: oauth.resource.metadataUrlFor(request),
           error: check.error,
           description: check.description,
           ...(check.scope !== undefined ? { scope: check.scope } : {}),
@@ -66,7 +65,12 @@ export async function authenticateWithOAuth(
     return {
       refusal: {
         status: 403,
-        challenge: bearerChallenge({ resourceMetadata, error: 'insufficient_scope', description, scope }),
+        challenge: bearerChallenge({
+          resourceMetadata: oauth.resource.metadataUrlFor(request),
+          error: 'insufficient_scope',
+          description,
+          scope,
+        }),
         message: `OAuth token refused: ${description}`,
       },
     };

@@ -5,12 +5,17 @@ import type { FastifyRequest } from 'fastify';
 const mcpPath = 'mcp';
 /** RFC 9728: the metadata of resource `<origin>/<path>` is at `<origin>/.well-known/oauth-protected-resource/<path>`. */
 export const protectedResourceMetadataPath = '/.well-known/oauth-protected-resource';
+/** How many base URLs (`Host` values) keep their resource URL computed. */
+const maxRememberedBases = 32;
 
 /**
  * This app as an OAuth-protected resource (docs/oauth-in-front.md): its resource identifier is the URL of `/mcp`
  * (RFC 8707), `<--public-url>/mcp`, else `<the request's origin>/mcp` (a `Host` the Host check accepted).
  */
 export class ProtectedResource {
+  /** The resource URL by base URL: every request of a caller needs it for its audience check. */
+  private readonly resources = new Map<string, string>();
+
   constructor(
     private readonly config: OAuthResourceConfig,
     private readonly publicUrl: string | undefined,
@@ -24,7 +29,14 @@ export class ProtectedResource {
 
   /** The resource identifier: the URL of `/mcp`. */
   resourceFor(request: FastifyRequest): string {
-    return new URL(mcpPath, this.baseFor(request)).href;
+    const base = this.baseFor(request);
+    let resource = this.resources.get(base);
+    if (resource === undefined) {
+      resource = new URL(mcpPath, base).href;
+      // Bounded: `Host` is caller input where the Host check is off (a server bound to every interface).
+      if (this.resources.size < maxRememberedBases) this.resources.set(base, resource);
+    }
+    return resource;
   }
 
   /** RFC 9728 metadata URL of the resource (what `WWW-Authenticate: Bearer resource_metadata=…` names). */

@@ -45,11 +45,11 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
             scope: oauth.resource.scopesSupported().join(' '),
           })
         : 'Bearer';
+      // "Unauthorized" in the text too: some MCP clients (the Inspector before 0.19) start their OAuth login only when
+      // the error they see says so, not on the status alone.
       return reply
         .code(401)
         .header('www-authenticate', challenge)
-        // "Unauthorized" in the text too: some MCP clients (the Inspector before 0.19) start their OAuth login only
-        // when the error they see says so, not on the status alone.
         .send(errorBody('Unauthorized: missing token: send Authorization: Bearer <token>', 'AUTHENTICATION_ERROR'));
     }
     // The token is checked before the failure limit: the limit slows wrong tokens down, it never turns a valid one away.

@@ -1,5 +1,5 @@
 /**
- * Benchmark of the OAuth access-token verifier of `auth.oauth` (apps/http-server/src/access/oauth-resource/, issue 21:
+ * Benchmark of the OAuth access-token verifier of `auth.oauth` (apps/http-server/src/access/oauth-resource/, docs/oauth-in-front.md:
  * search-mcp-http as an OAuth-protected resource), in process.
  *
  *   npx -y pnpm@10.34.9 bench:oauth-resource

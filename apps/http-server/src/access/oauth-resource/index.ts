@@ -1,4 +1,4 @@
-// The OAuth access-token verifier of `auth.oauth` (issue 21: search-mcp-http as an OAuth-protected resource).
+// The OAuth access-token verifier of `auth.oauth` (docs/oauth-in-front.md: search-mcp-http as an OAuth-protected resource).
 export type { OAuthPrincipal, OAuthResourceSettings, OAuthTokenCheck } from './oauth-resource-settings.js';
 export {
   createOAuthTokenVerifier,

@@ -1,5 +1,5 @@
 /**
- * What `search-mcp-http` needs to know to accept OAuth access tokens as a protected resource (issue 21: the MCP
+ * What `search-mcp-http` needs to know to accept OAuth access tokens as a protected resource (docs/oauth-in-front.md; the MCP
  * authorization spec, server side), and what a check of one token yields. Types only.
  */
 export interface OAuthResourceSettings {

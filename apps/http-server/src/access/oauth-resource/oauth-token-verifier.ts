@@ -22,7 +22,7 @@ export interface OAuthTokenVerifier {
 }
 
 /**
- * The check of a bearer token presented to `search-mcp-http` as an OAuth access token for it (issue 21): a JWT
+ * The check of a bearer token presented to `search-mcp-http` as an OAuth access token for it (docs/oauth-in-front.md): a JWT
  * against the issuer's keys, an opaque token by introspection, then the required scopes and claims. The issuer's
  * metadata is fetched only when something it names is needed (no `jwksUri`, or no introspection `url`). A token
  * verified once is taken from a cache for up to 60 s (never past its expiry): VerifiedTokenCache.

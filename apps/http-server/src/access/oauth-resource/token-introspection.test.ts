@@ -90,6 +90,29 @@ describe('opaque tokens by introspection (RFC 7662)', () => {
     }
   });
 
+  it('refuses an active token that is no access token (token_type) or is bound to a key (cnf)', async () => {
+    const table: Array<[Record<string, unknown>, string]> = [
+      [{ ...activeAnswer(), token_type: 'refresh_token' }, 'the token is not an access token'],
+      [{ ...activeAnswer(), token_type: 42 }, 'the token is not an access token'],
+      [
+        { ...activeAnswer(), cnf: { jkt: 'thumbprint' } },
+        'the token is bound to a key (DPoP or mTLS), which this server does not check',
+      ],
+    ];
+    for (const [answer, description] of table) {
+      const token = opaqueToken(answer);
+      expectRefused(await verifier.verify(token), token, description);
+    }
+  });
+
+  it('accepts a token_type of access_token or Bearer, in any case', async () => {
+    for (const tokenType of ['access_token', 'Bearer', 'bearer', 'ACCESS_TOKEN'])
+      expect(await verifier.verify(opaqueToken({ ...activeAnswer(), token_type: tokenType }))).toMatchObject({
+        valid: true,
+        principal: { subject: 'alice' },
+      });
+  });
+
   it('refuses with 401 "cannot be verified now" when the endpoint is down, slow or refuses our credentials', async () => {
     const token = opaqueToken(activeAnswer());
     const down = createOAuthTokenVerifier({

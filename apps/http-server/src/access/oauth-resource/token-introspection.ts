@@ -15,7 +15,9 @@ export interface IntrospectionOptions {
 /**
  * Opaque tokens, checked at the authorization server's introspection endpoint (RFC 7662) with HTTP Basic client
  * authentication. The answer must be `active`, name this issuer (when it names one) and this resource in `aud`, carry
- * a `sub` and not be expired. (The verifier caches positive answers: VerifiedTokenCache.)
+ * a `sub` and not be expired; and, as for a JWT (jwt-access-token.ts), it must be an access token (a `token_type`, when
+ * given, of `access_token` or `Bearer`) not bound to a key (no `cnf`). (The verifier caches positive answers:
+ * VerifiedTokenCache.)
  */
 export class TokenIntrospection {
   constructor(private readonly options: IntrospectionOptions) {}
@@ -84,8 +86,26 @@ export class TokenIntrospection {
       throw timeRefusal('the token is not valid yet', 'nbf', body.nbf, 'in the future');
     if (typeof body.sub !== 'string' || body.sub === '')
       throw invalidToken('the token has no subject', `introspection: sub is ${shown(body.sub)}`);
+    // RFC 7662 §2.2 `token_type`: an active refresh token (or any other kind) is no access token, whatever it names.
+    if (body.token_type !== undefined && !isAccessTokenType(body.token_type))
+      throw invalidToken(
+        'the token is not an access token',
+        `introspection: token_type ${shown(body.token_type)} is not an access token type`,
+      );
+    // A sender-constrained token (RFC 9449 `cnf.jkt`, RFC 8705 `cnf.x5t#S256`) is worthless without its proof, which
+    // a Bearer request does not carry: refused as on the JWT path.
+    if (body.cnf !== undefined)
+      throw invalidToken(
+        'the token is bound to a key (DPoP or mTLS), which this server does not check',
+        'introspection: cnf is present',
+      );
     return body;
   }
+}
+
+/** `access_token` (RFC 8693's name) or `Bearer` (RFC 6750's token type), in any case. */
+function isAccessTokenType(type: unknown): boolean {
+  return typeof type === 'string' && ['access_token', 'bearer'].includes(type.toLowerCase());
 }
 
 function timeRefusal(description: string, claim: string, epochSeconds: number, state: string): TokenRefusal {

@@ -25,6 +25,9 @@ export interface JwtCheckOptions {
  */
 const accessTokenTypes = new Set([undefined, 'jwt', 'at+jwt', 'application/at+jwt']);
 
+/** Claims of an OpenID Connect ID token (OpenID Connect Core §2, §3.1.3.6, §3.3.2.11) that no access token carries. */
+const idTokenClaims = ['nonce', 'at_hash', 'c_hash'] as const;
+
 /**
  * Three base64url parts whose first is a JSON header: what is checked as a JWT. Anything else (an opaque string, a
  * JWE of five parts) is an opaque token, for introspection.
@@ -44,7 +47,8 @@ export function looksLikeJwt(token: string): boolean {
  * node:crypto: jws-signature.ts), then the claims (jose's checks: jwt-claims.ts): `iss` exactly the issuer,
  * `aud` naming this resource (RFC 8707: a token minted for another resource is refused), `exp` required and not past,
  * `nbf` and `iat` not in the future, `sub` required, all with the clock tolerance. `typ: at+jwt` is accepted, not
- * required (many issuers still send `JWT`). Returns the verified claims; throws a TokenRefusal.
+ * required (many issuers still send `JWT`); a key-bound token (`cnf`) and an ID token (`nonce`, `at_hash`, `c_hash`)
+ * are refused. Returns the verified claims; throws a TokenRefusal.
  */
 export async function checkJwtAccessToken(token: string, options: JwtCheckOptions): Promise<JWTPayload> {
   // Read without trust first, to refuse what needs no key (a foreign issuer, a refused algorithm) without asking
@@ -102,6 +106,14 @@ export async function checkJwtAccessToken(token: string, options: JwtCheckOption
     throw invalidToken(
       'the token is bound to a key (DPoP or mTLS), which this server does not check',
       'cnf is present',
+    );
+  // An OpenID Connect ID token is signed by the same issuer and passes every check above when `aud` (its client id)
+  // happens to be an accepted audience; it carries `nonce`, `at_hash` or `c_hash`, which an access token never does.
+  const idTokenClaim = idTokenClaims.find((claim) => payload[claim] !== undefined);
+  if (idTokenClaim !== undefined)
+    throw invalidToken(
+      'the token is an ID token, not an access token',
+      `${idTokenClaim} is present (an ID token claim)`,
     );
   return payload;
 }

@@ -196,6 +196,13 @@ describe('refused JWTs (the bad-input table)', () => {
     ['header kid unknown', () => issuer.sign({}, stranger), /not signed with a key the authorization server publishes/],
     ['missing sub', () => issuer.sign({ sub: undefined }), /no subject/],
     ['bound to a DPoP key (cnf.jkt)', () => issuer.sign({ cnf: { jkt: 'thumbprint' } }), /bound to a key/],
+    [
+      'an ID token (nonce)',
+      () => issuer.sign({ nonce: 'n-0S6_WzA2Mj' }),
+      /^the token is an ID token, not an access token$/,
+    ],
+    ['an ID token (at_hash)', () => issuer.sign({ at_hash: 'HK6E_P6Dh8Y93mRNtsDB1Q' }), /is an ID token/],
+    ['an ID token (c_hash)', () => issuer.sign({ c_hash: 'LDktKdoQak3Pk0cnXxCltA' }), /is an ID token/],
     ['missing exp', () => issuer.sign({ exp: undefined }), /no expiry/],
     [
       'JSON header {}',

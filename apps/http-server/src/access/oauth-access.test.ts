@@ -176,4 +176,34 @@ describe('auth.oauth: the app as an OAuth-protected resource', () => {
     const records = await readJsonLines(auditFile);
     expect(records.find((record) => record.subject === 'judy')).toMatchObject({ event: 'rest', tokenId: 'oauth:judy' });
   });
+
+  it("serves the metadata only at the resource's own path, behind a prefix too; any other suffix is 404", async () => {
+    for (const path of [
+      '/.well-known/oauth-protected-resource/other',
+      '/.well-known/oauth-protected-resource/search/mcp',
+    ])
+      expect(await request(app.url, path, { token: null })).toMatchObject({
+        status: 404,
+        body: { success: false, error: expect.stringContaining(path), code: 'NOT_FOUND' },
+      });
+
+    const prefixed = await startApp({
+      backends: 'none',
+      app: { oauth: oauthConfig(), publicUrl: 'https://search.example/search/' },
+    });
+    try {
+      const own = await request(prefixed.url, '/.well-known/oauth-protected-resource/search/mcp', { token: null });
+      expect(own).toMatchObject({ status: 200, body: { resource: 'https://search.example/search/mcp' } });
+      expect(await request(prefixed.url, '/.well-known/oauth-protected-resource', { token: null })).toMatchObject({
+        status: 200,
+        body: { resource: 'https://search.example/search/mcp' },
+      });
+      expect(await request(prefixed.url, '/.well-known/oauth-protected-resource/mcp', { token: null })).toMatchObject({
+        status: 404,
+        body: { success: false, code: 'NOT_FOUND' },
+      });
+    } finally {
+      await prefixed.close();
+    }
+  });
 });

@@ -113,4 +113,28 @@ describe('server entry: identity', () => {
     expect(config.mcpServers.typo?.configError).toMatch(/^mcpServers\.typo\.identity/);
     expect(config.mcpServers.fine?.configError).toBeUndefined();
   });
+
+  it('marks per-user with its own Authorization header and no "oauth" key as a broken entry', () => {
+    const config = parseConfig({
+      mcpServers: {
+        keyed: {
+          url: 'https://keyed.example.com/mcp',
+          headers: { AUTHORIZATION: 'Bearer shared-secret' },
+          identity: 'per-user',
+        },
+        withOAuth: {
+          url: 'https://with-oauth.example.com/mcp',
+          headers: { Authorization: 'Bearer shared-secret' },
+          oauth: { clientId: 'search-mcp' },
+          identity: 'per-user',
+        },
+        otherHeader: { url: 'https://other.example.com/mcp', headers: { 'X-Team': 'alpha' }, identity: 'per-user' },
+      },
+    });
+    expect(config.mcpServers.keyed?.configError).toBe(
+      'mcpServers.keyed.identity: "per-user" needs OAuth: each caller authorizes with their own account (remove the Authorization header or add an "oauth" key)',
+    );
+    expect(config.mcpServers.withOAuth?.configError).toBeUndefined();
+    expect(config.mcpServers.otherHeader?.configError).toBeUndefined();
+  });
 });

@@ -66,6 +66,12 @@ export function resolveServer(source: ServerSource, id: string, parent: ParseCon
       );
     } else if (entry.oauth === false) {
       context.report([...path, 'identity'], '"per-user" needs OAuth: each caller authorizes with their own account');
+    } else if (entry.oauth === undefined && Object.keys(entry.headers ?? {}).some(isAuthorizationHeader)) {
+      // The entry's own credential would be sent for every caller (and stop the OAuth login): one account for all.
+      context.report(
+        [...path, 'identity'],
+        '"per-user" needs OAuth: each caller authorizes with their own account (remove the Authorization header or add an "oauth" key)',
+      );
     }
   }
   const server =
@@ -82,6 +88,10 @@ export function resolveServer(source: ServerSource, id: string, parent: ParseCon
   }
   if (context.issues.length > 0) server.configError = formatIssues(context.issues);
   return server;
+}
+
+function isAuthorizationHeader(name: string): boolean {
+  return name.toLowerCase() === 'authorization';
 }
 
 function resolveServerBase(entry: ServerEntry, key: string, id: string) {

@@ -14,7 +14,7 @@
  * For reference, jose's `jwtVerify` alone with the public key in hand (its signature check goes through WebCrypto
  * and the libuv thread pool): what the full check cost when jose checked the signature.
  * The five loops run interleaved, round by round, the order rotated each round, so drift on the shared machine hits
- * all alike. The issue's bar: verification adds ≤ 0.2 ms p50 per request (the OAuth p50 minus the static p50). The
+ * all alike. The 0.2 ms goal: verification adds ≤ 0.2 ms p50 per request (the OAuth p50 minus the static p50). The
  * issuer's metadata and JWKS requests are counted: a warm cache makes none during the rounds.
  *
  * Second part, over HTTP (bench/oauth-resource-over-http.ts): the same bar on a whole request through the app on

@@ -36,9 +36,9 @@ export function credentialsKey(serverId: string, serverUrl: string): string {
 }
 
 /**
- * The store key of one caller's own credentials for a server with `identity: "per-user"` (docs/oauth.md, "Per-user
- * servers"): the subject is part of it, so one caller's tokens are never read for another, and it never starts like the
- * shared key (`oauth:<id>:`), which stays the server's own.
+ * The store key of one caller's own credentials for a server with `identity: "per-user"` (docs/oauth-in-front.md,
+ * "Each caller's own account"): the subject is part of it, so one caller's tokens are never read for another, and it
+ * never starts like the shared key (`oauth:<id>:`), which stays the server's own.
  */
 export function perUserCredentialsKey(serverId: string, serverUrl: string, subject: string): string {
   return `oauth-user:${serverId}:${encodeURIComponent(subject)}:${serverUrl}`;

@@ -2,8 +2,8 @@ import { BackendAuthorizationError } from '@search-mcp/shared';
 
 /**
  * What a caller of a per-user server hears when they have not authorized it yet (or their authorization ended): the
- * URL to open, when one was begun for them, else the host's route that begins one (docs/oauth.md, "Per-user
- * servers"). It asks for the caller's own account: nobody else's authorization can stand in for it.
+ * URL to open, when one was begun for them, else the host's route that begins one (docs/oauth-in-front.md, "Each
+ * caller's own account"). It asks for the caller's own account: nobody else's authorization can stand in for it.
  */
 export function authorizationPrompt(
   serverId: string,

@@ -7,7 +7,7 @@ export interface AuditRecord {
   serverId?: string;
   projectId?: string;
   tokenId?: string;
-  /** The OAuth caller's subject (`sub`, docs/oauth-in-front.md), or `token:<id>` / `anonymous` where the app names one. */
+  /** An OAuth caller's subject (the token's `sub`, docs/oauth-in-front.md); absent for a static token or anonymous. */
   subject?: string;
   queries?: string[];
   resultCount?: number;

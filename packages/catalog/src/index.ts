@@ -9,6 +9,7 @@ export type { ToolCatalogOptions } from './catalog/tool-catalog.js';
 export type {
   Caller,
   CallerAccess,
+  CallerGrant,
   CatalogExecuteOptions,
   CatalogListFilter,
   CatalogSearchHit,
@@ -20,7 +21,13 @@ export type { CatalogSearchFilter } from './catalog/search-filter.js';
 export type { CatalogToken } from './catalog/caller-authorization.js';
 export type { CatalogToolSource, DisabledTool } from './catalog/catalog-tool-source.js';
 export { isServerVisibleToProject } from './catalog/project-visibility.js';
-export { isServerAllowed, isToolAllowed } from './catalog/caller-access.js';
+export {
+  allowedProjects,
+  isProjectAllowed,
+  isServerAllowed,
+  isToolAllowed,
+  isWholeServerAllowed,
+} from './catalog/caller-access.js';
 export type { ToolExecutorOptions } from './execution/tool-executor.js';
 
 export { Bm25SearchProvider } from './providers/bm25-search-provider.js';

@@ -65,7 +65,7 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): SearchMc
     options.serverInfo ?? { name: 'search-mcp', version: packageVersion },
     {
       capabilities: hub ? forwardingCapabilities(stateless, options.era ?? 'legacy') : { tools: { listChanged: true } },
-      instructions: buildServerInstructions(config, mode, options.projectId),
+      instructions: buildServerInstructions(config, mode, options.projectId, options.access),
     },
     { era: options.era ?? 'legacy' },
   );

@@ -1,5 +1,5 @@
 import type { LoggingLevel, ServerNotification } from '@modelcontextprotocol/server';
-import { type Caller, isServerVisibleToProject, type ToolCatalog } from '@search-mcp/catalog';
+import { type Caller, isServerVisibleToProject, isWholeServerAllowed, type ToolCatalog } from '@search-mcp/catalog';
 import { errorMessage, isRecord, type Logger } from '@search-mcp/shared';
 import { type InstructionsBudget, summarizeBackendInstructions } from './backend-instructions.js';
 import type { BackendGateway, BackendGatewayEvents, Listed } from './forwarding/backend-gateway.js';
@@ -104,10 +104,18 @@ export class ForwardingHub {
     return this.catalog.visibleServerIds(caller);
   }
 
-  /** Whether a server of the config may be seen by a caller's project (no state, no token check). */
+  /**
+   * Whether a server of the config may be seen by a caller's project and roles (no state, no token check): its log
+   * messages, list changes and resource updates reach past its tools, so an OAuth caller needs the whole server
+   * (docs/oauth-in-front.md, "Roles").
+   */
   canSee(serverId: string, caller: Caller): boolean {
     const server = this.catalog.config.mcpServers[serverId];
-    return server?.enabled === true && isServerVisibleToProject(server.projects, caller.projectId);
+    return (
+      server?.enabled === true &&
+      isServerVisibleToProject(server.projects, caller.projectId) &&
+      isWholeServerAllowed(caller.access, caller.projectId, serverId)
+    );
   }
 
   offers(serverId: string, capability: string): boolean {

@@ -1,5 +1,5 @@
 import type { Implementation, Server } from '@modelcontextprotocol/server';
-import type { Caller, ToolCatalog } from '@search-mcp/catalog';
+import type { Caller, CallerAccess, ToolCatalog } from '@search-mcp/catalog';
 import type { Logger, ServerState, ServerStatus } from '@search-mcp/shared';
 import type { AuditSink } from './audit/audit-record.js';
 import type { ForwardingHub } from './forwarding-hub.js';
@@ -27,6 +27,8 @@ export interface SearchMcpServerOptions {
   audit?: AuditSink;
   /** The project of requests that name none in `_meta.projectId` (CLI `--project`, header `X-Project-Id`). */
   projectId?: string;
+  /** The caller's roles (an OAuth caller of the HTTP app): `instructions` name only the servers they allow. */
+  access?: CallerAccess;
   /** Decides the caller of each request; by default `_meta.projectId`, else `projectId`, and no token. */
   resolveCaller?: (request: { meta: Record<string, unknown> | undefined; extra: RequestExtra }) => Caller;
   /** Default `{ name: 'search-mcp', version: <this package's version> }`. */

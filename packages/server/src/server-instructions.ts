@@ -1,4 +1,4 @@
-import { isServerVisibleToProject } from '@search-mcp/catalog';
+import { type CallerAccess, isServerAllowed, isServerVisibleToProject } from '@search-mcp/catalog';
 import { type ResolvedConfig, truncateText } from '@search-mcp/shared';
 
 const maxServersListed = 40;
@@ -9,12 +9,20 @@ const maxDescriptionLength = 80;
  * Built from the config, so it is complete even while servers are still connecting, and bounded in size however
  * many servers there are.
  */
-export function buildServerInstructions(config: ResolvedConfig, mode: 'meta' | 'proxy', projectId?: string): string {
+export function buildServerInstructions(
+  config: ResolvedConfig,
+  mode: 'meta' | 'proxy',
+  projectId?: string,
+  access?: CallerAccess,
+): string {
   // The catalog's visibility rule, so the instructions name exactly the servers whose tools the caller can reach.
   // A server whose entry is broken cannot start: it is not offered as available.
   const servers = Object.values(config.mcpServers).filter(
     (server) =>
-      server.enabled && server.configError === undefined && isServerVisibleToProject(server.projects, projectId),
+      server.enabled &&
+      server.configError === undefined &&
+      isServerVisibleToProject(server.projects, projectId) &&
+      isServerAllowed(access, projectId, server.id),
   );
   const lines = servers.slice(0, maxServersListed).map((server) => {
     const description = server.description ? `: ${truncateText(server.description, maxDescriptionLength)}` : '';

@@ -1,8 +1,10 @@
+import { allowedProjects } from '@search-mcp/catalog';
 import type { FastifyInstance } from 'fastify';
 import { errorBody } from '../http-errors.js';
 import { pathOf } from '../request-context.js';
 import type { FailedAuthenticationLimiter } from './failed-authentication-limiter.js';
 import { authenticateWithOAuth, type OAuthAuthentication } from './oauth-authentication.js';
+import { looksLikeJwt } from './oauth-resource/index.js';
 import { bearerChallenge } from './protected-resource.js';
 import { bearerToken, headerProject, metaProjects, metaToken } from './request-credentials.js';
 import type { TokenVerifier } from './token-verifier.js';
@@ -55,11 +57,15 @@ export function registerAuthentication(app: FastifyInstance, options: Authentica
     // The token is checked before the failure limit: the limit slows wrong tokens down, it never turns a valid one away.
     let token = verifier.verify(presented);
     let refusal: { status: number; challenge: string; message: string } | undefined;
-    if (!token && oauth) {
+    // An address over the failure limit gets no introspection request sent on its behalf (each one costs the
+    // authorization server a request): only a JWT, checked here, may still get in.
+    const limited = !token && failedAuthentications.retryAfterSeconds(request.ip) > 0 && !looksLikeJwt(presented);
+    if (!token && oauth && !limited) {
       const outcome = await authenticateWithOAuth(request, presented, oauth);
       if ('caller' in outcome) {
         request.oauthCaller = outcome.caller;
-        const { projects } = outcome.caller.access;
+        // The projects its roles allow at all; which tools in which project is the catalog's (`Caller.access`).
+        const projects = allowedProjects(outcome.caller.access);
         token = { id: `oauth:${outcome.caller.subject}`, ...(projects ? { projects } : {}) };
       } else if (outcome.refusal.status === 403) {
         // A valid token without the scopes, claims or role needed: no guess, not counted as a failure.

@@ -65,13 +65,13 @@ export class ProtectedResource {
     return this.config.audience ?? [this.resourceFor(request)];
   }
 
-  /** What to ask for: the required scopes and every scope a role names, in config order. */
+  /**
+   * What clients are told to ask for: the required scopes only. A role's scopes (an admin scope above all) are the
+   * authorization server's to grant to the people who should have them; advertising them would have every client ask
+   * for them, and a server that grants what a client asks would give them to everyone (docs/oauth-in-front.md).
+   */
   scopesSupported(): string[] {
-    const scopes = [
-      ...(this.config.requiredScopes ?? []),
-      ...(this.config.roles ?? []).flatMap((role) => role.scopes ?? []),
-    ];
-    return [...new Set(scopes)];
+    return [...(this.config.requiredScopes ?? [])];
   }
 }
 

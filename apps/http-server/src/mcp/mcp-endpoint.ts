@@ -95,6 +95,7 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
   const overridesFor = (caller: Caller, stateless = false): McpServerOverrides => ({
     resolveCaller: resolveCaller(caller),
     ...(caller.projectId !== undefined ? { projectId: caller.projectId } : {}),
+    ...(caller.access ? { access: caller.access } : {}),
     ...(stateless ? { stateless: true } : {}),
   });
   const newServer = (caller: Caller, stateless = false) => options.createServer(overridesFor(caller, stateless));

@@ -1,10 +1,12 @@
 import type { Transport } from '@modelcontextprotocol/server';
-import type { Caller } from '@search-mcp/catalog';
+import type { Caller, CallerAccess } from '@search-mcp/catalog';
 
 /** What a session's MCP server is made with: who its requests come from, and the project it opened with. */
 export interface McpServerOverrides {
   resolveCaller: (request: { meta: Record<string, unknown> | undefined }) => Caller;
   projectId?: string;
+  /** An OAuth caller's roles: the server's instructions name only the servers they allow. */
+  access?: CallerAccess;
   /** A server for one stateless request: no stream outside the request, so nothing is pushed to the client. */
   stateless?: boolean;
 }

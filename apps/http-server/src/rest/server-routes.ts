@@ -48,7 +48,9 @@ export function registerServerRoutes(app: ZodFastifyInstance, context: ServerRou
     return servers.status().filter((status) => {
       const server = Object.hasOwn(configured, status.id) ? configured[status.id] : undefined;
       return (
-        server !== undefined && isServerVisibleToProject(server.projects, project) && isServerAllowed(access, status.id)
+        server !== undefined &&
+        isServerVisibleToProject(server.projects, project) &&
+        isServerAllowed(access, project, status.id)
       );
     });
   };

@@ -39,7 +39,11 @@ function setUp() {
 }
 
 describe('caller access (OAuth roles)', () => {
-  const reader = { tokenId: 'oauth:alice', subject: 'alice', access: { tools: ['github:search_code', 'linear:*'] } };
+  const reader = {
+    tokenId: 'oauth:alice',
+    subject: 'alice',
+    access: { grants: [{ tools: ['github:search_code', 'linear:*'] }] },
+  };
 
   it('lists, searches and looks up only the tools the roles allow; the rest does not exist for the caller', async () => {
     const { catalog } = setUp();
@@ -57,16 +61,17 @@ describe('caller access (OAuth roles)', () => {
 
   it('keeps each access limit apart: another caller with other roles sees its own tools', async () => {
     const { catalog } = setUp();
-    const writer = { tokenId: 'oauth:bob', subject: 'bob', access: { tools: ['github:*'] } };
+    const writer = { tokenId: 'oauth:bob', subject: 'bob', access: { grants: [{ tools: ['github:*'] }] } };
     const readerTools = await catalog.visibleTools(reader);
     const writerTools = await catalog.visibleTools(writer);
     expect(writerTools.map((entry) => entry.toolKey)).toEqual(['github:search_code', 'github:create_issue']);
     // Cached per limit, however its patterns are ordered.
-    expect(await catalog.visibleTools({ ...reader, access: { tools: ['linear:*', 'github:search_code'] } })).toBe(
-      readerTools,
-    );
+    expect(
+      await catalog.visibleTools({ ...reader, access: { grants: [{ tools: ['linear:*', 'github:search_code'] }] } }),
+    ).toBe(readerTools);
+    // Resources and prompts reach past the tools: only a whole server (`server:*`) opens them.
     expect(catalog.visibleServerIds(writer)).toEqual(['github']);
-    expect(catalog.visibleServerIds(reader)).toEqual(['github', 'linear']);
+    expect(catalog.visibleServerIds(reader)).toEqual(['linear']);
   });
 
   it('names the token to the source with each call (a per-user server runs it on that token’s connection)', async () => {
@@ -81,9 +86,28 @@ describe('caller access (OAuth roles)', () => {
 
   it('checks the projects of the access instead of a configured token: the OAuth token id is not looked up', async () => {
     const { catalog } = setUp();
-    const webOnly = { tokenId: 'oauth:carol', access: { projects: ['web'] } };
+    const webOnly = { tokenId: 'oauth:carol', access: { grants: [{ projects: ['web'] }] } };
     await expect(catalog.visibleTools(webOnly)).rejects.toThrow(AuthorizationError);
     expect(await catalog.visibleTools({ ...webOnly, projectId: 'web' })).toEqual([]);
-    expect(await catalog.visibleTools({ tokenId: 'oauth:dave', access: {} })).toHaveLength(3);
+    expect(await catalog.visibleTools({ tokenId: 'oauth:dave', access: { grants: [{}] } })).toHaveLength(3);
+    // No role matched: no grant, nothing at all.
+    await expect(catalog.visibleTools({ tokenId: 'oauth:erin', access: { grants: [] } })).rejects.toThrow(
+      AuthorizationError,
+    );
+  });
+
+  it('never adds two roles up: a tool is usable where ONE grant allows both its project and the tool', async () => {
+    const { catalog } = setUp();
+    // support: two tools in any project; web-team: any tool, only in project web.
+    const both = {
+      tokenId: 'oauth:frank',
+      access: { grants: [{ tools: ['linear:*', 'github:search_code'] }, { projects: ['web'] }] },
+    };
+    const keys = async (caller: typeof both & { projectId?: string }) =>
+      (await catalog.visibleTools(caller)).map((tool) => tool.toolKey);
+    expect(await keys(both)).toEqual(['github:search_code', 'linear:list_issues']);
+    await expect(catalog.execute('github:create_issue', {}, both)).rejects.toThrow(ToolNotFoundError);
+    // In project web the second grant applies (the config's servers belong to no project, so web sees none of them).
+    expect(await keys({ ...both, projectId: 'web' })).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@
  * before any tool is looked at.
  */
 import { AuthenticationError, AuthorizationError, ValidationError } from '@search-mcp/shared';
+import { allowedProjects, isProjectAllowed } from './caller-access.js';
 import type { Caller } from './catalog-types.js';
 
 /** A token a caller's `tokenId` may name, with the projects it may use (no secret needed here). */
@@ -27,7 +28,9 @@ export function authorizeCaller(caller: Caller, tokens: readonly CatalogToken[])
     });
   }
   if (caller.access) {
-    authorizeProjects(caller.access.projects, caller.tokenId ?? 'oauth', caller.projectId);
+    if (!isProjectAllowed(caller.access, caller.projectId)) {
+      authorizeProjects(allowedProjects(caller.access) ?? [], caller.tokenId ?? 'oauth', caller.projectId);
+    }
     return;
   }
   if (caller.tokenId === undefined) return;

@@ -24,8 +24,16 @@ export interface Caller {
   access?: CallerAccess;
 }
 
-/** An OAuth caller's limits: absent fields limit nothing. */
+/**
+ * An OAuth caller's limits (docs/oauth-in-front.md, "Roles"): one grant per role it matched. A project or tool is
+ * usable when one grant allows both; no grant: nothing is.
+ */
 export interface CallerAccess {
+  grants: readonly CallerGrant[];
+}
+
+/** What one role allows: absent fields limit nothing. */
+export interface CallerGrant {
   /** The projects it may act in (as a token's `projects`). */
   projects?: readonly string[];
   /** The tools it may use: tool keys `server:tool`, or `server:*` for all of a server's. */

@@ -16,7 +16,7 @@ import { ToolExecutor, type ToolExecutorOptions } from '../execution/tool-execut
 import { Bm25SearchProvider } from '../providers/bm25-search-provider.js';
 import { CloudSearchProvider } from '../providers/cloud-search-provider.js';
 import type { SearchProvider } from '../search-provider.js';
-import { isServerAllowed } from './caller-access.js';
+import { isWholeServerAllowed } from './caller-access.js';
 import { authorizeCaller, type CatalogToken } from './caller-authorization.js';
 import { CatalogSearch } from './catalog-search.js';
 import type { CatalogToolSource } from './catalog-tool-source.js';
@@ -206,7 +206,8 @@ export class ToolCatalog {
         const server = Object.hasOwn(this.config.mcpServers, id) ? this.config.mcpServers[id] : undefined;
         if (!server?.enabled) continue;
         if (!isServerVisibleToProject(server.projects, caller.projectId)) continue;
-        if (!isServerAllowed(caller.access, id)) continue;
+        // Resources, prompts and completions reach past the tools: the caller must be allowed the whole server.
+        if (!isWholeServerAllowed(caller.access, caller.projectId, id)) continue;
         const state = source.serverState?.(id);
         if (state !== undefined && state !== 'running') continue;
         if (!ids.includes(id)) ids.push(id);

@@ -43,7 +43,7 @@ export function resolveToolKey(
   const { serverId, toolName } = parsed;
   const key = `${serverId}:${toolName}`;
   // Not a tool the caller's roles allow: as if it did not exist (docs/oauth-in-front.md, "Roles").
-  if (!isToolAllowed(caller.access, serverId, key)) return { kind: 'not-found' };
+  if (!isToolAllowed(caller.access, caller.projectId, serverId, key)) return { kind: 'not-found' };
   const server = configuredServer(scope.config, serverId);
   // Not the caller's server: indistinguishable from one that does not exist.
   if (server && !isServerVisibleToProject(server.projects, caller.projectId)) return { kind: 'not-found' };

@@ -129,7 +129,7 @@ function projectEntry(
   projectId: string | undefined,
   access: CallerAccess | undefined,
 ): ProjectTools {
-  const limit = accessKey(access);
+  const limit = accessKey(access, projectId);
   const projectKey = limit === '' ? (projectId ?? noProject) : `${projectId ?? noProject}\u0000${limit}`;
   let entry = snapshot.byProject.get(projectKey);
   if (!entry) {
@@ -137,7 +137,7 @@ function projectEntry(
       tools: snapshot.all.filter(
         (tool) =>
           isServerVisibleToProject(tool.serverProjects, projectId) &&
-          isToolAllowed(access, tool.serverName, tool.toolKey),
+          isToolAllowed(access, projectId, tool.serverName, tool.toolKey),
       ),
       byKey: snapshot.byKey,
       byFilter: new LruMap(filterCacheSize),

@@ -62,7 +62,7 @@ export async function handleToolDiscovery(
       ({ id }) =>
         servers[id] !== undefined &&
         isServerVisibleToProject(servers[id].projects, caller.projectId) &&
-        isServerAllowed(caller.access, id),
+        isServerAllowed(caller.access, caller.projectId, id),
     );
     if (response.strategy !== 'off' && failed.length > 0) {
       const reasons = failed.map(({ id, reason }) => (reason ? `${id} (${truncateText(reason, 120)})` : id));

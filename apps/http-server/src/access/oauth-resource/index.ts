@@ -5,3 +5,4 @@ export {
   type OAuthTokenVerifier,
   type OAuthVerifyOptions,
 } from './oauth-token-verifier.js';
+export { looksLikeJwt } from './jwt-access-token.js';

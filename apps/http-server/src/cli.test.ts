@@ -57,6 +57,25 @@ describe('search-mcp-http command line', () => {
     }
   });
 
+  it('exits 2 when auth.oauth listens beyond loopback without --public-url (the URL tokens are minted for)', async () => {
+    const config = join(directory.path, 'oauth.json');
+    await writeFile(
+      config,
+      JSON.stringify({ mcpServers: {}, auth: { oauth: { issuer: 'https://login.example.com' } } }),
+    );
+    const failure = (await run(process.execPath, [
+      cliEntry,
+      '--config',
+      config,
+      '--host',
+      '0.0.0.0',
+      '--port',
+      '0',
+    ]).catch((error: unknown) => error)) as { code: number; stderr: string };
+    expect(failure.code).toBe(2);
+    expect(failure.stderr).toContain('auth.oauth: listening on 0.0.0.0, pass --public-url');
+  });
+
   it('exits 2 with one line for a config it cannot read', async () => {
     const failure = (await run(process.execPath, [cliEntry, '--config', join(directory.path, 'missing.json')]).catch(
       (error: unknown) => error,

@@ -41,10 +41,12 @@ export async function serve(commandLine: CommandLine, fail: (message: string, co
   const { tokens, generated } = accessTokens(config, configPath);
   const oauth = config.auth.oauth;
   const allowedHosts = allowedHostsFor(commandLine.host, commandLine.allowedHosts) ?? null;
-  if (oauth && oauth.audience === undefined && commandLine.publicUrl === undefined && allowedHosts === null) {
-    // The resource a token must be minted for is this app's URL, which nothing names here (docs/oauth-in-front.md).
+  if (oauth && commandLine.publicUrl === undefined && !isLoopback(commandLine.host)) {
+    // Tokens are minted for `<URL>/mcp`, and per-user authorizations come back to `<URL>/oauth/callback`: the URL
+    // people reach the server at (behind a proxy, its https address), which the bound address does not tell
+    // (docs/oauth-in-front.md).
     return fail(
-      `auth.oauth: listening on ${commandLine.host}, the URL clients reach this server at is unknown: pass --public-url (or --allowed-host), or set auth.oauth.audience`,
+      `auth.oauth: listening on ${commandLine.host}, pass --public-url with the URL clients reach this server at (e.g. https://search.example.com)`,
       2,
     );
   }
@@ -158,6 +160,10 @@ export async function serve(commandLine: CommandLine, fail: (message: string, co
   if (reloader) stopReloading = () => reloader.close();
 }
 
+function isLoopback(host: string): boolean {
+  return ['127.0.0.1', '::1', 'localhost'].includes(host);
+}
+
 function withSlash(base: string): string {
   return base.endsWith('/') ? base : `${base}/`;
 }
@@ -178,8 +184,7 @@ function accessTokens(config: ResolvedConfig, configPath: string) {
 }
 
 function warnAboutAccess(config: ResolvedConfig, commandLine: CommandLine, logger: Logger): void {
-  const loopback = ['127.0.0.1', '::1', 'localhost'].includes(commandLine.host);
-  if (!loopback && config.auth.allowAnonymous) {
+  if (!isLoopback(commandLine.host) && config.auth.allowAnonymous) {
     logger.warn('anonymous access on a non-loopback address: anyone who can reach it can run your tools', {
       host: commandLine.host,
     });

@@ -231,6 +231,24 @@ describe('search-mcp-http behind OAuth: clients log in the standard way', () => 
     expect(app.stderr()).not.toContain(foreign);
   });
 
+  it(
+    "lets only an admin authorize the per-user server's shared connection (?shared=true), as the operator's account",
+    async () => {
+      const path = '/v1/servers/github/authorize?shared=true';
+      const refused = await request(app.url, path, { method: 'POST', token: accessTokens.get('alice') as string });
+      expect(refused.status).toBe(403);
+      const started = await request(app.url, path, { method: 'POST', token: adminToken });
+      expect(started.status).toBe(200);
+      authorizationServer.signInAs('operator');
+      await browse(String(started.body?.authorizationUrl));
+      const status = await request(app.url, '/v1/servers/github', { token: adminToken });
+      expect(status.body).toMatchObject({ id: 'github', state: 'running', perUser: { connections: 3 } });
+      // Callers with a token still run as themselves.
+      expect(JSON.parse((await whoami('alice')).text)).toMatchObject({ sub: 'alice' });
+    },
+    stepTimeoutMs,
+  );
+
   it('names the subject in the audit log, and never prints a token', async () => {
     const records = await readJsonLines(auditFile);
     const executes = records.filter((record) => record.event === 'tool_execute');

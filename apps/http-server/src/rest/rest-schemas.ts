@@ -154,6 +154,16 @@ export const serverIdParamsSchema = z.object({
   serverId: z.string().describe('The server id: its key under `mcpServers` in the config'),
 });
 
+export const authorizeQuerySchema = z.object({
+  shared: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe(
+      "For a per-user server: `true` authorizes its shared connection instead of the caller's own (admin only): the " +
+        'account that lists its tools and serves callers without a token',
+    ),
+});
+
 /** A backend's OAuth state (never a token: the schema has no field that could carry one). */
 export const serverOAuthStatusSchema = z
   .object({

@@ -10,6 +10,7 @@ import type { BackendServers } from '../http-app-options.js';
 import { errorResponses } from '../openapi/documented-responses.js';
 import type { ZodFastifyInstance } from './rest-route-context.js';
 import {
+  authorizeQuerySchema,
   authorizeResponseSchema,
   projectHeaderSchema,
   serverIdParamsSchema,
@@ -98,6 +99,7 @@ export function registerServerRoutes(app: ZodFastifyInstance, context: ServerRou
           'grant needs no person (client credentials) answers `authorized: true` instead. A server with `identity: ' +
           '"per-user"` is authorized by each caller with their own account, for themselves only.',
         params: serverIdParamsSchema,
+        querystring: authorizeQuerySchema,
         response: { 200: authorizeResponseSchema, ...errorResponses(404, 502) },
       },
     },
@@ -106,8 +108,13 @@ export function registerServerRoutes(app: ZodFastifyInstance, context: ServerRou
       request.auditFields = { serverId };
       const configured = catalog.config.mcpServers;
       const server = Object.hasOwn(configured, serverId) ? configured[serverId] : undefined;
-      const perUser = server?.transport !== 'stdio' && server?.identity === 'per-user';
-      // A per-user server's authorization is the caller's own (docs/oauth-in-front.md): any caller who may see it.
+      // A per-user server's authorization is the caller's own (docs/oauth-in-front.md): any caller who may see it. Its
+      // shared connection (`?shared=true`) is an admin's business, as any shared server's.
+      const perUser =
+        server?.transport !== 'stdio' && server?.identity === 'per-user' && request.query.shared !== 'true';
+      if (perUser && server?.enabled === false) {
+        throw new AuthorizationError({ message: `MCP server '${serverId}' is disabled in the config` });
+      }
       if (perUser) {
         if (!visibleStatuses(request).some((status) => status.id === serverId)) {
           throw notFound(`No MCP server '${serverId}'`);

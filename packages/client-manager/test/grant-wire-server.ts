@@ -1,6 +1,8 @@
 import { createHash, createPublicKey, type JsonWebKey, verify } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { startHttpFixture } from '@search-mcp/test-kit';
+import { afterAll, beforeAll } from 'vitest';
 
 /**
  * A small authorization server and resource server in one, speaking the wire formats the oidc-provider fixture does not
@@ -240,4 +242,29 @@ async function readBody(request: IncomingMessage): Promise<Buffer> {
 function json(response: ServerResponse, status: number, value: unknown): void {
   response.writeHead(status, { 'content-type': 'application/json' });
   response.end(JSON.stringify(value));
+}
+
+export type GrantWireServer = Awaited<ReturnType<typeof startGrantWireServer>>;
+
+/**
+ * For a test file: one plain MCP server (the test kit's HTTP fixture) started before its tests, and a function that
+ * starts grant wire servers in front of it; all of them are closed after the file's tests.
+ */
+export function useGrantWireServers(): (options: Omit<GrantWireServerOptions, 'target'>) => Promise<GrantWireServer> {
+  const closers: Array<() => unknown> = [];
+  let target: string | undefined;
+  beforeAll(async () => {
+    const plain = await startHttpFixture();
+    closers.push(() => plain.child.kill());
+    target = plain.url;
+  });
+  afterAll(async () => {
+    for (const close of closers.reverse()) await close();
+  });
+  return async (options) => {
+    if (target === undefined) throw new Error('useGrantWireServers: the plain server is not started yet');
+    const wire = await startGrantWireServer({ ...options, target });
+    closers.push(() => wire.close());
+    return wire;
+  };
 }

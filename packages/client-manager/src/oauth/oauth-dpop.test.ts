@@ -1,7 +1,5 @@
-import type { ChildProcess } from 'node:child_process';
-import { startHttpFixture } from '@search-mcp/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGrantWireServer } from '../../test/grant-wire-server.js';
+import { describe, expect, it } from 'vitest';
+import { useGrantWireServers } from '../../test/grant-wire-server.js';
 import { statusOf, useManagers } from '../../test/manager-harness.js';
 import { createRecordingOAuthStore, textOf } from '../../test/oauth-harness.js';
 
@@ -11,26 +9,15 @@ import { createRecordingOAuthStore, textOf } from '../../test/oauth-harness.js';
  * that request (`ath` = the token's hash); a nonce demanded with `use_dpop_nonce` is used on the retry, at the token
  * endpoint and at the server. Here with client credentials, so no person takes part.
  */
-const closers: Array<() => unknown> = [];
 const { createManager } = useManagers();
-let plain: { child: ChildProcess; url: string };
-
-beforeAll(async () => {
-  plain = await startHttpFixture();
-});
-
-afterAll(async () => {
-  for (const close of closers.reverse()) await close();
-  plain?.child.kill();
-});
+const startWire = useGrantWireServers();
 
 describe.each([
   ['without nonces', false],
   ['with nonces demanded', true],
 ])('DPoP %s', (_name, requireNonce) => {
   it('a key-bound token, presented with the DPoP scheme and a fresh proof per request', async () => {
-    const wire = await startGrantWireServer({ target: plain.url, dpop: true, requireNonce });
-    closers.push(() => wire.close());
+    const wire = await startWire({ dpop: true, requireNonce });
     const { manager } = createManager(
       {
         remote: {

@@ -1,7 +1,5 @@
-import type { ChildProcess } from 'node:child_process';
-import { startHttpFixture } from '@search-mcp/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGrantWireServer } from '../../test/grant-wire-server.js';
+import { describe, expect, it } from 'vitest';
+import { useGrantWireServers } from '../../test/grant-wire-server.js';
 import { statusOf, useManagers } from '../../test/manager-harness.js';
 import { createRecordingOAuthStore, expectNoSecret, textOf } from '../../test/oauth-harness.js';
 
@@ -10,25 +8,14 @@ import { createRecordingOAuthStore, expectNoSecret, textOf } from '../../test/oa
  * for an ID-JAG (RFC 8693) naming the server's authorization server and the server as resource; the authorization
  * server takes the ID-JAG as a `jwt-bearer` assertion from the configured client. Nobody is asked.
  */
-const closers: Array<() => unknown> = [];
 const { createManager } = useManagers();
-let plain: { child: ChildProcess; url: string };
-
-beforeAll(async () => {
-  plain = await startHttpFixture();
-});
-
-afterAll(async () => {
-  for (const close of closers.reverse()) await close();
-  plain?.child.kill();
-});
+const startWire = useGrantWireServers();
 
 const idToken = 'eyJhbGciOiJSUzI1NiJ9.enterprise-id-token.signature';
 
 describe('the enterprise-managed grant', () => {
   it('exchanges the ID token at the identity provider, then presents the ID-JAG at the token endpoint', async () => {
-    const wire = await startGrantWireServer({ target: plain.url, idToken });
-    closers.push(() => wire.close());
+    const wire = await startWire({ idToken });
     const origin = new URL(wire.url).origin;
     const { manager, records } = createManager(
       {

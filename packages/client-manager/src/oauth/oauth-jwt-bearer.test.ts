@@ -1,7 +1,5 @@
-import type { ChildProcess } from 'node:child_process';
-import { startHttpFixture } from '@search-mcp/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGrantWireServer } from '../../test/grant-wire-server.js';
+import { describe, expect, it } from 'vitest';
+import { useGrantWireServers } from '../../test/grant-wire-server.js';
 import { statusOf, useManagers } from '../../test/manager-harness.js';
 import { createRecordingOAuthStore, expectNoSecret, textOf } from '../../test/oauth-harness.js';
 
@@ -10,24 +8,13 @@ import { createRecordingOAuthStore, expectNoSecret, textOf } from '../../test/oa
  * assertion (RFC 7523 §2.1) at the token endpoint and uses the token it gets; nobody is asked. A refused assertion
  * fails the server with the authorization server's reason, after one request: no retry, no other grant.
  */
-const closers: Array<() => unknown> = [];
 const { createManager } = useManagers();
-let plain: { child: ChildProcess; url: string };
-
-beforeAll(async () => {
-  plain = await startHttpFixture();
-});
-
-afterAll(async () => {
-  for (const close of closers.reverse()) await close();
-  plain?.child.kill();
-});
+const startWire = useGrantWireServers();
 
 const assertion = 'eyJhbGciOiJFUzI1NiJ9.workload-identity-token.signature';
 
 async function start(oauth: Record<string, unknown>, expected = assertion) {
-  const wire = await startGrantWireServer({ target: plain.url, assertion: expected });
-  closers.push(() => wire.close());
+  const wire = await startWire({ assertion: expected });
   const { manager, records } = createManager(
     { remote: { url: wire.url, oauth } },
     {

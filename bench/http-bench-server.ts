@@ -91,6 +91,20 @@ export interface BenchServer {
   close(): Promise<void>;
 }
 
+/** One in-process tool, `local:echo` (the message back): a backend that costs nothing, for measuring the app itself. */
+export function echoRegistry(): ToolRegistry {
+  const registry = new ToolRegistry();
+  registry.register(
+    {
+      name: 'echo',
+      description: 'Echo the message back',
+      parameters: [{ name: 'message', type: 'string', description: 'What to echo', required: true }],
+    },
+    (args) => String(args['message']),
+  );
+  return registry;
+}
+
 export async function startBenchServer(): Promise<BenchServer> {
   const { gc, source: gcSource } = findGarbageCollector();
   const config = parseConfig({
@@ -102,15 +116,7 @@ export async function startBenchServer(): Promise<BenchServer> {
     },
     auth: { tokens: [{ id: 'bench', token: benchToken }] },
   });
-  const registry = new ToolRegistry();
-  registry.register(
-    {
-      name: 'echo',
-      description: 'Echo the message back',
-      parameters: [{ name: 'message', type: 'string', description: 'What to echo', required: true }],
-    },
-    (args) => String(args['message']),
-  );
+  const registry = echoRegistry();
   const runtime = createSearchMcpRuntime({ config, logger: silentLogger, registries: [registry] });
   await runtime.manager.startAll();
   const broken = runtime.manager.status().filter((status) => status.state !== 'running');

@@ -16,12 +16,12 @@
  */
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { ToolRegistry } from '@search-mcp/catalog';
 import { createSearchMcpRuntime } from '@search-mcp/runtime';
 import { parseConfig, silentLogger } from '@search-mcp/shared';
 // The HTTP app has no library entry (its package ships only the binary), so the bench runs its source through tsx.
 import { buildHttpApp } from '../apps/http-server/src/http-app.js';
 import type { TestIssuer } from '../apps/http-server/src/access/oauth-resource/oauth-resource-test-support.js';
+import { echoRegistry } from './http-bench-server.js';
 import { percentile, round, roundSummary, type Summary, summarize } from './src/bench-support.js';
 
 const staticToken = 'bench-token-0123456789-abcdefghijklmnop';
@@ -61,15 +61,7 @@ export async function measureOverHttp(
 ): Promise<OverHttpResults> {
   const { rounds, requestsPerRound, log } = options;
   const config = parseConfig({ mcpServers: {}, auth: { tokens: [{ id: 'bench', token: staticToken }] } });
-  const registry = new ToolRegistry();
-  registry.register(
-    {
-      name: 'echo',
-      description: 'Echo the message back',
-      parameters: [{ name: 'message', type: 'string', description: 'What to echo', required: true }],
-    },
-    (args) => String(args['message']),
-  );
+  const registry = echoRegistry();
   const runtime = createSearchMcpRuntime({ config, logger: silentLogger, registries: [registry] });
   const http = await buildHttpApp({
     runtime,

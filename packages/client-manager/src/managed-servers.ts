@@ -12,6 +12,7 @@ import {
   type ServerState,
   type ServerStatus,
   type ToolInfo,
+  isPerUserServer,
 } from '@search-mcp/shared';
 import { applyServerConfig } from './apply-server-config.js';
 import type { EmitManagerEvent } from './connection/notification-relays.js';
@@ -32,7 +33,6 @@ import {
 } from './server-authorizations.js';
 import { PerUserConnections } from './per-user/per-user-connections.js';
 import { perUserLimits } from './per-user/per-user-options.js';
-import { isPerUserServer } from './per-user/per-user-server.js';
 
 /**
  * The configured servers as a whole: one `ServerConnection` each, their life cycle (start, stop, reload, close),

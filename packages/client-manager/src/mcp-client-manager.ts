@@ -7,6 +7,7 @@ import {
   type ToolSource,
   type LoggingLevel,
   type McpCallToolResult,
+  isPerUserServer,
 } from '@search-mcp/shared';
 import { loadConfig } from '@search-mcp/shared/node';
 import type { BackendRequestOptions } from './connection/backend-request-options.js';
@@ -20,7 +21,6 @@ import type { ResourcePage, ResourceTemplatePage } from './features/resource-for
 import * as tasks from './features/task-forwarding.js';
 import { runToolAsTask, taskOfRequestState } from './features/task-run.js';
 import { ManagedServers } from './managed-servers.js';
-import { isPerUserServer } from './per-user/per-user-server.js';
 import type { McpClientManagerOptions } from './mcp-client-manager-options.js';
 import type { RequestOrigin } from './reverse/reverse-request-types.js';
 

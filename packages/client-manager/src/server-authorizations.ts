@@ -1,9 +1,8 @@
-import { BackendAuthorizationError, type ServerConfig, type ServerStatus } from '@search-mcp/shared';
+import { BackendAuthorizationError, isPerUserServer, type ServerConfig, type ServerStatus } from '@search-mcp/shared';
 import type { ServerConnection } from './connection/server-connection.js';
 import { readAuthorizationCallback } from './oauth/authorization-callback.js';
 import type { ServerAuthorization } from './oauth/server-authorization.js';
 import type { PerUserConnections } from './per-user/per-user-connections.js';
-import { isPerUserServer } from './per-user/per-user-server.js';
 
 /** What the manager's OAuth methods work on: its servers' connections and the per-user callers' ones. */
 export interface AuthorizationTargets {

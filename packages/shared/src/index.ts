@@ -56,6 +56,7 @@ export type { ServerConfigDiff } from './config/diff-server-configs.js';
 export { sameJsonValue } from './config/config-values.js';
 export { findDuplicateServers, serverIdentityKey } from './config/server-identity.js';
 export type { ServerIdentitySource } from './config/server-identity.js';
+export { isPerUserServer } from './config/per-user-server.js';
 export type { VariableEnvironment } from './config/env-expansion.js';
 
 export { collectConfigSecrets } from './secrets/config-secrets.js';

@@ -1,6 +1,6 @@
 import type { ToolCatalog } from '@search-mcp/catalog';
 import { isServerAllowed, isServerVisibleToProject } from '@search-mcp/catalog';
-import { AuthenticationError, AuthorizationError, type ServerStatus } from '@search-mcp/shared';
+import { AuthenticationError, AuthorizationError, isPerUserServer, type ServerStatus } from '@search-mcp/shared';
 import type { FastifyRequest } from 'fastify';
 import { assertAdmin } from '../access/admin-access.js';
 import { oauthRedirectUrl } from '../backend-oauth/oauth-redirect-url.js';
@@ -110,8 +110,7 @@ export function registerServerRoutes(app: ZodFastifyInstance, context: ServerRou
       const server = Object.hasOwn(configured, serverId) ? configured[serverId] : undefined;
       // A per-user server's authorization is the caller's own (docs/oauth-in-front.md): any caller who may see it. Its
       // shared connection (`?shared=true`) is an admin's business, as any shared server's.
-      const perUser =
-        server?.transport !== 'stdio' && server?.identity === 'per-user' && request.query.shared !== 'true';
+      const perUser = server !== undefined && isPerUserServer(server) && request.query.shared !== 'true';
       if (perUser && server?.enabled === false) {
         throw new AuthorizationError({ message: `MCP server '${serverId}' is disabled in the config` });
       }

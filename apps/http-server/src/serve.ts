@@ -9,11 +9,13 @@ import {
 } from '@search-mcp/shared';
 import { findAndLoadConfig } from '@search-mcp/shared/node';
 import { createSearchMcpRuntime, handleShutdownSignals, startHotReload } from '@search-mcp/runtime';
-import { allowedHostsFor } from './access/allowed-hosts.js';
+import { allowedHostsFor, loopbackHostNames } from './access/allowed-hosts.js';
 import { loadOrCreateToken } from './access/generated-token.js';
 import type { AccessToken } from './access/token-verifier.js';
 import type { CommandLine } from './command-line.js';
+import { oauthCallbackPath } from './backend-oauth/oauth-redirect-url.js';
 import { buildHttpApp } from './http-app.js';
+import { urlBelow } from './public-url.js';
 import { packageVersion } from './version.js';
 
 /** Shorter configured tokens are easy to guess; the failed-authentication limit only slows guessing down. */
@@ -91,7 +93,7 @@ export async function serve(commandLine: CommandLine, fail: (message: string, co
       oauth: {
         openAuthorizationUrl: false,
         redirectUrl: () =>
-          callbackBase === undefined ? undefined : new URL('oauth/callback', withSlash(callbackBase)).href,
+          callbackBase === undefined ? undefined : urlBelow(callbackBase, oauthCallbackPath.slice(1)),
       },
     },
   });
@@ -144,9 +146,7 @@ export async function serve(commandLine: CommandLine, fail: (message: string, co
     config: configPath,
     mode: runtime.mode,
     stateless: commandLine.stateless,
-    ...(oauth
-      ? { oauthIssuer: oauth.issuer, resource: new URL('mcp', withSlash(commandLine.publicUrl ?? url)).href }
-      : {}),
+    ...(oauth ? { oauthIssuer: oauth.issuer, resource: urlBelow(commandLine.publicUrl ?? url, 'mcp') } : {}),
   });
   void runtime.startBackends();
   // The app authenticates with the tokens it started with: an `auth` edit needs a restart.
@@ -161,11 +161,7 @@ export async function serve(commandLine: CommandLine, fail: (message: string, co
 }
 
 function isLoopback(host: string): boolean {
-  return ['127.0.0.1', '::1', 'localhost'].includes(host);
-}
-
-function withSlash(base: string): string {
-  return base.endsWith('/') ? base : `${base}/`;
+  return loopbackHostNames.includes(host);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { OAuthResourceConfig } from '@search-mcp/shared';
 import type { FastifyRequest } from 'fastify';
+import { publicBaseOf, urlBelow } from '../public-url.js';
 
 /** Where the MCP endpoint is, below the app's base URL. */
 const mcpPath = 'mcp';
@@ -21,18 +22,12 @@ export class ProtectedResource {
     private readonly publicUrl: string | undefined,
   ) {}
 
-  /** The base URL clients reach the app at, for this request. */
-  private baseFor(request: FastifyRequest): string {
-    const base = this.publicUrl ?? `${request.protocol}://${request.headers.host ?? request.hostname}`;
-    return base.endsWith('/') ? base : `${base}/`;
-  }
-
   /** The resource identifier: the URL of `/mcp`. */
   resourceFor(request: FastifyRequest): string {
-    const base = this.baseFor(request);
+    const base = publicBaseOf(request, this.publicUrl);
     let resource = this.resources.get(base);
     if (resource === undefined) {
-      resource = new URL(mcpPath, base).href;
+      resource = urlBelow(base, mcpPath);
       // Bounded: `Host` is caller input where the Host check is off (a server bound to every interface).
       if (this.resources.size < maxRememberedBases) this.resources.set(base, resource);
     }

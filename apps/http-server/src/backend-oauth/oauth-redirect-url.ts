@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { publicBaseOf, urlBelow } from '../public-url.js';
 
 /** Where authorization servers send the browser back (`GET /oauth/callback`). */
 export const oauthCallbackPath = '/oauth/callback';
@@ -10,6 +11,5 @@ export const oauthCallbackPath = '/oauth/callback';
  * the authorization reached the app by it, so their browser can come back by it too.
  */
 export function oauthRedirectUrl(request: FastifyRequest, publicUrl?: string): string {
-  const base = publicUrl ?? `${request.protocol}://${request.headers.host ?? request.hostname}`;
-  return new URL(oauthCallbackPath.slice(1), base.endsWith('/') ? base : `${base}/`).href;
+  return urlBelow(publicBaseOf(request, publicUrl), oauthCallbackPath.slice(1));
 }

@@ -184,8 +184,10 @@ describe("the issuer's keys (JWKS)", () => {
     vi.setSystemTime(Date.now() + 11 * 60 * 1000);
     // The request that notices the age is not delayed: it verifies with the cached key and starts the refresh.
     expect((await verifier.verify(await issuer.sign({}, oldKey))).valid).toBe(true);
-    await vi.waitFor(async () =>
-      expect((await verifier.verify(await issuer.sign({ sub: 'bob' }, oldKey))).valid).toBe(false),
+    // Polled until the refresh has landed; generous, since a busy 2-core CI took over vi.waitFor's default 1 s.
+    await vi.waitFor(
+      async () => expect((await verifier.verify(await issuer.sign({ sub: 'bob' }, oldKey))).valid).toBe(false),
+      { timeout: 15_000, interval: 20 },
     );
     expect(issuer.requests.get('/jwks')).toBe(2);
   });

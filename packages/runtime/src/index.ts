@@ -6,6 +6,8 @@ export { createSearchMcpRuntime } from './search-mcp-runtime.js';
 export type { SearchMcpRuntime, SearchMcpRuntimeOptions } from './search-mcp-runtime.js';
 export type { EraServerFactory, ProtocolEra, SearchMcpConnection } from './serving/era-detecting-connection.js';
 
+export { createAuditFeed } from './audit/audit-feed.js';
+export type { AuditFeed, AuditListener } from './audit/audit-feed.js';
 export { createJsonlAuditSink } from './audit/jsonl-audit-sink.js';
 export type { JsonlAuditSinkOptions } from './audit/jsonl-audit-sink.js';
 export type { AuditRecord, AuditSink } from '@search-mcp/server';

@@ -76,6 +76,7 @@ describe('createSearchMcpRuntime', () => {
       mode: 'proxy',
     });
     expect(runtime.mode).toBe('proxy');
-    expect(runtime.audit).toBeUndefined();
+    // No audit file: the feed still hears records (for the console and metrics), nothing is written.
+    expect(runtime.audit.listenerCount).toBe(0);
   });
 });

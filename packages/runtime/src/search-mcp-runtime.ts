@@ -11,6 +11,7 @@ import {
   type SearchMcpServerOptions,
 } from '@search-mcp/server';
 import { type Logger, type ResolvedConfig, type ServerStatus, silentLogger } from '@search-mcp/shared';
+import { type AuditFeed, createAuditFeed } from './audit/audit-feed.js';
 import { createJsonlAuditSink } from './audit/jsonl-audit-sink.js';
 import { createStrategyProviders, type StrategyProviders } from './search/strategy-providers.js';
 import {
@@ -57,7 +58,11 @@ export interface SearchMcpRuntime {
   readonly mode: 'meta' | 'proxy';
   readonly manager: McpClientManager;
   readonly catalog: ToolCatalog;
-  readonly audit?: AuditSink;
+  /**
+   * Where every audit record goes: the configured sink (the JSON-lines file of `audit.file`), then whoever subscribes
+   * (the HTTP app's activity stream, usage statistics, metrics), whether or not a file is configured.
+   */
+  readonly audit: AuditFeed;
   /** What every session shares to forward resources, prompts, completions, logging, tasks and reverse requests. */
   readonly hub: ForwardingHub;
   /**
@@ -115,7 +120,7 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
     ...strategyProviders,
     ...(options.tokens ? { tokens: options.tokens } : {}),
   });
-  const audit =
+  const auditSink =
     options.audit ??
     (config.audit
       ? createJsonlAuditSink(config.audit.file, {
@@ -126,6 +131,10 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
             }),
         })
       : undefined);
+  // Servers audit into the feed: the file (when configured) and whoever listens hear the same records.
+  const audit = createAuditFeed(auditSink, (error) =>
+    logger.warn('an audit listener failed', { error: error instanceof Error ? error.message : String(error) }),
+  );
   const mode = options.mode ?? config.exposure.mode;
   // This runtime's own: another runtime in the process neither sees its held calls nor opens its states.
   const pendingInputs = new PendingInputs(options.requestStateKey ? { requestStateKey: options.requestStateKey } : {});
@@ -167,7 +176,7 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
       hub,
       pendingInputs,
       logger: logger.child({ component: 'server' }),
-      ...(audit ? { audit } : {}),
+      audit,
       ...(options.projectId !== undefined ? { projectId: options.projectId } : {}),
       ...(options.serverInfo ? { serverInfo: options.serverInfo } : {}),
       // The first client's capabilities are known now: backends waiting for them may start.
@@ -184,7 +193,7 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
     hub,
     pendingInputs,
     strategyProviders,
-    ...(audit ? { audit } : {}),
+    audit,
     startBackends,
     serverFactory,
     createServer: (overrides = {}) =>
@@ -195,7 +204,7 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
       closing ??= (async () => {
         hub.close();
         await manager.close();
-        await audit?.close?.();
+        await audit.close();
       })();
       return closing;
     },

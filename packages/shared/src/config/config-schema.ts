@@ -245,6 +245,7 @@ export const authSchema = z.object({
 
 export const auditSchema = z.object({
   file: nonEmptyString,
+  usageFile: nonEmptyString.optional(),
 });
 
 export const configFileSchema = z.object({

@@ -174,7 +174,10 @@ describe('parseConfig: the contract example', () => {
       },
       projects: { web: { optimization: 'cloud' } },
       auth: { tokens: [{ id: 'ci', token: 'ci-token', projects: ['web'] }], allowAnonymous: false },
-      audit: { file: '/etc/search-mcp/./logs/audit.jsonl' },
+      audit: {
+        file: '/etc/search-mcp/./logs/audit.jsonl',
+        usageFile: '/etc/search-mcp/./logs/audit.jsonl.usage.json',
+      },
       warnings: [],
     });
   });
@@ -556,7 +559,18 @@ describe('parseConfig: paths', () => {
       { env: {}, baseDir: '/etc/app/' },
     );
     expect(stdio(config, 's').cwd).toBe('/etc/app/work');
-    expect(config.audit).toEqual({ file: '/etc/app/logs/audit.jsonl' });
+    expect(config.audit).toEqual({
+      file: '/etc/app/logs/audit.jsonl',
+      usageFile: '/etc/app/logs/audit.jsonl.usage.json',
+    });
+  });
+
+  it('resolves audit.usageFile against baseDir, and keeps it apart from the audit file', () => {
+    const config = parseConfig(
+      { mcpServers: {}, audit: { file: 'logs/audit.jsonl', usageFile: 'state/usage.json' } },
+      { baseDir: '/etc/app' },
+    );
+    expect(config.audit).toEqual({ file: '/etc/app/logs/audit.jsonl', usageFile: '/etc/app/state/usage.json' });
   });
 
   it('leaves absolute paths alone, POSIX and Windows', () => {

@@ -259,5 +259,11 @@ function copyClaims(claims: Record<string, RequiredClaimValue>): Record<string, 
 export function resolveAudit(value: unknown, context: ParseContext): ResolvedConfig['audit'] {
   warnUnknownKeys(value, keysOf(auditSchema), ['audit'], context);
   const audit = context.validate(sectionSchemas.audit, value, ['audit']);
-  return audit === undefined ? undefined : { file: context.resolvePath(audit.file) };
+  if (audit === undefined) return undefined;
+  const file = context.resolvePath(audit.file);
+  // Usage statistics persist beside the audit log they are fed from (docs/console.md, "Usage statistics").
+  return {
+    file,
+    usageFile: audit.usageFile !== undefined ? context.resolvePath(audit.usageFile) : `${file}.usage.json`,
+  };
 }

@@ -226,7 +226,11 @@ export interface ResolvedConfig {
     /** The HTTP app as an OAuth-protected resource (docs/oauth-in-front.md); absent: static tokens only. */
     oauth?: OAuthResourceConfig;
   };
-  audit?: { file: string };
+  /**
+   * The JSON-lines audit log, and the usage statistics fed from it (docs/console.md, "Usage statistics"):
+   * `usageFile` defaults to `<file>.usage.json`.
+   */
+  audit?: { file: string; usageFile: string };
   /**
    * What was accepted but deserves a look, each starting with its JSON path: unknown keys (with "did you mean"),
    * entries skipped (Search MCP itself, a key that cannot be an id), dialect conflicts. Servers with errors carry

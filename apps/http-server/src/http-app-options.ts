@@ -1,6 +1,6 @@
 import type { ToolCatalog } from '@search-mcp/catalog';
-import type { AuditSink } from '@search-mcp/runtime';
-import type { Logger, OAuthResourceConfig, SecretRedactor, ServerStatus } from '@search-mcp/shared';
+import type { AuditFeed } from '@search-mcp/runtime';
+import type { Logger, OAuthResourceConfig, SecretRedactor, ServerState, ServerStatus } from '@search-mcp/shared';
 import type { AccessToken } from './access/token-verifier.js';
 import type { EraServerFactory } from './mcp/era-server-factory.js';
 import type { McpServerFactory } from './mcp/mcp-server-factory.js';
@@ -10,7 +10,8 @@ import type { ToolRanker } from './rest/tool-ranker.js';
 /** What the app takes from the composition root (`createSearchMcpRuntime`): it holds no search or tool logic. */
 export interface HttpRuntime {
   readonly catalog: ToolCatalog;
-  readonly audit?: AuditSink;
+  /** The runtime's audit feed: REST records go in; the console's activity (and whoever else listens) hears them. */
+  readonly audit?: AuditFeed;
   createServer: McpServerFactory;
   /** One server per request of an era: with it, 2026-07-28 clients are served next to the 2025 sessions. */
   serverFactory?: EraServerFactory;
@@ -31,6 +32,13 @@ export interface BackendServers {
     options: { redirectUrl: string; subject?: string },
   ): Promise<{ authorizationUrl?: string }>;
   completeAuthorization(query: URLSearchParams): Promise<ServerStatus>;
+  /** The console's actions (docs/console.md): restart, enable (start) and disable (stop) one server. */
+  restart(id: string): Promise<void>;
+  start(id: string): Promise<void>;
+  stop(id: string): Promise<void>;
+  /** A server's state changed: the console's events and live stream. */
+  on(event: 'status-change', listener: (status: ServerStatus, previous: ServerState) => void): unknown;
+  off(event: 'status-change', listener: (status: ServerStatus, previous: ServerState) => void): unknown;
 }
 
 export interface HttpAppOptions {

@@ -310,6 +310,30 @@ describe('createConfigReloader', () => {
     expect(servers.configs.at(-1)?.mcpServers.c).toBeDefined();
   });
 
+  it('tells onReloadFailed why an edit changed nothing: a file that cannot be parsed, a refused apply', async () => {
+    const failures: string[] = [];
+    const waiters: Array<(reason: string) => void> = [];
+    const nextFailure = () => new Promise<string>((resolve) => waiters.push(resolve));
+    const { file, servers } = await setup(
+      { mcpServers: { a: server('1') } },
+      {
+        onReloadFailed: (reason) => {
+          failures.push(reason);
+          waiters.shift()?.(reason);
+        },
+      },
+    );
+    const unparsable = nextFailure();
+    await writeFile(file, '{ "mcpServers": ');
+    expect(await unparsable).toMatch(/^invalid JSON at line 1/);
+
+    servers.failNext = new Error('manager is busy');
+    const refused = nextFailure();
+    await writeFile(file, JSON.stringify({ mcpServers: { a: server('1'), b: server('2') } }));
+    expect(await refused).toBe('manager is busy');
+    expect(failures).toHaveLength(2);
+  });
+
   it('closes without waiting for a reload being applied, and logs nothing of it afterwards', async () => {
     const { file, servers, reloader, logs } = await setup({ mcpServers: { a: server('1') } });
     const held = servers.hold();

@@ -33,6 +33,11 @@ export interface ConfigReloaderOptions {
   fixedByHost?: readonly string[];
   /** After each applied reload (its summary is already logged). */
   onReloaded?(reload: ConfigReload): void;
+  /**
+   * After each edit that changed nothing because it could not be used (a file that cannot be read or parsed, or a
+   * server change the manager refused): why, in one line (the log has the details). The last good config keeps serving.
+   */
+  onReloadFailed?(reason: string): void;
   /** Quiet time after the last file event; default that of `watchConfigFile` (100 ms). */
   debounceMs?: number;
   /** Variables for `${VAR}`, as the config was loaded with; default `process.env`. */
@@ -83,6 +88,7 @@ export function createConfigReloader(options: ConfigReloaderOptions): ConfigRelo
         file,
         error: errorMessage(error),
       });
+      options.onReloadFailed?.(errorMessage(error));
       return;
     }
     current = next;
@@ -135,10 +141,9 @@ export function createConfigReloader(options: ConfigReloaderOptions): ConfigRelo
     onChange: (next) => void schedule(next),
     onError: (error) => {
       if (closed) return;
-      logger.error('config file change rejected; still serving the last good config', {
-        file,
-        ...describeRejection(error),
-      });
+      const rejection = describeRejection(error);
+      logger.error('config file change rejected; still serving the last good config', { file, ...rejection });
+      options.onReloadFailed?.(rejection.problems.join('; '));
     },
     onUnchanged: () => logger.debug('config file touched; nothing to apply', { file }),
     ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),

@@ -23,6 +23,7 @@ import { runToolAsTask, taskOfRequestState } from './features/task-run.js';
 import { ManagedServers } from './managed-servers.js';
 import type { McpClientManagerOptions } from './mcp-client-manager-options.js';
 import type { RequestOrigin } from './reverse/reverse-request-types.js';
+import { withBackendCallSpan } from './telemetry/backend-call-span.js';
 
 /**
  * Connects Search MCP to its backend MCP servers and keeps them alive.
@@ -78,11 +79,13 @@ export class McpClientManager extends ManagedServers implements ToolSource {
         const message = `MCP server '${id}' is per-user: its tools cannot be called as tasks (task) for a caller`;
         throw new ValidationError({ issues: [{ path: 'task', message }], message });
       }
-      return this.runForCaller(connection.config, options.subject, (callerConnection) =>
-        this.callOn(callerConnection, toolName, args, options),
+      return withBackendCallSpan(id, toolName, () =>
+        this.runForCaller(connection.config, options.subject as string, (callerConnection) =>
+          this.callOn(callerConnection, toolName, args, options),
+        ),
       );
     }
-    return this.callOn(connection, toolName, args, options);
+    return withBackendCallSpan(id, toolName, () => this.callOn(connection, toolName, args, options));
   }
 
   /** A tool call on one connection (a server's shared one, or a caller's own): as a task when the tool needs one. */

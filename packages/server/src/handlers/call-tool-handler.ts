@@ -2,6 +2,7 @@ import type { StandardSchemaV1 } from '@modelcontextprotocol/server';
 import { isRecord, JsonRpcErrorCode, type ToolCallResult } from '@search-mcp/shared';
 import { TOOL_DISCOVERY, TOOL_EXECUTE } from '../meta-tool-definitions.js';
 import type { RequestExtra } from '../request-extra-types.js';
+import { withRequestSpan } from '../telemetry/request-span.js';
 import { JsonRpcWireError } from '../wire-errors.js';
 import { handleDirectCall, handleTaskCall } from './direct-call-handler.js';
 import { handleToolDiscovery } from './discovery-handler.js';
@@ -71,8 +72,20 @@ function route(context: HandlerContext, request: CallToolRequestAsReceived, extr
   // and never for a client that did not declare it), so a 2026 request's `task` is ignored: a `{ task }` answer
   // would be an invalid result to it.
   if (task !== undefined && extra.clientEra.tasksBy === 'call-param')
-    return handleTaskCall(context, name, args, caller, meta, task, extra);
-  if (context.mode === 'meta' && name === TOOL_DISCOVERY) return handleToolDiscovery(context, args, caller, extra);
-  if (context.mode === 'meta' && name === TOOL_EXECUTE) return handleToolExecute(context, args, caller, meta, extra);
-  return handleDirectCall(context, name, args, caller, meta, extra);
+    return withRequestSpan(name, { 'search_mcp.event': 'tools/call' }, meta, extra, () =>
+      handleTaskCall(context, name, args, caller, meta, task, extra),
+    );
+  if (context.mode === 'meta' && name === TOOL_DISCOVERY)
+    return withRequestSpan(name, { 'search_mcp.event': TOOL_DISCOVERY }, meta, extra, () =>
+      handleToolDiscovery(context, args, caller, extra),
+    );
+  if (context.mode === 'meta' && name === TOOL_EXECUTE) {
+    const toolKey = typeof args.toolKey === 'string' ? { 'search_mcp.tool.key': args.toolKey } : {};
+    return withRequestSpan(name, { 'search_mcp.event': TOOL_EXECUTE, ...toolKey }, meta, extra, () =>
+      handleToolExecute(context, args, caller, meta, extra),
+    );
+  }
+  return withRequestSpan(name, { 'search_mcp.event': 'tools/call' }, meta, extra, () =>
+    handleDirectCall(context, name, args, caller, meta, extra),
+  );
 }

@@ -1,0 +1,129 @@
+/**
+ * Drives the web console (docs/console.md) as a person would: open `/ui/`, sign in with a token in the sign-in form
+ * (or through a `#code=` URL), move between pages with the navigation links, and read what a page shows. Elements are
+ * found by their role and accessible name or their text (`::-p-aria(…)`, `::-p-text(…)`), as a screen reader would;
+ * every wait is for something on the page or the network, never for a fixed time.
+ */
+import type { Browser, Dialog, HTTPResponse, Page } from 'puppeteer-core';
+
+export interface ConsolePage {
+  page: Page;
+  /** Console errors, uncaught page errors, failed requests and HTTP answers ≥ 400 so far. */
+  problems(): string[];
+  /** Dialogs (`alert`, `confirm` …) the page opened so far: server text run as HTML would open one. */
+  dialogs(): string[];
+  /** Forgets the problems so far (before a step whose own problems are checked). */
+  clearProblems(): void;
+  close(): Promise<void>;
+}
+
+/** The console's pages, by the name of their navigation link and their heading. */
+export const consolePages = ['Servers', 'Tools', 'Activity', 'Usage', 'Config'] as const;
+export type ConsolePageName = (typeof consolePages)[number];
+
+export async function openConsole(
+  browser: Browser,
+  url: string,
+  options: { colorScheme?: 'light' | 'dark' } = {},
+): Promise<ConsolePage> {
+  // A context of its own per page: no token in session storage leaks from another case.
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
+  await page.setViewport({ width: 1280, height: 800 });
+  if (options.colorScheme) {
+    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: options.colorScheme }]);
+  }
+  const problems: string[] = [];
+  const dialogs: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error instanceof Error ? error.message : error}`));
+  page.on('requestfailed', (request) => {
+    // A live stream (Activity's fetch of /v1/activity/stream) is aborted when the page leaves it: not a failure.
+    if (request.failure()?.errorText === 'net::ERR_ABORTED' && request.url().includes('/stream')) return;
+    problems.push(`request failed: ${request.method()} ${request.url()} ${request.failure()?.errorText ?? ''}`);
+  });
+  page.on('response', (response: HTTPResponse) => {
+    if (response.status() >= 400) {
+      problems.push(`HTTP ${response.status()}: ${response.request().method()} ${response.url()}`);
+    }
+  });
+  page.on('dialog', (dialog: Dialog) => {
+    dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  await page.goto(url);
+  return {
+    page,
+    problems: () => [...problems],
+    dialogs: () => [...dialogs],
+    clearProblems: () => {
+      problems.length = 0;
+    },
+    close: () => context.close(),
+  };
+}
+
+/** The page's text as a person reads it, for failure messages. */
+export async function shownText(page: Page): Promise<string> {
+  // biome-ignore lint/performance/useDomNodeTextContent: the page as a person reads it, one line per element.
+  return page.evaluate(() => document.body.innerText.slice(0, 3000)).catch(() => '(no page)');
+}
+
+/** Signs in through the sign-in form: the token field (a password input labelled "Token"), then its button. */
+export async function signInWithToken(consolePage: ConsolePage, token: string): Promise<void> {
+  const { page } = consolePage;
+  const field = await page.waitForSelector('input[type="password"]');
+  await field?.type(token);
+  await field?.press('Enter');
+  await page.waitForSelector('::-p-aria([name="Servers"][role="link"])');
+}
+
+/** Follows the navigation link to `name` and waits for the page's heading. */
+export async function goTo(consolePage: ConsolePage, name: ConsolePageName): Promise<void> {
+  const { page } = consolePage;
+  await (await page.waitForSelector(`::-p-aria([name="${name}"][role="link"])`))?.click();
+  await page.waitForSelector(`::-p-aria([name="${name}"][role="heading"])`);
+}
+
+/**
+ * The row of a table (`role=row`) whose text holds `text`, once there is one, as the row's text. Waits up to
+ * `timeout` ms.
+ */
+export async function waitForRow(page: Page, text: string, timeout?: number): Promise<string> {
+  const row = await page.waitForFunction(
+    (wanted: string) =>
+      [...document.querySelectorAll<HTMLElement>('tr, [role="row"]')]
+        // biome-ignore lint/performance/useDomNodeTextContent: what the row shows, not hidden text.
+        .map((element) => element.innerText)
+        .find((shown) => shown.includes(wanted)),
+    timeout === undefined ? {} : { timeout },
+    text,
+  );
+  return (await row.jsonValue()) ?? '';
+}
+
+/** Waits until the page shows `text` (visible text: hidden elements and `<script>` contents do not count). */
+export async function waitForText(page: Page, text: string, timeout?: number): Promise<void> {
+  await page.waitForFunction(
+    // biome-ignore lint/performance/useDomNodeTextContent: what the page shows, not hidden text.
+    (wanted: string) => document.body.innerText.includes(wanted),
+    timeout === undefined ? {} : { timeout },
+    text,
+  );
+}
+
+/** Waits until the Servers table's row of `serverId` (its first cell) shows `state`. */
+export async function waitForServerState(page: Page, serverId: string, state: string, timeout?: number) {
+  await page.waitForFunction(
+    (id: string, wanted: string) =>
+      [...document.querySelectorAll('tr')].some(
+        // biome-ignore lint/performance/useDomNodeTextContent: what the row shows, not hidden text.
+        (row) => row.cells[0]?.innerText.trim() === id && row.innerText.includes(wanted),
+      ),
+    timeout === undefined ? {} : { timeout },
+    serverId,
+    state,
+  );
+}

@@ -1,0 +1,103 @@
+/**
+ * Screenshots of the web console for the docs (`docs/console/*.png`, 1280×800): the same set-up as the browser suite
+ * (the built search-mcp-http with server-everything, server-memory and the hostile fixture), a few calls and searches
+ * so Usage and Activity have something to show, then every page in the light theme and the Servers page in the dark
+ * one. Run with `pnpm --filter @search-mcp/browser-tests screenshots` after building `@search-mcp/http`.
+ */
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import puppeteer from 'puppeteer-core';
+import { findChromium } from './chromium-executable.js';
+import { adminToken, startConsoleApp } from './console-app-process.js';
+import {
+  type ConsolePage,
+  type ConsolePageName,
+  goTo,
+  openConsole,
+  signInWithToken,
+  waitForRow,
+  waitForServerState,
+} from './console-page.js';
+import { restRequest } from './rest-request.js';
+
+const outputDirectory = fileURLToPath(new URL('../../../docs/console/', import.meta.url));
+
+/** Calls and searches for the Usage and Activity pages: a mix of tools, one error. */
+const calls: Array<{ toolKey: string; arguments: Record<string, unknown>; times: number }> = [
+  { toolKey: 'everything:echo', arguments: { message: 'hello' }, times: 6 },
+  { toolKey: 'everything:get-sum', arguments: { a: 2, b: 3 }, times: 3 },
+  { toolKey: 'memory:read_graph', arguments: {}, times: 4 },
+  { toolKey: 'memory:search_nodes', arguments: { query: 'console' }, times: 2 },
+  { toolKey: 'hostile:choose-shape', arguments: { shape: { side: 2 } }, times: 1 },
+  { toolKey: 'everything:get-sum', arguments: { a: 'not a number' }, times: 1 },
+];
+const searches = ['echo a message', 'add two numbers', 'remember a fact about a person', 'zxqv blorptang'];
+
+/** Lets the page settle (its data arrived, its charts drawn), then writes `<name>.png`. */
+async function shoot(consolePage: ConsolePage, name: string): Promise<void> {
+  await consolePage.page.waitForNetworkIdle({ idleTime: 500, concurrency: 1 });
+  const path = `${outputDirectory}${name}.png`;
+  await consolePage.page.screenshot({ path, type: 'png' });
+  process.stdout.write(`wrote ${path}\n`);
+}
+
+async function main(): Promise<void> {
+  const executablePath = findChromium();
+  const app = await startConsoleApp();
+  const browser = await puppeteer.launch({
+    executablePath,
+    args: process.getuid?.() === 0 ? ['--no-sandbox'] : [],
+  });
+  try {
+    await mkdir(outputDirectory, { recursive: true });
+    const light = await openConsole(browser, `${app.url}/ui/`, { colorScheme: 'light' });
+    await signInWithToken(light, adminToken);
+    await goTo(light, 'Servers');
+    for (const serverId of ['everything', 'memory', 'hostile'])
+      await waitForServerState(light.page, serverId, 'running');
+    // Activity first, so its live stream is open while the calls below are made.
+    await goTo(light, 'Activity');
+    for (const call of calls) {
+      for (let time = 0; time < call.times; time += 1) {
+        await restRequest(app.url, `/v1/tools/${call.toolKey}/call`, {
+          token: adminToken,
+          body: { arguments: call.arguments },
+        });
+      }
+    }
+    for (const query of searches) {
+      await restRequest(app.url, '/v1/tools/search', { token: adminToken, body: { query, limit: 5 } });
+    }
+    await waitForRow(light.page, 'hostile:choose-shape');
+    await shoot(light, 'activity');
+    const pages: ConsolePageName[] = ['Servers', 'Usage', 'Config'];
+    for (const name of pages) {
+      await goTo(light, name);
+      await shoot(light, name.toLowerCase());
+    }
+    // The Tools page with the search playground's answer, then a tool page with its generated form.
+    await goTo(light, 'Tools');
+    const query = await light.page.waitForSelector('::-p-aria([role="searchbox"])');
+    await query?.type('echo a message');
+    await query?.press('Enter');
+    await light.page.waitForSelector('::-p-aria([name="echo"][role="link"])');
+    await shoot(light, 'tools');
+    await (await light.page.waitForSelector('::-p-aria([name="echo"][role="link"])'))?.click();
+    await light.page.waitForSelector('::-p-aria([name="echo"][role="heading"])');
+    await shoot(light, 'tool');
+    await light.close();
+
+    const dark = await openConsole(browser, `${app.url}/ui/`, { colorScheme: 'dark' });
+    await signInWithToken(dark, adminToken);
+    await goTo(dark, 'Servers');
+    for (const serverId of ['everything', 'memory', 'hostile'])
+      await waitForServerState(dark.page, serverId, 'running');
+    await shoot(dark, 'servers-dark');
+    await dark.close();
+  } finally {
+    await browser.close();
+    await app.close();
+  }
+}
+
+await main();

@@ -1,0 +1,61 @@
+import { useState } from 'preact/hooks';
+import { ApiClient } from '../api/api-client.js';
+import { ApiError } from '../api/api-error.js';
+
+/**
+ * The token form (docs/console.md, "Signing in"): a static token, the generated one, or an OAuth access token. The
+ * token is checked with `GET /v1/servers` before it is kept, so a wrong one is told at once.
+ */
+export function SignInPage({ message, onSignedIn }: { message?: string; onSignedIn: (token: string) => void }) {
+  const [token, setToken] = useState('');
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    const candidate = token.trim();
+    if (!candidate) return setError('Enter a token');
+    setBusy(true);
+    try {
+      await new ApiClient({ baseUrl: '', token: () => candidate }).get('/v1/servers');
+      onSignedIn(candidate);
+    } catch (failure) {
+      setError(failure instanceof ApiError ? failure.message : String(failure));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const shown = error ?? message;
+  return (
+    <main class="container sign-in">
+      <article>
+        <h1>Sign in to Search MCP</h1>
+        <p>
+          Use a token of <code>auth.tokens</code>, the token search-mcp-http generated at start, or an OAuth access
+          token. It is kept in this tab only.
+        </p>
+        {shown && (
+          <p class="notice notice-error" role="alert">
+            {shown}
+          </p>
+        )}
+        <form onSubmit={submit}>
+          <label for="sign-in-token">Token</label>
+          <input
+            id="sign-in-token"
+            type="password"
+            autocomplete="current-password"
+            value={token}
+            onInput={(event) => setToken(event.currentTarget.value)}
+            aria-invalid={error ? true : undefined}
+            required
+          />
+          <button type="submit" aria-busy={busy} disabled={busy}>
+            Sign in
+          </button>
+        </form>
+      </article>
+    </main>
+  );
+}

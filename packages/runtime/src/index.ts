@@ -12,6 +12,11 @@ export { createJsonlAuditSink } from './audit/jsonl-audit-sink.js';
 export type { JsonlAuditSinkOptions } from './audit/jsonl-audit-sink.js';
 export type { AuditRecord, AuditSink } from '@search-mcp/server';
 
+export { UsageStatistics } from './usage/usage-statistics.js';
+export type { UsageStatisticsOptions } from './usage/usage-statistics.js';
+export { OTHER_SERIES, usageWindows } from './usage/usage-report-types.js';
+export type { UsageFigures, UsageReport, UsageReportQuery, UsageWindow } from './usage/usage-report-types.js';
+
 export { handleShutdownSignals, shutdownSignals, signalExitCode } from './shutdown/handle-shutdown-signals.js';
 export type {
   ShutdownHandle,

@@ -76,7 +76,9 @@ describe('createSearchMcpRuntime', () => {
       mode: 'proxy',
     });
     expect(runtime.mode).toBe('proxy');
-    // No audit file: the feed still hears records (for the console and metrics), nothing is written.
-    expect(runtime.audit.listenerCount).toBe(0);
+    // No audit file: the feed still hears records (for the console and metrics), nothing is written. The runtime's
+    // usage statistics listen from the start.
+    expect(runtime.audit.listenerCount).toBe(1);
+    expect(runtime.usage.persisted).toBe(false);
   });
 });

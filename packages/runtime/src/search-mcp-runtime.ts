@@ -19,6 +19,7 @@ import {
   type ProtocolEra,
   type SearchMcpConnection,
 } from './serving/era-detecting-connection.js';
+import { UsageStatistics } from './usage/usage-statistics.js';
 
 export interface SearchMcpRuntimeOptions {
   config: ResolvedConfig;
@@ -63,6 +64,11 @@ export interface SearchMcpRuntime {
    * (the HTTP app's activity stream, usage statistics, metrics), whether or not a file is configured.
    */
   readonly audit: AuditFeed;
+  /**
+   * Usage statistics fed by `audit` (docs/console.md, "Usage statistics"); kept across restarts in `audit.usageFile`
+   * when the config has an `audit.file` (and no `audit` sink of the caller's own replaces it).
+   */
+  readonly usage: UsageStatistics;
   /** What every session shares to forward resources, prompts, completions, logging, tasks and reverse requests. */
   readonly hub: ForwardingHub;
   /**
@@ -135,6 +141,13 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
   const audit = createAuditFeed(auditSink, (error) =>
     logger.warn('an audit listener failed', { error: error instanceof Error ? error.message : String(error) }),
   );
+  const usage = new UsageStatistics({
+    logger: logger.child({ component: 'usage' }),
+    ...(config.audit && !options.audit
+      ? { persistence: { auditFile: config.audit.file, usageFile: config.audit.usageFile } }
+      : {}),
+  });
+  const stopUsage = audit.subscribe((record) => usage.record(record));
   const mode = options.mode ?? config.exposure.mode;
   // This runtime's own: another runtime in the process neither sees its held calls nor opens its states.
   const pendingInputs = new PendingInputs(options.requestStateKey ? { requestStateKey: options.requestStateKey } : {});
@@ -194,6 +207,7 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
     pendingInputs,
     strategyProviders,
     audit,
+    usage,
     startBackends,
     serverFactory,
     createServer: (overrides = {}) =>
@@ -204,6 +218,10 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
       closing ??= (async () => {
         hub.close();
         await manager.close();
+        // Before the audit feed: the last snapshot covers every record the file holds, and records after it are read
+        // back from the file at the next start.
+        stopUsage();
+        await usage.close();
         await audit.close();
       })();
       return closing;

@@ -1,0 +1,29 @@
+import type { AuditRecord } from '@search-mcp/server';
+import { parseToolKey } from '@search-mcp/shared';
+
+/** What an audit record counts as in the usage statistics (docs/console.md, "Usage statistics"). */
+export type UsageRecordKind =
+  | { kind: 'call'; toolKey: string; serverId: string; error: boolean }
+  | { kind: 'search'; noMatch: boolean }
+  | { kind: 'none' };
+
+/**
+ * Calls: `tool_execute`, a direct `tools/call`, and the REST tool call — the one REST route that names a tool in its
+ * audit line (`POST /v1/tools/call`; reading a tool, `GET /v1/tools/:toolKey`, names none). Searches:
+ * `tool_discovery` and the REST searches (their lines carry `queries`). An `input_required` record is not counted:
+ * the call goes on in the client's retry, audited as its own record. A call refused before it named a tool cannot be
+ * given to one and is not counted.
+ */
+export function usageRecordKind(record: AuditRecord): UsageRecordKind {
+  if (record.event === 'tool_discovery' || (record.event === 'rest' && record.queries !== undefined)) {
+    return { kind: 'search', noMatch: record.outcome === 'ok' && record.resultCount === 0 };
+  }
+  if (record.toolKey === undefined || record.outcome === 'input_required') return { kind: 'none' };
+  const serverId = record.serverId ?? parseToolKey(record.toolKey)?.serverId ?? record.toolKey;
+  return {
+    kind: 'call',
+    toolKey: record.toolKey,
+    serverId,
+    error: record.outcome === 'error' || record.outcome === 'tool_error',
+  };
+}

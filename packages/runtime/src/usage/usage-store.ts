@@ -1,0 +1,177 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { AuditRecord } from '@search-mcp/server';
+import type { Logger } from '@search-mcp/shared';
+import { replayAuditFile } from './audit-file-replay.js';
+import { HOUR_MS, HOURS_KEPT, type SearchSeries, type ToolSeries } from './usage-buckets.js';
+import { type DecodedSnapshot, decodeSnapshot, encodeSnapshot } from './usage-snapshot.js';
+
+/** What the store reads and fills. */
+export interface UsageStoreTarget {
+  tools(): Iterable<ToolSeries>;
+  readonly searches: SearchSeries;
+  /** Counts a record read back from the audit file. */
+  replay(record: AuditRecord): void;
+  /** Adds a snapshot's buckets. */
+  merge(snapshot: DecodedSnapshot): void;
+}
+
+export interface UsageStoreOptions {
+  auditFile: string;
+  usageFile: string;
+  saveEveryMs?: number;
+  now: () => number;
+  logger: Logger;
+}
+
+/**
+ * Keeps the usage statistics across restarts (docs/console.md, "Usage statistics"). The snapshot says how many bytes
+ * of the audit file its buckets include: the audit file's size when the statistics started, plus the JSON line of
+ * every record heard since (the JSON-lines sink writes exactly `JSON.stringify(record)` and a newline). A start reads
+ * the snapshot, then the audit lines after that offset: the records of a crash after the last snapshot are not lost,
+ * and none is counted twice. An audit file smaller than the offset, or another file (inode), is read from its start.
+ */
+export class UsageStore {
+  private readonly startSize: number;
+  private readonly startInode: number | undefined;
+  private liveBytes = 0;
+  private loading: Promise<void> | undefined;
+  private saving: Promise<void> = Promise.resolve();
+  private closed = false;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly target: UsageStoreTarget,
+    private readonly options: UsageStoreOptions,
+  ) {
+    // Synchronously, before any record is heard: what is in the file now is read back, what comes later is heard.
+    const stats = statSync(options.auditFile, { throwIfNoEntry: false });
+    this.startSize = stats?.size ?? 0;
+    this.startInode = stats?.ino;
+    this.timer = setInterval(() => void this.save(), options.saveEveryMs ?? 30_000);
+    this.timer.unref();
+  }
+
+  heard(record: AuditRecord): void {
+    if (!this.closed) this.liveBytes += Buffer.byteLength(JSON.stringify(record)) + 1;
+  }
+
+  load(): Promise<void> {
+    this.loading ??= this.readBack();
+    return this.loading;
+  }
+
+  /** Writes the snapshot (after the start's reading; one write at a time). Failures are logged, never thrown. */
+  save(): Promise<void> {
+    this.saving = this.saving.then(async () => {
+      await this.load();
+      try {
+        await this.write();
+      } catch (error) {
+        this.options.logger.warn('cannot write the usage statistics', {
+          file: this.options.usageFile,
+          error: error instanceof Error ? error.message : String(error),
+        });
+      }
+    });
+    return this.saving;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return this.saving;
+    clearInterval(this.timer);
+    await this.save();
+    this.closed = true;
+  }
+
+  private async readBack(): Promise<void> {
+    const { logger, usageFile, auditFile, now } = this.options;
+    const snapshot = await this.readSnapshot();
+    let from = 0;
+    if (snapshot) {
+      const { offset, inode } = snapshot.audit;
+      if (inode !== undefined && this.startInode !== undefined && inode !== this.startInode) {
+        logger.info('the audit file was replaced since the usage snapshot; reading it from its start', { auditFile });
+      } else if (this.startSize < offset) {
+        logger.info('the audit file is shorter than the usage snapshot covers; reading it from its start', {
+          auditFile,
+        });
+      } else {
+        from = offset;
+      }
+      this.target.merge(snapshot);
+    }
+    try {
+      const result = await replayAuditFile(auditFile, {
+        from,
+        to: this.startSize,
+        since: now() - HOURS_KEPT * HOUR_MS,
+        onRecord: (record) => this.target.replay(record),
+      });
+      if (result.badLines > 0) {
+        logger.warn('skipped audit lines that are not records while reading the usage statistics', {
+          auditFile,
+          lines: result.badLines,
+          firstLineAfterOffset: result.firstBadLine,
+          usageFile,
+        });
+      }
+    } catch (error) {
+      logger.warn('cannot read the audit file for the usage statistics', {
+        auditFile,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+
+  private async readSnapshot(): Promise<DecodedSnapshot | undefined> {
+    const { logger, usageFile, now } = this.options;
+    let text: string;
+    try {
+      text = await readFile(usageFile, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+        logger.warn('cannot read the usage statistics; rebuilding them from the audit file', {
+          usageFile,
+          error: error instanceof Error ? error.message : String(error),
+        });
+      }
+      return undefined;
+    }
+    try {
+      return decodeSnapshot(JSON.parse(text), now());
+    } catch (error) {
+      logger.warn('the usage statistics file is damaged; rebuilding them from the audit file', {
+        usageFile,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      return undefined;
+    }
+  }
+
+  /** Atomically: a temporary file (readable by the user only), then a rename over the old snapshot. */
+  private async write(): Promise<void> {
+    const { auditFile, usageFile, now } = this.options;
+    const current = await stat(auditFile).catch(() => undefined);
+    // From here to the encoding, synchronously: no record may be heard between the offset and the buckets.
+    const offset = this.startSize + this.liveBytes;
+    const inode = current && current.size >= offset ? current.ino : this.startInode;
+    const snapshot = encodeSnapshot(
+      this.target.tools(),
+      this.target.searches,
+      { offset, ...(inode !== undefined ? { inode } : {}) },
+      now(),
+    );
+    await mkdir(dirname(usageFile), { recursive: true });
+    const temporary = `${usageFile}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      await writeFile(temporary, JSON.stringify(snapshot), { mode: 0o600 });
+      await rename(temporary, usageFile);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+  }
+}

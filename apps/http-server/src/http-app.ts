@@ -29,6 +29,8 @@ import { registerServerRoutes } from './rest/server-routes.js';
 import { registerToolCallRoute } from './rest/tool-call-route.js';
 import { registerToolListRoutes } from './rest/tool-list-routes.js';
 import { registerToolSearchRoute } from './rest/tool-search-route.js';
+import { registerMetricsRoute } from './telemetry/metrics-route.js';
+import { registerTraceContext } from './telemetry/trace-context-hook.js';
 import { packageVersion } from './version.js';
 
 export type { HttpAppOptions, HttpRuntime } from './http-app-options.js';
@@ -142,6 +144,13 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   });
   await registerRateLimit(app, options.rateLimitPerMinute ?? httpAppDefaults.rateLimitPerMinute);
   const audit = registerRestAudit(app, runtime.audit, redactor);
+  registerTraceContext(app as unknown as FastifyInstance);
+  // The MCP endpoint registers later: the sessions gauge reads its count (`mcpCounts`, below) at scrape time.
+  registerMetricsRoute(app as unknown as FastifyInstance, {
+    ...(runtime.audit ? { audit: runtime.audit } : {}),
+    sessions: () => mcpCounts?.sessionCount ?? 0,
+    ...(runtime.manager ? { servers: () => runtime.manager?.status() ?? [] } : {}),
+  });
 
   app.setErrorHandler((error, request, reply) => {
     const { status, body } = toHttpError(error);

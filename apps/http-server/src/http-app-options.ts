@@ -5,6 +5,7 @@ import type { AccessToken } from './access/token-verifier.js';
 import type { EraServerFactory } from './mcp/era-server-factory.js';
 import type { McpServerFactory } from './mcp/mcp-server-factory.js';
 import type { ListenHub } from './mcp/listen-streams.js';
+import type { StatsRouteContext } from './rest/stats-route.js';
 import type { ToolRanker } from './rest/tool-ranker.js';
 
 /** What the app takes from the composition root (`createSearchMcpRuntime`): it holds no search or tool logic. */
@@ -21,6 +22,8 @@ export interface HttpRuntime {
   pendingInputs?: { readonly size: number };
   /** The backend servers (the runtime's client manager): their state on `/v1/servers`, and OAuth to them. */
   readonly manager?: BackendServers;
+  /** The runtime's usage statistics: `GET /v1/stats` (docs/console.md, "Usage statistics"). */
+  readonly usage?: StatsRouteContext['usage'];
 }
 
 /** What the app asks of the client manager about backend servers (`McpClientManager` has these methods). */

@@ -26,6 +26,7 @@ import { legacyRedirects, registerLegacyRedirects } from './rest/legacy-redirect
 import { rankToolsWithCatalog } from './rest/rank-tools-with-catalog.js';
 import { registerRestAudit } from './rest/rest-audit.js';
 import { registerServerRoutes } from './rest/server-routes.js';
+import { registerStatsRoute } from './rest/stats-route.js';
 import { registerToolCallRoute } from './rest/tool-call-route.js';
 import { registerToolListRoutes } from './rest/tool-list-routes.js';
 import { registerToolSearchRoute } from './rest/tool-search-route.js';
@@ -201,6 +202,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   registerToolCallRoute(app, context);
   registerToolSearchRoute(app, context);
   registerCatalogSearchRoute(app, context);
+  registerStatsRoute(app, { catalog: runtime.catalog, usage: runtime.usage });
   if (runtime.manager) {
     registerServerRoutes(app, {
       catalog: runtime.catalog,

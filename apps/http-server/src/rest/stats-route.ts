@@ -1,0 +1,72 @@
+import { isServerVisibleToProject, isToolAllowed, type ToolCatalog } from '@search-mcp/catalog';
+import { OTHER_SERIES, type UsageReport, type UsageReportQuery, UsageStatistics } from '@search-mcp/runtime';
+import { AuthorizationError } from '@search-mcp/shared';
+import type { FastifyRequest } from 'fastify';
+import { errorResponses } from '../openapi/documented-responses.js';
+import { callerOf } from '../request-context.js';
+import type { ZodFastifyInstance } from './rest-route-context.js';
+import { projectHeaderSchema } from './rest-schemas.js';
+import { statsQuerySchema, usageReportSchema } from './stats-schemas.js';
+
+export interface StatsRouteContext {
+  catalog: ToolCatalog;
+  /** The runtime's usage statistics; without them (a bare test runtime) the route answers zeros. */
+  usage?: { report(query: UsageReportQuery): UsageReport } | undefined;
+}
+
+/**
+ * `GET /v1/stats?window=&serverId=&toolKey=` (docs/console.md, "Usage statistics"): any caller, over the tools it
+ * may see — those `GET /v1/tools` lists for it, and those of servers its project and roles may see that are not
+ * connected now (their history stays visible while they are down). The `(other)` series (tools past the cap) mixes
+ * every project's tools: only a caller without project or role limits sees it.
+ */
+export function registerStatsRoute(app: ZodFastifyInstance, context: StatsRouteContext): void {
+  const usage = context.usage ?? new UsageStatistics();
+  const { catalog } = context;
+
+  const visibility = async (request: FastifyRequest) => {
+    const token = request.verifiedToken;
+    const project = request.requestedProject;
+    // Like the other REST routes: a token limited to projects must name one (docs/projects-and-tokens.md).
+    if (token?.projects && project === undefined) {
+      throw new AuthorizationError({
+        message: `Token '${token.id}' may not be used without a project; it is limited to: ${token.projects.join(', ')}`,
+      });
+    }
+    const caller = callerOf(request);
+    const listed = new Set((await catalog.list({}, caller)).map((tool) => tool.toolKey));
+    const unlimited = project === undefined && caller.access === undefined;
+    const configured = catalog.config.mcpServers;
+    return (toolKey: string, serverId: string): boolean => {
+      if (toolKey === OTHER_SERIES) return unlimited;
+      if (listed.has(toolKey)) return true;
+      const server = Object.hasOwn(configured, serverId) ? configured[serverId] : undefined;
+      return (
+        server !== undefined &&
+        isServerVisibleToProject(server.projects, project) &&
+        isToolAllowed(caller.access, project, serverId, toolKey)
+      );
+    };
+  };
+
+  app.get(
+    '/v1/stats',
+    {
+      schema: {
+        summary: 'Usage statistics of the tools the caller may see: calls, errors, durations, searches',
+        headers: projectHeaderSchema,
+        querystring: statsQuerySchema,
+        response: { 200: usageReportSchema, ...errorResponses() },
+      },
+    },
+    async (request) => {
+      const { window, serverId, toolKey } = request.query;
+      return usage.report({
+        window,
+        ...(serverId !== undefined ? { serverId } : {}),
+        ...(toolKey !== undefined ? { toolKey } : {}),
+        visible: await visibility(request),
+      });
+    },
+  );
+}

@@ -16,6 +16,7 @@ import type { CommandLine } from './command-line.js';
 import { oauthCallbackPath } from './backend-oauth/oauth-redirect-url.js';
 import { buildHttpApp } from './http-app.js';
 import { urlBelow } from './public-url.js';
+import { startTraceExport } from './telemetry/trace-exporter.js';
 import { packageVersion } from './version.js';
 
 /** Shorter configured tokens are easy to guess; the failed-authentication limit only slows guessing down. */
@@ -73,6 +74,8 @@ export async function serve(commandLine: CommandLine, fail: (message: string, co
     logger.info('using the generated access token', { file: generated.file });
   }
   warnAboutAccess(config, commandLine, logger);
+  // Before the first span: OTLP export when the OTEL_* variables ask for it (docs/console.md, "Telemetry").
+  const tracing = startTraceExport(process.env, logger);
 
   // Where a per-user server's authorization comes back to (`/oauth/callback`): known once the app listens.
   let callbackBase: string | undefined = commandLine.publicUrl;
@@ -125,6 +128,7 @@ export async function serve(commandLine: CommandLine, fail: (message: string, co
       await stopReloading?.();
       await http.close();
       await runtime.close();
+      await tracing?.shutdown();
     },
   });
 
@@ -132,6 +136,7 @@ export async function serve(commandLine: CommandLine, fail: (message: string, co
     await http.app.listen({ host: commandLine.host, port: commandLine.port });
   } catch (error) {
     await runtime.close();
+    await tracing?.shutdown();
     return fail(`cannot listen on ${commandLine.host}:${commandLine.port}: ${errorMessage(error)}`, 1);
   }
   const address = http.app.server.address();

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiClient } from './api/api-client.js';
 import { AppContext } from './app-context.js';
 import { addressWithoutCode, codeFromHash, exchangeCode } from './auth/one-time-code.js';
-import { forgetToken, readToken, saveToken } from './auth/session-token.js';
+import { forgetToken, readProject, readToken, saveToken } from './auth/session-token.js';
 import { SignInPage } from './auth/sign-in-page.js';
 import { Navigation } from './components/navigation.js';
 import { ActivityPage } from './pages/activity-page.js';
@@ -20,12 +20,14 @@ const UsagePage = lazy(() => import('./pages/usage-page.js').then((module) => mo
 type Session =
   | { state: 'exchanging' }
   | { state: 'signed-out'; message?: string }
-  | { state: 'signed-in'; token: string };
+  | { state: 'signed-in'; token: string; project?: string };
 
 function initialSession(): Session {
   if (codeFromHash(location.hash)) return { state: 'exchanging' };
   const token = readToken();
-  return token ? { state: 'signed-in', token } : { state: 'signed-out' };
+  const project = readProject();
+  if (!token) return { state: 'signed-out' };
+  return project ? { state: 'signed-in', token, project } : { state: 'signed-in', token };
 }
 
 export function App() {
@@ -45,6 +47,7 @@ export function App() {
   }, []);
 
   const signedInToken = session.state === 'signed-in' ? session.token : undefined;
+  const project = session.state === 'signed-in' ? session.project : undefined;
   const context = useMemo(() => {
     if (!signedInToken) return undefined;
     const signOut = (message?: string) => {
@@ -54,10 +57,11 @@ export function App() {
     const client = new ApiClient({
       baseUrl: '',
       token: () => signedInToken,
+      project: () => project,
       onUnauthorized: (error) => signOut(error.message),
     });
     return { client, signOut };
-  }, [signedInToken]);
+  }, [signedInToken, project]);
 
   if (session.state === 'exchanging') {
     return (
@@ -70,9 +74,11 @@ export function App() {
     return (
       <SignInPage
         {...(session.state === 'signed-out' && session.message ? { message: session.message } : {})}
-        onSignedIn={(token) => {
-          saveToken(token);
-          setSession({ state: 'signed-in', token });
+        onSignedIn={(token, chosenProject) => {
+          saveToken(token, chosenProject);
+          setSession(
+            chosenProject ? { state: 'signed-in', token, project: chosenProject } : { state: 'signed-in', token },
+          );
         }}
       />
     );

@@ -5,6 +5,8 @@ export interface ApiClientOptions {
   baseUrl: string;
   /** The bearer token of every request (docs/console.md, "Signing in"). */
   token: () => string | undefined;
+  /** The project of a token limited to projects, sent as `x-project-id` (apps/http-server/README.md). */
+  project?: () => string | undefined;
   /** Heard on every 401, so the app can return to sign-in with the server's message. */
   onUnauthorized?: (error: ApiError) => void;
 }
@@ -53,6 +55,8 @@ export class ApiClient {
     const headers: Record<string, string> = { accept };
     const token = this.options.token();
     if (token) headers['authorization'] = `Bearer ${token}`;
+    const project = this.options.project?.();
+    if (project) headers['x-project-id'] = project;
     if (body !== undefined) headers['content-type'] = 'application/json';
     try {
       return await fetch(`${this.options.baseUrl}${path}`, {

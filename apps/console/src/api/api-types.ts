@@ -54,6 +54,8 @@ export interface SearchAnswer {
   match: 'good' | 'weak' | 'none';
   notice?: string;
   strategy?: string;
+  /** Why the configured ranker was not used (the local one ranked instead). */
+  fallbackReason?: string;
 }
 
 export interface ToolCallAnswer {

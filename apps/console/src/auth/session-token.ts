@@ -3,6 +3,7 @@
  * "Signing in").
  */
 const key = 'search-mcp-console-token';
+const projectKey = 'search-mcp-console-project';
 
 export function readToken(): string | undefined {
   try {
@@ -12,10 +13,22 @@ export function readToken(): string | undefined {
   }
 }
 
-export function saveToken(token: string): void {
+/** The project a token limited to projects works in (sent as `x-project-id`, apps/http-server/README.md). */
+export function readProject(): string | undefined {
+  try {
+    return sessionStorage.getItem(projectKey) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function saveToken(token: string, project?: string): void {
   sessionStorage.setItem(key, token);
+  if (project) sessionStorage.setItem(projectKey, project);
+  else sessionStorage.removeItem(projectKey);
 }
 
 export function forgetToken(): void {
   sessionStorage.removeItem(key);
+  sessionStorage.removeItem(projectKey);
 }

@@ -3,11 +3,20 @@ import { ApiClient } from '../api/api-client.js';
 import { ApiError } from '../api/api-error.js';
 
 /**
- * The token form (docs/console.md, "Signing in"): a static token, the generated one, or an OAuth access token. The
- * token is checked with `GET /v1/servers` before it is kept, so a wrong one is told at once.
+ * The token form (docs/console.md, "Signing in"): a static token, the generated one, or an OAuth access token, and
+ * for a token limited to projects the project to work in. The token is checked with `GET /v1/servers` before it is
+ * kept, so a wrong one is told at once; a 403 there still signs in (the token is good, the pages say what it may not
+ * see).
  */
-export function SignInPage({ message, onSignedIn }: { message?: string; onSignedIn: (token: string) => void }) {
+export function SignInPage({
+  message,
+  onSignedIn,
+}: {
+  message?: string;
+  onSignedIn: (token: string, project: string | undefined) => void;
+}) {
   const [token, setToken] = useState('');
+  const [project, setProject] = useState('');
   const [error, setError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
 
@@ -15,12 +24,14 @@ export function SignInPage({ message, onSignedIn }: { message?: string; onSigned
     event.preventDefault();
     const candidate = token.trim();
     if (!candidate) return setError('Enter a token');
+    const chosenProject = project.trim() || undefined;
     setBusy(true);
     try {
-      await new ApiClient({ baseUrl: '', token: () => candidate }).get('/v1/servers');
-      onSignedIn(candidate);
+      await new ApiClient({ baseUrl: '', token: () => candidate, project: () => chosenProject }).get('/v1/servers');
+      onSignedIn(candidate, chosenProject);
     } catch (failure) {
-      setError(failure instanceof ApiError ? failure.message : String(failure));
+      if (failure instanceof ApiError && failure.isForbidden) onSignedIn(candidate, chosenProject);
+      else setError(failure instanceof ApiError ? failure.message : String(failure));
     } finally {
       setBusy(false);
     }
@@ -50,6 +61,16 @@ export function SignInPage({ message, onSignedIn }: { message?: string; onSigned
             onInput={(event) => setToken(event.currentTarget.value)}
             aria-invalid={error ? true : undefined}
             required
+          />
+          <label for="sign-in-project">
+            Project <small class="muted">(only for a token limited to projects)</small>
+          </label>
+          <input
+            id="sign-in-project"
+            type="text"
+            autocomplete="off"
+            value={project}
+            onInput={(event) => setProject(event.currentTarget.value)}
           />
           <button type="submit" aria-busy={busy} disabled={busy}>
             Sign in

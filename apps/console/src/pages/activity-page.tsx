@@ -75,7 +75,7 @@ export function ActivityPage() {
               <option value="cancelled">cancelled</option>
             </select>
           </label>
-          <div>
+          <div class="filter-button">
             <button type="button" class="secondary" aria-pressed={paused} onClick={togglePause}>
               {paused ? `Resume (${buffered.length} waiting)` : 'Pause'}
             </button>

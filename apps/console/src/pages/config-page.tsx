@@ -10,7 +10,7 @@ export function ConfigPage() {
     <section>
       <hgroup>
         <h1>Config</h1>
-        <p>Read-only. Secrets are replaced by "••••" before they leave the server.</p>
+        <p>Read-only; the server masks every secret before it sends the config.</p>
       </hgroup>
       <ErrorNotice error={config.error} what="Reading the config" />
       {config.loading && !config.data && <p aria-busy="true">Loading the config…</p>}

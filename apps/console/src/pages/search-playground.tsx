@@ -66,6 +66,7 @@ function SearchResults({ answer }: { answer: SearchAnswer }) {
             · strategy <code>{answer.strategy}</code>
           </>
         )}
+        {answer.fallbackReason && <small class="muted"> ({answer.fallbackReason})</small>}
       </p>
       {answer.match !== 'good' && (
         <p class="notice notice-warn" role="status">

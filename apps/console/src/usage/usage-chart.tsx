@@ -31,7 +31,12 @@ export function UsageChart({ title, columns, lines }: { title: string; columns: 
         scales: { x: { time: true }, y: { range: (_self, _min, max) => [0, Math.max(max, 1)] } },
         axes: [
           axis,
-          { ...axis, values: (_self, ticks) => ticks.map((tick) => lines[0]?.format(tick) ?? String(tick)) },
+          {
+            ...axis,
+            // Room for labels such as "1.25 s" (uPlot's default fits short numbers only).
+            size: 64,
+            values: (_self, ticks) => ticks.map((tick) => lines[0]?.format(tick) ?? String(tick)),
+          },
         ],
         series: [
           {},

@@ -1,7 +1,8 @@
 /**
  * The built `search-mcp-http` (`@search-mcp/http`'s `dist/cli.js`) as a child process for the console suite
  * (docs/console.md): real servers behind it (`@modelcontextprotocol/server-everything`, `-memory`, and the hostile
- * fixture of `fixtures/`), an admin token (no `projects`) and a token limited to one project. The console it serves
+ * fixture of `fixtures/`), an admin token (no `projects`), a token limited to one project, and OAuth with the roles of
+ * `oauth-viewer.ts` (an admin scope, and a read-only one) when an issuer is given. The console it serves
  * at `/ui` is what `dist/console` holds (the http-server build copies `@search-mcp/console`'s `dist` there).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -9,6 +10,7 @@ import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { consoleRoles } from './oauth-viewer.js';
 import { cliEntry, everythingEntry, hostileServerEntry, memoryEntry } from './real-server-entries.js';
 
 export const adminToken = 'console-admin-token-0123456789-abcdefghij';
@@ -23,7 +25,7 @@ export interface ConsoleAppProcess {
 }
 
 /** The config: three servers without projects (an admin caller without a project sees them) and the two tokens. */
-function consoleConfig(directory: string) {
+function consoleConfig(directory: string, oauthIssuer: string | undefined) {
   return {
     mcpServers: {
       everything: { command: process.execPath, args: [everythingEntry] },
@@ -40,14 +42,15 @@ function consoleConfig(directory: string) {
         { id: 'admin', token: adminToken },
         { id: 'alpha-only', token: projectToken, projects: ['alpha'] },
       ],
+      ...(oauthIssuer ? { oauth: { issuer: oauthIssuer, roles: consoleRoles } } : {}),
     },
   };
 }
 
-export async function startConsoleApp(): Promise<ConsoleAppProcess> {
+export async function startConsoleApp(options: { oauthIssuer?: string } = {}): Promise<ConsoleAppProcess> {
   const directory = await mkdtemp(join(tmpdir(), 'search-mcp-console-'));
   const configFile = join(directory, 'mcp-servers.json');
-  await writeFile(configFile, JSON.stringify(consoleConfig(directory)));
+  await writeFile(configFile, JSON.stringify(consoleConfig(directory, options.oauthIssuer)));
   const child: ChildProcess = spawn(process.execPath, [cliEntry, '--config', configFile, '--port', '0', '--no-watch'], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -75,9 +75,15 @@ export async function shownText(page: Page): Promise<string> {
 export async function signInWithToken(consolePage: ConsolePage, token: string): Promise<void> {
   const { page } = consolePage;
   const field = await page.waitForSelector('input[type="password"]');
-  await field?.type(token);
+  await field?.focus();
+  // Inserted at once, as a paste would: an OAuth access token is hundreds of characters, slow to type key by key.
+  await page.keyboard.sendCharacter(token);
   await field?.press('Enter');
-  await page.waitForSelector('::-p-aria([name="Servers"][role="link"])');
+  // Signed in (the navigation shows), or refused (the form says why, in an alert).
+  const settled = await page.waitForSelector('::-p-aria([name="Servers"][role="link"]), [role="alert"]');
+  if ((await settled?.evaluate((element) => element.getAttribute('role'))) === 'alert') {
+    throw new Error(`the console refused the token: ${await settled?.evaluate((element) => element.textContent)}`);
+  }
 }
 
 /** Follows the navigation link to `name` and waits for the page's heading. */
@@ -114,16 +120,39 @@ export async function waitForText(page: Page, text: string, timeout?: number): P
   );
 }
 
-/** Waits until the Servers table's row of `serverId` (its first cell) shows `state`. */
+/** Waits until the Servers table's row of `serverId` (the first line of its first cell) shows `state`. */
 export async function waitForServerState(page: Page, serverId: string, state: string, timeout?: number) {
   await page.waitForFunction(
     (id: string, wanted: string) =>
       [...document.querySelectorAll('tr')].some(
         // biome-ignore lint/performance/useDomNodeTextContent: what the row shows, not hidden text.
-        (row) => row.cells[0]?.innerText.trim() === id && row.innerText.includes(wanted),
+        (row) => row.cells[0]?.innerText.split('\n')[0]?.trim() === id && row.innerText.includes(wanted),
       ),
     timeout === undefined ? {} : { timeout },
     serverId,
     state,
+  );
+}
+
+/** The form field (input, select or textarea) whose label starts with `label` (a required mark may follow). */
+export function fieldLabelled(label: string): string {
+  return `::-p-xpath(//*[@id=//label[starts-with(normalize-space(.), "${label}")]/@for])`;
+}
+
+export interface SearchHit {
+  rank: string;
+  tool: string;
+  relevance: string;
+  matched: string;
+}
+
+/** The search playground's hits as shown: the table under the "Search playground" heading, in order. */
+export async function searchHits(page: Page): Promise<SearchHit[]> {
+  return page.$$eval('section[aria-labelledby="playground-heading"] tbody tr', (rows) =>
+    rows.map((row) => {
+      // biome-ignore lint/performance/useDomNodeTextContent: what the cell shows, not hidden text.
+      const cell = (index: number) => ((row as HTMLTableRowElement).cells[index]?.innerText ?? '').trim();
+      return { rank: cell(0), tool: cell(1).split('\n')[0] ?? '', relevance: cell(2), matched: cell(3) };
+    }),
   );
 }

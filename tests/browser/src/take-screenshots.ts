@@ -59,9 +59,9 @@ async function main(): Promise<void> {
     await goTo(light, 'Activity');
     for (const call of calls) {
       for (let time = 0; time < call.times; time += 1) {
-        await restRequest(app.url, `/v1/tools/${call.toolKey}/call`, {
+        await restRequest(app.url, '/v1/tools/call', {
           token: adminToken,
-          body: { arguments: call.arguments },
+          body: { name: call.toolKey, parameters: call.arguments },
         });
       }
     }

@@ -100,6 +100,13 @@ export interface HttpAppOptions {
    * authorization (its `Host` header, which the Host check has already accepted).
    */
   publicUrl?: string;
+  /**
+   * The web console's built files, served at `/ui` (docs/console.md). Default: `dist/console` of this package (or,
+   * in its repository, `@search-mcp/console`'s `dist`); `null`: no console files (`/ui` answers 404).
+   */
+  consoleDirectory?: string | null;
+  /** The config file the runtime was loaded from: shown by `GET /v1/config`. */
+  configPath?: string;
   /** Shown by `GET /` and in the OpenAPI document. Default: this package's version. */
   version?: string;
 }

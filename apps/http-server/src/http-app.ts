@@ -12,6 +12,8 @@ import { registerProtectedResourceRoute } from './access/protected-resource-rout
 import { registerRateLimit } from './access/rate-limit.js';
 import { TokenVerifier } from './access/token-verifier.js';
 import { registerOAuthCallbackRoute } from './backend-oauth/oauth-callback-route.js';
+import { type ConsoleHost, registerConsole } from './console/console-host.js';
+import { defaultConsoleDirectory } from './console/console-files.js';
 import { oauthCallbackPath } from './backend-oauth/oauth-redirect-url.js';
 import { defaultMaxSessionsPerToken, type HttpAppOptions, httpAppDefaults } from './http-app-options.js';
 import { errorBody, toHttpError } from './http-errors.js';
@@ -39,6 +41,8 @@ export type { HttpAppOptions, HttpRuntime } from './http-app-options.js';
 export interface HttpApp {
   app: FastifyInstance;
   mcp: McpEndpoint;
+  /** The web console at `/ui` (docs/console.md): sign-in codes, and the reload events the host reports. */
+  console: ConsoleHost;
   /**
    * Shuts the app down gracefully: new requests get 503, calls in flight get `shutdownGraceMs` to finish, and those
    * still running are then answered (REST: 503 JSON; MCP: a JSON-RPC error) before the server closes. Idempotent.
@@ -133,15 +137,18 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   }
   const oauth = oauthAuthentication(options);
   if (oauth) registerProtectedResourceRoute(app as unknown as FastifyInstance, oauth.resource);
+  const failedAuthentications = new FailedAuthenticationLimiter(
+    options.failedAuthenticationLimitPerMinute ?? httpAppDefaults.failedAuthenticationLimitPerMinute,
+  );
   registerAuthentication(app, {
     verifier: new TokenVerifier(options.tokens),
-    ...(oauth ? { oauth, publicPathPrefixes: [protectedResourceMetadataPath] } : {}),
-    failedAuthentications: new FailedAuthenticationLimiter(
-      options.failedAuthenticationLimitPerMinute ?? httpAppDefaults.failedAuthenticationLimitPerMinute,
-    ),
+    ...(oauth ? { oauth } : {}),
+    // The console's files and sign-in are public: its pages hold no data, every API call needs a token.
+    publicPathPrefixes: [...(oauth ? [protectedResourceMetadataPath] : []), '/ui/'],
+    failedAuthentications,
     allowAnonymous: options.allowAnonymous,
     // The OAuth callback is a browser's redirect: the `state` it carries authenticates it, not a token.
-    publicPaths: new Set(['/', '/v1/openapi.json', oauthCallbackPath, ...legacyRedirects.map(([from]) => from)]),
+    publicPaths: new Set(['/', '/ui', '/v1/openapi.json', oauthCallbackPath, ...legacyRedirects.map(([from]) => from)]),
   });
   await registerRateLimit(app, options.rateLimitPerMinute ?? httpAppDefaults.rateLimitPerMinute);
   const audit = registerRestAudit(app, runtime.audit, redactor);
@@ -212,6 +219,15 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     registerOAuthCallbackRoute(app, runtime.manager, logger);
   }
   registerLegacyRedirects(app);
+  const consoleHost = await registerConsole(app, {
+    runtime,
+    redactor,
+    failedAuthentications,
+    version,
+    ...(options.oauth ? { oauth: options.oauth } : {}),
+    directory: options.consoleDirectory === null ? undefined : (options.consoleDirectory ?? defaultConsoleDirectory()),
+    ...(options.configPath !== undefined ? { configPath: options.configPath } : {}),
+  });
   const mcp = registerMcpEndpoint(app, {
     createServer: runtime.createServer,
     ...(runtime.serverFactory ? { serverFactory: runtime.serverFactory } : {}),
@@ -273,5 +289,5 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     })();
     return closing;
   };
-  return { app: app as unknown as FastifyInstance, mcp, close };
+  return { app: app as unknown as FastifyInstance, mcp, console: consoleHost, close };
 }

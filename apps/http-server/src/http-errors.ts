@@ -4,6 +4,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
 const statusCodes: Record<number, string> = {
   404: 'NOT_FOUND',
+  409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
   415: 'UNSUPPORTED_MEDIA_TYPE',
   429: 'RATE_LIMIT_EXCEEDED',
@@ -51,6 +52,11 @@ function messageOf(error: SearchMcpError): string {
 /** A 404 for the error handler (`{ success: false, error: message, code: 'NOT_FOUND' }`). */
 export function notFound(message: string): Error {
   return Object.assign(new Error(message), { statusCode: 404 });
+}
+
+/** A 409 for the error handler: the request conflicts with the config (`{ …, code: 'CONFLICT' }`). */
+export function conflict(message: string): Error {
+  return Object.assign(new Error(message), { statusCode: 409 });
 }
 
 export function errorBody(error: string, code: string): ErrorBody {

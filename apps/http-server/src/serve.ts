@@ -119,6 +119,7 @@ export async function serve(commandLine: CommandLine, fail: (message: string, co
       : {}),
     ...(commandLine.shutdownGraceMs !== undefined ? { shutdownGraceMs: commandLine.shutdownGraceMs } : {}),
     ...(commandLine.publicUrl !== undefined ? { publicUrl: commandLine.publicUrl } : {}),
+    configPath,
   });
   let stopReloading: (() => Promise<void>) | undefined;
   handleShutdownSignals({
@@ -161,6 +162,9 @@ export async function serve(commandLine: CommandLine, fail: (message: string, co
     redactor,
     fixedByHost: ['auth'],
     watch: commandLine.watch,
+    // The console's event log (docs/console.md, `GET /v1/events`).
+    onReloaded: (reload) => http.console.reloaded(reload),
+    onReloadFailed: (reason) => http.console.reloadFailed(reason),
   });
   if (reloader) stopReloading = () => reloader.close();
 }

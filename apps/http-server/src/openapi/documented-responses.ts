@@ -9,6 +9,7 @@ export const statusDescriptions = {
   403: 'Forbidden: tool disabled, project not allowed for the token, or foreign Host/Origin',
   404: 'Not found, or not visible to the caller',
   408: 'The tool call timed out',
+  409: 'Conflicts with the config (e.g. an action on a server disabled there)',
   413: 'Body too large',
   429: 'Rate limited (see Retry-After)',
   500: 'Internal error',

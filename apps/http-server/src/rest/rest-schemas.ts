@@ -144,6 +144,11 @@ export const toolSearchResponseSchema = z.object({
   match: z
     .enum(['good', 'weak', 'none'])
     .describe('good: the best hit covers the request; weak: only in part; none: nothing (or almost nothing) fits'),
+  strategy: z
+    .enum(['bm25', 'hybrid', 'llm', 'cloud', 'off'])
+    .optional()
+    .describe("The ranker that produced the order (the caller's project's strategy, or bm25 after a fallback)"),
+  fallbackReason: z.string().optional().describe('Why the configured strategy fell back to bm25'),
   notice: z
     .string()
     .optional()

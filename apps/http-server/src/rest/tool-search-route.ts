@@ -48,6 +48,9 @@ export function registerToolSearchRoute(app: ZodFastifyInstance, { catalog }: Re
         results,
         total: results.length,
         match: response.match,
+        // The ranker that produced the order: the local one when the configured strategy fell back to it.
+        strategy: response.fallbackReason !== undefined ? 'bm25' : response.strategy,
+        ...(response.fallbackReason !== undefined ? { fallbackReason: response.fallbackReason } : {}),
         ...(response.notice !== undefined ? { notice: response.notice } : {}),
       };
     },

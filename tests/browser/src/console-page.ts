@@ -156,3 +156,32 @@ export async function searchHits(page: Page): Promise<SearchHit[]> {
     }),
   );
 }
+
+/**
+ * Waits until the table named `table` (its `aria-label`) has a row whose first cell starts with `rowKey` and whose
+ * cell under the column headed `column` (a sort mark may follow) matches `expected` (a regular expression's
+ * source); returns that cell's text.
+ */
+export async function waitForCell(
+  page: Page,
+  where: { table: string; rowKey: string; column: string; expected: string },
+  timeout?: number,
+): Promise<string> {
+  const cell = await page.waitForFunction(
+    ({ table, rowKey, column, expected }) => {
+      const element = document.querySelector<HTMLTableElement>(`table[aria-label="${table}"]`);
+      if (!element) return undefined;
+      // biome-ignore lint/performance/useDomNodeTextContent: what the table shows, not hidden text.
+      const shown = (node: Element | undefined) => (node as HTMLElement | undefined)?.innerText.trim() ?? '';
+      const headers = [...(element.tHead?.rows[0]?.cells ?? [])].map((header) => shown(header));
+      const index = headers.findIndex((header) => header === column || header.startsWith(`${column} `));
+      if (index < 0) return undefined;
+      const row = [...element.tBodies[0]!.rows].find((candidate) => shown(candidate.cells[0]).startsWith(rowKey));
+      const text = shown(row?.cells[index]);
+      return row && new RegExp(expected).test(text) ? text : undefined;
+    },
+    timeout === undefined ? {} : { timeout },
+    where,
+  );
+  return (await cell.jsonValue()) ?? '';
+}

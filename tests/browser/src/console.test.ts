@@ -13,6 +13,7 @@ import { type ConsoleAppProcess, adminToken, projectToken, startConsoleApp } fro
 import {
   type ConsolePage,
   consolePages,
+  waitForCell,
   goTo,
   openConsole,
   shownText,
@@ -180,9 +181,12 @@ describe('the web console, signed in with an admin token', () => {
 
   it('Usage shows the call counts per tool', async () => {
     await goTo(admin, 'Usage');
-    const row = await waitForRow(admin.page, 'everything:echo', stepTimeoutMs);
-    expect(row).toMatch(/\b1\b/);
-    await waitForRow(admin.page, 'memory:read_graph', stepTimeoutMs);
+    // The try-call of echo and the REST call of read_graph so far: one each, no error.
+    const usage = (rowKey: string, column: string, expected: string) =>
+      waitForCell(admin.page, { table: 'Usage per tool', rowKey, column, expected }, stepTimeoutMs);
+    expect(await usage('everything:echo', 'Calls', '^1$')).toBe('1');
+    expect(await usage('everything:echo', 'Errors', '^0$')).toBe('0');
+    expect(await usage('memory:read_graph', 'Calls', '^1$')).toBe('1');
   });
 
   it('Config shows the config with every token masked', async () => {

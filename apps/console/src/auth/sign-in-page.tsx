@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ApiClient } from '../api/api-client.js';
 import { ApiError } from '../api/api-error.js';
 
@@ -19,6 +19,19 @@ export function SignInPage({
   const [project, setProject] = useState('');
   const [error, setError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
+  const [issuer, setIssuer] = useState<string | undefined>(undefined);
+
+  // `GET /ui/settings.json` (public, docs/console.md) says whether OAuth access tokens are accepted, and whose.
+  useEffect(() => {
+    const controller = new AbortController();
+    new ApiClient({ baseUrl: '', token: () => undefined })
+      .get<{ auth?: { oauth?: { issuer?: string } } }>('/ui/settings.json', controller.signal)
+      .then((settings) => setIssuer(settings?.auth?.oauth?.issuer))
+      .catch(() => {
+        // Without the settings the form works the same; only the hint is missing.
+      });
+    return () => controller.abort();
+  }, []);
 
   async function submit(event: Event) {
     event.preventDefault();
@@ -46,6 +59,11 @@ export function SignInPage({
           Use a token of <code>auth.tokens</code>, the token search-mcp-http generated at start, or an OAuth access
           token. It is kept in this tab only.
         </p>
+        {issuer && (
+          <p>
+            OAuth access tokens are accepted from <code>{issuer}</code>.
+          </p>
+        )}
         {shown && (
           <p class="notice notice-error" role="alert">
             {shown}

@@ -19,7 +19,8 @@ export function ThemeToggle() {
     <button
       type="button"
       class="secondary outline"
-      aria-label={`Colour theme: ${theme}. Switch to ${next[theme]}`}
+      // The visible text is the name (WCAG "label in name"); the title says what a press does.
+      title={`Switch to ${next[theme]}`}
       onClick={() => setTheme(next[theme])}
     >
       Theme: {theme}

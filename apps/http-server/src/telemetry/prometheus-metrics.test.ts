@@ -1,4 +1,5 @@
 import type { AuditRecord } from '@search-mcp/runtime';
+import type { ServerStatus } from '@search-mcp/shared';
 import { describe, expect, it } from 'vitest';
 import { maxToolLabelValues, PrometheusMetrics } from './prometheus-metrics.js';
 
@@ -26,5 +27,23 @@ describe('PrometheusMetrics', () => {
     expect(text).not.toContain('search_mcp_tool_calls_total{');
     expect(text).toContain('search_mcp_searches_total{outcome="no_results"} 1');
     expect(text).toContain('search_mcp_sessions 3');
+  });
+
+  it('reads backend states and restarts at each scrape: a removed server disappears', async () => {
+    let statuses: ServerStatus[] = [
+      { id: 'a', state: 'running', toolCount: 1, restarts: 0 },
+      { id: 'b', state: 'crashed', toolCount: 0, restarts: 3 },
+    ];
+    const metrics = new PrometheusMetrics({ sessions: () => 0, servers: () => statuses });
+    let text = await metrics.registry.metrics();
+    expect(text).toContain('search_mcp_backend_state{server="a",state="running"} 1');
+    expect(text).toContain('search_mcp_backend_state{server="a",state="crashed"} 0');
+    expect(text).toContain('search_mcp_backend_state{server="b",state="crashed"} 1');
+    expect(text).toContain('search_mcp_backend_restarts_total{server="a"} 0');
+    expect(text).toContain('search_mcp_backend_restarts_total{server="b"} 3');
+    statuses = [{ id: 'a', state: 'stopped', toolCount: 0, restarts: 0 }];
+    text = await metrics.registry.metrics();
+    expect(text).toContain('search_mcp_backend_state{server="a",state="stopped"} 1');
+    expect(text).not.toContain('server="b"');
   });
 });

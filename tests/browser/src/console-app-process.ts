@@ -24,7 +24,10 @@ export interface ConsoleAppProcess {
   close(): Promise<void>;
 }
 
-/** The config: three servers without projects (an admin caller without a project sees them) and the two tokens. */
+/**
+ * The config: three servers without projects (an admin caller without a project sees them), one of project `alpha`,
+ * and the two tokens.
+ */
 function consoleConfig(directory: string, oauthIssuer: string | undefined) {
   return {
     mcpServers: {
@@ -36,6 +39,8 @@ function consoleConfig(directory: string, oauthIssuer: string | undefined) {
         env: { MEMORY_FILE_PATH: join(directory, 'memory.jsonl') },
       },
       hostile: { command: process.execPath, args: [hostileServerEntry] },
+      // Seen only with the project `alpha` (docs/projects-and-tokens.md): what the project token works with.
+      'alpha-tools': { command: process.execPath, args: [hostileServerEntry], projects: ['alpha'] },
     },
     auth: {
       tokens: [

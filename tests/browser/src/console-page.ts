@@ -71,9 +71,13 @@ export async function shownText(page: Page): Promise<string> {
   return page.evaluate(() => document.body.innerText.slice(0, 3000)).catch(() => '(no page)');
 }
 
-/** Signs in through the sign-in form: the token field (a password input labelled "Token"), then its button. */
-export async function signInWithToken(consolePage: ConsolePage, token: string): Promise<void> {
+/**
+ * Signs in through the sign-in form: the token field (a password input labelled "Token"), the project field when a
+ * project is given (for a token limited to projects), then Enter.
+ */
+export async function signInWithToken(consolePage: ConsolePage, token: string, project?: string): Promise<void> {
   const { page } = consolePage;
+  if (project !== undefined) await (await page.waitForSelector(fieldLabelled('Project')))?.type(project);
   const field = await page.waitForSelector('input[type="password"]');
   await field?.focus();
   // Inserted at once, as a paste would: an OAuth access token is hundreds of characters, slow to type key by key.

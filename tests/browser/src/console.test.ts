@@ -3,7 +3,8 @@
  * behind it (server-everything, server-memory and the hostile fixture of `fixtures/`): signing in, every page, the
  * search playground, a try-call from the generated form, the live Activity stream, a restart, Usage and Config; and
  * the bad input of issue 22: HTML in a tool's description and result stays text, a schema the form cannot render
- * falls back to the JSON editor, a caller without the admin role is told so (`search-mcp ui`: console-local-ui.test.ts).
+ * falls back to the JSON editor, a caller without the admin role (a token limited to a project, an OAuth caller
+ * without the admin role) is told so (`search-mcp ui`: console-local-ui.test.ts).
  * One search-mcp-http and one browser serve the whole file; each case that signs in differently has its own context.
  */
 import puppeteer, { type Browser } from 'puppeteer-core';
@@ -234,6 +235,24 @@ describe('bad input', () => {
     await editor?.type('{"shape":{"radius":2}}');
     await callFromToolPage(admin, 'choose-shape');
     await waitForText(admin, '{"shape":{"radius":2}}');
+  });
+
+  it('a token limited to a project is told that a restart needs an admin, on a working page', async () => {
+    const limited = await openConsole(browser, `${app.url}/ui/`);
+    extraPages.push(limited);
+    await signInWithToken(limited, projectToken, 'alpha');
+    await goTo(limited, 'Servers');
+    await waitForServerState(limited.page, 'alpha-tools', 'running', stepTimeoutMs);
+    const refused = limited.page.waitForResponse((response) =>
+      response.url().endsWith('/v1/servers/alpha-tools/restart'),
+    );
+    await (await limited.page.waitForSelector('::-p-aria([name="Restart alpha-tools"][role="button"])'))?.click();
+    expect((await refused).status()).toBe(403);
+    await waitForText(limited, 'needs an admin');
+    // Still the console: the page's heading and the project's server, no uncaught error.
+    expect(await limited.page.$('::-p-aria([name="Servers"][role="heading"])')).toBeTruthy();
+    await waitForServerState(limited.page, 'alpha-tools', 'running', stepTimeoutMs);
+    expect(limited.problems().filter((problem) => problem.startsWith('page error'))).toEqual([]);
   });
 
   it('a caller without the admin role is told that a restart needs an admin, on a working page', async () => {

@@ -27,6 +27,8 @@ export const HOURS_KEPT = 168;
  */
 export class TimeBuckets<Bucket> {
   readonly buckets = new Map<number, Bucket>();
+  /** The horizon of the last prune: nothing to drop until the clock passes a bucket boundary. */
+  private prunedTo = Number.NEGATIVE_INFINITY;
 
   constructor(
     readonly bucketMs: number,
@@ -41,7 +43,7 @@ export class TimeBuckets<Bucket> {
     if (start < horizon) return undefined;
     let bucket = this.buckets.get(start);
     if (!bucket) {
-      this.prune(now);
+      if (horizon > this.prunedTo) this.prune(now);
       bucket = this.create();
       this.buckets.set(start, bucket);
     }
@@ -55,6 +57,7 @@ export class TimeBuckets<Bucket> {
 
   prune(now: number): void {
     const horizon = this.horizon(now);
+    this.prunedTo = horizon;
     for (const start of this.buckets.keys()) if (start < horizon) this.buckets.delete(start);
   }
 }

@@ -152,6 +152,12 @@ export class UsageStatistics {
   private merge(snapshot: DecodedSnapshot): void {
     const now = this.now();
     for (const decoded of snapshot.tools) {
+      const key = `${decoded.serverId}\u0000${decoded.toolKey}`;
+      // The usual case at start (no record of the tool heard yet): the decoded series is taken as it is.
+      if (!this.tools.has(key) && this.tools.size < this.maxSeries) {
+        this.tools.set(key, decoded);
+        continue;
+      }
       const series = this.seriesOf(decoded.serverId, decoded.toolKey);
       for (const [start, bucket] of decoded.minutes.buckets) {
         const target = series.minutes.bucketAt(start, now);

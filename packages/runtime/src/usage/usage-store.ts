@@ -37,6 +37,8 @@ export class UsageStore {
   private readonly startSize: number;
   private readonly startInode: number | undefined;
   private liveBytes = 0;
+  /** The audit offset of the last snapshot written. */
+  private savedOffset: number | undefined;
   private loading: Promise<void> | undefined;
   private saving: Promise<void> = Promise.resolve();
   private closed = false;
@@ -157,6 +159,8 @@ export class UsageStore {
     const current = await stat(auditFile).catch(() => undefined);
     // From here to the encoding, synchronously: no record may be heard between the offset and the buckets.
     const offset = this.startSize + this.liveBytes;
+    // Nothing heard since the last snapshot: it is still true.
+    if (offset === this.savedOffset) return;
     const inode = current && current.size >= offset ? current.ino : this.startInode;
     const snapshot = encodeSnapshot(
       this.target.tools(),
@@ -169,6 +173,7 @@ export class UsageStore {
     try {
       await writeFile(temporary, JSON.stringify(snapshot), { mode: 0o600 });
       await rename(temporary, usageFile);
+      this.savedOffset = offset;
     } catch (error) {
       await rm(temporary, { force: true });
       throw error;

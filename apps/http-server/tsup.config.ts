@@ -1,3 +1,8 @@
 import { packageBuildConfig } from '../../tooling/tsup.base.js';
 
-export default packageBuildConfig({ entry: ['src/cli.ts'], banner: { js: '#!/usr/bin/env node' } });
+// `local-console` is the subpath `@search-mcp/http/local-console` (what `search-mcp ui` starts). The web console's
+// files are copied into dist/console after this build (`scripts/copy-console.mjs`).
+export default packageBuildConfig({
+  entry: ['src/cli.ts', 'src/local-console.ts'],
+  banner: { js: '#!/usr/bin/env node' },
+});

@@ -23,8 +23,20 @@ describe('parseCliArguments', () => {
     expect(() => parseCliArguments(['list', '--logout'])).toThrow(/--logout/);
   });
 
+  it('reads ui: --port, --no-open and --no-watch', () => {
+    expect(parseCliArguments(['ui'])).toMatchObject({ command: 'ui', open: true, watch: true });
+    expect(parseCliArguments(['ui', '--port', '8123', '--no-open', '--no-watch'])).toMatchObject({
+      command: 'ui',
+      port: 8123,
+      open: false,
+      watch: false,
+    });
+    expect(() => parseCliArguments(['ui', '--port', 'high'])).toThrow('--port must be a whole number from 0 to 65535');
+    expect(() => parseCliArguments(['list', '--no-open'])).toThrow('--no-open is an option of ui, not of list');
+  });
+
   it('reads commands, flags and positionals', () => {
-    const none = { write: false, force: false, logout: false, replaceIn: [], watch: true };
+    const none = { write: false, force: false, logout: false, replaceIn: [], watch: true, open: true };
     expect(parseCliArguments([])).toEqual({ command: 'serve', positionals: [], json: false, ...none });
     expect(
       parseCliArguments([
@@ -110,7 +122,9 @@ describe('parseCliArguments', () => {
     // An option of another command is not silently ignored.
     expect(usageErrorOf(['list', '--strategy', 'bm25']).message).toBe('--strategy is an option of search, not of list');
     expect(usageErrorOf(['search', 'x', '--write']).message).toBe('--write is an option of init, not of search');
-    expect(usageErrorOf(['doctor', '--no-watch']).message).toBe('--no-watch is an option of serve, not of doctor');
+    expect(usageErrorOf(['doctor', '--no-watch']).message).toBe(
+      '--no-watch is an option of serve and ui, not of doctor',
+    );
     expect(usageErrorOf(['--no-watch=1']).message).toBe('--no-watch does not take an argument');
     expect(usageErrorOf(['--watch']).message).toBe('unknown option --watch; did you mean --no-watch?');
     for (const argv of [['--confg'], ['--mode', 'x'], ['call']]) expect(usageErrorOf(argv).message).not.toContain('\n');

@@ -4,7 +4,7 @@ import type { McpClientName } from '@search-mcp/shared/node';
 import { closestName } from './closest-name.js';
 import { UsageError } from './usage-error.js';
 
-export type CommandName = 'serve' | 'search' | 'call' | 'list' | 'doctor' | 'init' | 'auth' | 'help' | 'version';
+export type CommandName = 'serve' | 'search' | 'call' | 'list' | 'doctor' | 'init' | 'auth' | 'ui' | 'help' | 'version';
 
 /** The strategies `search --strategy` may ask for (`off` would only say that search is off). */
 export type CliSearchStrategy = Exclude<SearchStrategy, 'off'>;
@@ -46,6 +46,10 @@ export interface CliArguments {
   platform?: 'linux' | 'darwin' | 'win32';
   /** `auth --logout <server>`: forget (and revoke) the server's OAuth tokens instead of logging in. */
   logout: boolean;
+  /** `ui --port N`: the port on 127.0.0.1 (default a free one). */
+  port?: number;
+  /** `ui`: open the console in the browser (false with `--no-open`). */
+  open: boolean;
 }
 
 const commands: readonly CommandName[] = [
@@ -56,6 +60,7 @@ const commands: readonly CommandName[] = [
   'doctor',
   'init',
   'auth',
+  'ui',
   'help',
   'version',
 ];
@@ -78,6 +83,8 @@ const options = {
   home: { type: 'string' },
   platform: { type: 'string' },
   logout: { type: 'boolean', default: false },
+  port: { type: 'string' },
+  'no-open': { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'v', default: false },
 } as const;
@@ -101,6 +108,9 @@ Usage:
                                      --replace-in NAME  make Search MCP the only server of a client: claude-desktop,
                                                         cursor, vscode, windsurf or all (a backup is kept)
                                      --home DIR, --platform linux|darwin|win32   look elsewhere [--json]
+  search-mcp ui                      the web console for this config on 127.0.0.1: prints its address (with a
+                                     one-time sign-in code) and opens it; Ctrl-C stops it
+                                     [--port N (default: a free one)] [--no-open] [--no-watch]
 
 Options:
   --config PATH        config file (default: $SEARCH_MCP_CONFIG, ./config/mcp-servers.json,
@@ -145,6 +155,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     force: values.force ?? false,
     replaceIn: [],
     logout: values.logout ?? false,
+    open: !(values['no-open'] ?? false),
   };
   checkCommandOptions(command, argv);
   if (values.config !== undefined) result.config = values.config;
@@ -187,6 +198,12 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     if (!result.replaceIn.includes(client as ReplaceTarget)) result.replaceIn.push(client as ReplaceTarget);
   }
   if (values.home !== undefined) result.home = values.home;
+  if (values.port !== undefined) {
+    const port = Number(values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new UsageError(`--port must be a whole number from 0 to 65535, not "${values.port}"`);
+    result.port = port;
+  }
   if (values.platform !== undefined) {
     if (values.platform !== 'linux' && values.platform !== 'darwin' && values.platform !== 'win32')
       throw new UsageError(`--platform must be linux, darwin or win32, not "${values.platform}"`);
@@ -213,7 +230,9 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
 /** Options that mean something to one command only; elsewhere they are a mistake worth saying. */
 const commandOptions: Readonly<Record<string, readonly CommandName[]>> = {
   strategy: ['search'],
-  'no-watch': ['serve'],
+  'no-watch': ['serve', 'ui'],
+  port: ['ui'],
+  'no-open': ['ui'],
   limit: ['search'],
   server: ['list'],
   write: ['init'],

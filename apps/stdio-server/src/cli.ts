@@ -39,6 +39,10 @@ async function run(cli: CliArguments, lifecycle: CliLifecycle): Promise<number |
       return (await import('./commands/init/init-command.js')).initCommand(cli);
     case 'auth':
       return (await import('./commands/auth-command.js')).authCommand(cli, lifecycle);
+    case 'ui': {
+      await (await import('./commands/ui-command.js')).uiCommand(cli, lifecycle);
+      return undefined;
+    }
     case 'help':
     case 'version':
       return Promise.resolve(0);
@@ -62,7 +66,7 @@ async function main(): Promise<void> {
   // Every way out goes through here: signals, stdin EOF, a closed stdout, the command's end, a failure. Imported
   // here, not above: it brings the runtime, which `--help` and `--version` have no use for.
   const { startCliLifecycle } = await import('./cli-lifecycle.js');
-  const lifecycle = startCliLifecycle({ stoppedBySignal: cli.command === 'serve' });
+  const lifecycle = startCliLifecycle({ stoppedBySignal: cli.command === 'serve' || cli.command === 'ui' });
   let exitCode: number | undefined;
   try {
     exitCode = await run(cli, lifecycle);

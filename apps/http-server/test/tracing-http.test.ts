@@ -114,4 +114,22 @@ describe('search-mcp-http with an OTLP endpoint', () => {
       await client.close();
     }
   });
+
+  it('sends the spans still batched when it shuts down', { timeout: stepTimeoutMs }, async () => {
+    const configFile = join(directory.path, 'config.json');
+    // A batch delay longer than the test: only the shutdown's flush can send this span.
+    const second = await startCli(['--config', configFile, '--port', '0', '--mode', 'meta'], {
+      ...process.env,
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_BSP_SCHEDULE_DELAY: '600000',
+      OTEL_SERVICE_NAME: 'search-mcp-flush-test',
+    });
+    const { client } = await mcpClient(second.url, { authorization: `Bearer ${token}` });
+    await client.callTool({ name: 'tool_discovery', arguments: { query: 'meta' } });
+    await client.close();
+    expect(receiver.spans.some((span) => span.service === 'search-mcp-flush-test')).toBe(false);
+    second.child.kill('SIGTERM');
+    expect((await second.exited)[0]).toBe(0);
+    expect(receiver.spans.some((span) => span.service === 'search-mcp-flush-test')).toBe(true);
+  });
 });

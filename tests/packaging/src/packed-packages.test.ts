@@ -44,6 +44,17 @@ describe('every published package', () => {
   });
 });
 
+describe('@search-mcp/http as packed', () => {
+  it('ships the web console it serves at /ui (docs/console.md), built files only', () => {
+    const packed = packages.find((entry) => entry.name === '@search-mcp/http');
+    expect(packed).toBeDefined();
+    const files = listFiles(join(packed?.unpacked ?? '', 'package'));
+    expect(files).toContain('dist/console/index.html');
+    expect(files.some((file) => /^dist\/console\/assets\/.+\.js$/.test(file))).toBe(true);
+    expect(files.filter((file) => file.startsWith('dist/console/') && file.endsWith('.map'))).toEqual([]);
+  });
+});
+
 describe.each(packages)('$name as packed', (packed) => {
   const root = join(packed.unpacked, 'package');
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as PackageManifest;

@@ -1,5 +1,5 @@
 import type { AuditRecord } from '@search-mcp/server';
-import { parseToolKey } from '@search-mcp/shared';
+import { formatToolKey, parseToolKey } from '@search-mcp/shared';
 
 /** What an audit record counts as in the usage statistics (docs/console.md, "Usage statistics"). */
 export type UsageRecordKind =
@@ -12,17 +12,19 @@ export type UsageRecordKind =
  * audit line (`POST /v1/tools/call`; reading a tool, `GET /v1/tools/:toolKey`, names none). Searches:
  * `tool_discovery` and the REST searches (their lines carry `queries`). An `input_required` record is not counted:
  * the call goes on in the client's retry, audited as its own record. A call refused before it named a tool cannot be
- * given to one and is not counted.
+ * given to one and is not counted. Keys are counted in their `server:tool` form.
  */
 export function usageRecordKind(record: AuditRecord): UsageRecordKind {
   if (record.event === 'tool_discovery' || (record.event === 'rest' && record.queries !== undefined)) {
     return { kind: 'search', noMatch: record.outcome === 'ok' && record.resultCount === 0 };
   }
   if (record.toolKey === undefined || record.outcome === 'input_required') return { kind: 'none' };
-  const serverId = record.serverId ?? parseToolKey(record.toolKey)?.serverId ?? record.toolKey;
+  // A key sent as `server.tool` or `server__tool` is the same tool as `server:tool` (docs/tool-names.md).
+  const parsed = parseToolKey(record.toolKey);
+  const serverId = record.serverId ?? parsed?.serverId ?? record.toolKey;
   return {
     kind: 'call',
-    toolKey: record.toolKey,
+    toolKey: parsed ? formatToolKey(parsed.serverId, parsed.toolName) : record.toolKey,
     serverId,
     error: record.outcome === 'error' || record.outcome === 'tool_error',
   };

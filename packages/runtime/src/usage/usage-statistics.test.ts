@@ -50,9 +50,13 @@ describe('UsageStatistics', () => {
     expect(report.persisted).toBe(false);
   });
 
-  it('takes the server from the tool key when the record names none', () => {
+  it('takes the server from the tool key when the record names none, and counts every key form as one tool', () => {
     const usage = new UsageStatistics({ now: clock().now });
     usage.record(call(start, { serverId: undefined, toolKey: 'github:create_issue' }));
+    usage.record(call(start, { serverId: undefined, toolKey: 'github.create_issue' }));
+    usage.record(call(start, { serverId: undefined, toolKey: 'github__create_issue' }));
+    expect(usage.report({ window: '24h' }).tools).toHaveLength(1);
+    expect(usage.report({ window: '24h' }).totals.calls).toBe(3);
     expect(usage.report({ window: '24h' }).tools[0]).toMatchObject({
       serverId: 'github',
       toolKey: 'github:create_issue',

@@ -149,6 +149,27 @@ describe('UsageStatistics persistence', () => {
     await second.feed.close();
   });
 
+  it('writes no snapshot while another process appends to the same audit file; the next start reads it all', async () => {
+    const firstLogger = recordingLogger();
+    const first = await run([call(1000)], firstLogger);
+    await first.usage.save();
+    // Another process with the same config appends its own records.
+    await appendFile(auditFile, `${JSON.stringify(call(900, 'files:write'))}\n`);
+    first.feed.record(call(800));
+    await first.feed.close();
+    const logger = recordingLogger();
+    // A snapshot now would claim the other process's line: none is written.
+    const stale = await readFile(usageFile, 'utf8');
+    await first.usage.close();
+    expect(await readFile(usageFile, 'utf8')).toBe(stale);
+    expect(firstLogger.warnings).toEqual([expect.stringContaining('another process writes the audit file')]);
+    const second = await run([], logger);
+    expect(calls(second.usage)).toBe(3);
+    expect(second.usage.report({ window: '7d', toolKey: 'files:write' }).totals.calls).toBe(1);
+    await second.usage.close();
+    await second.feed.close();
+  });
+
   it('saves on its own every saveEveryMs', async () => {
     const feed = createAuditFeed(createJsonlAuditSink(auditFile));
     const usage = new UsageStatistics({

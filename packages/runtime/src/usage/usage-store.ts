@@ -39,6 +39,7 @@ export class UsageStore {
   private liveBytes = 0;
   /** The audit offset of the last snapshot written. */
   private savedOffset: number | undefined;
+  private sharedFileWarned = false;
   private loading: Promise<void> | undefined;
   private saving: Promise<void> = Promise.resolve();
   private closed = false;
@@ -161,6 +162,20 @@ export class UsageStore {
     const offset = this.startSize + this.liveBytes;
     // Nothing heard since the last snapshot: it is still true.
     if (offset === this.savedOffset) return;
+    // More bytes than this process wrote (its own unflushed ones only make the file shorter): another process appends
+    // to the same audit file (several stdio clients with one config). This process's buckets then say nothing exact
+    // about an offset, so it writes no snapshot: the next start reads the audit file from the last true one.
+    const sameFile = current !== undefined && (this.startInode === undefined || current.ino === this.startInode);
+    if (sameFile && current.size > offset) {
+      if (!this.sharedFileWarned) {
+        this.sharedFileWarned = true;
+        this.options.logger.warn(
+          'another process writes the audit file too; this one keeps no usage snapshot (the next start reads the audit file instead)',
+          { auditFile },
+        );
+      }
+      return;
+    }
     const inode = current && current.size >= offset ? current.ino : this.startInode;
     const snapshot = encodeSnapshot(
       this.target.tools(),

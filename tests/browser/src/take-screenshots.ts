@@ -12,11 +12,13 @@ import { adminToken, startConsoleApp } from './console-app-process.js';
 import {
   type ConsolePage,
   type ConsolePageName,
+  fieldLabelled,
   goTo,
   openConsole,
   signInWithToken,
   waitForRow,
   waitForServerState,
+  waitForText,
 } from './console-page.js';
 import { restRequest } from './rest-request.js';
 
@@ -39,6 +41,28 @@ async function shoot(consolePage: ConsolePage, name: string): Promise<void> {
   const path = `${outputDirectory}${name}.png`;
   await consolePage.page.screenshot({ path, type: 'png' });
   process.stdout.write(`wrote ${path}\n`);
+}
+
+/** Scrolls the page so the first place it shows `text` is near the top (the Config page's masked tokens). */
+async function scrollToText(consolePage: ConsolePage, text: string): Promise<void> {
+  await waitForText(consolePage.page, text);
+  await consolePage.page.evaluate((wanted: string) => {
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const at = node.nodeValue?.indexOf(wanted) ?? -1;
+      if (at < 0) continue;
+      const range = document.createRange();
+      range.setStart(node, at);
+      range.setEnd(node, at + wanted.length);
+      // The text may sit in a box that scrolls itself (the config's <pre>): scroll it there first, then the page.
+      const box = node.parentElement;
+      if (box && box.scrollHeight > box.clientHeight) {
+        box.scrollTop += range.getBoundingClientRect().top - box.getBoundingClientRect().top - 16;
+      }
+      window.scrollBy(0, (box ?? range).getBoundingClientRect().top - 100);
+      return;
+    }
+  }, text);
 }
 
 async function main(): Promise<void> {
@@ -73,17 +97,22 @@ async function main(): Promise<void> {
     const pages: ConsolePageName[] = ['Servers', 'Usage', 'Config'];
     for (const name of pages) {
       await goTo(light, name);
+      if (name === 'Config') await scrollToText(light, '"auth"');
       await shoot(light, name.toLowerCase());
     }
     // The Tools page with the search playground's answer, then a tool page with its generated form.
     await goTo(light, 'Tools');
-    const query = await light.page.waitForSelector('::-p-aria([role="searchbox"])');
+    const query = await light.page.waitForSelector('::-p-aria([name="Search query"][role="searchbox"])');
     await query?.type('echo a message');
     await query?.press('Enter');
-    await light.page.waitForSelector('::-p-aria([name="echo"][role="link"])');
+    const hit = await light.page.waitForSelector('::-p-aria([name="everything:echo"][role="link"])');
     await shoot(light, 'tools');
-    await (await light.page.waitForSelector('::-p-aria([name="echo"][role="link"])'))?.click();
-    await light.page.waitForSelector('::-p-aria([name="echo"][role="heading"])');
+    await hit?.click();
+    await (await light.page.waitForSelector(fieldLabelled('message')))?.type('hello from the docs');
+    await (await light.page.waitForSelector('::-p-aria([name="Call echo"][role="button"])'))?.click();
+    await waitForText(light.page, 'Echo: hello from the docs');
+    // The form and its result in view rather than the page's top.
+    await (await light.page.waitForSelector('::-p-aria([name="Try a call"][role="heading"])'))?.scrollIntoView();
     await shoot(light, 'tool');
     await light.close();
 

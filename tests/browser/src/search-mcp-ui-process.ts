@@ -28,7 +28,7 @@ export async function startSearchMcpUi(): Promise<SearchMcpUiProcess> {
   const child: ChildProcess = spawn(process.execPath, [stdioCliEntry, 'ui', '--config', configFile, '--no-open'], {
     stdio: ['ignore', 'pipe', 'pipe'],
     // No browser is opened whatever the flag does: CI has no display.
-    env: { ...process.env, CI: '1', DISPLAY: '' },
+    env: { ...process.env, CI: '1', DISPLAY: '', BROWSER: '' },
   });
   const exited = once(child, 'exit');
   let output = '';

@@ -5,6 +5,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   alphaToken,
@@ -28,6 +29,8 @@ beforeAll(async () => {
   await mkdir(join(directory.path, 'assets'));
   await writeFile(join(directory.path, 'index.html'), '<!doctype html><title>Search MCP</title>');
   await writeFile(join(directory.path, 'assets', 'app-1a2b3c.js'), 'console.log("console");');
+  // The build's precompressed copy (scripts/copy-console.mjs).
+  await writeFile(join(directory.path, 'assets', 'app-1a2b3c.js.gz'), gzipSync('console.log("console");'));
   server = await startApp({
     app: { consoleDirectory: directory.path, configPath: '/etc/search-mcp/config.json' },
     config: {
@@ -72,6 +75,10 @@ describe('/ui: the console files', () => {
     expect(asset.status).toBe(200);
     expect(asset.headers.get('content-type')).toMatch(/javascript/);
     expect(asset.headers.get('cache-control')).toContain('immutable');
+    // fetch decodes what it was sent: the header says the precompressed copy went out.
+    const compressed = await fetch(`${server.url}/ui/assets/app-1a2b3c.js`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(compressed.headers.get('content-encoding')).toBe('gzip');
+    expect(await compressed.text()).toBe('console.log("console");');
     const page = await fetch(`${server.url}/ui/servers/everything`);
     expect([page.status, await page.text()]).toEqual([200, '<!doctype html><title>Search MCP</title>']);
     const missing = await fetch(`${server.url}/ui/assets/gone-123.js`);
@@ -90,7 +97,12 @@ describe('/ui: the console files', () => {
 describe('POST /ui/session: one-time sign-in codes', () => {
   it('trades a code once for its token; the second use, and an unknown code, get 401', async () => {
     const code = server.http.console.createSignInCode(mainToken);
-    const first = await request(server.url, '/ui/session', { token: null, body: { code } });
+    // As the console's page sends it: a POST from its own origin passes the Host/Origin check.
+    const first = await request(server.url, '/ui/session', {
+      token: null,
+      body: { code },
+      headers: { origin: server.url },
+    });
     expect(first.status).toBe(200);
     expect(first.body).toEqual({ token: mainToken });
     expect(first.headers.get('cache-control')).toBe('no-store');

@@ -50,6 +50,7 @@ export async function registerConsole(app: ZodFastifyInstance, options: ConsoleO
   const { runtime, redactor } = options;
   const activity = new BoundedLog<ActivityRecord>(consoleLimits.activityRecords);
   const events = new BoundedLog<ConsoleEvent>(consoleLimits.events);
+  // Only heard live (`event: server`); `GET /v1/servers` has the current ones.
   const statuses = new BoundedLog<ServerStatus>(1);
   const codes = new SignInCodes();
 

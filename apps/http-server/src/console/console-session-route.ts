@@ -23,7 +23,8 @@ export function registerConsoleSessionRoute(
     '/ui/session',
     {
       schema: {
-        summary: 'Trade a one-time console sign-in code for its token',
+        summary: 'Trade a one-time console sign-in code for its token (public: the code is the credential)',
+        security: [],
         body: sessionBodySchema,
         response: { 200: sessionResponseSchema, ...errorResponses() },
       },

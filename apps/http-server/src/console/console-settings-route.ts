@@ -34,6 +34,7 @@ export function registerConsoleSettingsRoute(
     {
       schema: {
         summary: "The console's sign-in settings (public)",
+        security: [],
         response: { 200: settingsSchema },
       },
     },

@@ -189,3 +189,31 @@ export async function waitForCell(
   );
   return (await cell.jsonValue()) ?? '';
 }
+
+/**
+ * Starts noting every state the Servers table's row of `serverId` shows (its State cell), as the page changes it;
+ * the returned function reads the states noted so far, in order, repeats folded. For a change that may pass quickly.
+ */
+export async function noteServerStates(page: Page, serverId: string): Promise<() => Promise<string[]>> {
+  const key = `consoleStates:${serverId}`;
+  await page.evaluate(
+    (id: string, storeKey: string) => {
+      const seen: string[] = [];
+      (window as unknown as Record<string, string[]>)[storeKey] = seen;
+      const note = () => {
+        const row = [...document.querySelectorAll('tr')].find(
+          // biome-ignore lint/performance/useDomNodeTextContent: what the row shows, not hidden text.
+          (candidate) => candidate.cells[0]?.innerText.split('\n')[0]?.trim() === id,
+        );
+        const state = row?.cells[1]?.textContent?.trim();
+        if (state && seen.at(-1) !== state) seen.push(state);
+      };
+      note();
+      new MutationObserver(note).observe(document.body, { subtree: true, childList: true, characterData: true });
+    },
+    serverId,
+    key,
+  );
+  return () =>
+    page.evaluate((storeKey: string) => (window as unknown as Record<string, string[]>)[storeKey] ?? [], key);
+}

@@ -6,7 +6,7 @@
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { findChromium } from './chromium-executable.js';
-import { type ConsolePage, openConsole, shownText, waitForServerState } from './console-page.js';
+import { type ConsolePage, fieldLabelled, openConsole, shownText, waitForServerState } from './console-page.js';
 import { type SearchMcpUiProcess, startSearchMcpUi } from './search-mcp-ui-process.js';
 
 /** Generous: a cold Chromium and two processes on 2 busy CI cores. */
@@ -36,7 +36,7 @@ it('search-mcp ui --no-open prints a one-time URL that signs in without the toke
     .catch(async (error: unknown) => {
       throw new Error(`${String(error)}\n${await shownText(page)}\n${ui.output()}`);
     });
-  expect(await page.$('input[type="password"]')).toBeNull();
+  expect(await page.$(fieldLabelled('Token'))).toBeNull();
   await waitForServerState(page, 'everything', 'running', stepTimeoutMs);
   // The code left the address bar, and a second use of it is refused.
   expect(page.url()).not.toContain('code=');

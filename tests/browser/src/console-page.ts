@@ -78,7 +78,7 @@ export async function shownText(page: Page): Promise<string> {
 export async function signInWithToken(consolePage: ConsolePage, token: string, project?: string): Promise<void> {
   const { page } = consolePage;
   if (project !== undefined) await (await page.waitForSelector(fieldLabelled('Project')))?.type(project);
-  const field = await page.waitForSelector('input[type="password"]');
+  const field = await page.waitForSelector(fieldLabelled('Token'));
   await field?.focus();
   // Inserted at once, as a paste would: an OAuth access token is hundreds of characters, slow to type key by key.
   await page.keyboard.sendCharacter(token);

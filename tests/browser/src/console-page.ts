@@ -124,7 +124,10 @@ export async function waitForText(page: Page, text: string, timeout?: number): P
   );
 }
 
-/** Waits until the Servers table's row of `serverId` (the first line of its first cell) shows `state`. */
+/**
+ * Waits until the Servers table's row of `serverId` (the first line of its first cell) shows `state`, or any text
+ * (a notice under its action buttons).
+ */
 export async function waitForServerState(page: Page, serverId: string, state: string, timeout?: number) {
   await page.waitForFunction(
     (id: string, wanted: string) =>

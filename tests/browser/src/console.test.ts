@@ -258,7 +258,8 @@ describe('bad input', () => {
     );
     await (await limited.page.waitForSelector('::-p-aria([name="Restart alpha-tools"][role="button"])'))?.click();
     expect((await refused).status()).toBe(403);
-    await waitForText(limited, 'needs an admin');
+    // Where the action was: in the server's row (the events list above may say so too, for its own request).
+    await waitForServerState(limited.page, 'alpha-tools', 'needs an admin', stepTimeoutMs);
     // Still the console: the page's heading and the project's server, no uncaught error.
     expect(await limited.page.$('::-p-aria([name="Servers"][role="heading"])')).toBeTruthy();
     await waitForServerState(limited.page, 'alpha-tools', 'running', stepTimeoutMs);
@@ -274,7 +275,7 @@ describe('bad input', () => {
     const refused = viewer.page.waitForResponse((response) => response.url().endsWith('/v1/servers/memory/restart'));
     await (await viewer.page.waitForSelector('::-p-aria([name="Restart memory"][role="button"])'))?.click();
     expect((await refused).status()).toBe(403);
-    await waitForText(viewer, 'needs an admin');
+    await waitForServerState(viewer.page, 'memory', 'needs an admin', stepTimeoutMs);
     // Still the console: the page's heading and the servers, no uncaught error.
     expect(await viewer.page.$('::-p-aria([name="Servers"][role="heading"])')).toBeTruthy();
     await waitForServerState(viewer.page, 'everything', 'running', stepTimeoutMs);

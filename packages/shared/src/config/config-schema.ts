@@ -119,6 +119,23 @@ export const serverOAuthSchema = z.union([
   }),
 ]);
 
+/** A path a sandboxed server may see: read-only unless `writable` (docs/trust.md, "Sandboxed servers"). */
+export const sandboxPathSchema = z.union([
+  nonEmptyString,
+  z.object({ path: nonEmptyString, writable: z.boolean().optional() }),
+]);
+
+/** `mcpServers.<id>.sandbox`: run a stdio server in a sandbox (Linux): docs/trust.md, "Sandboxed servers". */
+export const sandboxSchema = z.object({
+  kind: z.enum(['bubblewrap', 'docker']),
+  /** Whether the server may open network connections; default false. */
+  network: z.boolean().optional(),
+  /** What the server sees of the file system besides what it needs to run (its command, its libraries). */
+  paths: z.array(sandboxPathSchema).optional(),
+  /** `docker`: the image to run the command in. */
+  image: nonEmptyString.optional(),
+});
+
 export const serverEntrySchema = z.object({
   type: z.enum(serverTypeValues).optional(),
   command: nonEmptyString.optional(),
@@ -144,6 +161,7 @@ export const serverEntrySchema = z.object({
   description: z.string().optional(),
   category: z.string().optional(),
   tags: z.array(z.string()).default([]),
+  sandbox: sandboxSchema.optional(),
 });
 
 export const exposureSchema = z.object({
@@ -243,6 +261,30 @@ export const authSchema = z.object({
   oauth: authOAuthSchema.optional(),
 });
 
+/** A token bucket: `requestsPerMinute` on average, at most `burst` (default: the same number) at once. */
+export const rateSchema = z.object({
+  requestsPerMinute: positiveInteger,
+  burst: positiveInteger.optional(),
+});
+
+/** `security.rateLimits` (docs/trust.md, "Rate limits"): each applies on its own; a call takes a token of each. */
+export const rateLimitsSchema = z.object({
+  perToken: rateSchema.optional(),
+  perProject: rateSchema.optional(),
+  perTool: rateSchema.optional(),
+  /** A rate of its own for a tool key (`server:tool`) or a whole server (`server:*`). */
+  tools: z.record(z.string(), rateSchema).optional(),
+});
+
+/** `security` (docs/trust.md): pinning and quarantine of tool definitions, description scanning, rate limits. */
+export const securitySchema = z.object({
+  /** Hold a new server's tools until approved (`search-mcp approve <server>`). Default false. */
+  quarantineNewServers: z.boolean().default(false),
+  /** What a suspicious description does: `warn` (default: reported, the tool stays) or `quarantine`. */
+  onSuspicious: z.enum(['warn', 'quarantine']).default('warn'),
+  rateLimits: rateLimitsSchema.optional(),
+});
+
 export const auditSchema = z.object({
   file: nonEmptyString,
   usageFile: nonEmptyString.optional(),
@@ -255,6 +297,7 @@ export const configFileSchema = z.object({
   projects: z.record(z.string(), projectSchema).default({}),
   auth: authSchema.prefault({}),
   audit: auditSchema.optional(),
+  security: securitySchema.prefault({}),
 });
 
 /** What a config file may contain (before defaults, normalization and variable expansion). */

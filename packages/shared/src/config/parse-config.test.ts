@@ -67,7 +67,7 @@ describe('parseConfig: Claude Desktop / Cursor configs', () => {
 
   it('parses unchanged, ignoring unknown keys and dropping them from the result', () => {
     const config = parseConfig(claudeDesktopConfig, { env: {} });
-    expect(Object.keys(config)).toEqual(['mcpServers', 'exposure', 'search', 'projects', 'auth', 'warnings']);
+    expect(Object.keys(config)).toEqual(['mcpServers', 'exposure', 'search', 'projects', 'auth', 'security', 'warnings']);
     // Claude Desktop's own settings and approval lists are silent; a key nobody knows is a warning.
     expect(config.warnings).toEqual(['mcpServers.linear.note: unknown key, ignored']);
     expect(Object.keys(config.mcpServers)).toEqual(['filesystem', 'github', 'linear', 'context7']);
@@ -178,6 +178,7 @@ describe('parseConfig: the contract example', () => {
         file: '/etc/search-mcp/./logs/audit.jsonl',
         usageFile: '/etc/search-mcp/./logs/audit.jsonl.usage.json',
       },
+      security: { quarantineNewServers: false, onSuspicious: 'warn' },
       warnings: [],
     });
   });
@@ -221,6 +222,7 @@ describe('parseConfig: defaults', () => {
       search: { strategy: 'bm25', maxResults: 10 },
       projects: {},
       auth: { tokens: [], allowAnonymous: false },
+      security: { quarantineNewServers: false, onSuspicious: 'warn' },
       warnings: [],
     });
     expect(config).not.toHaveProperty('audit');

@@ -25,6 +25,7 @@ import {
   resolveSearch,
   withSettingsOfUsedStrategies,
 } from './resolve-sections.js';
+import { resolveSecurity } from './resolve-security.js';
 import { resolveServer } from './resolve-server.js';
 import type { ResolvedConfig, ServerConfig } from './resolved-config.js';
 import { describeValueType } from './schema-issue-message.js';
@@ -34,7 +35,7 @@ import { warnUnknownKeys } from './unknown-keys.js';
 export type { ParseConfigOptions } from './parse-context.js';
 
 /** Top-level keys read here. Any other top-level key is some client's own setting, so only likely typos warn. */
-const topLevelKeys = ['mcpServers', 'servers', 'exposure', 'search', 'projects', 'auth', 'audit'];
+const topLevelKeys = ['mcpServers', 'servers', 'exposure', 'search', 'projects', 'auth', 'audit', 'security'];
 
 // Brands objects returned by parseConfig, so parsing one again does not expand variables a second time.
 const resolvedConfigs = new WeakSet<object>();
@@ -61,6 +62,7 @@ export function parseConfig(input: unknown, options: ParseConfigOptions = {}): R
   const projects = resolveProjects(projectsInput, search, context);
   const auth = resolveAuth(input['auth'], context);
   const audit = resolveAudit(input['audit'], context);
+  const security = resolveSecurity(input['security'], context);
 
   if (
     context.issues.length > 0 ||
@@ -68,7 +70,8 @@ export function parseConfig(input: unknown, options: ParseConfigOptions = {}): R
     exposure === undefined ||
     search === undefined ||
     projects === undefined ||
-    auth === undefined
+    auth === undefined ||
+    security === undefined
   ) {
     throw context.toError();
   }
@@ -80,6 +83,7 @@ export function parseConfig(input: unknown, options: ParseConfigOptions = {}): R
     projects,
     auth,
     ...(audit !== undefined ? { audit } : {}),
+    security,
     warnings: context.warnings,
   };
   resolvedConfigs.add(config);

@@ -135,6 +135,22 @@ function resolveStdioServer(
     args: entry.args.map((argument, index) => expand(argument, ['args', index]).value),
     env: mapRecord(entry.env, (variable, text) => expand(text, ['env', variable]).value),
   };
+  if (entry.sandbox !== undefined) {
+    const { kind, network, paths = [], image } = entry.sandbox;
+    server.sandbox = {
+      kind,
+      network: network ?? false,
+      // Relative paths are the config file's, as `cwd` is; `~` is the user's home when the sandbox starts.
+      paths: paths.map((entryPath) => {
+        const { path, writable } = typeof entryPath === 'string' ? { path: entryPath, writable: false } : entryPath;
+        return { path: path.startsWith('~') ? path : context.resolvePath(path), writable: writable ?? false };
+      }),
+      ...(image !== undefined ? { image } : {}),
+    };
+    if (kind === 'docker' && image === undefined) {
+      context.report([...source.path, 'sandbox', 'image'], 'a "docker" sandbox needs "image": the image to run in');
+    }
+  }
   if (entry.cwd !== undefined) {
     const cwd = expand(entry.cwd, ['cwd']);
     // A disabled server's cwd stays as written while it still holds variables.
@@ -150,6 +166,9 @@ function resolveRemoteServer(
   context: ParseContext,
 ): RemoteServerConfig {
   const expand = serverExpander(entry, source.path, context);
+  if (entry.sandbox !== undefined) {
+    context.report([...source.path, 'sandbox'], 'a sandbox applies to local servers ("command"), not to a "url"');
+  }
   let url = '';
   if (entry.url !== undefined) {
     const expanded = expand(entry.url, ['url']);

@@ -62,6 +62,8 @@ export interface StdioServerConfig extends ServerConfigBase {
   env: Record<string, string>;
   /** Absolute when the config was read from a file (resolved against its directory). */
   cwd?: string;
+  /** Run in a sandbox (Linux): docs/trust.md, "Sandboxed servers". */
+  sandbox?: SandboxConfig;
 }
 
 export interface RemoteServerConfig extends ServerConfigBase {
@@ -132,6 +134,42 @@ export interface EnterpriseIdentityProvider {
 }
 
 export type ServerConfig = StdioServerConfig | RemoteServerConfig;
+
+/** A path a sandboxed server sees (absolute), read-only unless `writable`. */
+export interface SandboxPath {
+  path: string;
+  writable: boolean;
+}
+
+/** `mcpServers.<id>.sandbox` of a stdio server, resolved (docs/trust.md, "Sandboxed servers"). */
+export interface SandboxConfig {
+  kind: 'bubblewrap' | 'docker';
+  network: boolean;
+  paths: SandboxPath[];
+  image?: string;
+}
+
+/** A token bucket (docs/trust.md, "Rate limits"). */
+export interface RateConfig {
+  requestsPerMinute: number;
+  /** At most this many at once; the same as `requestsPerMinute` unless set. */
+  burst: number;
+}
+
+export interface RateLimitsConfig {
+  perToken?: RateConfig;
+  perProject?: RateConfig;
+  perTool?: RateConfig;
+  /** By tool key (`server:tool`) or whole server (`server:*`). */
+  tools: Record<string, RateConfig>;
+}
+
+/** `security` (docs/trust.md). */
+export interface SecurityConfig {
+  quarantineNewServers: boolean;
+  onSuspicious: 'warn' | 'quarantine';
+  rateLimits?: RateLimitsConfig;
+}
 
 export interface CloudSearchConfig {
   url: string;
@@ -231,6 +269,8 @@ export interface ResolvedConfig {
    * `usageFile` defaults to `<file>.usage.json`.
    */
   audit?: { file: string; usageFile: string };
+  /** Pinning and quarantine of tool definitions, description scanning, rate limits (docs/trust.md). */
+  security: SecurityConfig;
   /**
    * What was accepted but deserves a look, each starting with its JSON path: unknown keys (with "did you mean"),
    * entries skipped (Search MCP itself, a key that cannot be an id), dialect conflicts. Servers with errors carry

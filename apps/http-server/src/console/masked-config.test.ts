@@ -31,3 +31,42 @@ describe('maskedConfig', () => {
     expect(text).toContain('"clientId":"search-mcp"');
   });
 });
+
+describe('maskedConfig, structurally (short secrets the redactor would leave alone)', () => {
+  it('masks URL credentials and query values, credential arguments and the argument after a credential flag', () => {
+    const config = parseConfig({
+      mcpServers: {
+        remote: { url: 'https://user:abc@mcp.example.com/mcp?key=xyz12&region=eu' },
+        tool: {
+          command: 'node',
+          args: [
+            'server.js',
+            '--token=abc',
+            '--api-key',
+            'xyz12',
+            '-e',
+            'GITHUB_PAT=abc',
+            '--verbose',
+            'https://me:pw9@h.example/x',
+          ],
+        },
+      },
+    });
+    const masked = maskedConfig(config, createGrowingSecretRedactor([])) as {
+      mcpServers: Record<string, { url?: string; args?: string[] }>;
+    };
+    expect(masked.mcpServers.remote?.url).toBe('https://••••:••••@mcp.example.com/mcp?key=••••&region=••••');
+    expect(masked.mcpServers.tool?.args).toEqual([
+      'server.js',
+      '--token=••••',
+      '--api-key',
+      '••••',
+      '-e',
+      'GITHUB_PAT=••••',
+      '--verbose',
+      'https://••••:••••@h.example/x',
+    ]);
+    const text = JSON.stringify(masked);
+    for (const secret of ['abc', 'xyz12', 'pw9', 'user:']) expect(text).not.toContain(secret);
+  });
+});

@@ -177,8 +177,10 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     reply.code(404).send(errorBody(`No route ${request.method} ${pathOf(request)}`, 'NOT_FOUND')),
   );
   // The one place every REST body passes: a secret a backend echoed (in an error, a result) is masked here.
-  app.addHook('onSend', async (_request, _reply, payload) =>
-    typeof payload === 'string' ? redactor.redact(payload) : payload,
+  // Not `/metrics`: its text is metric names, numbers and bounded label values (config ids, known tool names, route
+  // patterns), and a short secret (a URL's user name) would mangle a metric name so Prometheus rejects the scrape.
+  app.addHook('onSend', async (request, _reply, payload) =>
+    typeof payload === 'string' && request.routeOptions.url !== '/metrics' ? redactor.redact(payload) : payload,
   );
   app.addHook('onResponse', async (request, reply) => {
     // Never the query string or headers: they may carry tokens.

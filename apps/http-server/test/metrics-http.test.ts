@@ -2,6 +2,7 @@
  * `GET /metrics` (docs/console.md, "Telemetry") over a real app with server-everything and the fixture server: real
  * calls over MCP and REST, then the whole scrape parsed by a Prometheus text-format parser.
  */
+import { collectConfigSecrets, createGrowingSecretRedactor, parseConfig } from '@search-mcp/shared';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alphaToken, eventually, mainToken, mcpClient, request, type Running, startApp } from './http-test-support.js';
@@ -161,5 +162,24 @@ describe('GET /metrics', () => {
     const limited = await request(server.url, '/metrics', { token: alphaToken });
     expect(limited.status).toBe(403);
     expect(limited.body?.code).toBe('AUTHORIZATION_ERROR');
+  });
+});
+
+describe('GET /metrics with a short secret in the config', () => {
+  it('is not passed through the redactor: a URL user name "user" leaves process_cpu_user_seconds_total whole', async () => {
+    const mcpServers = { remote: { url: 'https://user:abc@mcp.example.com/mcp', enabled: false } };
+    const redactor = createGrowingSecretRedactor(collectConfigSecrets(parseConfig({ mcpServers })));
+    const app = await startApp({ backends: 'none', config: { mcpServers }, app: { redactor } });
+    try {
+      const response = await fetch(`${app.url}/metrics`, { headers: { authorization: `Bearer ${mainToken}` } });
+      const text = await response.text();
+      expect(text).toContain('process_cpu_user_seconds_total');
+      expect(text).not.toContain('***');
+      expect(parsePrometheusTextFormat(text).map((entry) => entry.name)).toContain('process_cpu_user_seconds_total');
+      // Everything else still goes through it.
+      expect(redactor.redact('user')).not.toBe('user');
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -17,4 +17,9 @@ export class BoundedLabelValues {
     this.seen.add(value);
     return value;
   }
+
+  /** Frees a value's place (its series were removed). */
+  forget(value: string): void {
+    this.seen.delete(value);
+  }
 }

@@ -46,4 +46,29 @@ describe('PrometheusMetrics', () => {
     expect(text).toContain('search_mcp_backend_state{server="a",state="stopped"} 1');
     expect(text).not.toContain('server="b"');
   });
+
+  it('counts no call to a tool that does not exist, and drops the series of a server no longer configured', async () => {
+    let statuses: ServerStatus[] = [
+      { id: 'a', state: 'running', toolCount: 1, restarts: 0 },
+      { id: 'b', state: 'running', toolCount: 1, restarts: 0 },
+    ];
+    const metrics = new PrometheusMetrics({ sessions: () => 0, servers: () => statuses });
+    for (let index = 0; index < maxToolLabelValues + 10; index += 1) {
+      metrics.observe({ ...call(`made-up-${index}:x`, 'error'), errorCode: 'TOOL_NOT_FOUND' });
+      metrics.observe({ ...call(`rest-${index}:x`, 'error'), errorCode: 'HTTP_404' });
+    }
+    metrics.observe(call('a:one'));
+    metrics.observe(call('b:two'));
+    let text = await metrics.registry.metrics();
+    let series = text.split('\n').filter((line) => line.startsWith('search_mcp_tool_calls_total{'));
+    expect(series).toEqual([
+      'search_mcp_tool_calls_total{server="a",tool="one",outcome="ok"} 1',
+      'search_mcp_tool_calls_total{server="b",tool="two",outcome="ok"} 1',
+    ]);
+    statuses = [{ id: 'a', state: 'running', toolCount: 1, restarts: 0 }];
+    text = await metrics.registry.metrics();
+    series = text.split('\n').filter((line) => line.includes('server="b"'));
+    expect(series).toEqual([]);
+    expect(text).toContain('search_mcp_tool_call_duration_seconds_count{server="a",tool="one"} 1');
+  });
 });

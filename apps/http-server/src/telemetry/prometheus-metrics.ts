@@ -16,6 +16,8 @@ export interface MetricSources {
  * configured servers, but a REST call may name any tool key.
  */
 export const maxToolLabelValues = 2000;
+/** Error codes of a call whose tool key named no known tool (the catalog's `ToolNotFoundError`, REST's 404). */
+const unknownToolCodes = new Set(['TOOL_NOT_FOUND', 'HTTP_404']);
 /** Distinct server label values kept (a REST call may name a server that is not configured). */
 export const maxServerLabelValues = 200;
 
@@ -48,9 +50,12 @@ export class PrometheusMetrics {
   private readonly searches: Counter<'outcome'>;
   private readonly searchDuration: Histogram;
   private readonly httpRequests: Counter<'route' | 'status'>;
+  /** Each server label's (tool, outcome) pairs, to drop its series once the server is no longer configured. */
+  private readonly seriesByServer = new Map<string, Map<string, Set<string>>>();
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
+    const readServers = sources.servers;
     // The standard names (`process_cpu_seconds_total`, `nodejs_heap_size_used_bytes`, …) that dashboards expect.
     collectDefaultMetrics({ register: this.registry });
     this.toolCalls = new Counter({
@@ -58,6 +63,8 @@ export class PrometheusMetrics {
       help: 'Backend tool calls (tool_execute, direct tools/call, REST), by outcome: ok, tool_error, error, cancelled',
       labelNames: ['server', 'tool', 'outcome'],
       registers,
+      // Collected before the duration histogram (registration order): both lose a removed server's series here.
+      collect: readServers ? () => this.forgetRemovedServers(readServers()) : undefined,
     });
     this.toolCallDuration = new Histogram({
       name: 'search_mcp_tool_call_duration_seconds',
@@ -84,7 +91,6 @@ export class PrometheusMetrics {
       labelNames: ['route', 'status'],
       registers,
     });
-    const readServers = sources.servers;
     if (readServers) {
       new Gauge({
         name: 'search_mcp_backend_state',
@@ -131,6 +137,8 @@ export class PrometheusMetrics {
     }
     // The call goes on in the client's retry, which is audited (and counted) as its own record.
     if (record.toolKey === undefined || record.outcome === 'input_required') return;
+    // A made-up tool key (the catalog's TOOL_NOT_FOUND, REST's 404) must not take a place under the label caps.
+    if (record.errorCode !== undefined && unknownToolCodes.has(record.errorCode)) return;
     const parsed = parseToolKey(record.toolKey);
     const server = this.servers.labelFor(record.serverId ?? parsed?.serverId ?? '');
     const toolName = parsed?.toolName ?? record.toolKey;
@@ -140,6 +148,26 @@ export class PrometheusMetrics {
         : toolName;
     this.toolCalls.inc({ server, tool, outcome: record.outcome });
     this.toolCallDuration.observe({ server, tool }, seconds);
+    const tools = this.seriesByServer.get(server) ?? new Map<string, Set<string>>();
+    this.seriesByServer.set(server, tools);
+    const outcomes = tools.get(tool) ?? new Set<string>();
+    tools.set(tool, outcomes);
+    outcomes.add(record.outcome);
+  }
+
+  /** Drops the call series of servers a reload removed, and frees their places under the label caps. */
+  private forgetRemovedServers(statuses: readonly ServerStatus[]): void {
+    const configured = new Set(statuses.map((status) => status.id));
+    for (const [server, tools] of this.seriesByServer) {
+      if (configured.has(server) || server === otherLabelValue) continue;
+      for (const [tool, outcomes] of tools) {
+        for (const outcome of outcomes) this.toolCalls.remove({ server, tool, outcome });
+        this.toolCallDuration.remove({ server, tool });
+        this.tools.forget(`${server}\n${tool}`);
+      }
+      this.servers.forget(server);
+      this.seriesByServer.delete(server);
+    }
   }
 
   /** Counts one HTTP answer; `route` is the route's pattern (bounded), never the path asked for. */

@@ -24,6 +24,24 @@ function call(at: number, fields: Partial<AuditRecord> = {}): AuditRecord {
 }
 
 describe('UsageStatistics', () => {
+  it('does not count calls to tools that do not exist: made-up keys open no series', () => {
+    const usage = new UsageStatistics({ now: clock().now });
+    for (let index = 0; index < 50; index += 1) {
+      usage.record(
+        call(start, {
+          toolKey: `made-up-${index}:x`,
+          serverId: `made-up-${index}`,
+          outcome: 'error',
+          errorCode: 'TOOL_NOT_FOUND',
+        }),
+      );
+      usage.record(call(start, { event: 'rest', toolKey: `rest-${index}:x`, outcome: 'error', errorCode: 'HTTP_404' }));
+    }
+    usage.record(call(start));
+    expect(usage.seriesCount).toBe(1);
+    expect(usage.report({ window: '1h' }).totals).toMatchObject({ calls: 1, errors: 0 });
+  });
+
   it('counts tool_execute, tools/call and the REST tool call; not a REST read, not input_required', () => {
     const time = clock();
     const usage = new UsageStatistics({ now: time.now });

@@ -7,10 +7,16 @@ import { OTHER_SERIES, type UsageReport, type UsageReportQuery } from './usage-r
 import type { DecodedSnapshot } from './usage-snapshot.js';
 import { UsageStore, type UsageStoreTarget } from './usage-store.js';
 
+/**
+ * Tool series kept by default: at most about 90 KB each (a call in every minute and hour bucket), so about 180 MB in
+ * the worst case and about 20 MB for a typical 250 tools (docs/console.md, "Bounds").
+ */
+export const defaultMaxSeries = 2_000;
+
 export interface UsageStatisticsOptions {
   /** The clock (ms since the epoch); tests pass their own. */
   now?: () => number;
-  /** How many tools get a series of their own; calls of later ones go to the `(other)` series. Default 10,000. */
+  /** How many tools get a series of their own; calls of later ones go to the `(other)` series. Default 2,000. */
   maxSeries?: number;
   /**
    * Keep the figures across restarts: a snapshot in `usageFile`, written every `saveEveryMs` (default 30 s) and at
@@ -43,7 +49,7 @@ export class UsageStatistics {
 
   constructor(options: UsageStatisticsOptions = {}) {
     this.now = options.now ?? Date.now;
-    this.maxSeries = options.maxSeries ?? 10_000;
+    this.maxSeries = options.maxSeries ?? defaultMaxSeries;
     this.persisted = options.persistence !== undefined;
     this.store = options.persistence
       ? new UsageStore(this.storeTarget(), {

@@ -57,3 +57,13 @@ export type {
   ToolRegistryListFilter,
   ToolRegistryOptions,
 } from './registry/tool-registry-types.js';
+
+export { scanToolDefinition } from './trust/description-scan.js';
+export type {
+  DescriptionFinding,
+  DescriptionFindingKind,
+  DescriptionScanContext,
+  DescriptionScanResult,
+  ScannableToolDefinition,
+} from './trust/description-scan.js';
+export { describeFinding, describeFindings, isInstructionFinding } from './trust/describe-findings.js';

@@ -1,0 +1,216 @@
+/**
+ * The description scanner (docs/trust.md, "Description scanning"): reads every text of a tool definition a model
+ * sees (the title, `annotations.title`, the description, and each `title`/`description` inside the input and output
+ * schemas, at any depth), strips invisible characters and reports them, and flags instruction-like text with its
+ * reason. Pure: no I/O and no state, so the catalog can run it on every `tools/list` and `doctor` on demand; what to
+ * do with findings (`security.onSuspicious`) is the caller's choice.
+ */
+import { type InvisibleCharacterKind, scanInvisibleCharacters } from './invisible-characters.js';
+import {
+  type InstructionKind,
+  instructionPatterns,
+  normalizeForMatching,
+  squashForMatching,
+  squashedPhrases,
+} from './instruction-patterns.js';
+import { findToolShadowing } from './tool-shadowing.js';
+
+/** What a finding is about: an invisible-character kind, an instruction-like kind, or shadowing of another tool. */
+export type DescriptionFindingKind = InvisibleCharacterKind | InstructionKind | 'tool-shadowing';
+
+/** One thing the scanner found in one field. */
+export interface DescriptionFinding {
+  kind: DescriptionFindingKind;
+  /** Where: `description`, `title`, `annotations.title`, `inputSchema.properties.path.description`, `title+description`. */
+  field: string;
+  /** Why it is suspicious, in words for a person. */
+  reason: string;
+  /** The text concerned, with invisible characters shown as `<U+XXXX>` (for tag characters: the text they hide). */
+  excerpt: string;
+}
+
+/** The fields of a tool definition the scanner reads (`ToolDefinition` of `@search-mcp/shared` has them). */
+export interface ScannableToolDefinition {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema?: unknown;
+  outputSchema?: unknown;
+  annotations?: { title?: string } & Record<string, unknown>;
+}
+
+export interface DescriptionScanContext {
+  /** The scanned tool's server id. */
+  serverId: string;
+  /** The scanned server's own tool names (naming those is ordinary); the tool's own name is always included. */
+  serverToolNames?: readonly string[];
+  /** The other servers' tool names, by server id, for shadowing (a server's own entry is ignored). */
+  otherServersToolNames?: ReadonlyMap<string, readonly string[]>;
+}
+
+export interface DescriptionScanResult<Tool extends ScannableToolDefinition> {
+  /** The definition with invisible characters stripped from every scanned text (the same object when none were). */
+  tool: Tool;
+  findings: DescriptionFinding[];
+}
+
+const invisibleReasons: Readonly<Record<InvisibleCharacterKind, string>> = {
+  'tag-characters': 'Unicode tag characters (invisible, they mirror ASCII) hide text',
+  'zero-width': 'zero-width characters',
+  'bidi-control': 'bidirectional controls (they reorder how text is shown)',
+  'variation-selectors': 'variation selectors without a base character (they can carry hidden bytes)',
+  'invisible-character': 'invisible (default-ignorable) characters',
+  'private-use': 'private-use characters (no standard meaning)',
+  'control-character': 'control characters (an ESC can hide text in a terminal)',
+};
+
+const hiddenExcerptLimit = 200;
+
+function truncate(text: string, limit: number): string {
+  return text.length > limit ? `${text.slice(0, limit)}…` : text;
+}
+
+function excerptAt(text: string, index: number, length: number): string {
+  const from = Math.max(0, index - 40);
+  const to = Math.min(text.length, index + length + 40);
+  return `${from > 0 ? '…' : ''}${text.slice(from, to)}${to < text.length ? '…' : ''}`;
+}
+
+/** Instruction-like findings in one text (already stripped of invisible characters). */
+function findInstructions(text: string, field: string, context: ShadowingContext): DescriptionFinding[] {
+  const normalized = normalizeForMatching(text);
+  const findings: DescriptionFinding[] = [];
+  const seenKinds = new Set<string>();
+  for (const { kind, reason, pattern } of instructionPatterns) {
+    const match = pattern.exec(normalized);
+    if (match === null) continue;
+    findings.push({ kind, field, reason, excerpt: excerptAt(normalized, match.index, match[0].length) });
+    seenKinds.add(kind);
+  }
+  const squashed = squashForMatching(normalized);
+  for (const { kind, reason, phrase } of squashedPhrases) {
+    if (seenKinds.has(kind) || !squashed.includes(phrase)) continue;
+    findings.push({ kind, field, reason, excerpt: truncate(normalized, hiddenExcerptLimit) });
+    seenKinds.add(kind);
+  }
+  for (const { reason, excerpt } of findToolShadowing(
+    text,
+    context.serverId,
+    context.ownToolNames,
+    context.otherServersToolNames,
+  )) {
+    findings.push({ kind: 'tool-shadowing', field, reason, excerpt });
+  }
+  return findings;
+}
+
+interface ShadowingContext {
+  serverId: string;
+  ownToolNames: ReadonlySet<string>;
+  otherServersToolNames: ReadonlyMap<string, readonly string[]>;
+}
+
+/** Scans one text: returns it cleaned, and adds its findings (invisible ones first, then instruction-like ones). */
+function scanText(text: string, field: string, context: ShadowingContext, findings: DescriptionFinding[]): string {
+  const { cleaned, runs } = scanInvisibleCharacters(text);
+  for (const run of runs) {
+    const codePoints = run.codePoints.slice(0, 6).join(', ') + (run.codePoints.length > 6 ? ', …' : '');
+    const hidden =
+      run.hiddenText === undefined ? '' : `; hidden text: "${truncate(run.hiddenText, hiddenExcerptLimit)}"`;
+    findings.push({
+      kind: run.kind,
+      field,
+      reason: `${run.count} ${invisibleReasons[run.kind]} (${codePoints})${hidden}; stripped`,
+      excerpt: run.hiddenText === undefined ? run.excerpt : truncate(run.hiddenText, hiddenExcerptLimit),
+    });
+  }
+  findings.push(...findInstructions(cleaned, field, context));
+  for (const run of runs) {
+    if (run.hiddenText === undefined) continue;
+    for (const finding of findInstructions(run.hiddenText, `${field} (hidden text)`, context)) findings.push(finding);
+  }
+  return cleaned;
+}
+
+/** Walks a JSON Schema and scans each string `title` and `description`, returning a cleaned copy when one changed. */
+function scanSchema(schema: unknown, path: string, context: ShadowingContext, findings: DescriptionFinding[]): unknown {
+  if (Array.isArray(schema)) {
+    let changed = false;
+    const items = schema.map((item, index) => {
+      const scanned = scanSchema(item, `${path}[${index}]`, context, findings);
+      if (scanned !== item) changed = true;
+      return scanned;
+    });
+    return changed ? items : schema;
+  }
+  if (schema === null || typeof schema !== 'object') return schema;
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, value] of Object.entries(schema)) {
+    const childPath = `${path}.${key}`;
+    const scanned =
+      (key === 'description' || key === 'title') && typeof value === 'string'
+        ? scanText(value, childPath, context, findings)
+        : scanSchema(value, childPath, context, findings);
+    if (scanned !== value) {
+      copy ??= { ...(schema as Record<string, unknown>) };
+      copy[key] = scanned;
+    }
+  }
+  return copy ?? schema;
+}
+
+/**
+ * Scans one tool definition (see the file comment). Invisible characters are stripped from the returned copy;
+ * instruction-like text is only reported (removing words would change what the tool says). The name is checked for
+ * invisible characters but never changed, since it is how the tool is called.
+ */
+export function scanToolDefinition<Tool extends ScannableToolDefinition>(
+  tool: Tool,
+  context: DescriptionScanContext,
+): DescriptionScanResult<Tool> {
+  const shadowing: ShadowingContext = {
+    serverId: context.serverId,
+    ownToolNames: new Set([tool.name, ...(context.serverToolNames ?? [])]),
+    otherServersToolNames: context.otherServersToolNames ?? new Map(),
+  };
+  const findings: DescriptionFinding[] = [];
+  for (const run of scanInvisibleCharacters(tool.name).runs) {
+    findings.push({
+      kind: run.kind,
+      field: 'name',
+      reason: `${run.count} ${invisibleReasons[run.kind]} in the name (kept: the name is how the tool is called)`,
+      excerpt: run.excerpt,
+    });
+  }
+  let cleaned: Tool = tool;
+  const update = (key: string, value: unknown): void => {
+    if (cleaned === tool) cleaned = { ...tool };
+    (cleaned as Record<string, unknown>)[key] = value;
+  };
+
+  const title = tool.title === undefined ? undefined : scanText(tool.title, 'title', shadowing, findings);
+  if (title !== tool.title) update('title', title);
+  const description =
+    tool.description === undefined ? undefined : scanText(tool.description, 'description', shadowing, findings);
+  if (description !== tool.description) update('description', description);
+  const annotationTitle = tool.annotations?.title;
+  if (typeof annotationTitle === 'string') {
+    const scanned = scanText(annotationTitle, 'annotations.title', shadowing, findings);
+    if (scanned !== annotationTitle) update('annotations', { ...tool.annotations, title: scanned });
+  }
+  for (const key of ['inputSchema', 'outputSchema'] as const) {
+    if (tool[key] === undefined) continue;
+    const scanned = scanSchema(tool[key], key, shadowing, findings);
+    if (scanned !== tool[key]) update(key, scanned);
+  }
+
+  // A payload split between the title and the description ("Ignore all previous" + "instructions and …") only reads
+  // as one when joined; report what the join shows that neither field showed alone.
+  if (title !== undefined && description !== undefined && title.length > 0 && description.length > 0) {
+    const known = new Set(findings.map((finding) => finding.kind));
+    for (const finding of findInstructions(`${title} ${description}`, 'title+description', shadowing)) {
+      if (!known.has(finding.kind)) findings.push(finding);
+    }
+  }
+  return { tool: cleaned, findings };
+}

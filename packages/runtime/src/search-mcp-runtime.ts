@@ -130,11 +130,13 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
     options.audit ??
     (config.audit
       ? createJsonlAuditSink(config.audit.file, {
-          onError: (error) =>
+          onError: (error) => {
             logger.error('cannot write the audit log; audit records are being lost', {
               file: config.audit?.file,
               error: error.message,
-            }),
+            });
+            usage.auditSinkFailed();
+          },
         })
       : undefined);
   // Servers audit into the feed: the file (when configured) and whoever listens hear the same records.

@@ -76,6 +76,11 @@ export class UsageStatistics {
     return this.tools.size;
   }
 
+  /** The audit sink failed: no later snapshot would be true, so none is written (docs/console.md, "The file"). */
+  auditSinkFailed(): void {
+    this.store?.auditSinkFailed();
+  }
+
   /** Writes the snapshot now (nothing without persistence). */
   save(): Promise<void> {
     return this.store?.save() ?? Promise.resolve();

@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AuditRecord } from '@search-mcp/server';
@@ -137,16 +137,40 @@ describe('UsageStatistics persistence', () => {
     await feed.close();
   });
 
-  it('reads an audit file shorter than the snapshot covers from its start (truncated or rotated)', async () => {
+  it('counts only the audit file when it is shorter than the snapshot covers (lines never written): nothing twice', async () => {
     const first = await run([call(1000), call(2000), call(3000)]);
     await first.usage.close();
     await first.feed.close();
-    await truncate(auditFile, 0);
-    await appendFile(auditFile, `${JSON.stringify(call(100))}\n`);
+    // The last line never reached the file (a crash before the stream flushed): the snapshot says 3, the file has 2.
+    const lines = (await readFile(auditFile, 'utf8')).split('\n').filter(Boolean);
+    await truncate(auditFile, Buffer.byteLength(`${lines.slice(0, 2).join('\n')}\n`));
+    const second = await run([]);
+    expect(calls(second.usage)).toBe(2);
+    await second.usage.close();
+    await second.feed.close();
+  });
+
+  it('keeps the snapshot and reads a rotated audit file (another inode) from its start', async () => {
+    const first = await run([call(1000), call(2000), call(3000)]);
+    await first.usage.close();
+    await first.feed.close();
+    await rename(auditFile, `${auditFile}.1`);
+    await writeFile(auditFile, `${JSON.stringify(call(100))}\n`);
     const second = await run([]);
     expect(calls(second.usage)).toBe(4);
     await second.usage.close();
     await second.feed.close();
+  });
+
+  it('writes no snapshot once the audit sink failed: its offset would count lines the file never got', async () => {
+    const first = await run([call(1000)]);
+    await first.usage.save();
+    const saved = await readFile(usageFile, 'utf8');
+    first.usage.auditSinkFailed();
+    first.feed.record(call(900));
+    await first.usage.close();
+    await first.feed.close();
+    expect(await readFile(usageFile, 'utf8')).toBe(saved);
   });
 
   it('writes no snapshot while another process appends to the same audit file; the next start reads it all', async () => {

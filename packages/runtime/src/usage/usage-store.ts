@@ -31,7 +31,9 @@ export interface UsageStoreOptions {
  * of the audit file its buckets include: the audit file's size when the statistics started, plus the JSON line of
  * every record heard since (the JSON-lines sink writes exactly `JSON.stringify(record)` and a newline). A start reads
  * the snapshot, then the audit lines after that offset: the records of a crash after the last snapshot are not lost,
- * and none is counted twice. An audit file smaller than the offset, or another file (inode), is read from its start.
+ * and none is counted twice. Another file (inode: rotated) is read from its start after the snapshot; the same file
+ * smaller than the offset is read alone, the snapshot dropped. Once the audit sink failed, no snapshot is written:
+ * the offset would count lines the file never got.
  */
 export class UsageStore {
   private readonly startSize: number;
@@ -40,6 +42,8 @@ export class UsageStore {
   /** The audit offset of the last snapshot written. */
   private savedOffset: number | undefined;
   private sharedFileWarned = false;
+  private sinkFailed = false;
+  private auditInode: number | undefined;
   private loading: Promise<void> | undefined;
   private saving: Promise<void> = Promise.resolve();
   private closed = false;
@@ -53,12 +57,22 @@ export class UsageStore {
     const stats = statSync(options.auditFile, { throwIfNoEntry: false });
     this.startSize = stats?.size ?? 0;
     this.startInode = stats?.ino;
+    this.auditInode = this.startInode;
     this.timer = setInterval(() => void this.save(), options.saveEveryMs ?? 30_000);
     this.timer.unref();
   }
 
   heard(record: AuditRecord): void {
     if (!this.closed) this.liveBytes += Buffer.byteLength(JSON.stringify(record)) + 1;
+  }
+
+  /**
+   * The audit sink failed (full disk, removed folder): records heard from now on, and perhaps some before, are not in
+   * the file, so no later offset would be true. No snapshot is written any more; the next start reads the last one
+   * and the lines the file does have after it.
+   */
+  auditSinkFailed(): void {
+    this.sinkFailed = true;
   }
 
   load(): Promise<void> {
@@ -97,14 +111,19 @@ export class UsageStore {
       const { offset, inode } = snapshot.audit;
       if (inode !== undefined && this.startInode !== undefined && inode !== this.startInode) {
         logger.info('the audit file was replaced since the usage snapshot; reading it from its start', { auditFile });
+        // Rotated: the snapshot holds the old file's records, the new file is all new.
+        this.target.merge(snapshot);
       } else if (this.startSize < offset) {
-        logger.info('the audit file is shorter than the usage snapshot covers; reading it from its start', {
+        // The same file, shorter than the snapshot says: lines it counted never reached the file (a crash before the
+        // stream flushed, a failed write) or the file was cut. Which of its lines the snapshot holds is unknown, so
+        // the file alone is counted: nothing twice.
+        logger.info('the audit file is shorter than the usage snapshot covers; rebuilding the statistics from it', {
           auditFile,
         });
       } else {
         from = offset;
+        this.target.merge(snapshot);
       }
-      this.target.merge(snapshot);
     }
     try {
       const result = await replayAuditFile(auditFile, {
@@ -157,6 +176,7 @@ export class UsageStore {
   /** Atomically: a temporary file (readable by the user only), then a rename over the old snapshot. */
   private async write(): Promise<void> {
     const { auditFile, usageFile, now } = this.options;
+    if (this.sinkFailed) return;
     const current = await stat(auditFile).catch(() => undefined);
     // From here to the encoding, synchronously: no record may be heard between the offset and the buckets.
     const offset = this.startSize + this.liveBytes;
@@ -165,7 +185,9 @@ export class UsageStore {
     // More bytes than this process wrote (its own unflushed ones only make the file shorter): another process appends
     // to the same audit file (several stdio clients with one config). This process's buckets then say nothing exact
     // about an offset, so it writes no snapshot: the next start reads the audit file from the last true one.
-    const sameFile = current !== undefined && (this.startInode === undefined || current.ino === this.startInode);
+    // The file this process appends to: the one at start, or (created since: the first start) the first one seen.
+    if (this.auditInode === undefined && current !== undefined) this.auditInode = current.ino;
+    const sameFile = current !== undefined && current.ino === this.auditInode;
     if (sameFile && current.size > offset) {
       if (!this.sharedFileWarned) {
         this.sharedFileWarned = true;
@@ -176,7 +198,8 @@ export class UsageStore {
       }
       return;
     }
-    const inode = current && current.size >= offset ? current.ino : this.startInode;
+    // Rotated since (another file at the path): the offset is the old file's, and so is the inode written.
+    const inode = this.auditInode;
     const snapshot = encodeSnapshot(
       this.target.tools(),
       this.target.searches,

@@ -58,6 +58,8 @@ export async function loadRuntime(
     // serve has one client: backends are told what it declared (sampling, elicitation, roots), so they offer only
     // what can be answered. The other commands have no client to answer a backend's request.
     backendClientCapabilities: cli.command === 'serve' ? 'first-client' : {},
+    // Only `serve` runs long enough for usage statistics to matter; a one-shot command leaves them to the next serve.
+    persistUsage: cli.command === 'serve',
     ...(cli.mode ? { mode: cli.mode } : {}),
     ...(cli.project !== undefined ? { projectId: cli.project } : {}),
     // Only `auth <server>` sends a person to a browser (docs/oauth.md); `serve` asks its AI client to (a URL

@@ -70,6 +70,26 @@ describe('createSearchMcpRuntime', () => {
     ]);
   });
 
+  it('keeps usage statistics in audit.usageFile unless persistUsage is false (one-shot commands)', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'runtime-usage-'));
+    directories.push(directory);
+    const config = parseConfig({ mcpServers: {}, audit: { file: join(directory, 'audit.jsonl') } });
+    const oneShot = createSearchMcpRuntime({ config, registries: [echoRegistry()], persistUsage: false });
+    const client = await connectClient(oneShot, 'proxy');
+    await client.callTool({ name: 'local:echo', arguments: { message: 'hi' } });
+    await oneShot.close();
+    expect(oneShot.usage.persisted).toBe(false);
+    await expect(readFile(join(directory, 'audit.jsonl.usage.json'))).rejects.toMatchObject({ code: 'ENOENT' });
+
+    // The next long-running start reads the one-shot command's audit line and keeps the figures.
+    const serving = createSearchMcpRuntime({ config, registries: [echoRegistry()] });
+    await serving.usage.ready;
+    expect(serving.usage.persisted).toBe(true);
+    expect(serving.usage.report({ window: '1h' }).totals.calls).toBe(1);
+    await serving.close();
+    await expect(readFile(join(directory, 'audit.jsonl.usage.json'), 'utf8')).resolves.toContain('local');
+  });
+
   it('takes the mode from the options over the config', () => {
     const runtime = createSearchMcpRuntime({
       config: parseConfig({ mcpServers: {}, exposure: { mode: 'meta' } }),

@@ -1,5 +1,11 @@
 import type { ClientCapabilities, Implementation } from '@modelcontextprotocol/server';
-import { Bm25SearchProvider, type SearchProvider, ToolCatalog, type ToolRegistry } from '@search-mcp/catalog';
+import {
+  Bm25SearchProvider,
+  type SearchProvider,
+  ToolCatalog,
+  type ToolPinStore,
+  type ToolRegistry,
+} from '@search-mcp/catalog';
 import { McpClientManager, type McpClientManagerOptions } from '@search-mcp/client-manager';
 import {
   type AuditSink,
@@ -14,6 +20,7 @@ import { type Logger, type ResolvedConfig, type ServerStatus, silentLogger } fro
 import { type AuditFeed, createAuditFeed } from './audit/audit-feed.js';
 import { createJsonlAuditSink } from './audit/jsonl-audit-sink.js';
 import { createStrategyProviders, type StrategyProviders } from './search/strategy-providers.js';
+import { openPinStore } from './trust/default-pin-store.js';
 import {
   createEraDetectingConnection,
   type ProtocolEra,
@@ -34,6 +41,12 @@ export interface SearchMcpRuntimeOptions {
   searchProvider?: SearchProvider;
   /** Default: a JSON-lines file at `audit.file` when configured. */
   audit?: AuditSink;
+  /**
+   * Whether usage statistics are kept across restarts in `audit.usageFile` (with an `audit.file`): read at start,
+   * written every 30 s and at close. Default true; a one-shot command passes false, so it neither reads a long log
+   * nor writes a snapshot (its audit lines are read by the next long-running start).
+   */
+  persistUsage?: boolean;
   serverInfo?: Implementation;
   manager?: Omit<McpClientManagerOptions, 'logger'>;
   /** The tokens requests may name (ids and projects); default `auth.tokens` of the config. */
@@ -51,6 +64,11 @@ export interface SearchMcpRuntimeOptions {
    * each other's retries pass the same key (a call parked for a 2025 backend's request still lives in one runtime).
    */
   requestStateKey?: Uint8Array;
+  /**
+   * Where tool definitions are pinned (docs/trust.md, "Pinning and quarantine"). Default: `pins.json` in the state
+   * folder (`SEARCH_MCP_PINNING=off`: none); `false`: nothing is pinned or quarantined.
+   */
+  pinStore?: ToolPinStore | false;
 }
 
 /** Everything an app runs: one client manager, one catalog, one audit log, and MCP servers made on demand. */
@@ -118,8 +136,10 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
   // One BM25 ranker: the `bm25` strategy, the first stage of `llm`, and the fallback of every other strategy.
   const searchProvider = options.searchProvider ?? new Bm25SearchProvider();
   const strategyProviders = createStrategyProviders(config, { logger, firstStage: searchProvider });
+  const pins = openPinStore(options.pinStore, logger.child({ component: 'pins' }));
   const catalog = new ToolCatalog({
     sources: [manager, ...(options.registries ?? [])],
+    ...(pins.store ? { pinStore: pins.store } : {}),
     config,
     logger: logger.child({ component: 'catalog' }),
     searchProvider,
@@ -145,7 +165,7 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
   );
   const usage = new UsageStatistics({
     logger: logger.child({ component: 'usage' }),
-    ...(config.audit && !options.audit
+    ...(config.audit && !options.audit && options.persistUsage !== false
       ? { persistence: { auditFile: config.audit.file, usageFile: config.audit.usageFile } }
       : {}),
   });
@@ -219,6 +239,7 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
     close: () => {
       closing ??= (async () => {
         hub.close();
+        pins.close();
         await manager.close();
         // Before the audit feed: the last snapshot covers every record the file holds, and records after it are read
         // back from the file at the next start.

@@ -31,7 +31,9 @@ export interface DescriptionFinding {
 
 /** The fields of a tool definition the scanner reads (`ToolDefinition` of `@search-mcp/shared` has them). */
 export interface ScannableToolDefinition {
-  name: string;
+  /** The tool's name (a `ToolDefinition`); a `ToolInfo` carries it as `toolName` instead. */
+  name?: string;
+  toolName?: string;
   title?: string;
   description?: string;
   inputSchema?: unknown;
@@ -42,9 +44,15 @@ export interface ScannableToolDefinition {
 export interface DescriptionScanContext {
   /** The scanned tool's server id. */
   serverId: string;
-  /** The scanned server's own tool names (naming those is ordinary); the tool's own name is always included. */
+  /**
+   * The scanned server's own tool names (naming those is ordinary). The tool's own name, and the server's entry in
+   * `otherServersToolNames` when it has one, are always included.
+   */
   serverToolNames?: readonly string[];
-  /** The other servers' tool names, by server id, for shadowing (a server's own entry is ignored). */
+  /**
+   * Every server's tool names, by server id, for shadowing (the scanned server's own entry is not "other"). Pass the
+   * same map for all the tools of one listing: the names are compiled once per map.
+   */
   otherServersToolNames?: ReadonlyMap<string, readonly string[]>;
 }
 
@@ -65,6 +73,7 @@ const invisibleReasons: Readonly<Record<InvisibleCharacterKind, string>> = {
 };
 
 const hiddenExcerptLimit = 200;
+const noOtherServers: ReadonlyMap<string, readonly string[]> = new Map();
 
 function truncate(text: string, limit: number): string {
   return text.length > limit ? `${text.slice(0, limit)}…` : text;
@@ -168,13 +177,19 @@ export function scanToolDefinition<Tool extends ScannableToolDefinition>(
   tool: Tool,
   context: DescriptionScanContext,
 ): DescriptionScanResult<Tool> {
+  const name = tool.name ?? tool.toolName ?? '';
+  const otherServersToolNames = context.otherServersToolNames ?? noOtherServers;
   const shadowing: ShadowingContext = {
     serverId: context.serverId,
-    ownToolNames: new Set([tool.name, ...(context.serverToolNames ?? [])]),
-    otherServersToolNames: context.otherServersToolNames ?? new Map(),
+    ownToolNames: new Set([
+      name,
+      ...(context.serverToolNames ?? []),
+      ...(otherServersToolNames.get(context.serverId) ?? []),
+    ]),
+    otherServersToolNames,
   };
   const findings: DescriptionFinding[] = [];
-  for (const run of scanInvisibleCharacters(tool.name).runs) {
+  for (const run of scanInvisibleCharacters(name).runs) {
     findings.push({
       kind: run.kind,
       field: 'name',

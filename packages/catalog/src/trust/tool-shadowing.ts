@@ -3,7 +3,7 @@
  * the model what to do when it calls some other tool, can steer calls it has no business with. A name counts as
  * "another server's" only when that server has it and the scanned server does not, and only when it cannot be an
  * ordinary word: it holds `_`, `-`, `.` or an inner capital (`send_email`, `sendEmail`), or is written as a key
- * (`server:tool`). One-word names such as `search` or `fetch` are left to the phrase pattern below.
+ * (`server:tool`). One-word names such as `search` or `fetch` are left to the call phrase below.
  */
 import { normalizeForMatching } from './instruction-patterns.js';
 
@@ -11,6 +11,15 @@ export interface ShadowingMatch {
   reason: string;
   excerpt: string;
 }
+
+/** The other servers' names compiled into one pattern, built once per names map (the catalog reuses its map). */
+interface CompiledNames {
+  /** Lowercase distinctive name or `server:tool` key → the servers that have it, and the name as they spell it. */
+  owners: Map<string, { servers: string[]; name: string }>;
+  pattern: RegExp | undefined;
+}
+
+const compiledByMap = new WeakMap<ReadonlyMap<string, readonly string[]>, CompiledNames>();
 
 function isDistinctiveName(name: string): boolean {
   return name.length >= 4 && (/[_.-]/.test(name) || /[a-z][A-Z]/.test(name));
@@ -20,9 +29,30 @@ function escapeForPattern(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** `send_email` as a word of its own (not inside `resend_emails`). */
-function wordPattern(name: string): RegExp {
-  return new RegExp(`(?<![\\w.-])${escapeForPattern(name.toLowerCase())}(?![\\w-])`);
+function compile(otherServersToolNames: ReadonlyMap<string, readonly string[]>): CompiledNames {
+  const cached = compiledByMap.get(otherServersToolNames);
+  if (cached !== undefined) return cached;
+  const owners = new Map<string, { servers: string[]; name: string }>();
+  const add = (spelling: string, server: string, name: string): void => {
+    const key = normalizeForMatching(spelling);
+    const owner = owners.get(key) ?? { servers: [], name };
+    if (!owner.servers.includes(server)) owner.servers.push(server);
+    owners.set(key, owner);
+  };
+  for (const [server, names] of otherServersToolNames) {
+    for (const name of names) {
+      add(`${server}:${name}`, server, name);
+      add(`${server}__${name}`, server, name);
+      if (isDistinctiveName(name)) add(name, server, name);
+    }
+  }
+  // Longest first, so `send_email_draft` wins over `send_email`; a name must stand as a word of its own.
+  const alternatives = [...owners.keys()].sort((left, right) => right.length - left.length).map(escapeForPattern);
+  const pattern =
+    alternatives.length === 0 ? undefined : new RegExp(`(?<![\\w.:-])(?:${alternatives.join('|')})(?![\\w-])`, 'g');
+  const compiled = { owners, pattern };
+  compiledByMap.set(otherServersToolNames, compiled);
+  return compiled;
 }
 
 function excerptAt(text: string, index: number, length: number): string {
@@ -31,13 +61,16 @@ function excerptAt(text: string, index: number, length: number): string {
   return `${from > 0 ? '…' : ''}${text.slice(from, to)}${to < text.length ? '…' : ''}`;
 }
 
-/** "when calling X, also …", "before any call to X, …", "instead of X, use …" about a tool other than this one. */
+/** "when calling X, also …", "before any call to X, …" about a tool other than this one. */
 const callPhrase =
   /\b(?:when(?:ever)?|before|after|each time|every time)\s+(?:you\s+)?(?:call|calling|use|using|invoke|invoking|run|running)\s+(?:the\s+|any\s+|a\s+)?["'`]?([\w.:-]+)["'`]?(?:\s+tool)?,?\s+(?:you\s+)?(?:must\s+|should\s+|always\s+)?(?:also|first|always|instead|additionally|then\s+also)\b/;
 
+const selfReferences = new Set(['this', 'it', 'me', 'these', 'them', 'tool', 'tools']);
+
 /**
  * Findings for one field's text: other servers' distinctive tool names and keys, and call phrases about other tools.
- * `ownToolNames` are the scanned server's own names (naming those is ordinary).
+ * `ownToolNames` are the scanned server's own names (naming those is ordinary); `otherServersToolNames` may hold the
+ * scanned server too (it is skipped).
  */
 export function findToolShadowing(
   text: string,
@@ -46,40 +79,28 @@ export function findToolShadowing(
   otherServersToolNames: ReadonlyMap<string, readonly string[]>,
 ): ShadowingMatch[] {
   const normalized = normalizeForMatching(text);
+  const ownLowercase = new Set([...ownToolNames].map((name) => normalizeForMatching(name)));
   const matches: ShadowingMatch[] = [];
-  const ownLowercase = new Set([...ownToolNames].map((name) => name.toLowerCase()));
-  for (const [otherServer, names] of otherServersToolNames) {
-    if (otherServer === serverId) continue;
-    for (const name of names) {
-      const lowercase = name.toLowerCase();
-      const keys = [`${otherServer}:${name}`, `${otherServer}__${name}`];
-      for (const key of keys) {
-        const index = normalized.indexOf(key.toLowerCase());
-        if (index >= 0) {
-          matches.push({
-            reason: `names the tool ${otherServer}:${name} of another server`,
-            excerpt: excerptAt(normalized, index, key.length),
-          });
-        }
-      }
-      if (ownLowercase.has(lowercase) || !isDistinctiveName(name)) continue;
-      const found = wordPattern(name).exec(normalized);
-      if (found !== null) {
-        matches.push({
-          reason: `names ${name}, a tool of the server ${otherServer}`,
-          excerpt: excerptAt(normalized, found.index, name.length),
-        });
-      }
-    }
+  const reported = new Set<string>();
+  const { owners, pattern } = compile(otherServersToolNames);
+  for (const found of pattern === undefined ? [] : normalized.matchAll(pattern)) {
+    const owner = owners.get(found[0]);
+    if (owner === undefined || reported.has(found[0])) continue;
+    const others = owner.servers.filter((server) => server !== serverId);
+    const isKey = found[0].includes(':') || found[0].includes('__');
+    if (others.length === 0 || (!isKey && ownLowercase.has(found[0]))) continue;
+    reported.add(found[0]);
+    matches.push({
+      reason: isKey
+        ? `names the tool ${others[0]}:${owner.name} of another server`
+        : `names ${owner.name}, a tool of the server ${others.join(', ')}`,
+      excerpt: excerptAt(normalized, found.index, found[0].length),
+    });
   }
   const phrase = callPhrase.exec(normalized);
   if (phrase !== null) {
-    const named = (phrase[1] ?? '').replace(/^[\w-]+:/, (prefix) =>
-      prefix === `${serverId.toLowerCase()}:` ? '' : prefix,
-    );
-    const isThisTool =
-      ['this', 'it', 'me', 'these', 'them', 'tool', 'tools'].includes(named) || ownLowercase.has(named);
-    if (!isThisTool) {
+    const named = (phrase[1] ?? '').replace(new RegExp(`^${escapeForPattern(normalizeForMatching(serverId))}:`), '');
+    if (!selfReferences.has(named) && !ownLowercase.has(named)) {
       matches.push({
         reason: `tells the model what to do when it calls "${named}", a tool other than this one`,
         excerpt: excerptAt(normalized, phrase.index, phrase[0].length),

@@ -128,6 +128,7 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
     this.assertOpen();
     this.started = true;
     const enabled = [...this.connections.values()].filter((connection) => connection.config.enabled);
+    this.perUser.resume();
     await Promise.allSettled(enabled.map((connection) => connection.start()));
     return this.status();
   }
@@ -146,6 +147,7 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
         ],
       });
     }
+    this.perUser.resume(id);
     await connection.start();
   }
 
@@ -193,14 +195,21 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
     return logoutServer(this.authorizationTargets, id, options);
   }
 
-  /** Disconnects one server and ends its process tree. It stays down until `start`/`restart`. */
+  /**
+   * Disconnects one server and ends its process tree. It stays down until `start`/`restart`; so do the callers'
+   * own connections of a per-user server (closed, and new calls refused meanwhile).
+   */
   async stop(id: string): Promise<void> {
-    await this.connection(id).stop();
+    const connection = this.connection(id);
+    await Promise.all([connection.stop(), this.perUser.stopServer(id)]);
   }
 
+  /** Reconnects one server; a per-user server's callers' connections close too and reopen at their next call. */
   async restart(id: string): Promise<void> {
     this.assertOpen();
-    await this.connection(id).restart();
+    const connection = this.connection(id);
+    this.perUser.resume(id);
+    await Promise.all([connection.restart(), this.perUser.closeServer(id, 'was restarted')]);
   }
 
   /**

@@ -129,4 +129,30 @@ describe('two callers of a per-user server', () => {
     const failure = await failureOf(setup.manager.callTool('remote', 'whoami', {}, { subject: 'alice' }));
     expect((failure as BackendAuthorizationError).authorizationUrl).toBeDefined();
   });
+
+  it("stop closes the callers' own connections and refuses their calls until start; restart closes them too", async () => {
+    const setup = await setUpPerUser(fixtures, managers);
+    const { manager } = setup;
+    await authorizeAs(setup, 'alice');
+    expect(await whoamiAs(manager, 'alice')).toBe('alice');
+    expect(statusOf(manager, 'remote')?.perUser?.connections).toBe(1);
+
+    await manager.stop('remote');
+    expect(statusOf(manager, 'remote')?.perUser?.connections).toBe(0);
+    const refused = await failureOf(manager.callTool('remote', 'whoami', {}, { subject: 'alice' }));
+    expect(refused).toMatchObject({ code: 'SERVER_NOT_RUNNING' });
+    expect(refused.message).toContain('stopped on purpose');
+    expect(statusOf(manager, 'remote')?.perUser?.connections).toBe(0);
+
+    // The shared connection has no login of its own (it waits for one): its start fails, the callers may call again.
+    await manager.start('remote').catch(() => {});
+    expect(await whoamiAs(manager, 'alice')).toBe('alice');
+    expect(statusOf(manager, 'remote')?.perUser?.connections).toBe(1);
+
+    await manager.restart('remote').catch(() => {});
+    expect(statusOf(manager, 'remote')?.perUser?.connections).toBe(0);
+    // Reopened at the next call, with the stored tokens.
+    expect(await whoamiAs(manager, 'alice')).toBe('alice');
+    expect(statusOf(manager, 'remote')?.perUser?.connections).toBe(1);
+  });
 });

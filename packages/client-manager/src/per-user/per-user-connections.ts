@@ -44,6 +44,8 @@ const relayedEvents = new Set<keyof McpClientManagerEvents>(['task-status', 'eli
 export class PerUserConnections {
   private readonly servers = new Map<string, Map<string, CallerConnection>>();
   private readonly stopping = new Set<Promise<void>>();
+  /** Servers an admin stopped (`stop`): their callers are refused until `start` or `restart`. */
+  private readonly stopped = new Set<string>();
   readonly tools = new PerUserToolLists();
 
   constructor(private readonly settings: PerUserConnectionsSettings) {}
@@ -63,6 +65,14 @@ export class PerUserConnections {
    */
   async run<T>(config: ServerConfig, subject: string, work: (connection: ServerConnection) => Promise<T>): Promise<T> {
     if (!config.enabled) throw new ServerNotRunningError({ serverId: config.id, state: 'disabled' });
+    if (this.stopped.has(config.id)) {
+      throw new ServerNotRunningError({
+        serverId: config.id,
+        state: 'stopped',
+        isRetryable: false,
+        message: `MCP server '${config.id}' was stopped on purpose: start or restart it before calling its tools`,
+      });
+    }
     const caller = this.acquire(config, subject);
     try {
       await this.ready(caller);
@@ -123,6 +133,21 @@ export class PerUserConnections {
     const callers = [...(this.servers.get(serverId)?.values() ?? [])];
     this.tools.forget(serverId);
     await Promise.allSettled(callers.map((caller) => this.closeCaller(serverId, caller, reason)));
+  }
+
+  /**
+   * An admin stopped the server (`stop`): every caller's connection closes and new calls are refused (a clear error)
+   * until `resume`, so stopping a per-user server stops it for everyone.
+   */
+  async stopServer(serverId: string): Promise<void> {
+    this.stopped.add(serverId);
+    await this.closeServer(serverId, 'was stopped');
+  }
+
+  /** The server was started again (`start`, `restart`, `startAll`): callers may connect again. */
+  resume(serverId?: string): void {
+    if (serverId === undefined) this.stopped.clear();
+    else this.stopped.delete(serverId);
   }
 
   /** Closes every caller's connection. */

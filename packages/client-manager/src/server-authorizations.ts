@@ -53,10 +53,30 @@ export async function beginServerAuthorization(
   if (perUser && options.subject !== undefined) {
     // The caller's own authorization, on their own connection (README, "Per-user servers").
     const url = await targets.perUser.begin(perUser, options.subject, options.redirectUrl);
-    return url !== undefined ? { authorizationUrl: url } : {};
+    return url !== undefined ? { authorizationUrl: webAuthorizationUrl(id, url) } : {};
   }
   const url = await authorization.begin(options.redirectUrl);
-  return url ? { authorizationUrl: url.href } : {};
+  return url ? { authorizationUrl: webAuthorizationUrl(id, url.href) } : {};
+}
+
+/**
+ * The authorization URL a host hands to a person's browser (the console opens it in a tab): http(s) only. It comes
+ * from the authorization server's metadata, so a hostile or broken one could name `javascript:` or `data:`.
+ */
+function webAuthorizationUrl(serverId: string, url: string): string {
+  let protocol: string;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    protocol = '';
+  }
+  if (protocol === 'https:' || protocol === 'http:') return url;
+  throw new BackendAuthorizationError({
+    serverId,
+    step: 'authorization',
+    statusCode: 502,
+    message: `MCP server '${serverId}': its authorization server gave an authorization URL that is not http(s) (${protocol || 'unparsable'}); refusing to hand it to a browser`,
+  });
 }
 
 /** `McpClientManager.completeAuthorization`: the `state` finds the authorization (a server's, or a caller's). */

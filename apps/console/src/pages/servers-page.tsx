@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { ApiError } from '../api/api-error.js';
 import type { AuthorizeAnswer, ConsoleEvent, ServerStatus } from '../api/api-types.js';
 import { useApp } from '../app-context.js';
+import { safeAuthorizationUrl } from '../auth/safe-authorization-url.js';
 import { ErrorNotice } from '../components/error-notice.js';
 import { StateBadge } from '../components/state-badge.js';
 import { LiveIndicator, useLiveEvents } from '../live/use-live-events.js';
@@ -103,8 +104,11 @@ function ServerRow({ server, onChanged }: { server: ServerStatus; onChanged: () 
       if (action === 'authorize') {
         const answer = await client.post<AuthorizeAnswer>(`/v1/servers/${id}/authorize`);
         if (answer.authorizationUrl) {
-          window.open(answer.authorizationUrl, '_blank', 'noopener,noreferrer');
-          setNote('The authorization page opened in a new tab.');
+          const url = safeAuthorizationUrl(answer.authorizationUrl);
+          if (url) {
+            window.open(url, '_blank', 'noopener,noreferrer');
+            setNote('The authorization page opened in a new tab.');
+          } else setNote('The authorization URL the server gave is not http(s); it was not opened.');
         } else setNote('Authorized; the server is connecting.');
       } else {
         await client.post<ServerStatus>(`/v1/servers/${id}/${action}`);

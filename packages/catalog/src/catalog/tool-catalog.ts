@@ -13,6 +13,7 @@ import {
 } from '@search-mcp/shared';
 import { ArgumentValidator } from '../execution/argument-validator.js';
 import { ToolExecutor, type ToolExecutorOptions } from '../execution/tool-executor.js';
+import { RateLimiter, type RateLimiterOptions } from '../limits/rate-limiter.js';
 import { Bm25SearchProvider } from '../providers/bm25-search-provider.js';
 import { CloudSearchProvider } from '../providers/cloud-search-provider.js';
 import type { SearchProvider } from '../search-provider.js';
@@ -57,6 +58,8 @@ export interface ToolCatalogOptions {
    * an HTTP app that generated its own token passes the list it authenticates against. No secrets are needed here.
    */
   tokens?: readonly CatalogToken[];
+  /** The rate limiter's clock and bound (tests); its limits are `security.rateLimits` of the config. */
+  rateLimiter?: Omit<RateLimiterOptions, 'limits'>;
 }
 
 /**
@@ -76,6 +79,7 @@ export class ToolCatalog {
   private readonly searcher: CatalogSearch;
   private readonly validator: ArgumentValidator;
   private readonly executor: ToolExecutor;
+  private readonly limiter: RateLimiter;
   private tokens: readonly CatalogToken[];
   /** True when the host handed in its own tokens: a reload does not replace them. */
   private readonly hostTokens: boolean;
@@ -119,6 +123,7 @@ export class ToolCatalog {
     });
     this.validator = new ArgumentValidator({ logger });
     this.executor = new ToolExecutor(options.executor);
+    this.limiter = new RateLimiter({ ...options.rateLimiter, limits: this.config.security.rateLimits });
   }
 
   /** Search settings, projects, tokens and server entries in use: the latest given to `reconfigure`. */
@@ -128,8 +133,8 @@ export class ToolCatalog {
 
   /**
    * Takes a new config live (hot reload): projects, `search.strategy`, `search.maxResults`, `auth.tokens` (unless the
-   * host handed in its own `tokens`) and each server's `enabled`, `projects` and `toolPermissions` apply from the next
-   * request on. Returns the settings that changed but stay as they were until a restart: `search.cloud` (its ranker
+   * host handed in its own `tokens`), `security.rateLimits` and each server's `enabled`, `projects` and
+   * `toolPermissions` apply from the next request on. Returns the settings that changed but stay as they were until a restart: `search.cloud` (its ranker
    * is built once) and `auth` when the host's own tokens are in use.
    */
   reconfigure(config: ResolvedConfig | SearchMcpConfigInput): string[] {
@@ -140,6 +145,7 @@ export class ToolCatalog {
     if (this.hostTokens && !sameJsonValue(previous.auth, next.auth)) notApplied.push('auth');
     this.currentConfig = next;
     if (!this.hostTokens) this.tokens = next.auth.tokens;
+    this.limiter.reconfigure(next.security.rateLimits);
     // Overrides are applied at listing: the next request lists again with the new ones.
     this.tools.invalidate();
     if (namingChanged(previous, next)) this.overrides.changed();
@@ -266,8 +272,9 @@ export class ToolCatalog {
    * Runs a tool: visibility is enforced again, arguments are validated against its `inputSchema` (every problem at
    * once), and retryable failures (a server reconnecting) are retried. The result is the backend's, unchanged: from a
    * 2026-07-28 backend possibly `input_required` (a value, not a failure; retry with `options.inputResponses`).
-   * @throws ToolNotFoundError, ToolDisabledError, AuthorizationError, ValidationError, ServerNotRunningError,
-   * BackendError, TimeoutError
+   * Calls over `security.rateLimits` are refused before they reach the backend (docs/trust.md, "Rate limits").
+   * @throws ToolNotFoundError, ToolDisabledError, AuthorizationError, ValidationError, RateLimitError,
+   * ServerNotRunningError, BackendError, TimeoutError
    */
   async execute(
     toolKey: string,
@@ -297,6 +304,8 @@ export class ToolCatalog {
     }
     const source = sourceFor(this.sources, serverId);
     if (!source) throw toolNotFound(toolKey, visible, '');
+    // After validation (a malformed call costs no token) and outside the executor's retries (a refusal is final).
+    this.limiter.take(caller, serverId, toolName);
     return this.executor.execute(
       (signal) => source.callTool(serverId, toolName, argumentsObject, sourceCallOptions(signal, options, caller)),
       options.signal ? { signal: options.signal } : {},

@@ -62,7 +62,7 @@ export { sameJsonValue } from './config/config-values.js';
 export { findDuplicateServers, serverIdentityKey } from './config/server-identity.js';
 export type { ServerIdentitySource } from './config/server-identity.js';
 export { isPerUserServer } from './config/per-user-server.js';
-export type { VariableEnvironment } from './config/env-expansion.js';
+export type { SecretLookup, SecretResolver, VariableEnvironment } from './config/env-expansion.js';
 
 export { collectConfigSecrets } from './secrets/config-secrets.js';
 export { createSecretRedactor, noSecrets } from './secrets/secret-redactor.js';

@@ -44,3 +44,14 @@ export type {
   ReplaceClientServersOptions,
   WriteMergedConfigOptions,
 } from './node/clients/write-client-configs.js';
+export {
+  deleteKeyringSecret,
+  isSecretName,
+  KEYRING_SERVICE,
+  KEYRING_STORE_ENV_VARIABLE,
+  KeyringUnavailableError,
+  keyringSecretResolver,
+  readKeyringSecret,
+  writeKeyringSecret,
+} from './node/os-keyring.js';
+export { KEYRING_SECRET_INDEX_FILE, KeyringSecretIndex } from './node/keyring-secret-index.js';

@@ -3,16 +3,19 @@ import { containsInputReference, containsVariableReference, expandVariables } fr
 
 describe('expandVariables', () => {
   it('expands ${VAR}', () => {
-    expect(expandVariables('${HOME}/docs', { HOME: '/home/me' })).toEqual({ value: '/home/me/docs', missing: [] });
+    expect(expandVariables('${HOME}/docs', { HOME: '/home/me' })).toMatchObject({
+      value: '/home/me/docs',
+      missing: [],
+    });
     expect(expandVariables('${A}-${B}', { A: '1', B: '2' }).value).toBe('1-2');
   });
 
   it('treats an empty value as set for ${VAR}', () => {
-    expect(expandVariables('[${EMPTY}]', { EMPTY: '' })).toEqual({ value: '[]', missing: [] });
+    expect(expandVariables('[${EMPTY}]', { EMPTY: '' })).toMatchObject({ value: '[]', missing: [] });
   });
 
   it('reports unset variables without default, each once, in order', () => {
-    expect(expandVariables('${B} ${A} ${B}', {})).toEqual({ value: '  ', missing: ['B', 'A'] });
+    expect(expandVariables('${B} ${A} ${B}', {})).toMatchObject({ value: '  ', missing: ['B', 'A'] });
   });
 
   it('uses the default when the variable is unset or empty (like the shell)', () => {
@@ -20,7 +23,7 @@ describe('expandVariables', () => {
     expect(expandVariables('${X:-fallback}', { X: undefined }).value).toBe('fallback');
     expect(expandVariables('${X:-fallback}', { X: '' }).value).toBe('fallback');
     expect(expandVariables('${X:-fallback}', { X: 'set' }).value).toBe('set');
-    expect(expandVariables('${X:-}', {})).toEqual({ value: '', missing: [] });
+    expect(expandVariables('${X:-}', {})).toMatchObject({ value: '', missing: [] });
     expect(expandVariables('${X:-a b:c/d}', {}).value).toBe('a b:c/d');
   });
 
@@ -38,19 +41,22 @@ describe('expandVariables', () => {
   });
 
   it('does not read inherited properties of the environment object', () => {
-    expect(expandVariables('${toString}', {})).toEqual({ value: '', missing: ['toString'] });
+    expect(expandVariables('${toString}', {})).toMatchObject({ value: '', missing: ['toString'] });
   });
 });
 
 describe('VS Code spellings', () => {
   it('reads ${env:VAR} as ${VAR}, with or without default', () => {
-    expect(expandVariables('${env:HOME}/x ${env:NOPE:-d}', { HOME: '/h' })).toEqual({ value: '/h/x d', missing: [] });
-    expect(expandVariables('${env:NOPE}', {})).toEqual({ value: '', missing: ['NOPE'] });
+    expect(expandVariables('${env:HOME}/x ${env:NOPE:-d}', { HOME: '/h' })).toMatchObject({
+      value: '/h/x d',
+      missing: [],
+    });
+    expect(expandVariables('${env:NOPE}', {})).toMatchObject({ value: '', missing: ['NOPE'] });
     expect(containsVariableReference('${env:A}')).toBe(true);
   });
 
   it('leaves ${input:name} as written and tells it apart', () => {
-    expect(expandVariables('${input:token}', { token: 'x' })).toEqual({ value: '${input:token}', missing: [] });
+    expect(expandVariables('${input:token}', { token: 'x' })).toMatchObject({ value: '${input:token}', missing: [] });
     expect(containsInputReference('Bearer ${input:token}')).toBe(true);
     expect(containsInputReference('${env:token}')).toBe(false);
   });

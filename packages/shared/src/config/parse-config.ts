@@ -13,6 +13,7 @@
  * `resolve-server.ts` (one server entry), `resolve-sections.ts` (the other sections), `unknown-keys.ts` ("did you
  * mean"), `self-reference.ts`, `parse-context.ts` (issues, warnings, validation, expansion).
  */
+import { rememberSubstitutedSecrets } from '../secrets/substituted-secrets.js';
 import { isRecord } from '../text/is-record.js';
 import { createRecord } from './config-values.js';
 import { collectServerSources, isClaudeCodeProjects } from './dialects.js';
@@ -87,6 +88,7 @@ export function parseConfig(input: unknown, options: ParseConfigOptions = {}): R
     warnings: context.warnings,
   };
   resolvedConfigs.add(config);
+  rememberSubstitutedSecrets(config, context.secretValues);
   return config;
 }
 

@@ -9,12 +9,22 @@ import type { Issue } from '../errors/issue.js';
 import { isRecord } from '../text/is-record.js';
 import { type ConfigPath, formatConfigPath, toPathSegment } from './config-path.js';
 import { isAbsolutePath } from './config-values.js';
-import { containsInputReference, expandVariables, type VariableEnvironment } from './env-expansion.js';
+import {
+  containsInputReference,
+  expandVariables,
+  type SecretResolver,
+  type VariableEnvironment,
+} from './env-expansion.js';
 import { describeSchemaIssue, describeValueType } from './schema-issue-message.js';
 
 export interface ParseConfigOptions {
   /** Variables for `${VAR}`; default `process.env` where there is one. */
   env?: VariableEnvironment;
+  /**
+   * Answers `${keyring:NAME}`; without it such a reference is a config error that names the fallback. The node
+   * entry's `loadConfig` passes the OS keyring's (`keyringSecretResolver`).
+   */
+  secrets?: SecretResolver;
   /** The file the config came from, named in the error. */
   file?: string;
   /** Directory that relative `cwd`, `audit.file` and `search.hybrid.cacheDirectory` are resolved against. */
@@ -40,13 +50,15 @@ export class ParseContext {
     readonly options: ParseConfigOptions,
     /** Shared by a context and its children: warnings never stop anything. */
     readonly warnings: string[] = [],
+    /** Shared too: every `${keyring:NAME}` value substituted, so the redactor masks it wherever it went. */
+    readonly secretValues: string[] = [],
   ) {
     this.env = options.env ?? globalThis.process?.env ?? {};
   }
 
   /** A context with its own issues and the same options and warnings (for one server entry). */
   child(): ParseContext {
-    return new ParseContext(this.options, this.warnings);
+    return new ParseContext(this.options, this.warnings, this.secretValues);
   }
 
   report(path: ConfigPath, message: string): void {
@@ -98,15 +110,26 @@ export class ParseContext {
     return retried.success ? retried.data : schema.parse({});
   }
 
-  /** Expands `${VAR}` references; an unset variable without default is reported under `path`. */
+  /**
+   * Expands `${VAR}` and `${keyring:NAME}` references; an unset variable without default, or a secret the keyring
+   * cannot give, is reported under `path`.
+   */
   expand(text: string, path: ConfigPath): Expansion {
-    const { value, missing } = expandVariables(text, this.env);
+    const { value, missing, missingSecrets, secretValues } = expandVariables(text, this.env, this.options.secrets);
     for (const name of missing) this.report(path, `environment variable ${name} is not set`);
+    for (const { name, problem } of missingSecrets) {
+      this.report(
+        path,
+        `keyring secret ${name}: ${problem}. Store it with \`search-mcp secret set ${name}\`, or write \${${name}} ` +
+          `and set the environment variable ${name} (or the server's "env")`,
+      );
+    }
+    this.secretValues.push(...secretValues);
     if (containsInputReference(text)) {
       this.report(path, 'VS Code input variables (${input:…}) are not supported: write the value or use ${VAR}');
       return { value, complete: false };
     }
-    return { value, complete: missing.length === 0 };
+    return { value, complete: missing.length === 0 && missingSecrets.length === 0 };
   }
 
   /** Makes a relative file path absolute against the base directory, when there is one. */

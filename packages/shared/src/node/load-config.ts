@@ -2,14 +2,17 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { ResolvedConfig } from '../config/resolved-config.js';
-import type { VariableEnvironment } from '../config/env-expansion.js';
+import type { SecretResolver, VariableEnvironment } from '../config/env-expansion.js';
 import { parseConfig } from '../config/parse-config.js';
 import { ConfigError } from '../errors/config-error.js';
+import { keyringSecretResolver } from './os-keyring.js';
 import { JsonSyntaxError, parseJsonWithComments } from './parse-json-with-comments.js';
 
 export interface LoadConfigOptions {
   /** Variables for `${VAR}`; default `process.env`. */
   env?: VariableEnvironment;
+  /** Answers `${keyring:NAME}`; default the OS keyring (`keyringSecretResolver`), touched only when one is used. */
+  secrets?: SecretResolver;
   /**
    * The directory whose project-scope servers a Claude Code `~/.claude.json` adds (`projects[<dir>].mcpServers`);
    * default `process.cwd()`.
@@ -51,7 +54,8 @@ export function parseConfigText(text: string, file: string, options: LoadConfigO
   }
 
   const projectDirectory = options.projectDirectory ?? process.cwd();
-  return parseConfig(value, { env: options.env, file, baseDir: dirname(file), projectDirectory });
+  const secrets = options.secrets ?? keyringSecretResolver(options.env ?? process.env);
+  return parseConfig(value, { env: options.env, secrets, file, baseDir: dirname(file), projectDirectory });
 }
 
 /** Why `file` could not be read, naming the path (never its content). Shared with client config discovery. */

@@ -2,12 +2,13 @@
  * Every secret value a resolved config holds (packages/shared/README.md, "Secrets"), for `createSecretRedactor`:
  * values of server `env` and `headers`, credentials inside URLs, credentials passed as arguments,
  * `auth.tokens[].token`, `auth.oauth.introspection.clientSecret`, and every API key or token in the `search` section (`search.cloud.apiKey`,
- * `search.llm.apiKey`, and whatever comes next).
+ * `search.llm.apiKey`, and whatever comes next), and every `${keyring:NAME}` value substituted anywhere.
  *
  * When in doubt a value is collected: masking a harmless value (a path in `env`) costs a little readability, a
  * missed secret costs a leak.
  */
 import type { ResolvedConfig } from '../config/resolved-config.js';
+import { substitutedSecretsOf } from './substituted-secrets.js';
 
 /** Shorter values are not masked: a one- to three-character value would mask parts of every word printed. */
 const MINIMUM_SECRET_LENGTH = 4;
@@ -57,6 +58,7 @@ export function collectConfigSecrets(config: ResolvedConfig): string[] {
   for (const token of config.auth.tokens) add(token.token);
   add(config.auth.oauth?.introspection?.clientSecret);
   addSearchCredentials(config.search, add);
+  for (const value of substitutedSecretsOf(config)) add(value);
   return [...secrets];
 }
 

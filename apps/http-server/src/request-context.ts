@@ -17,6 +17,8 @@ export interface OAuthCaller {
   access: CallerAccess;
   /** A role with `admin: true` matched: the admin routes. */
   admin: boolean;
+  /** When the token expires (epoch seconds, its `exp`), when it says: a stream opened with it ends then. */
+  expiresAt?: number;
 }
 
 declare module 'fastify' {

@@ -82,6 +82,7 @@ export async function authenticateWithOAuth(
       scopes: principal.scopes,
       access: grant.access,
       admin: grant.admin,
+      ...(principal.expiresAt !== undefined ? { expiresAt: principal.expiresAt } : {}),
     },
   };
 }

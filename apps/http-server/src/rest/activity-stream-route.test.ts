@@ -4,10 +4,11 @@
  */
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { noSecrets } from '@search-mcp/shared';
+import { createGrowingSecretRedactor, noSecrets, type SecretRedactor } from '@search-mcp/shared';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { OAuthCaller } from '../request-context.js';
 import { type ActivityStreamEvent, registerActivityStreamRoute } from './activity-stream-route.js';
 
 const closers: Array<() => Promise<void>> = [];
@@ -15,18 +16,24 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-async function streamApp(maxBufferedBytes: number) {
+async function streamApp(
+  maxBufferedBytes: number,
+  options: { oauthCaller?: OAuthCaller; redactor?: SecretRedactor } = {},
+) {
   const senders = new Set<(event: ActivityStreamEvent, data: unknown) => void>();
   let unsubscribed = 0;
   const app = Fastify().withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  // What the authentication hook leaves for an admin token.
+  // What the authentication hook leaves for an admin token (or an OAuth caller with an admin role).
   app.addHook('preValidation', async (request) => {
-    request.verifiedToken = { id: 'admin' };
+    if (options.oauthCaller) {
+      request.verifiedToken = { id: `oauth:${options.oauthCaller.subject}` };
+      request.oauthCaller = options.oauthCaller;
+    } else request.verifiedToken = { id: 'admin' };
   });
   registerActivityStreamRoute(app, {
-    redactor: noSecrets,
+    redactor: options.redactor ?? noSecrets,
     maxBufferedBytes,
     subscribe: (send) => {
       senders.add(send);
@@ -43,8 +50,8 @@ async function streamApp(maxBufferedBytes: number) {
     port,
     senders,
     unsubscribed: () => unsubscribed,
-    emit: (data: unknown) => {
-      for (const send of senders) send('call', data);
+    emit: (data: unknown, event: ActivityStreamEvent = 'call') => {
+      for (const send of senders) send(event, data);
     },
   };
 }
@@ -91,21 +98,62 @@ describe('GET /v1/activity/stream', () => {
     const server = await streamApp(64 * 1024);
     const client = openRawStream(server.port);
     await client.opened;
-    // As much as the other client was sent, at the same pace: read, it never queues up to the limit.
+    // As much as the other client was sent, at the pace it reads: never more than three events (48 KiB) ahead of
+    // what it received, so the queue stays under the limit however busy the machine (no race with the scheduler).
     const payload = 'x'.repeat(16 * 1024);
+    const receivedIndex = (index: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (client.received().includes(`"index":${index},`)) resolve();
+          else client.socket.once('data', check);
+        };
+        check();
+      });
     for (let index = 0; index < 100; index += 1) {
+      if (index >= 3) await receivedIndex(index - 3);
       server.emit({ index, payload });
-      await new Promise((resolve) => setImmediate(resolve));
     }
-    const last = new Promise<void>((resolve) => {
+    await receivedIndex(99);
+    expect(client.received().match(/^event: call$/gm)).toHaveLength(100);
+    expect(server.unsubscribed()).toBe(0);
+  });
+
+  it("ends an OAuth caller's stream when its token expires", async () => {
+    const expiresAt = Math.floor(Date.now() / 1000) + 1;
+    const server = await streamApp(64 * 1024, {
+      oauthCaller: { subject: 'kim', scopes: [], access: {} as OAuthCaller['access'], admin: true, expiresAt },
+    });
+    const client = openRawStream(server.port);
+    // The response ends (its last chunk: the connection itself may stay open for the next request).
+    const ended = new Promise<void>((resolve) => {
       const check = () => {
-        if (client.received().includes('"index":99')) resolve();
+        if (client.received().endsWith('\r\n0\r\n\r\n')) resolve();
         else client.socket.once('data', check);
       };
       check();
     });
-    await last;
-    expect(client.received().match(/^event: call$/gm)).toHaveLength(100);
-    expect(server.unsubscribed()).toBe(0);
+    await client.opened;
+    await ended;
+    expect(Date.now()).toBeGreaterThanOrEqual(expiresAt * 1000 - 50);
+    expect(server.unsubscribed()).toBe(1);
+    expect(server.senders.size).toBe(0);
+  });
+
+  it('redacts every event value by value: a secret escaped in JSON text is masked too', async () => {
+    const secret = 'pa"ss\\word-1234';
+    const server = await streamApp(64 * 1024, { redactor: createGrowingSecretRedactor([secret]) });
+    const client = openRawStream(server.port);
+    await client.opened;
+    const done = new Promise<void>((resolve) => {
+      const check = () => {
+        if (client.received().includes('"state":"failed"')) resolve();
+        else client.socket.once('data', check);
+      };
+      check();
+    });
+    server.emit({ id: 'remote', state: 'failed', lastError: `refused: ${secret}` }, 'server');
+    await done;
+    expect(client.received()).toContain('event: server');
+    expect(client.received()).not.toContain('word-1234');
   });
 });

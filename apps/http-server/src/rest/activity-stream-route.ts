@@ -19,11 +19,14 @@ export interface ActivityStreamContext {
 
 const defaultPingIntervalMs = 15_000;
 const defaultMaxBufferedBytes = 1024 * 1024;
+/** setTimeout's longest delay (about 24.8 days); a token valid longer is cut then, and the client reconnects. */
+const maxTimerMs = 2 ** 31 - 1;
 
 /**
  * `GET /v1/activity/stream` (admin): Server-Sent Events over the raw reply, `event: call` (an `ActivityRecord`),
  * `event: server` (a server's status), `event: reload` (a `ConsoleEvent`), and `: ping` every 15 s. Every stream
- * ends when the app closes, so it never holds a shutdown; each line passes the redactor, as every REST body does.
+ * ends when the app closes, so it never holds a shutdown, and an OAuth caller's when its token expires; each event's
+ * data passes the redactor value by value, as every REST body passes it.
  */
 export function registerActivityStreamRoute(app: ZodFastifyInstance, context: ActivityStreamContext): void {
   const open = new Set<() => void>();
@@ -74,13 +77,23 @@ export function registerActivityStreamRoute(app: ZodFastifyInstance, context: Ac
         }
         raw.write(text);
       };
+      // Structurally, value by value (as the console's activity log is): a secret with a quote or a backslash is
+      // escaped in the JSON text, where a text-wide pass would no longer find it.
       const unsubscribe = context.subscribe((event, data) =>
-        write(`event: ${event}\ndata: ${context.redactor.redact(JSON.stringify(data))}\n\n`),
+        write(`event: ${event}\ndata: ${JSON.stringify(context.redactor.redactDeep(data))}\n\n`),
       );
       const ping = setInterval(() => write(': ping\n\n'), pingIntervalMs);
       ping.unref();
       open.add(end);
       raw.on('close', end);
+      // Admin was checked at connect: an OAuth caller's stream ends when its token does (the client reconnects with a
+      // fresh one, checked again). A static token has no end.
+      const expiresAt = request.oauthCaller?.expiresAt;
+      if (expiresAt !== undefined) {
+        const expiry = setTimeout(end, Math.min(Math.max(expiresAt * 1000 - Date.now(), 0), maxTimerMs));
+        expiry.unref();
+        raw.on('close', () => clearTimeout(expiry));
+      }
     },
   );
 }

@@ -67,3 +67,29 @@ export type {
   ScannableToolDefinition,
 } from './trust/description-scan.js';
 export { describeFinding, describeFindings, isInstructionFinding } from './trust/describe-findings.js';
+
+export {
+  canonicalJson,
+  changedFields,
+  definitionHash,
+  pinnedDefinition,
+  pinnedFields,
+} from './trust/tool-pin.js';
+export type { PinnedDefinition, PinnedField } from './trust/tool-pin.js';
+export type {
+  PendingTool,
+  PinObservation,
+  QuarantineReason,
+  ServerPins,
+  ToolPin,
+  ToolPinStore,
+} from './trust/tool-pin-store.js';
+export { ToolQuarantine } from './trust/tool-quarantine.js';
+export type { DescriptionScanHook, QuarantineEntry, ScannedTool, ScanWarning } from './trust/tool-quarantine.js';
+export {
+  approveCommand,
+  describeQuarantine,
+  quarantineMessage,
+  quarantineSummary,
+} from './trust/quarantine-description.js';
+export type { QuarantinedTool } from './trust/quarantine-description.js';

@@ -44,6 +44,7 @@ export type {
   ReplaceClientServersOptions,
   WriteMergedConfigOptions,
 } from './node/clients/write-client-configs.js';
+export { STATE_DIRECTORY_ENV_VARIABLE, stateDirectory } from './node/state-directory.js';
 export {
   deleteKeyringSecret,
   isSecretName,

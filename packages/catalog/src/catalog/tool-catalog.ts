@@ -34,6 +34,13 @@ import { configuredProject } from './config-lookup.js';
 import { isServerVisibleToProject } from './project-visibility.js';
 import { resolveToolKey, sourceFor, toolNotFound, type Resolution } from './tool-resolution.js';
 import { type ProjectTools, VisibleToolsCache } from './visible-tools-cache.js';
+import {
+  type DescriptionScanHook,
+  type QuarantineEntry,
+  type ScanWarning,
+  ToolQuarantine,
+} from '../trust/tool-quarantine.js';
+import type { ToolPinStore } from '../trust/tool-pin-store.js';
 
 export interface ToolCatalogOptions {
   /** Where tools come from: an `McpClientManager`, `ToolRegistry`s, or anything implementing `ToolSource`. */
@@ -58,6 +65,13 @@ export interface ToolCatalogOptions {
    * an HTTP app that generated its own token passes the list it authenticates against. No secrets are needed here.
    */
   tokens?: readonly CatalogToken[];
+  /**
+   * Where tool definitions are pinned (docs/trust.md, "Pinning and quarantine"). Given: a tool whose definition differs
+   * from its pin is held back until approved. Absent: nothing is pinned.
+   */
+  pinStore?: ToolPinStore;
+  /** Cleans and judges each listed tool before it is pinned (docs/trust.md, "Description scanning"). */
+  descriptionScan?: DescriptionScanHook | false;
   /** The rate limiter's clock and bound (tests); its limits are `security.rateLimits` of the config. */
   rateLimiter?: Omit<RateLimiterOptions, 'limits'>;
 }
@@ -83,6 +97,7 @@ export class ToolCatalog {
   private tokens: readonly CatalogToken[];
   /** True when the host handed in its own tokens: a reload does not replace them. */
   private readonly hostTokens: boolean;
+  private readonly quarantine: ToolQuarantine | undefined;
 
   constructor(options: ToolCatalogOptions) {
     this.sources = options.sources;
@@ -96,7 +111,18 @@ export class ToolCatalog {
     const catalog = this;
     this.hostTokens = options.tokens !== undefined;
     this.tokens = options.tokens ?? this.config.auth.tokens;
-    this.tools = new VisibleToolsCache(this.sources, logger, (tools) => this.overrides.apply(tools, this.config));
+    this.quarantine = options.pinStore
+      ? new ToolQuarantine(options.pinStore, logger, options.descriptionScan)
+      : undefined;
+    // Pins are checked on the backends' own definitions, before overrides rename or reword them.
+    this.tools = new VisibleToolsCache(this.sources, logger, (tools) =>
+      this.overrides.apply(this.quarantine ? this.quarantine.filter(tools, this.config) : tools, this.config),
+    );
+    // An approval (here or by the CLI in another process) changes what is listed: list again, tell MCP clients.
+    options.pinStore?.onChange(() => {
+      this.tools.invalidate();
+      this.overrides.changed();
+    });
     const cloud = this.config.search.cloud;
     const cloudProvider =
       options.cloudProvider ??
@@ -312,6 +338,29 @@ export class ToolCatalog {
     );
   }
 
+  /** The tools held back until approved (docs/trust.md, "Pinning and quarantine"); lists the tools when needed. */
+  async quarantined(): Promise<QuarantineEntry[]> {
+    if (!this.quarantine) return [];
+    await this.tools.project(undefined);
+    return this.quarantine.entries;
+  }
+
+  /** The tools kept although the description scanner flagged them (`security.onSuspicious: "warn"`). */
+  async scanWarnings(): Promise<readonly ScanWarning[]> {
+    if (!this.quarantine) return [];
+    await this.tools.project(undefined);
+    return this.quarantine.warnings;
+  }
+
+  /**
+   * Pins what waits for `serverId` (one tool by its backend name, or all); resolves with the names approved. The
+   * tools are listed again from the next request on.
+   */
+  async approve(serverId: string, toolName?: string): Promise<string[]> {
+    if (!this.quarantine) return [];
+    return this.quarantine.store.approve(serverId, toolName);
+  }
+
   /** What a key names for the caller: at once while the tools are unchanged, else after the sources are listed. */
   private resolve(toolKey: unknown, caller: Caller): ResolvedKey | Promise<ResolvedKey> {
     authorizeCaller(caller, this.tokens);
@@ -322,7 +371,15 @@ export class ToolCatalog {
 
   private resolveIn(toolKey: unknown, caller: Caller, tools: ProjectTools): ResolvedKey {
     const scope = { config: this.config, sources: this.sources };
-    return { resolved: resolveToolKey(toolKey, caller, tools, scope), visible: tools.tools };
+    const resolved = resolveToolKey(toolKey, caller, tools, scope);
+    if (resolved.kind === 'not-found' && this.quarantine) {
+      // A held tool is not listed; a caller who could use it learns why and how to approve it.
+      const reason = this.quarantine.refusal(toolKey, caller, this.config);
+      if (reason !== undefined) {
+        return { resolved: { kind: 'disabled', toolKey: String(toolKey).trim(), reason }, visible: tools.tools };
+      }
+    }
+    return { resolved, visible: tools.tools };
   }
 }
 

@@ -1,0 +1,53 @@
+/**
+ * A tool definition as it is pinned (docs/trust.md, "Pinning and quarantine"): the fields that reach the model or
+ * decide what a call does (name, title, description, inputSchema, outputSchema, annotations), hashed with SHA-256 over
+ * their canonical JSON (object keys sorted), so the same definition always has the same hash whatever order a server
+ * sends its keys in.
+ */
+import { createHash } from 'node:crypto';
+import type { ToolInfo } from '@search-mcp/shared';
+
+/** The pinned fields of one tool. Absent fields are left out (not `null`), so adding one is a change. */
+export interface PinnedDefinition {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema?: unknown;
+  outputSchema?: unknown;
+  annotations?: unknown;
+}
+
+export const pinnedFields = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations'] as const;
+export type PinnedField = (typeof pinnedFields)[number];
+
+/** The pinned fields of a listed tool, under the backend's own name (before any config override renames it). */
+export function pinnedDefinition(tool: ToolInfo): PinnedDefinition {
+  const definition: PinnedDefinition = { name: tool.originalName ?? tool.toolName };
+  if (tool.title !== undefined) definition.title = tool.title;
+  if (tool.description !== '') definition.description = tool.description;
+  definition.inputSchema = tool.inputSchema;
+  if (tool.outputSchema !== undefined) definition.outputSchema = tool.outputSchema;
+  if (tool.annotations !== undefined) definition.annotations = tool.annotations;
+  return definition;
+}
+
+/** JSON with every object's keys sorted, no spaces: one text per value. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item)).join(',')}]`;
+  const entries = Object.keys(value)
+    .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
+    .sort()
+    .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
+  return `{${entries.join(',')}}`;
+}
+
+/** `sha256:<hex>` of the definition's canonical JSON. */
+export function definitionHash(definition: PinnedDefinition): string {
+  return `sha256:${createHash('sha256').update(canonicalJson(definition)).digest('hex')}`;
+}
+
+/** The fields whose canonical JSON differs between two definitions, in `pinnedFields` order. */
+export function changedFields(before: PinnedDefinition, after: PinnedDefinition): PinnedField[] {
+  return pinnedFields.filter((field) => canonicalJson(before[field]) !== canonicalJson(after[field]));
+}

@@ -1,4 +1,4 @@
-import { type Issue, SearchMcpError, ServerNotRunningError, ValidationError } from '@search-mcp/shared';
+import { type Issue, RateLimitError, SearchMcpError, ServerNotRunningError, ValidationError } from '@search-mcp/shared';
 import type { FastifyError } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
@@ -15,15 +15,33 @@ export interface ErrorBody {
   success: false;
   error: string;
   code: string;
+  /** A rate limit's wait (docs/trust.md, "Rate limits"): milliseconds until a call would be let through. */
+  retryAfterMs?: number;
+  /** A rate limit's config path, e.g. `security.rateLimits.perToken`. */
+  limit?: string;
 }
 
 /**
  * The REST error body and status of any failure (apps/http-server/README.md, "Status codes": `{ success: false,
- * error, code }`).
+ * error, code }`). A rate limit of `security.rateLimits` also names the limit and the wait, with the `Retry-After`
+ * header (whole seconds, rounded up) in `headers`.
  */
-export function toHttpError(error: unknown): { status: number; body: ErrorBody } {
+export function toHttpError(error: unknown): { status: number; body: ErrorBody; headers?: Record<string, string> } {
   const validation = schemaValidationError(error);
   if (validation) error = validation;
+  if (RateLimitError.isInstance(error) && error.retryAfterMs !== undefined) {
+    return {
+      status: error.statusCode,
+      body: {
+        success: false,
+        error: error.message,
+        code: error.code,
+        retryAfterMs: error.retryAfterMs,
+        ...(error.limit !== undefined ? { limit: error.limit } : {}),
+      },
+      headers: { 'retry-after': String(Math.max(1, Math.ceil(error.retryAfterMs / 1000))) },
+    };
+  }
   if (SearchMcpError.isInstance(error)) {
     return { status: error.statusCode, body: { success: false, error: messageOf(error), code: error.code } };
   }

@@ -3,6 +3,7 @@ import {
   BackendError,
   errorMessage,
   JsonRpcErrorCode,
+  RateLimitError,
   SearchMcpError,
   ToolNotFoundError,
   ValidationError,
@@ -31,7 +32,8 @@ export class JsonRpcWireError extends Error {
  * Local errors (string codes) become wire errors here, at the edge, and nowhere else.
  *
  * Direct `tools/call` failures are JSON-RPC errors: unknown tool -32602 "Tool not found: <name>", backend not running
- * or failing -32000, timeout -32001.
+ * or failing -32000, timeout -32001, a rate limit -32000 with `data: { retryAfterMs, limit }` (docs/trust.md, "Rate
+ * limits").
  */
 export function toJsonRpcError(error: unknown, requestedName: string): JsonRpcWireError {
   if (ToolNotFoundError.isInstance(error)) {
@@ -52,10 +54,28 @@ export function toJsonRpcError(error: unknown, requestedName: string): JsonRpcWi
   // learns which, as from a server it talks to directly, instead of a -32000.
   if (BackendError.isInstance(error) && error.backendCode === JsonRpcErrorCode.MissingRequiredClientCapability)
     return new JsonRpcWireError(JsonRpcErrorCode.MissingRequiredClientCapability, error.message, error.data);
+  if (RateLimitError.isInstance(error)) return rateLimitWireError(error);
   if (SearchMcpError.isInstance(error)) return new JsonRpcWireError(error.jsonRpcCode, error.message);
   const wire = peerErrorOf(error);
   if (wire) return new JsonRpcWireError(wire.code, wire.message, wire.data);
   return new JsonRpcWireError(JsonRpcErrorCode.InternalError, errorMessage(error));
+}
+
+/**
+ * The protocol error a meta-tool (`tool_execute`) answers with instead of an `isError` result, or undefined. A rate
+ * limit is one (docs/trust.md, "Rate limits"): the client program is the one to wait and retry, and it reads the wait
+ * from `data.retryAfterMs`.
+ */
+export function metaToolProtocolError(error: unknown): JsonRpcWireError | undefined {
+  return RateLimitError.isInstance(error) ? rateLimitWireError(error) : undefined;
+}
+
+function rateLimitWireError(error: RateLimitError): JsonRpcWireError {
+  const data = {
+    ...(error.retryAfterMs !== undefined ? { retryAfterMs: error.retryAfterMs } : {}),
+    ...(error.limit !== undefined ? { limit: error.limit } : {}),
+  };
+  return new JsonRpcWireError(error.jsonRpcCode, error.message, data);
 }
 
 /** A JSON-RPC error as a peer sent it (or as the SDK reports a failed exchange). */

@@ -101,6 +101,14 @@ export const toolCallResponseSchema = z
     result: jsonObjectSchema.optional().describe("The backend's CallToolResult, unchanged"),
     error: z.string().optional(),
     code: z.string().optional(),
+    retryAfterMs: z
+      .number()
+      .optional()
+      .describe('A rate limit (429): milliseconds until the call would be let through; also in Retry-After'),
+    limit: z
+      .string()
+      .optional()
+      .describe('A rate limit (429): the limit that refused, e.g. security.rateLimits.perToken'),
     executionTime: z.number().optional().describe('Milliseconds'),
     timestamp: z.string().optional().describe('ISO 8601'),
   })

@@ -64,8 +64,10 @@ export function registerToolCallRoute(app: ZodFastifyInstance, { catalog, inFlig
           audit.record(request, 499);
           return;
         }
-        const { status, body } = toHttpError(error);
+        const { status, body, headers } = toHttpError(error);
         request.auditFields = { ...request.auditFields, errorCode: body.code };
+        // A rate limit's `Retry-After` (docs/trust.md, "Rate limits").
+        if (headers) reply.headers(headers);
         return reply.code(status).send({ ...body, ...timing() });
       } finally {
         call.end();

@@ -5,13 +5,14 @@ import { authorizationElicitation } from '../authorization-elicitation.js';
 import { describeZodIssues, plainToolExecuteArguments, toolExecuteArguments } from '../meta-tool-arguments.js';
 import type { RequestExtra } from '../request-extra-types.js';
 import { waitForServerOf } from '../starting-servers.js';
-import { JsonRpcWireError, toErrorResult } from '../wire-errors.js';
+import { JsonRpcWireError, metaToolProtocolError, toErrorResult } from '../wire-errors.js';
 import type { HandlerContext } from './handler-context.js';
 import { runToolCall } from './run-tool-call.js';
 
 /**
  * `tool_execute`: runs the tool at `toolKey` and returns its result unchanged. Failures of Search MCP itself (bad
- * arguments, unknown key, blocked tool, server down) are `isError` results with one line a model can act on. A
+ * arguments, unknown key, blocked tool, server down) are `isError` results with one line a model can act on; a rate
+ * limit is a JSON-RPC error with the retry time (`wire-errors.ts`). A
  * server still connecting is waited for (bounded by the start-up wait) rather than reported down at once.
  */
 export async function handleToolExecute(
@@ -74,6 +75,9 @@ export async function handleToolExecute(
     // The person must authorize a backend first: a client that can show them the URL gets it as an elicitation.
     const elicitation = authorizationElicitation(error, extra);
     if (elicitation) throw elicitation;
+    // A rate limit is the client's to wait out: a JSON-RPC error with the retry time.
+    const protocolError = metaToolProtocolError(error);
+    if (protocolError) throw protocolError;
     return toErrorResult(error);
   }
 }

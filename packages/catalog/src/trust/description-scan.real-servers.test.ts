@@ -8,7 +8,9 @@ import { scanToolDefinition } from './description-scan.js';
 // shadowing, as the catalog runs it.
 describe('scanToolDefinition: the 22 recorded real servers (237 tools)', () => {
   const servers = realServerNames();
-  const toolNames = new Map(servers.map((server) => [server, readRealServerDefinitions(server).map((tool) => tool.name)]));
+  const toolNames = new Map(
+    servers.map((server) => [server, readRealServerDefinitions(server).map((tool) => tool.name)]),
+  );
 
   it('flags none of them and changes none of them', () => {
     let scanned = 0;

@@ -102,12 +102,13 @@ function findInstructions(text: string, field: string, context: ShadowingContext
     findings.push({ kind, field, reason, excerpt: truncate(normalized, hiddenExcerptLimit) });
     seenKinds.add(kind);
   }
-  for (const { reason, excerpt } of findToolShadowing(
-    text,
+  const shadowing = findToolShadowing(
+    normalized,
     context.serverId,
     context.ownToolNames,
     context.otherServersToolNames,
-  )) {
+  );
+  for (const { reason, excerpt } of shadowing) {
     findings.push({ kind: 'tool-shadowing', field, reason, excerpt });
   }
   return findings;
@@ -115,6 +116,7 @@ function findInstructions(text: string, field: string, context: ShadowingContext
 
 interface ShadowingContext {
   serverId: string;
+  /** Normalized as `normalizeForMatching` does. */
   ownToolNames: ReadonlySet<string>;
   otherServersToolNames: ReadonlyMap<string, readonly string[]>;
 }
@@ -168,6 +170,30 @@ function scanSchema(schema: unknown, path: string, context: ShadowingContext, fi
   return copy ?? schema;
 }
 
+/** The server's own names, normalized: those of its entry in the names map are cached with the map. */
+const ownNamesByMap = new WeakMap<ReadonlyMap<string, readonly string[]>, Map<string, ReadonlySet<string>>>();
+
+function ownToolNames(
+  name: string,
+  serverId: string,
+  serverToolNames: readonly string[] | undefined,
+  namesMap: ReadonlyMap<string, readonly string[]>,
+): ReadonlySet<string> {
+  let byServer = ownNamesByMap.get(namesMap);
+  if (byServer === undefined) {
+    byServer = new Map();
+    ownNamesByMap.set(namesMap, byServer);
+  }
+  let fromMap = byServer.get(serverId);
+  if (fromMap === undefined) {
+    fromMap = new Set((namesMap.get(serverId) ?? []).map((own) => normalizeForMatching(own)));
+    byServer.set(serverId, fromMap);
+  }
+  const normalizedName = normalizeForMatching(name);
+  if (fromMap.has(normalizedName) && (serverToolNames === undefined || serverToolNames.length === 0)) return fromMap;
+  return new Set([...fromMap, normalizedName, ...(serverToolNames ?? []).map((own) => normalizeForMatching(own))]);
+}
+
 /**
  * Scans one tool definition (see the file comment). Invisible characters are stripped from the returned copy;
  * instruction-like text is only reported (removing words would change what the tool says). The name is checked for
@@ -181,11 +207,7 @@ export function scanToolDefinition<Tool extends ScannableToolDefinition>(
   const otherServersToolNames = context.otherServersToolNames ?? noOtherServers;
   const shadowing: ShadowingContext = {
     serverId: context.serverId,
-    ownToolNames: new Set([
-      name,
-      ...(context.serverToolNames ?? []),
-      ...(otherServersToolNames.get(context.serverId) ?? []),
-    ]),
+    ownToolNames: ownToolNames(name, context.serverId, context.serverToolNames, otherServersToolNames),
     otherServersToolNames,
   };
   const findings: DescriptionFinding[] = [];

@@ -56,12 +56,14 @@ const lookAlikePattern = new RegExp(`[${Object.keys(lookAlikes).join('')}]`, 'gu
 
 /** The text the patterns read (see the file comment). */
 export function normalizeForMatching(text: string): string {
-  return text
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(lookAlikePattern, (character) => lookAlikes[character] ?? character)
-    .replace(/[*`]+/g, '')
-    .replace(/\s+/g, ' ');
+  // Most descriptions are ASCII, which has no compatibility forms and no look-alikes: skip that work for them.
+  const folded = /^[\u0000-\u007f]*$/.test(text)
+    ? text.toLowerCase()
+    : text
+        .normalize('NFKC')
+        .toLowerCase()
+        .replace(lookAlikePattern, (character) => lookAlikes[character] ?? character);
+  return folded.replace(/[*`]+/g, '').replace(/\s+/g, ' ');
 }
 
 /** Letters only: catches "i g n o r e  p r e v i o u s" and "ig-nore previous", at the cost of readable excerpts. */
@@ -69,15 +71,15 @@ export function squashForMatching(normalized: string): string {
   return normalized.replace(/[^a-z]+/g, '');
 }
 
-const earlier = String.raw`(?:previous|prior|preceding|above|earlier|original|system|developer|initial|all(?: (?:the|of the|your|previous|prior|other))?|any(?: (?:previous|prior|other))?|your|the user'?s?)`;
-const guidance = String.raw`(?:instructions?|prompts?|rules|directives?|directions|guidelines|guidance|orders|commands|context|messages|constraints)`;
-const tell = String.raw`(?:tell|telling|inform|informing|mention|mentioning|notify|notifying|alert|alerting|reveal|revealing|disclose|disclosing|show|showing|let)`;
+const earlier = `(?:previous|prior|preceding|above|earlier|original|system|developer|initial|all(?: (?:the|of the|your|previous|prior|other))?|any(?: (?:previous|prior|other))?|your|the user'?s?)`;
+const guidance = `(?:instructions?|prompts?|rules|directives?|directions|guidelines|guidance|orders|commands|context|messages|constraints)`;
+const tell = `(?:tell|telling|inform|informing|mention|mentioning|notify|notifying|alert|alerting|reveal|revealing|disclose|disclosing|show|showing|let)`;
 const secretFile = String.raw`(?:~?/?\.ssh\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\.aws/credentials|\.git-credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.docker/config\.json|\.kube/config|/etc/(?:passwd|shadow)\b|\bmcp\.json\b|claude_desktop_config\.json|\.cursor/|\.env\b|\.bash_history|\.zsh_history|\.gnupg|keychain|wallet\.dat)`;
-const secretThing = String.raw`(?:api[ _-]?keys?|passwords?|passphrases?|credentials|secrets?|private keys?|access tokens?|auth(?:entication)? tokens?|session (?:tokens?|cookies?)|ssh keys?|environment variables|env vars|conversation history|chat history|system prompt|previous messages)`;
-const sendVerb = String.raw`(?:send|sending|post|posting|upload|uploading|forward|forwarding|transmit|transmitting|submit|submitting|exfiltrate|leak|report|copy|pipe|append|attach|include|pass|put)`;
-const readVerb = String.raw`(?:read|reading|cat|open|opening|load|loading|fetch|fetching|access|accessing|get|collect|gather|dump|print|output|list|include|attach|send|upload|pass|provide|copy|extract)`;
+const secretThing = `(?:api[ _-]?keys?|passwords?|passphrases?|credentials|secrets?|private keys?|access tokens?|auth(?:entication)? tokens?|session (?:tokens?|cookies?)|ssh keys?|environment variables|env vars|conversation history|chat history|system prompt|previous messages)`;
+const sendVerb = `(?:send|sending|post|posting|upload|uploading|forward|forwarding|transmit|transmitting|submit|submitting|exfiltrate|leak|report|copy|pipe|append|attach|include|pass|put)`;
+const readVerb = `(?:read|reading|cat|open|opening|load|loading|fetch|fetching|access|accessing|get|collect|gather|dump|print|output|list|include|attach|send|upload|pass|provide|copy|extract)`;
 const placeholder = String.raw`(?:\{[^}\s]*\}|<[^>\s]*>|\$\{?[a-z_]+|\[[a-z_ ]+\]|%[a-z_]+%|\.\.\.)`;
-const exfilParameter = String.raw`(?:data|d|content|contents|payload|secret|secrets|key|keys|token|password|pass|creds|credentials|env|file|files|info|context|conversation|history|chat|message|msg|text|body|q|leak|dump|exfil|s|c|p|x)`;
+const exfilParameter = `(?:data|d|content|contents|payload|secret|secrets|key|keys|token|password|pass|creds|credentials|env|file|files|info|context|conversation|history|chat|message|msg|text|body|q|leak|dump|exfil|s|c|p|x)`;
 
 /** The patterns, checked in this order; each reports at most once per field. */
 export const instructionPatterns: readonly InstructionPattern[] = [

@@ -52,6 +52,9 @@ const bidiControls = new Set([
 ]);
 
 const defaultIgnorable = /\p{Default_Ignorable_Code_Point}/u;
+/** Any code point `classify` might report (a superset): most texts have none and skip the per-code-point walk. */
+const mayHoldInvisible =
+  /[\p{Default_Ignorable_Code_Point}\p{Co}\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C]/u;
 const privateUse = /\p{Co}/u;
 const pictographic = /\p{Extended_Pictographic}|\u{FE0F}|[\u{1F3FB}-\u{1F3FF}]/u;
 const pictographicStart = /\p{Extended_Pictographic}/u;
@@ -149,6 +152,7 @@ interface RunBuilder {
 
 /** Strips the invisible code points of `text` (see the file comment for what is kept) and reports them. */
 export function scanInvisibleCharacters(text: string): InvisibleCharacterScan {
+  if (!mayHoldInvisible.test(text)) return { cleaned: text, runs: [] };
   const codePoints = Array.from(text, (character) => character.codePointAt(0) as number);
   const builders = new Map<InvisibleCharacterKind, RunBuilder>();
   let cleaned = '';

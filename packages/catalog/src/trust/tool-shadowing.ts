@@ -12,14 +12,10 @@ export interface ShadowingMatch {
   excerpt: string;
 }
 
-/** The other servers' names compiled into one pattern, built once per names map (the catalog reuses its map). */
-interface CompiledNames {
-  /** Lowercase distinctive name or `server:tool` key → the servers that have it, and the name as they spell it. */
-  owners: Map<string, { servers: string[]; name: string }>;
-  pattern: RegExp | undefined;
-}
+/** The other servers' names indexed once per names map (the catalog passes one map for a whole listing). */
+type NameOwners = Map<string, { servers: string[]; name: string }>;
 
-const compiledByMap = new WeakMap<ReadonlyMap<string, readonly string[]>, CompiledNames>();
+const ownersByMap = new WeakMap<ReadonlyMap<string, readonly string[]>, NameOwners>();
 
 function isDistinctiveName(name: string): boolean {
   return name.length >= 4 && (/[_.-]/.test(name) || /[a-z][A-Z]/.test(name));
@@ -29,10 +25,11 @@ function escapeForPattern(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-function compile(otherServersToolNames: ReadonlyMap<string, readonly string[]>): CompiledNames {
-  const cached = compiledByMap.get(otherServersToolNames);
+/** Lowercase distinctive name or `server:tool` key → the servers that have it, and the name as they spell it. */
+function nameOwners(otherServersToolNames: ReadonlyMap<string, readonly string[]>): NameOwners {
+  const cached = ownersByMap.get(otherServersToolNames);
   if (cached !== undefined) return cached;
-  const owners = new Map<string, { servers: string[]; name: string }>();
+  const owners: NameOwners = new Map();
   const add = (spelling: string, server: string, name: string): void => {
     const key = normalizeForMatching(spelling);
     const owner = owners.get(key) ?? { servers: [], name };
@@ -46,14 +43,13 @@ function compile(otherServersToolNames: ReadonlyMap<string, readonly string[]>):
       if (isDistinctiveName(name)) add(name, server, name);
     }
   }
-  // Longest first, so `send_email_draft` wins over `send_email`; a name must stand as a word of its own.
-  const alternatives = [...owners.keys()].sort((left, right) => right.length - left.length).map(escapeForPattern);
-  const pattern =
-    alternatives.length === 0 ? undefined : new RegExp(`(?<![\\w.:-])(?:${alternatives.join('|')})(?![\\w-])`, 'g');
-  const compiled = { owners, pattern };
-  compiledByMap.set(otherServersToolNames, compiled);
-  return compiled;
+  ownersByMap.set(otherServersToolNames, owners);
+  return owners;
 }
+
+/** Name-like words (`send_email`, `mail:search`, `a.b-c`), without the punctuation that ends a sentence. */
+const nameLikeWord = /[\p{L}\p{N}_][\p{L}\p{N}_.:-]*/gu;
+const sentencePunctuation = new Set(['.', ':', '-']);
 
 function excerptAt(text: string, index: number, length: number): string {
   const from = Math.max(0, index - 40);
@@ -68,39 +64,40 @@ const callPhrase =
 const selfReferences = new Set(['this', 'it', 'me', 'these', 'them', 'tool', 'tools']);
 
 /**
- * Findings for one field's text: other servers' distinctive tool names and keys, and call phrases about other tools.
- * `ownToolNames` are the scanned server's own names (naming those is ordinary); `otherServersToolNames` may hold the
+ * Findings for one field's text (as `normalizeForMatching` gave it): other servers' distinctive tool names and
+ * keys, and call phrases about other tools.
+ * `ownToolNames` are the scanned server's own names, normalized (naming those is ordinary); `otherServersToolNames` may hold the
  * scanned server too (it is skipped).
  */
 export function findToolShadowing(
-  text: string,
+  normalized: string,
   serverId: string,
   ownToolNames: ReadonlySet<string>,
   otherServersToolNames: ReadonlyMap<string, readonly string[]>,
 ): ShadowingMatch[] {
-  const normalized = normalizeForMatching(text);
-  const ownLowercase = new Set([...ownToolNames].map((name) => normalizeForMatching(name)));
   const matches: ShadowingMatch[] = [];
   const reported = new Set<string>();
-  const { owners, pattern } = compile(otherServersToolNames);
-  for (const found of pattern === undefined ? [] : normalized.matchAll(pattern)) {
-    const owner = owners.get(found[0]);
-    if (owner === undefined || reported.has(found[0])) continue;
+  const owners = nameOwners(otherServersToolNames);
+  for (const found of normalized.matchAll(nameLikeWord)) {
+    let word = found[0];
+    while (sentencePunctuation.has(word.at(-1) ?? '')) word = word.slice(0, -1);
+    const owner = owners.get(word);
+    if (owner === undefined || reported.has(word)) continue;
     const others = owner.servers.filter((server) => server !== serverId);
-    const isKey = found[0].includes(':') || found[0].includes('__');
-    if (others.length === 0 || (!isKey && ownLowercase.has(found[0]))) continue;
-    reported.add(found[0]);
+    const isKey = word.includes(':') || word.includes('__');
+    if (others.length === 0 || (!isKey && ownToolNames.has(word))) continue;
+    reported.add(word);
     matches.push({
       reason: isKey
         ? `names the tool ${others[0]}:${owner.name} of another server`
         : `names ${owner.name}, a tool of the server ${others.join(', ')}`,
-      excerpt: excerptAt(normalized, found.index, found[0].length),
+      excerpt: excerptAt(normalized, found.index, word.length),
     });
   }
   const phrase = callPhrase.exec(normalized);
   if (phrase !== null) {
     const named = (phrase[1] ?? '').replace(new RegExp(`^${escapeForPattern(normalizeForMatching(serverId))}:`), '');
-    if (!selfReferences.has(named) && !ownLowercase.has(named)) {
+    if (!selfReferences.has(named) && !ownToolNames.has(named)) {
       matches.push({
         reason: `tells the model what to do when it calls "${named}", a tool other than this one`,
         excerpt: excerptAt(normalized, phrase.index, phrase[0].length),

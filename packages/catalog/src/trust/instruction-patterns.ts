@@ -71,15 +71,17 @@ export function squashForMatching(normalized: string): string {
   return normalized.replace(/[^a-z]+/g, '');
 }
 
+const dismiss = '(?:ignore|disregard|forget|override|overrule|bypass|skip|discard|abandon)';
 const earlier = `(?:previous|prior|preceding|above|earlier|original|system|developer|initial|all(?: (?:the|of the|your|previous|prior|other))?|any(?: (?:previous|prior|other))?|your|the user'?s?)`;
 const guidance = `(?:instructions?|prompts?|rules|directives?|directions|guidelines|guidance|orders|commands|context|messages|constraints)`;
 const tell = `(?:tell|telling|inform|informing|mention|mentioning|notify|notifying|alert|alerting|reveal|revealing|disclose|disclosing|show|showing|let)`;
-const secretFile = String.raw`(?:~?/?\.ssh\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\.aws/credentials|\.git-credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.docker/config\.json|\.kube/config|/etc/(?:passwd|shadow)\b|\bmcp\.json\b|claude_desktop_config\.json|\.cursor/|\.env\b|\.bash_history|\.zsh_history|\.gnupg|keychain|wallet\.dat)`;
+const secretFile = String.raw`(?:~?/?\.ssh\b|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|\.aws/credentials|\.git-credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.docker/config\.json|\.kube/config|/etc/(?:passwd|shadow)\b|\bmcp\.json\b|claude_desktop_config\.json|\.cursor/|\.env(?:\.local|\.production|\.development)?(?!\.?[\w-])|\.bash_history|\.zsh_history|\.gnupg|keychain|wallet\.dat)`;
 const secretThing = `(?:api[ _-]?keys?|passwords?|passphrases?|credentials|secrets?|private keys?|access tokens?|auth(?:entication)? tokens?|session (?:tokens?|cookies?)|ssh keys?|environment variables|env vars|conversation history|chat history|system prompt|previous messages)`;
-const sendVerb = `(?:send|sending|post|posting|upload|uploading|forward|forwarding|transmit|transmitting|submit|submitting|exfiltrate|leak|report|copy|pipe|append|attach|include|pass|put)`;
+const sendObject = `(?:data|contents?|results?|output|conversation|chat history|history|files?|keys?|secrets?|credentials|tokens?|passwords?|notes|information|everything|a copy|(?:the )?(?:user'?s? )?(?:request|query|input|arguments|parameters))`;
+const sendVerb = `(?:send|post|upload|forward|transmit|submit|exfiltrate|leak|copy|pipe|append|attach|include|report)`;
 const readVerb = `(?:read|reading|cat|open|opening|load|loading|fetch|fetching|access|accessing|get|collect|gather|dump|print|output|list|include|attach|send|upload|pass|provide|copy|extract)`;
 const placeholder = String.raw`(?:\{[^}\s]*\}|<[^>\s]*>|\$\{?[a-z_]+|\[[a-z_ ]+\]|%[a-z_]+%|\.\.\.)`;
-const exfilParameter = `(?:data|d|content|contents|payload|secret|secrets|key|keys|token|password|pass|creds|credentials|env|file|files|info|context|conversation|history|chat|message|msg|text|body|q|leak|dump|exfil|s|c|p|x)`;
+const exfilParameter = `(?:data|d|content|contents|payload|secrets?|password|pass|creds|credentials|env|context|conversation|history|chat|notes|leak|dump|exfil|ssh)`;
 
 /** The patterns, checked in this order; each reports at most once per field. */
 export const instructionPatterns: readonly InstructionPattern[] = [
@@ -87,14 +89,21 @@ export const instructionPatterns: readonly InstructionPattern[] = [
     kind: 'instruction-override',
     reason: 'tells the model to ignore or replace its instructions',
     pattern: new RegExp(
-      String.raw`\b(?:ignore|disregard|forget|override|overrule|bypass|skip|discard|abandon)\s+(?:all\s+)?${earlier}\s+(?:\w+\s+)?${guidance}\b`,
+      [
+        // "ignore all previous instructions", "disregard the prior system prompt"
+        String.raw`\b${dismiss}\s+(?:all\s+)?(?:(?:the|your|any|of the)\s+)?${earlier}\s+(?:\w+\s+)?${guidance}\b`,
+        // "disregard the instructions you were given", "forget your rules so far"
+        String.raw`\b${dismiss}\s+(?:all\s+)?(?:(?:the|your|any)\s+)?${guidance}\s+(?:you (?:were|have been|got) (?:given|told)|(?:given|told) (?:to you|before|earlier)|above|so far|before this)`,
+        // "ignore everything above", "forget everything you were told"
+        String.raw`\b${dismiss}\s+(?:everything|anything|all)\s+(?:above|before|else|previously|prior|so far|(?:that )?you (?:were|have been) (?:told|given))`,
+      ].join('|'),
     ),
   },
   {
     kind: 'instruction-override',
     reason: 'gives the model new instructions or a new role',
     pattern:
-      /\b(?:new|updated|real|actual|true) (?:system )?instructions ?:|\byou are now (?:a|an|in|the|no longer)\b|\bfrom now on,? (?:you|always|never|ignore)\b|\bact as (?:an? )?(?:unrestricted|jailbroken|developer mode|dan)\b|\b(?:enter|enable|activate) (?:developer|god|admin|debug|dan) mode\b/,
+      /\b(?:new|updated|real|actual|true) (?:system )?instructions ?:|\byou are now (?:a|an|in|the|no longer)\b|\bfrom now on,? (?:you|always|never|ignore)\b|\bact as (?:an? )?(?:unrestricted|jailbroken|developer mode|dan)\b|\b(?:enter|enable|activate) (?:developer|god|admin|debug|dan) mode\b|\b(?:ignore|override|replace|reveal|print|output|leak) (?:the|your) (?:system|developer) (?:prompt|message)\b/,
   },
   {
     kind: 'concealment',
@@ -107,7 +116,12 @@ export const instructionPatterns: readonly InstructionPattern[] = [
     kind: 'hidden-block',
     reason: 'holds a block addressed to the model (<IMPORTANT>, <SYSTEM> and the like)',
     pattern:
-      /<\s*\/?\s*(?:important|system|system[_-]?prompt|instructions?|secret|hidden|admin|assistant|prompt|critical|override|ai[_-]?(?:instructions?|only)|note[_-]?to[_-]?(?:ai|model|assistant)|llm|model)\s*>|\[\[?\s*(?:system|important|instructions?|admin)\s*\]?\]\s*:?|\{\{\s*(?:system|important|instructions?)\s*\}\}|^\s*#{1,6}\s*(?:system|hidden instructions?)\s*:?\s*$|\b(?:note|message|instructions?) (?:to|for) (?:the )?(?:ai|llm|model|assistant|agent)\b/m,
+      /(?<![=?&/])<\s*\/?\s*(?:important|system|system[_-]?prompt|instructions?|secret|hidden|admin|assistant|prompt|critical|override|ai[_-]?(?:instructions?|only)|note[_-]?to[_-]?(?:ai|model|assistant)|llm|model)\s*>|\[\[?\s*(?:system|important|instructions?|admin)\s*\]?\]\s*:?|\{\{\s*(?:system|important|instructions?)\s*\}\}|^\s*#{1,6}\s*(?:system|hidden instructions?)\s*:?\s*$|\b(?:note|message|instructions?) (?:to|for) (?:the )?(?:ai|llm|model|assistant|agent)\b/m,
+  },
+  {
+    kind: 'hidden-block',
+    reason: 'holds an HTML comment (hidden where the description is rendered as markdown)',
+    pattern: /<!--/,
   },
   {
     kind: 'secret-access',
@@ -130,7 +144,7 @@ export const instructionPatterns: readonly InstructionPattern[] = [
     kind: 'exfiltration-url',
     reason: 'asks for data to be sent to a URL',
     pattern: new RegExp(
-      String.raw`\b${sendVerb}\b[^.!?\n]{0,100}\b(?:to|at|via)\s+(?:the\s+)?(?:url|endpoint|webhook|server)?\s*:?\s*<?https?://`,
+      String.raw`\b${sendVerb}\s+(?:(?:all|any|every|the|your|its|their|this|of|user'?s?|whole|full|entire)\s+){0,4}${sendObject}\b[^.!?\n]{0,80}\b(?:to|at|via)\s+(?:the\s+)?(?:url|endpoint|webhook|server)?\s*:?\s*<?https?://`,
     ),
   },
   {

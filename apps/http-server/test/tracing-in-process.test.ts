@@ -71,6 +71,55 @@ describe('tracing in process', () => {
     const failed = exporter.getFinishedSpans().find((span) => span.name === 'tools/call no-such-tool');
     expect(failed?.status.code).toBe(SpanStatusCode.ERROR);
     expect(failed?.attributes['error.type']).toBeDefined();
+    // The type only: an error's message may carry what a backend echoed (a secret), and spans leave the process.
+    expect(failed?.status.message).toBeUndefined();
+  });
+
+  it("drops the caller's traceparent and tracestate from _meta before adding ours (no stale tracestate)", async () => {
+    exporter.reset();
+    const tracer = trace.getTracer('test');
+    const result = await tracer.startActiveSpan('caller', async (span) => {
+      try {
+        return await server.runtime.manager.callTool(
+          'legacy',
+          'meta',
+          {},
+          {
+            meta: {
+              traceparent: '00-11111111111111111111111111111111-2222222222222222-01',
+              tracestate: 'stale=1',
+              kept: 'yes',
+            },
+          },
+        );
+      } finally {
+        span.end();
+      }
+    });
+    const backendCall = exporter.getFinishedSpans().find((span) => span.name === 'tools/call meta');
+    const meta = metaOf(result);
+    expect(meta.traceparent).toBe(`00-${backendCall?.spanContext().traceId}-${backendCall?.spanContext().spanId}-01`);
+    expect(meta).not.toHaveProperty('tracestate');
+    expect(meta.kept).toBe('yes');
+  });
+
+  it("carries a client's unsampled traceparent on to the backend (the request's span records nothing)", async () => {
+    exporter.reset();
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const { client } = await mcpClient(server.url);
+    let result: unknown;
+    try {
+      result = await client.callTool({
+        name: 'tool_execute',
+        arguments: { toolKey: 'legacy:meta' },
+        _meta: { traceparent: `00-${traceId}-00f067aa0ba902b7-00` },
+      });
+    } finally {
+      await client.close();
+    }
+    // Not sampled by the caller: no span recorded, and the backend's traceparent is in the caller's trace, unsampled.
+    expect(exporter.getFinishedSpans().filter((span) => span.name.startsWith('tools/call'))).toEqual([]);
+    expect(String(metaOf(result).traceparent)).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-00$`));
   });
 
   it("parents the request's span on a client's params._meta.traceparent", async () => {

@@ -5,7 +5,7 @@ import { forwardRequest } from './forward-request.js';
 import type { InFlightRequests } from './in-flight-requests.js';
 import type { OriginTracker } from './origin-tracker.js';
 import type { ProtocolErrors } from './protocol-errors.js';
-import { traceContextMeta } from '../telemetry/backend-call-span.js';
+import { withTraceContextMeta } from '../telemetry/backend-call-span.js';
 
 /** Options of one forwarded call: the shared `ToolCallOptions` and an overall limit. */
 export interface CallToolOptions extends ToolCallOptions {
@@ -55,8 +55,8 @@ export function forwardToolCall(client: BackendPeer, call: ForwardedCall): Promi
   const { toolName } = call;
   // The current span's W3C trace context goes with the call in `_meta` (both protocol eras send `params._meta` as
   // it is), so the backend's own spans join the caller's trace; nothing is added without an SDK.
-  const traceMeta = traceContextMeta();
-  const options = traceMeta ? { ...call.options, meta: { ...call.options.meta, ...traceMeta } } : call.options;
+  const meta = withTraceContextMeta(call.options.meta);
+  const options = meta !== call.options.meta && meta ? { ...call.options, meta } : call.options;
   const params: Record<string, unknown> = { name: toolName, arguments: call.args };
   if (options.task) params.task = { ...options.task };
   // Returned as it is: no extra await on the hot path.

@@ -55,7 +55,8 @@ export function withBackendCallSpan(
 function endWithError(span: Span, error: unknown): void {
   const code = (error as { code?: unknown } | undefined)?.code;
   span.setAttribute('error.type', typeof code === 'string' || typeof code === 'number' ? String(code) : 'error');
-  span.setStatus({ code: SpanStatusCode.ERROR, ...(error instanceof Error ? { message: error.message } : {}) });
+  // The type only, never the message: a backend's error text may carry a secret, and spans leave the process.
+  span.setStatus({ code: SpanStatusCode.ERROR });
   span.end();
 }
 
@@ -68,4 +69,16 @@ export function traceContextMeta(): Record<string, string> | undefined {
   propagation.inject(context.active(), carrier);
   for (const _key in carrier) return carrier;
   return undefined;
+}
+
+/**
+ * The call's `_meta` with our trace context: the client's own `traceparent` and `tracestate` go first, so a
+ * `tracestate` of theirs never pairs with our `traceparent` (W3C Trace Context: the two travel together). Without
+ * a trace context of ours (no SDK), the client's `_meta` passes as it is.
+ */
+export function withTraceContextMeta(meta: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  const traceMeta = traceContextMeta();
+  if (!traceMeta) return meta;
+  const { traceparent: _traceparent, tracestate: _tracestate, ...rest } = meta ?? {};
+  return { ...rest, ...traceMeta };
 }

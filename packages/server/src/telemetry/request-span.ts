@@ -66,9 +66,12 @@ export function withRequestSpan(
     },
     parent,
   );
-  // Nobody records it (no SDK): the handler runs as it would without tracing.
-  if (!span.isRecording()) return handle();
-  return context.with(trace.setSpan(parent, span), handle).then(
+  // Inside the span's context even when nobody records it (no SDK, or a sampler that drops it): its context still
+  // carries the parent's trace (the client's unsampled traceparent), which the backend calls must carry on rather
+  // than start a trace of their own.
+  const running = context.with(trace.setSpan(parent, span), handle);
+  if (!span.isRecording()) return running;
+  return running.then(
     (result) => {
       if (result.isError === true) {
         span.setAttribute('error.type', 'tool_error');
@@ -80,7 +83,8 @@ export function withRequestSpan(
     (error: unknown) => {
       const code = (error as { code?: unknown } | undefined)?.code;
       span.setAttribute('error.type', typeof code === 'string' || typeof code === 'number' ? String(code) : 'error');
-      span.setStatus({ code: SpanStatusCode.ERROR, ...(error instanceof Error ? { message: error.message } : {}) });
+      // The type only, never the message: a backend's error text may carry a secret, and spans leave the process.
+      span.setStatus({ code: SpanStatusCode.ERROR });
       span.end();
       throw error;
     },

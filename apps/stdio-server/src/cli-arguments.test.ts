@@ -23,6 +23,20 @@ describe('parseCliArguments', () => {
     expect(() => parseCliArguments(['list', '--logout'])).toThrow(/--logout/);
   });
 
+  it('reads secret: set NAME, list, delete NAME; never a value on the command line', () => {
+    expect(parseCliArguments(['secret', 'set', 'GH_TOKEN'])).toMatchObject({
+      command: 'secret',
+      positionals: ['set', 'GH_TOKEN'],
+    });
+    expect(parseCliArguments(['secret', 'list', '--json'])).toMatchObject({ positionals: ['list'], json: true });
+    expect(() => parseCliArguments(['secret'])).toThrow('secret needs set NAME, list or delete NAME');
+    expect(() => parseCliArguments(['secret', 'sett', 'X'])).toThrow('did you mean "set"?');
+    expect(() => parseCliArguments(['secret', 'set'])).toThrow('secret set needs a NAME');
+    expect(() => parseCliArguments(['secret', 'set', 'X', 'value'])).toThrow('never from the command line');
+    expect(() => parseCliArguments(['secret', 'delete', 'my-token'])).toThrow('cannot be a secret name');
+    expect(() => parseCliArguments(['secret', 'list', 'X'])).toThrow('secret list takes no name');
+  });
+
   it('reads ui: --port, --no-open and --no-watch', () => {
     expect(parseCliArguments(['ui'])).toMatchObject({ command: 'ui', open: true, watch: true });
     expect(parseCliArguments(['ui', '--port', '8123', '--no-open', '--no-watch'])).toMatchObject({

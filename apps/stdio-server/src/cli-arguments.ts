@@ -4,7 +4,18 @@ import type { McpClientName } from '@search-mcp/shared/node';
 import { closestName } from './closest-name.js';
 import { UsageError } from './usage-error.js';
 
-export type CommandName = 'serve' | 'search' | 'call' | 'list' | 'doctor' | 'init' | 'auth' | 'ui' | 'help' | 'version';
+export type CommandName =
+  | 'serve'
+  | 'search'
+  | 'call'
+  | 'list'
+  | 'doctor'
+  | 'init'
+  | 'auth'
+  | 'ui'
+  | 'secret'
+  | 'help'
+  | 'version';
 
 /** The strategies `search --strategy` may ask for (`off` would only say that search is off). */
 export type CliSearchStrategy = Exclude<SearchStrategy, 'off'>;
@@ -61,6 +72,7 @@ const commands: readonly CommandName[] = [
   'init',
   'auth',
   'ui',
+  'secret',
   'help',
   'version',
 ];
@@ -111,6 +123,10 @@ Usage:
   search-mcp ui                      the web console for this config on 127.0.0.1: prints its address (with a
                                      one-time sign-in code) and opens it; Ctrl-C stops it
                                      [--port N (default: a free one)] [--no-open] [--no-watch]
+  search-mcp secret set NAME         store a secret in the OS keyring for \${keyring:NAME} in the config; the
+                                     value comes from stdin (a hidden prompt on a terminal), never the command line
+  search-mcp secret list             the names stored with secret set (never the values) [--json]
+  search-mcp secret delete NAME      remove a secret from the OS keyring
 
 Options:
   --config PATH        config file (default: $SEARCH_MCP_CONFIG, ./config/mcp-servers.json,
@@ -218,6 +234,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   if (command === 'auth' && positionals.length > 1) throw new UsageError('auth takes at most one server id');
   if (command === 'auth' && result.logout && positionals.length === 0)
     throw new UsageError('--logout needs the server to log out of, e.g. search-mcp auth --logout github');
+  if (command === 'secret') checkSecretArguments(positionals);
   if (command === 'search' && positionals.length === 0)
     throw new UsageError('search needs a query, e.g. search-mcp search "read a file"');
   if (command === 'call' && positionals.length === 0)
@@ -225,6 +242,32 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   if (command === 'call' && positionals.length > 2)
     throw new UsageError('call takes a tool key and one JSON object of arguments (quote the JSON)');
   return result;
+}
+
+const secretActions = ['set', 'list', 'delete'];
+
+/** `secret set NAME`, `secret list`, `secret delete NAME`: a NAME is a variable's name, its fallback is `${NAME}`. */
+function checkSecretArguments(positionals: readonly string[]): void {
+  const [action, name, ...rest] = positionals;
+  if (action === undefined || !secretActions.includes(action)) {
+    const suggestion = action === undefined ? undefined : closestName(action, secretActions);
+    throw new UsageError(
+      `secret needs set NAME, list or delete NAME${action === undefined ? '' : `, not "${action}"`}` +
+        (suggestion ? `; did you mean "${suggestion}"?` : ''),
+    );
+  }
+  if (action === 'list') {
+    if (name !== undefined) throw new UsageError('secret list takes no name');
+    return;
+  }
+  if (name === undefined)
+    throw new UsageError(`secret ${action} needs a NAME, e.g. search-mcp secret ${action} GITHUB_TOKEN`);
+  if (rest.length > 0)
+    throw new UsageError(
+      `secret ${action} takes one NAME${action === 'set' ? ': the value is read from stdin, never from the command line' : ''}`,
+    );
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+    throw new UsageError(`"${name}" cannot be a secret name: use letters, digits and _ (like GITHUB_TOKEN)`);
 }
 
 /** Options that mean something to one command only; elsewhere they are a mistake worth saying. */

@@ -1,7 +1,8 @@
 import { isServerVisibleToProject, isToolAllowed, type ToolCatalog } from '@search-mcp/catalog';
 import { OTHER_SERIES, type UsageReport, type UsageReportQuery, UsageStatistics } from '@search-mcp/runtime';
-import { AuthorizationError } from '@search-mcp/shared';
+import { AuthorizationError, parseToolKey } from '@search-mcp/shared';
 import type { FastifyRequest } from 'fastify';
+import { assertAdmin } from '../access/admin-access.js';
 import { errorResponses } from '../openapi/documented-responses.js';
 import { callerOf } from '../request-context.js';
 import type { ZodFastifyInstance } from './rest-route-context.js';
@@ -17,8 +18,8 @@ export interface StatsRouteContext {
 /**
  * `GET /v1/stats?window=&serverId=&toolKey=` (docs/console.md, "Usage statistics"): any caller, over the tools it
  * may see — those `GET /v1/tools` lists for it, and those of servers its project and roles may see that are not
- * connected now (their history stays visible while they are down). The `(other)` series (tools past the cap) mixes
- * every project's tools: only a caller without project or role limits sees it.
+ * connected now (their history stays visible while they are down), never a tool its server's `toolPermissions` turns
+ * off. The `(other)` series (tools past the cap) mixes every project's tools: only an admin sees it.
  */
 export function registerStatsRoute(app: ZodFastifyInstance, context: StatsRouteContext): void {
   const usage = context.usage ?? new UsageStatistics();
@@ -35,16 +36,21 @@ export function registerStatsRoute(app: ZodFastifyInstance, context: StatsRouteC
     }
     const caller = callerOf(request);
     const listed = new Set((await catalog.list({}, caller)).map((tool) => tool.toolKey));
-    const unlimited = project === undefined && caller.access === undefined;
+    // The `(other)` series mixes every project's tools: admins only (an anonymous caller is nobody in particular).
+    const admin = isAdmin(request) && project === undefined;
     const configured = catalog.config.mcpServers;
     return (toolKey: string, serverId: string): boolean => {
-      if (toolKey === OTHER_SERIES) return unlimited;
+      if (toolKey === OTHER_SERIES) return admin;
       if (listed.has(toolKey)) return true;
       const server = Object.hasOwn(configured, serverId) ? configured[serverId] : undefined;
+      if (server === undefined) return false;
+      // A tool its server's `toolPermissions` turns off is hidden from everyone, connected or not.
+      const toolName = parseToolKey(toolKey)?.toolName;
+      if (toolName !== undefined && Object.hasOwn(server.toolPermissions, toolName)) {
+        if (server.toolPermissions[toolName] === false) return false;
+      }
       return (
-        server !== undefined &&
-        isServerVisibleToProject(server.projects, project) &&
-        isToolAllowed(caller.access, project, serverId, toolKey)
+        isServerVisibleToProject(server.projects, project) && isToolAllowed(caller.access, project, serverId, toolKey)
       );
     };
   };
@@ -69,4 +75,14 @@ export function registerStatsRoute(app: ZodFastifyInstance, context: StatsRouteC
       });
     },
   );
+}
+
+/** An admin token or OAuth admin role (`assertAdmin`); anonymous callers and tokens limited to projects are not. */
+function isAdmin(request: FastifyRequest): boolean {
+  try {
+    assertAdmin(request, 'The (other) series');
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -298,7 +298,13 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
 
   /** The state of every configured server, in config order. */
   status(): ServerStatus[] {
-    return [...this.connections.values()].map((connection) => this.withPerUser(connection.status()));
+    return [...this.connections.values()].map((connection) => this.withSandbox(this.withPerUser(connection.status())));
+  }
+
+  /** A sandboxed server's status names its sandbox (docs/trust.md, "Sandboxed servers"). */
+  private withSandbox(status: ServerStatus): ServerStatus {
+    const config = this.currentConfig.mcpServers[status.id];
+    return config?.transport === 'stdio' && config.sandbox ? { ...status, sandbox: config.sandbox.kind } : status;
   }
 
   /** A per-user server's status says how many callers have a connection of their own. */

@@ -1,6 +1,7 @@
 import type { McpFetchLike, McpTransport, SecretRedactor } from '@search-mcp/shared';
 import type { ProcessWatchdog } from '../process/process-watchdog.js';
 import { StdioProcessTransport } from '../process/stdio-process-transport.js';
+import { sandboxLaunch, type ServerLaunch } from '../sandbox/sandbox-launch.js';
 import { ProgressOrderingTransport } from '../transport/progress-ordering-transport.js';
 import type { BackendPeer, ProtocolEra } from './backend-peer.js';
 import type { ConnectionFactory, ConnectionRequest, OpenedConnection } from './connection-factory.js';
@@ -33,12 +34,20 @@ async function openStdio(request: ConnectionRequest, settings: ConnectionFactory
   if (config.transport !== 'stdio') throw new Error('not a stdio server');
   // Whatever the era, a server is spawned with the 1.x SDK's default environment (one rule for every stdio server).
   const { getDefaultEnvironment } = await loadLegacyClient();
+  let launch: ServerLaunch = {
+    command: config.command,
+    args: config.args,
+    env: { ...getDefaultEnvironment(), ...config.env },
+    ...(config.cwd !== undefined ? { cwd: config.cwd } : {}),
+  };
+  // A server that cannot run in its sandbox fails to start; it never runs without it (docs/trust.md).
+  if (config.sandbox) launch = await sandboxLaunch(config.sandbox, { ...launch, configuredEnv: config.env });
   const spawn = () => {
     const transport = new StdioProcessTransport({
-      command: config.command,
-      args: config.args,
-      env: { ...getDefaultEnvironment(), ...config.env },
-      ...(config.cwd !== undefined ? { cwd: config.cwd } : {}),
+      command: launch.command,
+      args: launch.args,
+      env: launch.env,
+      ...(launch.cwd !== undefined ? { cwd: launch.cwd } : {}),
       ...(settings.watchdog ? { watchdog: settings.watchdog } : {}),
       stderrTailLines: settings.stderrTailLines,
       closeGraceMs: settings.shutdownGraceMs,

@@ -51,6 +51,8 @@ export interface ServerStatus {
    * now, and the most the manager keeps open at once. The fields above describe the server's shared connection.
    */
   perUser?: { connections: number; maxConnections: number };
+  /** The sandbox a stdio server runs in (docs/trust.md, "Sandboxed servers"), when its config gives one. */
+  sandbox?: 'bubblewrap' | 'docker';
 }
 
 /**

@@ -14,6 +14,7 @@ export const fixtureServerNames = [
   'modern-server.mjs', // 2.x SDK, 2026-07-28 (`--both` both eras, `--http` Streamable HTTP, `--tasks`)
   'raw-http-server.mjs', // hand-written Streamable HTTP: answers as an SDK server never would
   'raw-reply-server.mjs', // hand-written stdio: malformed replies, wrong shapes, floods
+  'sandbox-probe-server.mjs', // tries to read, write, connect and see processes; reports each errno (sandboxes)
   'silent-server.mjs', // never answers, not even `initialize`
   'stdio-fixture-server.mjs', // the tool fixture over stdio (slow start, garbage, pages, stubborn, grandchildren …)
   'wrapper-server.mjs', // a launcher that ignores SIGTERM and does not pass it on

@@ -5,6 +5,7 @@ import { connectWithProgress, loadRuntime } from '../startup.js';
 import { formatTable } from '../terminal-output.js';
 import { measureContextCost } from './context-cost.js';
 import { checkHybridSearch, formatHybridCheck } from './doctor-hybrid-check.js';
+import { formatSandboxes, sandboxesOf } from './doctor-sandboxes.js';
 import { failureHint, wrapText } from './failure-hints.js';
 
 /** Validates the config, connects each server, and shows its state and the context Search MCP saves. */
@@ -45,6 +46,7 @@ export async function doctorCommand(cli: CliArguments, lifecycle: CliLifecycle):
           warnings,
           duplicates,
           resourceDuplicates,
+          sandboxes: sandboxesOf(config),
           servers: statuses.map((status) => {
             const hint = status.lastError ? failureHint(status.lastError) : undefined;
             return hint ? { ...status, hint } : status;
@@ -87,6 +89,7 @@ export async function doctorCommand(cli: CliArguments, lifecycle: CliLifecycle):
     ),
     '',
   );
+  out.push(...formatSandboxes(sandboxesOf(config)));
   // The whole reason of each failure, wrapped, and what to do about the common ones.
   const width = Math.max(60, Math.min(process.stdout.columns ?? 100, 120)) - 4;
   const problems = statuses.filter((status) => status.state !== 'running' && status.lastError);

@@ -11,6 +11,9 @@ export function packageTestConfig(overrides: { include?: string[]; testTimeout?:
       include: overrides.include ?? ['src/**/*.test.ts', 'test/**/*.test.ts'],
       testTimeout: timeout,
       hookTimeout: timeout,
+      // Test runs must neither read nor write the pins of the person running them (docs/trust.md, "Pinning and
+      // quarantine"): the tests of pinning give their runtimes a pin store, or their children a state folder, of their own.
+      env: { SEARCH_MCP_PINNING: 'off' },
     },
   });
 }

@@ -44,3 +44,7 @@ export type {
   HybridSearchStatus,
   PrepareHybridSearchOptions,
 } from './search/hybrid-search-readiness.js';
+
+export { FilePinStore, defaultPinFilePath, PIN_FILE_NAME } from './trust/file-pin-store.js';
+export type { FilePinStoreOptions } from './trust/file-pin-store.js';
+export { PINNING_ENV_VARIABLE } from './trust/default-pin-store.js';

@@ -1,0 +1,198 @@
+/**
+ * The pins in `<state folder>/pins.json` (docs/trust.md, "Pinning and quarantine"), shared by every CLI command and
+ * both apps. Read once at start; written atomically (a temporary file renamed over it, mode 0600, folder 0700), each
+ * write re-reading the file first so changes made by another process are kept. A change made by another process
+ * (`search-mcp approve` while the HTTP app runs) takes effect without a restart: the file's mtime is polled
+ * (`fs.watchFile`, every `pollIntervalMs`) and a changed file is read again.
+ */
+import { readFileSync, type Stats, unwatchFile, watchFile } from 'node:fs';
+import { chmod, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
+import type { PinObservation, ServerPins, ToolPinStore } from '@search-mcp/catalog';
+import { type Logger, silentLogger } from '@search-mcp/shared';
+import { stateDirectory } from '@search-mcp/shared/node';
+import {
+  applyObservation,
+  approvePending,
+  emptyPinFile,
+  type PinFile,
+  parsePinFile,
+  serializePinFile,
+  serverPins,
+} from './pin-file.js';
+
+export interface FilePinStoreOptions {
+  /** Default `<state folder>/pins.json` (`stateDirectory(env)`). */
+  path?: string;
+  /** For the state folder; default `process.env`. */
+  env?: Record<string, string | undefined>;
+  logger?: Logger;
+  /** How often the file's mtime is checked while someone listens; default 250 ms. */
+  pollIntervalMs?: number;
+}
+
+export const PIN_FILE_NAME = 'pins.json';
+
+/** The default path of the pin file. */
+export function defaultPinFilePath(env: Record<string, string | undefined> = process.env): string {
+  return join(stateDirectory(env), PIN_FILE_NAME);
+}
+
+export class FilePinStore implements ToolPinStore {
+  readonly path: string;
+  private data: PinFile;
+  /** The text last read or written: a poll that finds it again is our own write. */
+  private lastText: string | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly listeners = new Set<() => void>();
+  private readonly logger: Logger;
+  private readonly pollIntervalMs: number;
+  private watching = false;
+
+  /** Reads the file now (a missing file: nothing pinned yet). Throws when it exists but is not a pin file. */
+  constructor(options: FilePinStoreOptions = {}) {
+    this.path = options.path ?? defaultPinFilePath(options.env);
+    this.logger = options.logger ?? silentLogger;
+    this.pollIntervalMs = options.pollIntervalMs ?? 250;
+    const text = readTextSync(this.path);
+    this.data = text === undefined ? emptyPinFile() : parseOrExplain(text, this.path);
+    this.lastText = text;
+  }
+
+  server(serverId: string): ServerPins | undefined {
+    return serverPins(this.data, serverId);
+  }
+
+  /** Every server's pins and what waits, as last read. */
+  servers(): Readonly<Record<string, ServerPins>> {
+    return this.data.servers;
+  }
+
+  observe(serverId: string, observation: PinObservation): void {
+    applyObservation(this.data, serverId, observation);
+    this.update((file) => applyObservation(file, serverId, observation)).catch((error: unknown) =>
+      this.logger.error('cannot write the pin file; pins are kept in memory only', {
+        file: this.path,
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    );
+  }
+
+  async approve(serverId: string, toolName?: string): Promise<string[]> {
+    let approved: string[] = [];
+    await this.update((file) => {
+      approved = approvePending(file, serverId, toolName, new Date());
+    });
+    if (approved.length > 0) this.notify();
+    return approved;
+  }
+
+  /** Reads the file again now (what a poll does); resolves once listeners were told of a change. */
+  reload(): Promise<void> {
+    return this.enqueue(async () => {
+      const text = await readText(this.path);
+      if (text === this.lastText) return;
+      this.data = text === undefined ? emptyPinFile() : parseOrExplain(text, this.path);
+      this.lastText = text;
+      this.notify();
+    });
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    if (!this.watching) {
+      this.watching = true;
+      // Polled, not `fs.watch`: the file is replaced by a rename and may not exist yet; a stat per interval is cheap.
+      watchFile(this.path, { interval: this.pollIntervalMs, persistent: false }, this.onPoll);
+    }
+    return () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size === 0) this.close();
+    };
+  }
+
+  /** Stops polling the file. */
+  close(): void {
+    if (!this.watching) return;
+    this.watching = false;
+    unwatchFile(this.path, this.onPoll);
+  }
+
+  private readonly onPoll = (current: Stats, previous: Stats): void => {
+    if (current.mtimeMs === previous.mtimeMs && current.size === previous.size) return;
+    this.reload().catch((error: unknown) =>
+      this.logger.error('cannot read the pin file; the pins read before stay in use', {
+        file: this.path,
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    );
+  };
+
+  /** Re-reads the file, applies `change`, writes it back: one at a time, so no change is lost in this process. */
+  private update(change: (file: PinFile) => void): Promise<void> {
+    return this.enqueue(async () => {
+      const before = await readText(this.path);
+      const file = before === undefined ? emptyPinFile() : parseOrExplain(before, this.path);
+      change(file);
+      const text = serializePinFile(file);
+      if (text !== before) await writeAtomically(this.path, text);
+      const changedElsewhere = before !== this.lastText;
+      this.data = file;
+      this.lastText = text;
+      if (changedElsewhere) this.notify();
+    });
+  }
+
+  private enqueue(task: () => Promise<void>): Promise<void> {
+    const run = this.queue.then(task, task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private notify(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+}
+
+function parseOrExplain(text: string, path: string): PinFile {
+  try {
+    return parsePinFile(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`Cannot read the pin file ${path}: ${reason}. Fix it, or delete it to pin every tool afresh.`);
+  }
+}
+
+function readTextSync(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+async function readText(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** A temporary file beside the target, then a rename: a reader never sees half a file. */
+async function writeAtomically(path: string, text: string): Promise<void> {
+  const directory = dirname(path);
+  await mkdir(directory, { recursive: true, mode: 0o700 });
+  const temporary = join(directory, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  await writeFile(temporary, text, { encoding: 'utf8', mode: 0o600, flag: 'wx' });
+  try {
+    await chmod(temporary, 0o600);
+    await rename(temporary, path);
+  } catch (error) {
+    await unlink(temporary).catch(() => undefined);
+    throw error;
+  }
+}

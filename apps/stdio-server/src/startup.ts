@@ -42,7 +42,8 @@ export async function loadRuntime(
   });
   const { path } = loaded;
   const config = cli.strategy ? withStrategy(loaded.config, cli.strategy, cli.project) : loaded.config;
-  const redactor = createGrowingSecretRedactor(collectConfigSecrets(config));
+  // From the config as loaded: a copy (`--strategy`) does not carry the `${keyring:NAME}` values beside it.
+  const redactor = createGrowingSecretRedactor(collectConfigSecrets(loaded.config));
   const logger = createJsonLineLogger({
     level: cli.logLevel ?? defaultLevel,
     write: (line) => process.stderr.write(line),

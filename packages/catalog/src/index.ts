@@ -29,6 +29,8 @@ export {
   isWholeServerAllowed,
 } from './catalog/caller-access.js';
 export type { ToolExecutorOptions } from './execution/tool-executor.js';
+export { RateLimiter } from './limits/rate-limiter.js';
+export type { RateLimiterOptions } from './limits/rate-limiter.js';
 
 export { Bm25SearchProvider } from './providers/bm25-search-provider.js';
 export { defaultGoodMatch } from './providers/bm25-search-options.js';

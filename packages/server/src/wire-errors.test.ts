@@ -1,9 +1,9 @@
 import { Client, ProtocolError } from '@modelcontextprotocol/client';
 import { InMemoryTransport, Server } from '@modelcontextprotocol/server';
-import { BackendError, JsonRpcErrorCode } from '@search-mcp/shared';
+import { BackendError, JsonRpcErrorCode, RateLimitError } from '@search-mcp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { errorFields } from './audit/request-audit.js';
-import { peerErrorOf, toJsonRpcError } from './wire-errors.js';
+import { metaToolProtocolError, peerErrorOf, toJsonRpcError } from './wire-errors.js';
 
 /**
  * A 2.x `Server` (what Search MCP serves on) with a real 2.x client: the errors our server→client requests end in
@@ -105,5 +105,24 @@ describe('wire errors read by shape', () => {
       message: "Cannot request input 'answer' (elicitation/create)",
       data: { requiredCapabilities },
     });
+  });
+});
+
+describe('rate limits on the wire (docs/trust.md, "Rate limits")', () => {
+  it('makes a RateLimitError a -32000 error with the retry time and the limit, for direct calls and meta-tools', () => {
+    const refusal = new RateLimitError({
+      message: "Rate limit exceeded: token 'ci' may make 60 calls a minute",
+      retryAfterMs: 1500,
+      limit: 'security.rateLimits.perToken',
+    });
+    const direct = toJsonRpcError(refusal, 'fs__read');
+    expect({ code: direct.code, message: direct.message, data: direct.data }).toEqual({
+      code: -32000,
+      message: "Rate limit exceeded: token 'ci' may make 60 calls a minute",
+      data: { retryAfterMs: 1500, limit: 'security.rateLimits.perToken' },
+    });
+    expect(metaToolProtocolError(refusal)).toEqual(direct);
+    // Other failures of a meta-tool stay `isError` results.
+    expect(metaToolProtocolError(new BackendError({ serverId: 'fs', message: 'down' }))).toBeUndefined();
   });
 });

@@ -224,7 +224,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const consoleHost = await registerConsole(app, {
     runtime,
     redactor,
-    failedAuthentications,
+    failedSignInLimitPerMinute:
+      options.failedAuthenticationLimitPerMinute ?? httpAppDefaults.failedAuthenticationLimitPerMinute,
     version,
     ...(options.oauth ? { oauth: options.oauth } : {}),
     directory: options.consoleDirectory === null ? undefined : (options.consoleDirectory ?? defaultConsoleDirectory()),

@@ -60,6 +60,9 @@ describe('/ui: the console files', () => {
   it('redirects /ui to /ui/ and serves index.html there without a token, with the strict headers', async () => {
     const bare = await fetch(`${server.url}/ui`, { redirect: 'manual' });
     expect([bare.status, bare.headers.get('location')]).toEqual([301, '/ui/']);
+    // The path decides, not the URL with its query string.
+    const withQuery = await fetch(`${server.url}/ui?from=cli`, { redirect: 'manual' });
+    expect(withQuery.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     const index = await fetch(`${server.url}/ui/`);
     expect(index.status).toBe(200);
     expect(await index.text()).toContain('<title>Search MCP</title>');
@@ -266,6 +269,13 @@ describe('a second app, of its own', () => {
       }
       const limited = await request(other.url, '/ui/session', { token: null, body: { code: 'guess-3' } });
       expect([limited.status, limited.headers.get('retry-after')]).toEqual([429, expect.stringMatching(/^\d+$/)]);
+      // A limiter of the sign-in's own: the API still answers a wrong token 401 (not 429), and wrong API tokens past
+      // the API's limit leave the sign-in alone.
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        expect((await request(other.url, '/v1/tools', { token: `wrong-${attempt}` })).status).toBe(401);
+      }
+      expect((await request(other.url, '/v1/tools', { token: 'wrong-3' })).status).toBe(429);
+      expect((await request(other.url, '/v1/tools')).status).toBe(200);
       // Without console files, /ui says so.
       expect((await request(other.url, '/ui/', { token: null })).status).toBe(404);
 

@@ -1,8 +1,9 @@
 import type { ConfigReload } from '@search-mcp/runtime';
 import type { OAuthResourceConfig, SecretRedactor, ServerState, ServerStatus } from '@search-mcp/shared';
 import type { FastifyInstance } from 'fastify';
-import type { FailedAuthenticationLimiter } from '../access/failed-authentication-limiter.js';
+import { FailedAuthenticationLimiter } from '../access/failed-authentication-limiter.js';
 import type { HttpRuntime } from '../http-app-options.js';
+import { pathOf } from '../request-context.js';
 import { type ActivityStreamEvent, registerActivityStreamRoute } from '../rest/activity-stream-route.js';
 import { registerConfigRoute } from '../rest/config-route.js';
 import { registerConsoleLogRoutes } from '../rest/console-log-routes.js';
@@ -33,7 +34,12 @@ export interface ConsoleHost {
 export interface ConsoleOptions {
   runtime: HttpRuntime;
   redactor: SecretRedactor;
-  failedAuthentications: FailedAuthenticationLimiter;
+  /**
+   * Wrong sign-in codes allowed per client address and minute, in a limiter of the console's own: bad codes never
+   * lock the address out of the API, nor wrong API tokens out of the sign-in (on loopback every local client shares
+   * one address).
+   */
+  failedSignInLimitPerMinute: number;
   version: string;
   oauth?: OAuthResourceConfig;
   /** The console's built files; undefined: not part of this build. */
@@ -56,7 +62,9 @@ export async function registerConsole(app: ZodFastifyInstance, options: ConsoleO
 
   const root = app as unknown as FastifyInstance;
   root.addHook('onSend', async (request, reply, payload) => {
-    if (request.url === consolePath || request.url.startsWith(`${consolePath}/`)) {
+    // The path: `/ui?x` is the console too.
+    const path = pathOf(request);
+    if (path === consolePath || path.startsWith(`${consolePath}/`)) {
       reply.headers(consoleSecurityHeaders);
     }
     return payload;
@@ -66,7 +74,7 @@ export async function registerConsole(app: ZodFastifyInstance, options: ConsoleO
     version: options.version,
     ...(options.oauth ? { oauth: options.oauth } : {}),
   });
-  registerConsoleSessionRoute(app, codes, options.failedAuthentications);
+  registerConsoleSessionRoute(app, codes, new FailedAuthenticationLimiter(options.failedSignInLimitPerMinute));
 
   // What the activity page shows: calls and searches, not the reads of lists (the console's own polling among them).
   const unsubscribeAudit = runtime.audit?.subscribe((record) => {

@@ -59,11 +59,15 @@ export function bubblewrapLaunch(sandbox: SandboxConfig, server: ServerLaunch): 
   args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
   for (const folder of systemFolders) args.push(...mirror(folder));
   for (const file of etcFiles) args.push(...mirror(join('/etc', file)));
-  args.push('--tmpfs', home);
-  const installations = new Set([installationOf(command)]);
+  // The home is empty: nothing of the user's files unless the config lists it (`/` as home is left as it is).
+  if (home !== '/') args.push('--tmpfs', home);
+  // A folder that holds the home (the home itself, `/`) would show all of it: then only the file is bound.
+  const holdsHome = (folder: string) => isInside(home, folder);
+  const visibleFolder = (file: string) => (holdsHome(installationOf(file)) ? file : installationOf(file));
+  const installations = new Set([visibleFolder(command)]);
   const runsOnNode = isNodeScript(command) || npmRunners.has(basename(server.command));
   const node = runsOnNode ? locateCommand('node', server.env, server.cwd) : undefined;
-  if (node !== undefined) installations.add(installationOf(node));
+  if (node !== undefined) installations.add(visibleFolder(node));
   for (const folder of installations) {
     if (!systemFolders.some((system) => isInside(folder, system))) args.push('--ro-bind', folder, folder);
   }
@@ -82,14 +86,16 @@ export function bubblewrapLaunch(sandbox: SandboxConfig, server: ServerLaunch): 
   for (const { path } of paths) {
     if (!existsSync(path)) throw new Error(`sandbox path does not exist: ${path}`);
   }
-  if (server.cwd !== undefined && !paths.some(({ path }) => isInside(server.cwd as string, path))) {
-    args.push('--ro-bind', server.cwd, server.cwd);
+  // A cwd that holds the home (`~`, `/`) is only the working folder: binding it would show the whole home.
+  const cwd = server.cwd;
+  if (cwd !== undefined && !holdsHome(cwd) && !paths.some(({ path }) => isInside(cwd, path))) {
+    args.push('--ro-bind', cwd, cwd);
   }
   // Parents first, so a path inside another keeps its own mode (a writable folder in a read-only one).
   for (const { path, writable } of [...paths].sort((a, b) => a.path.length - b.path.length)) {
     args.push(writable ? '--bind' : '--ro-bind', path, path);
   }
-  if (server.cwd !== undefined) args.push('--chdir', server.cwd);
+  if (cwd !== undefined) args.push('--chdir', cwd);
   args.push('--', command, ...server.args);
   return { command: bwrap, args, env, ...(server.cwd !== undefined ? { cwd: server.cwd } : {}) };
 }

@@ -70,6 +70,8 @@ describe.runIf(process.platform === 'linux')('a bubblewrap sandbox', () => {
     const server = (sandboxed: boolean) =>
       fixtureServer('sandbox-probe-server.mjs', ['--marker', marker], {
         env: { HOME: home },
+        // The home as working folder is only that: it must not bring the home into the sandbox.
+        cwd: home,
         ...(sandboxed
           ? {
               sandbox: {

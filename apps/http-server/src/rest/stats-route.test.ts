@@ -44,7 +44,7 @@ afterAll(async () => {
 async function toolKeys(token?: string | null): Promise<string[]> {
   const response = await request(server.url, '/v1/stats?window=1h', token === undefined ? {} : { token });
   expect(response.status).toBe(200);
-  return (response.body?.tools as Array<{ toolKey: string }>).map((tool) => tool.toolKey);
+  return ((response.body?.tools ?? []) as Array<{ toolKey: string }>).map((tool) => tool.toolKey);
 }
 
 describe('GET /v1/stats for a server that is not connected', () => {

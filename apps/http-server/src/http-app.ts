@@ -25,6 +25,7 @@ import { pathOf } from './request-context.js';
 import { registerCatalogSearchRoute } from './rest/catalog-search-route.js';
 import { registerHealthRoute } from './rest/health-route.js';
 import { legacyRedirects, registerLegacyRedirects } from './rest/legacy-redirects.js';
+import { registerQuarantineRoutes } from './rest/quarantine-routes.js';
 import { rankToolsWithCatalog } from './rest/rank-tools-with-catalog.js';
 import { registerRestAudit } from './rest/rest-audit.js';
 import { registerServerRoutes } from './rest/server-routes.js';
@@ -212,6 +213,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   registerToolSearchRoute(app, context);
   registerCatalogSearchRoute(app, context);
   registerStatsRoute(app, { catalog: runtime.catalog, usage: runtime.usage });
+  registerQuarantineRoutes(app, { catalog: runtime.catalog });
   if (runtime.manager) {
     registerServerRoutes(app, {
       catalog: runtime.catalog,

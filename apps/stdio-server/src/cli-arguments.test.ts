@@ -49,8 +49,18 @@ describe('parseCliArguments', () => {
     expect(() => parseCliArguments(['list', '--no-open'])).toThrow('--no-open is an option of ui, not of list');
   });
 
+  it('approve takes one server or server:tool, and --yes only there', () => {
+    expect(parseCliArguments(['approve', 'github:create_issue', '--yes'])).toMatchObject({
+      command: 'approve',
+      positionals: ['github:create_issue'],
+      yes: true,
+    });
+    expect(() => parseCliArguments(['approve'])).toThrow(/approve takes one server/);
+    expect(() => parseCliArguments(['list', '--yes'])).toThrow(/--yes is an option of approve/);
+  });
+
   it('reads commands, flags and positionals', () => {
-    const none = { write: false, force: false, logout: false, replaceIn: [], watch: true, open: true };
+    const none = { write: false, force: false, logout: false, replaceIn: [], watch: true, open: true, yes: false };
     expect(parseCliArguments([])).toEqual({ command: 'serve', positionals: [], json: false, ...none });
     expect(
       parseCliArguments([

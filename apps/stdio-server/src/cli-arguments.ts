@@ -14,6 +14,7 @@ export type CommandName =
   | 'auth'
   | 'ui'
   | 'secret'
+  | 'approve'
   | 'help'
   | 'version';
 
@@ -61,6 +62,8 @@ export interface CliArguments {
   port?: number;
   /** `ui`: open the console in the browser (false with `--no-open`). */
   open: boolean;
+  /** `approve --yes`: approve without asking (scripts). */
+  yes: boolean;
 }
 
 const commands: readonly CommandName[] = [
@@ -73,6 +76,7 @@ const commands: readonly CommandName[] = [
   'auth',
   'ui',
   'secret',
+  'approve',
   'help',
   'version',
 ];
@@ -97,6 +101,7 @@ const options = {
   logout: { type: 'boolean', default: false },
   port: { type: 'string' },
   'no-open': { type: 'boolean', default: false },
+  yes: { type: 'boolean', short: 'y', default: false },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'v', default: false },
 } as const;
@@ -127,6 +132,8 @@ Usage:
                                      value comes from stdin (a hidden prompt on a terminal), never the command line
   search-mcp secret list             the names stored with secret set (never the values) [--json]
   search-mcp secret delete NAME      remove a secret from the OS keyring
+  search-mcp approve SERVER[:TOOL]   show what changed in a quarantined tool (or all of a server's) and pin it;
+                                     asks on a terminal   [--yes: without asking, for scripts]
 
 Options:
   --config PATH        config file (default: $SEARCH_MCP_CONFIG, ./config/mcp-servers.json,
@@ -172,6 +179,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     replaceIn: [],
     logout: values.logout ?? false,
     open: !(values['no-open'] ?? false),
+    yes: values.yes ?? false,
   };
   checkCommandOptions(command, argv);
   if (values.config !== undefined) result.config = values.config;
@@ -235,6 +243,8 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
   if (command === 'auth' && result.logout && positionals.length === 0)
     throw new UsageError('--logout needs the server to log out of, e.g. search-mcp auth --logout github');
   if (command === 'secret') checkSecretArguments(positionals);
+  if (command === 'approve' && (positionals.length !== 1 || positionals[0] === '' || positionals[0]?.startsWith(':')))
+    throw new UsageError('approve takes one server or server:tool, e.g. search-mcp approve github:create_issue');
   if (command === 'search' && positionals.length === 0)
     throw new UsageError('search needs a query, e.g. search-mcp search "read a file"');
   if (command === 'call' && positionals.length === 0)
@@ -284,6 +294,7 @@ const commandOptions: Readonly<Record<string, readonly CommandName[]>> = {
   home: ['init'],
   platform: ['init'],
   logout: ['auth'],
+  yes: ['approve'],
 };
 
 function checkCommandOptions(command: CommandName, argv: readonly string[]): void {

@@ -41,6 +41,8 @@ async function run(cli: CliArguments, lifecycle: CliLifecycle): Promise<number |
       return (await import('./commands/auth-command.js')).authCommand(cli, lifecycle);
     case 'secret':
       return (await import('./commands/secret-command.js')).secretCommand(cli);
+    case 'approve':
+      return (await import('./commands/approve-command.js')).approveCommand(cli);
     case 'ui': {
       await (await import('./commands/ui-command.js')).uiCommand(cli, lifecycle);
       return undefined;

@@ -6,6 +6,7 @@ import { formatTable } from '../terminal-output.js';
 import { measureContextCost } from './context-cost.js';
 import { checkHybridSearch, formatHybridCheck } from './doctor-hybrid-check.js';
 import { formatSandboxes, sandboxesOf } from './doctor-sandboxes.js';
+import { formatTrust, trustReport } from './doctor-trust.js';
 import { failureHint, wrapText } from './failure-hints.js';
 
 /** Validates the config, connects each server, and shows its state and the context Search MCP saves. */
@@ -37,6 +38,7 @@ export async function doctorCommand(cli: CliArguments, lifecycle: CliLifecycle):
   // Tool names: renames not applied (the name was taken), overrides of tools no server lists, and with
   // `exposure.names: "original"` the names several servers share (listed as `server__name`). Known once servers listed.
   const namingWarnings = await runtime.catalog.namingWarnings(caller);
+  const trust = await trustReport(runtime.catalog);
   const warnings = [...config.warnings, ...duplicateWarnings, ...resourceWarnings, ...namingWarnings];
   if (cli.json) {
     process.stdout.write(
@@ -47,6 +49,8 @@ export async function doctorCommand(cli: CliArguments, lifecycle: CliLifecycle):
           duplicates,
           resourceDuplicates,
           sandboxes: sandboxesOf(config),
+          quarantined: trust.quarantined,
+          flaggedDescriptions: trust.flagged,
           servers: statuses.map((status) => {
             const hint = status.lastError ? failureHint(status.lastError) : undefined;
             return hint ? { ...status, hint } : status;
@@ -90,6 +94,7 @@ export async function doctorCommand(cli: CliArguments, lifecycle: CliLifecycle):
     '',
   );
   out.push(...formatSandboxes(sandboxesOf(config)));
+  out.push(...formatTrust(trust));
   // The whole reason of each failure, wrapped, and what to do about the common ones.
   const width = Math.max(60, Math.min(process.stdout.columns ?? 100, 120)) - 4;
   const problems = statuses.filter((status) => status.state !== 'running' && status.lastError);

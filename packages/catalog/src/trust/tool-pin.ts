@@ -33,13 +33,24 @@ export function pinnedDefinition(tool: ToolInfo): PinnedDefinition {
 
 /** JSON with every object's keys sorted, no spaces: one text per value. */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item)).join(',')}]`;
-  const entries = Object.keys(value)
-    .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-    .sort()
-    .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
-  return `{${entries.join(',')}}`;
+  // The native serializer with keys put in order on the way: much faster than building the text by hand.
+  return JSON.stringify(value, sortKeys) ?? 'null';
+}
+
+function sortKeys(_key: string, value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const keys = Object.keys(value);
+  let sorted = true;
+  for (let index = 1; index < keys.length; index += 1) {
+    if ((keys[index - 1] as string) > (keys[index] as string)) {
+      sorted = false;
+      break;
+    }
+  }
+  if (sorted) return value;
+  const copy: Record<string, unknown> = {};
+  for (const key of keys.sort()) copy[key] = (value as Record<string, unknown>)[key];
+  return copy;
 }
 
 /** `sha256:<hex>` of the definition's canonical JSON. */

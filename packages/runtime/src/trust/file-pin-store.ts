@@ -49,6 +49,7 @@ export class FilePinStore implements ToolPinStore {
   private readonly logger: Logger;
   private readonly pollIntervalMs: number;
   private watching = false;
+  private readonly unwritten: Array<[string, PinObservation]> = [];
 
   /** Reads the file now (a missing file: nothing pinned yet). Throws when it exists but is not a pin file. */
   constructor(options: FilePinStoreOptions = {}) {
@@ -71,7 +72,12 @@ export class FilePinStore implements ToolPinStore {
 
   observe(serverId: string, observation: PinObservation): void {
     applyObservation(this.data, serverId, observation);
-    this.update((file) => applyObservation(file, serverId, observation)).catch((error: unknown) =>
+    // One write for all the servers of a listing: the observations wait until the queued write runs.
+    this.unwritten.push([serverId, observation]);
+    if (this.unwritten.length > 1) return;
+    this.update((file) => {
+      for (const [id, pending] of this.unwritten.splice(0)) applyObservation(file, id, pending);
+    }).catch((error: unknown) =>
       this.logger.error('cannot write the pin file; pins are kept in memory only', {
         file: this.path,
         error: error instanceof Error ? error.message : String(error),

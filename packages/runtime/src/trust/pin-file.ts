@@ -31,8 +31,9 @@ export function parsePinFile(text: string): PinFile {
   return { version: 1, servers };
 }
 
+/** Compact: the file holds every definition (for the diffs), and a start reads it whole. */
 export function serializePinFile(file: PinFile): string {
-  return `${JSON.stringify(file, null, 2)}\n`;
+  return `${JSON.stringify(file)}\n`;
 }
 
 /** Own entries only: a server id comes from a request and must not find `Object.prototype`'s members. */

@@ -1,0 +1,97 @@
+/**
+ * Pinning and quarantine over REST (docs/trust.md, "Pinning and quarantine"), admin only: `GET /v1/quarantine` lists
+ * the tools held back with what changed, `POST /v1/servers/:serverId/approve` (optional body `{ "tool": "<name>" }`)
+ * pins what waits for a server, as `search-mcp approve` does. The catalog lists its tools again at the next request.
+ */
+import {
+  approveCommand,
+  describeQuarantine,
+  pinnedFields,
+  type QuarantineEntry,
+  type ToolCatalog,
+} from '@search-mcp/catalog';
+import { z } from 'zod';
+import { assertAdmin } from '../access/admin-access.js';
+import { notFound } from '../http-errors.js';
+import { errorResponses } from '../openapi/documented-responses.js';
+import type { ZodFastifyInstance } from './rest-route-context.js';
+import { serverIdParamsSchema } from './rest-schemas.js';
+
+const definitionSchema = z.record(z.string(), z.unknown()).describe('The pinned fields of a tool definition');
+
+const quarantinedToolSchema = z.object({
+  toolKey: z.string().describe('`server:tool`, the tool under its backend name'),
+  serverId: z.string(),
+  toolName: z.string(),
+  reason: z.enum(['changed', 'new-server', 'suspicious']),
+  changedFields: z.array(z.enum(pinnedFields)),
+  findings: z.array(z.string()).describe("The description scanner's reasons"),
+  pinned: definitionSchema.optional().describe('The approved definition (absent: never approved)'),
+  proposed: definitionSchema.describe('The definition as the server lists it now: what an approval pins'),
+  since: z.string().describe('When it was first held (ISO 8601)'),
+  diff: z.array(z.string()).describe('The change in words, field by field (old → new), as the CLI shows it'),
+  approve: z.string().describe('The CLI command that approves it'),
+});
+
+const quarantineListSchema = z.object({ tools: z.array(quarantinedToolSchema) });
+const approveBodySchema = z
+  .object({ tool: z.string().min(1).optional().describe('One tool (its backend name); absent: all that wait') })
+  .nullish();
+const approveResultSchema = z.object({ serverId: z.string(), approved: z.array(z.string()) });
+
+export function registerQuarantineRoutes(app: ZodFastifyInstance, context: { catalog: ToolCatalog }): void {
+  const { catalog } = context;
+  app.get(
+    '/v1/quarantine',
+    {
+      schema: {
+        summary: 'The tools held back until approved, with what changed (admin)',
+        response: { 200: quarantineListSchema, ...errorResponses() },
+      },
+    },
+    async (request) => {
+      assertAdmin(request, 'The quarantine list');
+      return { tools: (await catalog.quarantined()).map(quarantineBody) };
+    },
+  );
+  app.post(
+    '/v1/servers/:serverId/approve',
+    {
+      schema: {
+        summary: 'Pin what waits for a server, or one of its tools (admin): it is listed and callable again',
+        params: serverIdParamsSchema,
+        body: approveBodySchema,
+        response: { 200: approveResultSchema, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const { serverId } = request.params;
+      const tool = request.body?.tool;
+      request.auditFields = { serverId };
+      assertAdmin(request, 'Approving a quarantined tool');
+      // What is held now (listing first), so a tool that waits only on disk from an earlier run is found too.
+      await catalog.quarantined();
+      const approved = await catalog.approve(serverId, tool);
+      if (approved.length === 0) {
+        throw notFound(`Nothing waits for approval for ${tool === undefined ? serverId : `${serverId}:${tool}`}`);
+      }
+      return { serverId, approved };
+    },
+  );
+}
+
+function quarantineBody(entry: QuarantineEntry) {
+  return {
+    toolKey: entry.toolKey,
+    serverId: entry.serverId,
+    toolName: entry.toolName,
+    reason: entry.reason,
+    changedFields: entry.changedFields,
+    findings: entry.findings,
+    ...(entry.pinned ? { pinned: { ...entry.pinned } } : {}),
+    proposed: { ...entry.proposed },
+    since: entry.since,
+    diff: describeQuarantine(entry),
+    approve: approveCommand(entry.toolKey),
+  };
+}

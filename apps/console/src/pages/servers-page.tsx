@@ -7,6 +7,7 @@ import { ErrorNotice } from '../components/error-notice.js';
 import { StateBadge } from '../components/state-badge.js';
 import { LiveIndicator, useLiveEvents } from '../live/use-live-events.js';
 import { useApi } from '../use-api.js';
+import { QuarantineList } from './quarantine-list.js';
 import { ServerEvents } from './server-events.js';
 
 type Action = 'restart' | 'enable' | 'disable' | 'authorize';
@@ -83,6 +84,7 @@ export function ServersPage() {
           </table>
         </div>
       )}
+      <QuarantineList onApproved={servers.reload} />
       <h2>Recent events</h2>
       <ServerEvents events={events.data?.events} error={events.error} />
     </section>

@@ -239,7 +239,7 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
     close: () => {
       closing ??= (async () => {
         hub.close();
-        pins.close();
+        await pins.close();
         await manager.close();
         // Before the audit feed: the last snapshot covers every record the file holds, and records after it are read
         // back from the file at the next start.

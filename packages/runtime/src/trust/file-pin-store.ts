@@ -118,6 +118,11 @@ export class FilePinStore implements ToolPinStore {
     };
   }
 
+  /** Resolves once every write queued so far is on disk (a short-lived command awaits it before it exits). */
+  async flush(): Promise<void> {
+    await this.queue;
+  }
+
   /** Stops polling the file. */
   close(): void {
     if (!this.watching) return;

@@ -1,6 +1,8 @@
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { parseConfig, ToolDisabledError, type ToolInfo } from '@search-mcp/shared';
 import { fixtureServer } from '@search-mcp/test-kit/fixture-servers';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -55,6 +57,16 @@ describe('FilePinStore with a runtime', () => {
     expect(keys((await second.catalog.search({ query: 'echo message' })).results.map((hit) => hit.tool))).not.toContain(
       'fixture:echo',
     );
+    // Proxy mode's tools/list too: an MCP client over the runtime.
+    const proxy = second.createServer({ mode: 'proxy' });
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 'pins-test', version: '1' });
+    await proxy.connect(serverTransport);
+    await client.connect(clientTransport);
+    cleanups.push(() => client.close());
+    const proxied = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(proxied.some((name) => name.includes('sleep'))).toBe(true);
+    expect(proxied.some((name) => name.includes('echo'))).toBe(false);
     const refused = second.catalog.execute('fixture:echo', { message: 'hi' });
     await expect(refused).rejects.toThrow(ToolDisabledError);
     await expect(refused).rejects.toThrow(/description\).*`search-mcp approve fixture:echo`/);

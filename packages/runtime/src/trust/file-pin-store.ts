@@ -99,7 +99,7 @@ export class FilePinStore implements ToolPinStore {
     return this.enqueue(async () => {
       const text = await readText(this.path);
       if (text === this.lastText) return;
-      this.data = text === undefined ? emptyPinFile() : parseOrExplain(text, this.path);
+      this.data = this.withUnwritten(text === undefined ? emptyPinFile() : parseOrExplain(text, this.path));
       this.lastText = text;
       this.notify();
     });
@@ -149,10 +149,16 @@ export class FilePinStore implements ToolPinStore {
       const text = serializePinFile(file);
       if (text !== before) await writeAtomically(this.path, text);
       const changedElsewhere = before !== this.lastText;
-      this.data = file;
+      this.data = this.withUnwritten(file);
       this.lastText = text;
       if (changedElsewhere) this.notify();
     });
+  }
+
+  /** What was read or written, plus the observations still waiting for their write: what the catalog must see. */
+  private withUnwritten(file: PinFile): PinFile {
+    for (const [serverId, observation] of this.unwritten) applyObservation(file, serverId, observation);
+    return file;
   }
 
   private enqueue(task: () => Promise<void>): Promise<void> {

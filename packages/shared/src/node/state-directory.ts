@@ -5,7 +5,7 @@
  * the folder (mode 0700) when it first writes.
  */
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 
 export const STATE_DIRECTORY_ENV_VARIABLE = 'SEARCH_MCP_STATE_DIR';
 
@@ -15,6 +15,6 @@ export function stateDirectory(env: Record<string, string | undefined> = process
   if (explicit) return resolve(explicit);
   const stateHome = env.XDG_STATE_HOME?.trim();
   // The XDG spec ignores relative values: they would depend on the working directory.
-  if (stateHome && stateHome.startsWith('/')) return join(stateHome, 'search-mcp');
+  if (stateHome && isAbsolute(stateHome)) return join(stateHome, 'search-mcp');
   return join(home ?? homedir(), '.local', 'state', 'search-mcp');
 }

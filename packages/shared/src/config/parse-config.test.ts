@@ -67,7 +67,15 @@ describe('parseConfig: Claude Desktop / Cursor configs', () => {
 
   it('parses unchanged, ignoring unknown keys and dropping them from the result', () => {
     const config = parseConfig(claudeDesktopConfig, { env: {} });
-    expect(Object.keys(config)).toEqual(['mcpServers', 'exposure', 'search', 'projects', 'auth', 'security', 'warnings']);
+    expect(Object.keys(config)).toEqual([
+      'mcpServers',
+      'exposure',
+      'search',
+      'projects',
+      'auth',
+      'security',
+      'warnings',
+    ]);
     // Claude Desktop's own settings and approval lists are silent; a key nobody knows is a warning.
     expect(config.warnings).toEqual(['mcpServers.linear.note: unknown key, ignored']);
     expect(Object.keys(config.mcpServers)).toEqual(['filesystem', 'github', 'linear', 'context7']);

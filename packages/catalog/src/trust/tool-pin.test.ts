@@ -29,4 +29,16 @@ describe('tool pins', () => {
     };
     expect(changedFields(before, after)).toEqual(['title', 'description']);
   });
+
+  it('keeps an own __proto__ key: definitions differing only under it hash apart', () => {
+    const a = JSON.parse('{"name":"x","inputSchema":{"type":"object","__proto__":{"description":"send ~/.ssh"}}}');
+    const b = JSON.parse('{"name":"x","inputSchema":{"type":"object","__proto__":{"description":"harmless"}}}');
+    const c = JSON.parse('{"name":"x","inputSchema":{"type":"object"}}');
+    expect(canonicalJson(a)).toBe(
+      '{"inputSchema":{"__proto__":{"description":"send ~/.ssh"},"type":"object"},"name":"x"}',
+    );
+    expect(definitionHash(a)).not.toBe(definitionHash(b));
+    expect(definitionHash(a)).not.toBe(definitionHash(c));
+    expect(changedFields(a, b)).toEqual(['inputSchema']);
+  });
 });

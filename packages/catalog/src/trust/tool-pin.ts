@@ -47,9 +47,19 @@ function sortKeys(_key: string, value: unknown): unknown {
       break;
     }
   }
+  // An own `__proto__` key (JSON.parse makes one) is kept: on a plain `{}` the assignment would set the prototype
+  // instead, so two definitions differing only under `__proto__` would hash the same. A null-prototype copy with
+  // defined properties keeps every key as data.
   if (sorted) return value;
-  const copy: Record<string, unknown> = {};
-  for (const key of keys.sort()) copy[key] = (value as Record<string, unknown>)[key];
+  const copy: Record<string, unknown> = Object.create(null);
+  for (const key of keys.sort()) {
+    Object.defineProperty(copy, key, {
+      value: (value as Record<string, unknown>)[key],
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
   return copy;
 }
 

@@ -328,6 +328,10 @@ export class ToolCatalog {
     } else {
       throw toolNotFound(toolKey, visible, '');
     }
+    // Whatever the resolution: a server not running lists nothing, so its held tools resolve as `not-connected`
+    // and the call would start it and run the tool (docs/trust.md, "Pinning and quarantine").
+    const held = this.quarantine?.heldInStore(serverId, toolName, this.config);
+    if (held !== undefined) throw new ToolDisabledError({ toolName: String(toolKey).trim(), reason: held });
     const source = sourceFor(this.sources, serverId);
     if (!source) throw toolNotFound(toolKey, visible, '');
     // After validation (a malformed call costs no token) and outside the executor's retries (a refusal is final).

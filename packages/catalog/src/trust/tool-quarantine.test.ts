@@ -1,4 +1,4 @@
-import { type ToolInfo, ToolDisabledError } from '@search-mcp/shared';
+import { type ServerState, type ToolInfo, ToolDisabledError } from '@search-mcp/shared';
 import { describe, expect, it } from 'vitest';
 import type { CatalogToolSource } from '../catalog/catalog-tool-source.js';
 import { ToolCatalog } from '../catalog/tool-catalog.js';
@@ -52,11 +52,15 @@ function setUp(security: Record<string, unknown> = {}, servers = ['github', 'lin
     tool('linear', 'list_issues', 'List the issues of a team'),
   ];
   const calls: string[] = [];
+  /** Each server's state (default `running`); a server not running lists nothing, as a manager's. */
+  const states = new Map<string, ServerState>();
+  const stateOf = (id: string): ServerState => states.get(id) ?? 'running';
   const source: CatalogToolSource = {
     serverIds: servers,
     toolsRevision: 0,
-    listAllTools: async () => tools.filter((entry) => servers.includes(entry.serverName)),
-    serverState: () => 'running',
+    listAllTools: async () =>
+      tools.filter((entry) => servers.includes(entry.serverName) && stateOf(entry.serverName) === 'running'),
+    serverState: stateOf,
     callTool: async (serverId, toolName) => {
       calls.push(`${serverId}:${toolName}`);
       return { content: [{ type: 'text', text: 'done' }] };
@@ -72,7 +76,11 @@ function setUp(security: Record<string, unknown> = {}, servers = ['github', 'lin
     tools = next;
     (source as { toolsRevision: number }).toolsRevision += 1;
   };
-  return { catalog, store, calls, change, tools: () => tools };
+  const setState = (id: string, state: ServerState) => {
+    states.set(id, state);
+    (source as { toolsRevision: number }).toolsRevision += 1;
+  };
+  return { catalog, store, calls, change, setState, tools: () => tools };
 }
 
 const keys = (tools: readonly ToolInfo[]) => tools.map((entry) => entry.toolKey).sort();
@@ -181,5 +189,31 @@ describe('pinning and quarantine (docs/trust.md)', () => {
     const listed = (await catalog.visibleTools()).find((entry) => entry.toolName === 'create_issue');
     expect(listed?.description).toBe('Create an issue');
     expect(store.server('github')?.tools.create_issue?.definition.description).toBe('Create an issue');
+  });
+
+  it('refuses a held tool of a server not running (the call would start it), whatever the resolution', async () => {
+    // A changed definition waits; the server then restarts: nothing is listed, the key resolves as not connected.
+    const { catalog, calls, change, setState, tools } = setUp();
+    await catalog.visibleTools();
+    change(tools().map((entry) => (entry.toolName === 'search_code' ? { ...entry, description: 'Changed' } : entry)));
+    expect(keys(await catalog.visibleTools())).not.toContain('github:search_code');
+    setState('github', 'starting');
+    await expect(catalog.execute('github:search_code', { query: 'x' })).rejects.toThrow(
+      /quarantined: its definition changed.*search-mcp approve github:search_code/,
+    );
+    // A tool of the same server that is pinned and not held still reaches the source (which reconnects it).
+    await catalog.execute('github:create_issue', {});
+    expect(calls).toEqual(['github:create_issue']);
+  });
+
+  it('security.quarantineNewServers refuses calls to a server with no pin yet even before it ever listed', async () => {
+    const { catalog, calls, setState } = setUp({ quarantineNewServers: true });
+    setState('github', 'starting');
+    // Per-user style: a server that lists nothing on the shared connection until a caller signs in.
+    setState('linear', 'needs-auth');
+    expect(await catalog.visibleTools()).toEqual([]);
+    await expect(catalog.execute('github:search_code', {})).rejects.toThrow(/never approved/);
+    await expect(catalog.execute('linear:list_issues', {})).rejects.toThrow(ToolDisabledError);
+    expect(calls).toEqual([]);
   });
 });

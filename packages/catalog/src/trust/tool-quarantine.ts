@@ -176,6 +176,36 @@ export class ToolQuarantine {
     return quarantineMessage(entry);
   }
 
+  /**
+   * The refusal of a call to a configured server's tool that the pin store holds, whatever the listing shows: a
+   * server not running now lists nothing, so its held tools are not in the latest listing, yet a call would reach
+   * the source (which starts or reconnects it). Held: the tool has a pending definition, or, under
+   * `security.quarantineNewServers`, its server has no pin yet. `toolName` is the backend's own name; the caller's
+   * visibility was checked by the resolution.
+   */
+  heldInStore(serverId: string, toolName: string, config: ResolvedConfig): string | undefined {
+    if (!configuredServer(config, serverId)) return undefined;
+    const pins = this.store.server(serverId);
+    const toolKey = `${serverId}:${toolName}`;
+    const pending = pins && Object.hasOwn(pins.pending, toolName) ? pins.pending[toolName] : undefined;
+    if (pending) {
+      const pin = pins && Object.hasOwn(pins.tools, toolName) ? pins.tools[toolName] : undefined;
+      return quarantineMessage({
+        toolKey,
+        reason: pending.reason,
+        ...(pending.changedFields ? { changedFields: pending.changedFields } : {}),
+        ...(pending.findings ? { findings: pending.findings } : {}),
+        ...(pin ? { pinned: pin.definition } : {}),
+        proposed: pending.definition,
+      });
+    }
+    const serverKnown = pins !== undefined && Object.keys(pins.tools).length > 0;
+    if (!serverKnown && config.security.quarantineNewServers) {
+      return quarantineMessage({ toolKey, reason: 'new-server', proposed: { name: toolName } });
+    }
+    return undefined;
+  }
+
   private hashOf(tool: ToolInfo, definition: PinnedDefinition): string {
     const known = this.hashes.get(tool);
     if (known !== undefined) return known;

@@ -25,16 +25,25 @@ export class BucketMap {
     return this.entries.size;
   }
 
+  /**
+   * The kept bucket of `key`, now the most recently used, or undefined; never adds one. A call that may be refused
+   * looks with this first, so a refused call adds no bucket (keys it names could otherwise push out others' drained
+   * buckets), while a drained bucket its caller keeps knocking on stays young and is not dropped.
+   */
+  find(key: string, rate: RateConfig): TokenBucket | undefined {
+    const existing = this.entries.get(key);
+    if (!existing) return undefined;
+    // Re-inserting moves the key to the young end.
+    this.entries.delete(key);
+    existing.rate = rate;
+    this.entries.set(key, existing);
+    return existing.bucket;
+  }
+
   /** The bucket of `key` (a full new one when absent), now the most recently used. */
   bucket(key: string, rate: RateConfig, now: number): TokenBucket {
-    const existing = this.entries.get(key);
-    if (existing) {
-      // Re-inserting moves the key to the young end.
-      this.entries.delete(key);
-      existing.rate = rate;
-      this.entries.set(key, existing);
-      return existing.bucket;
-    }
+    const existing = this.find(key, rate);
+    if (existing) return existing;
     const entry = { bucket: new TokenBucket(rate, now), rate };
     this.entries.set(key, entry);
     if (this.entries.size > this.capacity) this.evict(key, now);

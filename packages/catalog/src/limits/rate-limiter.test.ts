@@ -1,4 +1,4 @@
-import { RateLimitError, type RateLimitsConfig } from '@search-mcp/shared';
+import { RateLimitError, type RateLimitsConfig, ToolNotFoundError } from '@search-mcp/shared';
 import { describe, expect, it } from 'vitest';
 import { ToolCatalog } from '../catalog/tool-catalog.js';
 import { ToolRegistry } from '../registry/tool-registry.js';
@@ -142,6 +142,34 @@ describe('RateLimiter', () => {
     expect(limiter.bucketCount).toBe(4);
   });
 
+  it('adds no bucket for a refused call, so keys it names cannot push out drained buckets', () => {
+    const time = clock();
+    const limiter = new RateLimiter({
+      limits: limits({
+        perToken: { requestsPerMinute: 1, burst: 1 },
+        perProject: { requestsPerMinute: 1, burst: 1000 },
+      }),
+      now: time.now,
+      maxBuckets: 23,
+    });
+    const take = (tokenId: string, projectId?: string) =>
+      refusal(() => limiter.take(projectId === undefined ? { tokenId } : { tokenId, projectId }, 'fs', 'read'));
+    // More drained buckets than eviction looks at (16) before it drops the oldest: 20 tokens, each drained.
+    for (let index = 0; index < 20; index += 1) expect(take(`victim-${index}`)).toBeUndefined();
+    expect(take('sprayer', 'first')).toBeUndefined();
+    // 20 tokens, the sprayer's, and the two projects (none, 'first').
+    expect(limiter.bucketCount).toBe(23);
+    // The sprayer's token is drained: each call is refused, whatever project it names, and adds no bucket.
+    for (let index = 0; index < 100; index += 1) {
+      expect(take('sprayer', `made-up-${index}`)?.limit).toBe('security.rateLimits.perToken');
+    }
+    expect(limiter.bucketCount).toBe(23);
+    // Every victim's drained bucket is still kept: none starts over full.
+    for (let index = 0; index < 20; index += 1) expect(take(`victim-${index}`)).toBeDefined();
+    time.advance(60_000);
+    expect(take('victim-0')).toBeUndefined();
+  });
+
   it('applies reloaded rates to the tokens a bucket holds, and nothing without limits', () => {
     const time = clock();
     const limiter = new RateLimiter({
@@ -185,5 +213,28 @@ describe('ToolCatalog with security.rateLimits', () => {
     time.advance(100);
     await catalog.execute('local:echo', {});
     expect(runs).toBe(2);
+  });
+
+  it('never gives a project no server is listed for a bucket: its calls find no tool', async () => {
+    const time = clock();
+    const web = new ToolRegistry({ serverId: 'webtools', projects: ['web'] });
+    let runs = 0;
+    web.register({ name: 'deploy', description: 'Deploy the web site' }, () => {
+      runs += 1;
+      return 'deployed';
+    });
+    const catalog = new ToolCatalog({
+      sources: [web],
+      config: { mcpServers: {}, security: { rateLimits: { tools: {}, perProject: { requestsPerMinute: 1 } } } },
+      rateLimiter: { now: time.now },
+    });
+    await catalog.execute('webtools:deploy', {}, { projectId: 'web' });
+    const again = await catalog.execute('webtools:deploy', {}, { projectId: 'web' }).catch((error: unknown) => error);
+    expect(RateLimitError.isInstance(again)).toBe(true);
+    // Made-up projects see no server, so no fresh bucket lets them through.
+    for (const projectId of ['made-up', 'other', 'web2']) {
+      await expect(catalog.execute('webtools:deploy', {}, { projectId })).rejects.toThrow(ToolNotFoundError);
+    }
+    expect(runs).toBe(1);
   });
 });

@@ -1,7 +1,6 @@
 import { RateLimitError, type RateConfig, type RateLimitsConfig } from '@search-mcp/shared';
 import type { Caller } from '../catalog/catalog-types.js';
 import { BucketMap } from './bucket-map.js';
-import type { TokenBucket } from './token-bucket.js';
 
 export interface RateLimiterOptions {
   /** `security.rateLimits` of the config; absent: nothing is limited. */
@@ -26,7 +25,8 @@ const defaultMaxBuckets = 10_000;
 
 /**
  * `security.rateLimits` (docs/trust.md, "Rate limits"): token buckets per token id (an OAuth caller's `oauth:<sub>`
- * is its token; callers without one share the anonymous bucket), per project (calls without one share a bucket),
+ * is its token; callers without one share the anonymous bucket), per project (calls without one share a bucket; a
+ * project no server is listed for never gets here, since the catalog finds no tool for it before it asks),
  * per tool (`perTool`, or the tool's own rate in `tools["server:tool"]`) and per server (`tools["server:*"]`). A call
  * takes one token from each bucket that applies, or none: when any is empty the call is refused with a
  * `RateLimitError` saying when the emptiest has a token again. Nothing waits or holds other callers: a refusal is
@@ -66,21 +66,22 @@ export class RateLimiter {
     const applicable = applicableLimits(limits, caller, serverId, toolName);
     if (applicable.length === 0) return;
     const now = this.now();
-    const taken: TokenBucket[] = [];
     let refusedBy: Applicable | undefined;
     let retryAfterMs = 0;
+    // First only the kept buckets are read: one not kept would start full (a burst is at least 1), so it cannot
+    // refuse, and a refused call must add no bucket (see BucketMap.find).
     for (const entry of applicable) {
-      const bucket = this.buckets.bucket(entry.key, entry.rate, now);
+      const bucket = this.buckets.find(entry.key, entry.rate);
+      if (!bucket) continue;
       bucket.refill(entry.rate, now);
       const wait = bucket.waitMs(entry.rate);
       if (wait > retryAfterMs) {
         retryAfterMs = wait;
         refusedBy = entry;
       }
-      taken.push(bucket);
     }
     if (refusedBy) throw refusal(refusedBy, retryAfterMs);
-    for (const bucket of taken) bucket.take();
+    for (const entry of applicable) this.buckets.bucket(entry.key, entry.rate, now).take();
   }
 }
 

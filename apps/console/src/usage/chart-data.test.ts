@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UsageReport } from '../api/api-types.js';
-import { callColumns, durationColumns, errorRate } from './chart-data.js';
+import { callColumns, durationColumns, errorRate, isolatedPoints } from './chart-data.js';
 
 const report: UsageReport = {
   window: '1h',
@@ -31,6 +31,15 @@ describe('chart data', () => {
       [10, null],
       [30, null],
     ]);
+  });
+
+  it('finds the values with no neighbour, which a line alone would not draw', () => {
+    expect(isolatedPoints([null, null, 12, null, null])).toEqual([2]);
+    expect(isolatedPoints([5])).toEqual([0]);
+    expect(isolatedPoints([5, null, 7, 8, null, 9])).toEqual([0, 5]);
+    expect(isolatedPoints([1, 2, 3])).toEqual([]);
+    expect(isolatedPoints(durationColumns(report)[1] ?? [])).toEqual([0]);
+    expect(isolatedPoints(callColumns(report)[1] ?? [])).toEqual([]);
   });
 
   it('reads the error rate, 0 without calls', () => {

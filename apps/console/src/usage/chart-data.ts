@@ -21,6 +21,19 @@ export function durationColumns(report: UsageReport): ChartColumns {
   ];
 }
 
+/**
+ * The indices of values with no value on either side. A line through gaps draws nothing for such a value (one minute
+ * with calls in "Last hour"), so the chart marks these with a dot.
+ */
+export function isolatedPoints(values: ArrayLike<number | null | undefined>): number[] {
+  const isolated: number[] = [];
+  for (let index = 0; index < values.length; index += 1) {
+    if (values[index] == null) continue;
+    if (values[index - 1] == null && values[index + 1] == null) isolated.push(index);
+  }
+  return isolated;
+}
+
 /** Errors per call, 0 without calls. */
 export function errorRate(figures: { calls: number; errors: number }): number {
   return figures.calls === 0 ? 0 : figures.errors / figures.calls;

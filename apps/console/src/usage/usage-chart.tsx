@@ -1,7 +1,7 @@
 import 'uplot/dist/uPlot.min.css';
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
-import type { ChartColumns } from './chart-data.js';
+import { type ChartColumns, isolatedPoints } from './chart-data.js';
 
 export interface ChartLine {
   label: string;
@@ -45,6 +45,13 @@ export function UsageChart({ title, columns, lines }: { title: string; columns: 
             stroke: line.colour,
             width: 2,
             ...(line.fill ? { fill: `${line.colour}33` } : {}),
+            // uPlot shows points only on sparse series, and a line needs two values: a value between gaps (all calls
+            // of "Last hour" in one minute) would not be drawn at all, so it gets a dot.
+            points: {
+              show: true,
+              size: 5,
+              filter: (self: uPlot, seriesIndex: number) => isolatedPoints(self.data[seriesIndex] ?? []),
+            },
             value: (_self: uPlot, value: number | null) => (value === null ? '–' : line.format(value)),
           })),
         ],

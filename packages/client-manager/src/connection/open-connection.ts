@@ -41,7 +41,8 @@ async function openStdio(request: ConnectionRequest, settings: ConnectionFactory
     ...(config.cwd !== undefined ? { cwd: config.cwd } : {}),
   };
   // A server that cannot run in its sandbox fails to start; it never runs without it (docs/trust.md).
-  if (config.sandbox) launch = await sandboxLaunch(config.sandbox, { ...launch, configuredEnv: config.env });
+  if (config.sandbox)
+    launch = await sandboxLaunch(config.sandbox, { ...launch, configuredEnv: config.env, serverId: config.id });
   const spawn = () => {
     const transport = new StdioProcessTransport({
       command: launch.command,

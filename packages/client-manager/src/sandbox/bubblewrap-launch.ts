@@ -1,9 +1,11 @@
-import { existsSync, lstatSync, mkdirSync, openSync, readSync, closeSync, readlinkSync, realpathSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, openSync, readlinkSync, readSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { SandboxConfig } from '@search-mcp/shared';
 import { installationOf, locateCommand } from './command-location.js';
+import { holdsHome, homeFolders, isInside, normalizedPath, refuseHomeHolder } from './home-boundary.js';
 import { expandHome, type ServerLaunch } from './sandbox-launch.js';
+import { hostNpmRegistry, refuseEmptyOfflineCache, sandboxNpmCache } from './sandbox-npm-cache.js';
 
 /** The system folders every command needs, read-only (a symlink such as `/bin -> usr/bin` is made again as one). */
 const systemFolders = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
@@ -31,14 +33,15 @@ const etcFiles = [
   'pki',
 ];
 
-/** Package runners that keep what they install in npm's cache: a sandboxed one gets that cache (and only it). */
+/** Package runners that keep what they install in npm's cache: a sandboxed one gets a cache of its own. */
 const npmRunners = new Set(['npx', 'npm', 'npx-cli.js', 'npm-cli.js']);
 
 /**
  * The `bwrap` command line that runs a server in bubblewrap: new namespaces of every kind (no network unless
  * `network`, no other process in `/proc`), a fresh `/dev` and `/tmp`, the system folders read-only, and of the user's
- * files only what the config gives: the command's installation, the npm cache for `npx`, the `paths` (read-only
- * unless `writable`) and the `cwd` (read-only unless a writable path holds it). The home folder is an empty tmpfs.
+ * files only what the config gives: the command's installation, the server's own npm cache for `npx`, the `paths`
+ * (read-only unless `writable`; never the home or a folder holding it) and the `cwd` (read-only unless a writable path
+ * holds it; never bound when it holds the home). The home folder is an empty tmpfs.
  */
 export function bubblewrapLaunch(sandbox: SandboxConfig, server: ServerLaunch): ServerLaunch {
   if (process.platform !== 'linux') {
@@ -53,42 +56,52 @@ export function bubblewrapLaunch(sandbox: SandboxConfig, server: ServerLaunch): 
   const command = locateCommand(server.command, server.env, server.cwd);
   if (command === undefined) throw new Error(`command not found: ${server.command} (is it installed and on PATH?)`);
   const home = server.env.HOME ?? homedir();
+  // Every spelling of the home (`/root/`, `/root/.`, a symlink to it; the host's and the server's) is the home.
+  const homes = homeFolders(server.env);
   const env = { ...server.env };
   const args = ['--unshare-all', ...(sandbox.network ? ['--share-net'] : [])];
   args.push('--die-with-parent', '--new-session', '--cap-drop', 'ALL');
   args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
   for (const folder of systemFolders) args.push(...mirror(folder));
   for (const file of etcFiles) args.push(...mirror(join('/etc', file)));
-  // The home is empty: nothing of the user's files unless the config lists it (`/` as home is left as it is).
-  if (home !== '/') args.push('--tmpfs', home);
-  // A folder that holds the home (the home itself, `/`) would show all of it: then only the file is bound.
-  const holdsHome = (folder: string) => isInside(home, folder);
-  const visibleFolder = (file: string) => (holdsHome(installationOf(file)) ? file : installationOf(file));
-  const installations = new Set([visibleFolder(command)]);
+  // The homes are empty: nothing of the user's files unless the config lists it (`/` as home is left as it is).
+  for (const folder of new Set([home, ...homes])) if (normalizedPath(folder) !== '/') args.push('--tmpfs', folder);
+  const installations = new Set([visibleInstallation(command, homes)]);
   const runsOnNode = isNodeScript(command) || npmRunners.has(basename(server.command));
   const node = runsOnNode ? locateCommand('node', server.env, server.cwd) : undefined;
-  if (node !== undefined) installations.add(visibleFolder(node));
+  if (node !== undefined) installations.add(visibleInstallation(node, homes));
   for (const folder of installations) {
     if (!systemFolders.some((system) => isInside(folder, system))) args.push('--ro-bind', folder, folder);
   }
   if (npmRunners.has(basename(server.command)) || npmRunners.has(basename(command))) {
-    // npx installs a package into the cache before running it: without the cache writable it can run nothing.
-    const cache = server.env.npm_config_cache ?? server.env.NPM_CONFIG_CACHE ?? join(home, '.npm');
-    mkdirSync(cache, { recursive: true });
-    args.push('--bind', cache, cache);
-    // npm's user config names the registry the cache was filled from; without it a cached package is not found.
-    const userConfig = server.env.npm_config_userconfig ?? server.env.NPM_CONFIG_USERCONFIG ?? join(home, '.npmrc');
-    if (existsSync(userConfig)) args.push('--ro-bind', userConfig, userConfig);
+    // npx installs a package into its cache before running it: the server gets a cache of its own, writable, as
+    // `~/.npm`. The host's cache stays out: a server could change there what unsandboxed npx servers run later.
+    const serverId = server.serverId ?? basename(server.command);
+    const cache = sandboxNpmCache(serverId);
+    const inside = join(home, '.npm');
+    args.push('--bind', cache, inside);
+    env.npm_config_cache = inside;
+    delete env.NPM_CONFIG_CACHE;
+    // `~/.npmrc` often holds registry tokens: only its registry crosses, so a cached package is found again.
+    const registry = hostNpmRegistry(server.env, home);
+    if (registry !== undefined) env.npm_config_registry = registry;
+    for (const name of ['npm_config_userconfig', 'NPM_CONFIG_USERCONFIG', 'NPM_CONFIG_REGISTRY']) delete env[name];
     // No network: npx runs what the cache holds, or fails at once (ENOTCACHED) instead of retrying for minutes.
-    if (!sandbox.network) env.npm_config_offline = 'true';
+    if (!sandbox.network) {
+      refuseEmptyOfflineCache(serverId, cache);
+      env.npm_config_offline = 'true';
+    }
   }
-  const paths = sandbox.paths.map(({ path, writable }) => ({ path: expandHome(path, home), writable }));
-  for (const { path } of paths) {
-    if (!existsSync(path)) throw new Error(`sandbox path does not exist: ${path}`);
-  }
+  const paths = sandbox.paths.map(({ path, writable }) => {
+    const expanded = expandHome(path, home);
+    if (!existsSync(expanded)) throw new Error(`sandbox path does not exist: ${expanded}`);
+    const normalized = normalizedPath(expanded);
+    refuseHomeHolder(normalized, path, homes);
+    return { path: normalized, writable };
+  });
   // A cwd that holds the home (`~`, `/`) is only the working folder: binding it would show the whole home.
-  const cwd = server.cwd;
-  if (cwd !== undefined && !holdsHome(cwd) && !paths.some(({ path }) => isInside(cwd, path))) {
+  const cwd = server.cwd === undefined ? undefined : normalizedPath(server.cwd);
+  if (cwd !== undefined && !holdsHome(cwd, homes) && !paths.some(({ path }) => isInside(cwd, path))) {
     args.push('--ro-bind', cwd, cwd);
   }
   // Parents first, so a path inside another keeps its own mode (a writable folder in a read-only one).
@@ -113,8 +126,15 @@ function mirror(path: string): string[] {
   return ['--ro-bind', realpathSync(path), path];
 }
 
-function isInside(path: string, folder: string): boolean {
-  return path === folder || path.startsWith(folder.endsWith('/') ? folder : `${folder}/`);
+/**
+ * What of a command's installation the sandbox sees: the whole installation (its `lib`, its `node_modules`), except
+ * where that folder is a home, holds one, or is `~/.local` (which also holds `~/.local/state/search-mcp`, other tools'
+ * data): then only the command's file.
+ */
+function visibleInstallation(file: string, homes: readonly string[]): string {
+  const installation = normalizedPath(installationOf(file));
+  if (holdsHome(installation, homes)) return file;
+  return homes.some((home) => installation === join(home, '.local')) ? file : installation;
 }
 
 /** A script run by node (`#!/usr/bin/env node`): the sandbox needs node's installation too. */

@@ -11,6 +11,8 @@ export interface ServerLaunch {
   cwd?: string;
   /** The server's own `env` from its config: what a docker container is given (the host's environment is not). */
   configuredEnv?: Record<string, string>;
+  /** The server's id in the config: names the sandbox's own npm cache. */
+  serverId?: string;
 }
 
 /**

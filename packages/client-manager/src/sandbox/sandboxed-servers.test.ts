@@ -1,16 +1,20 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fixtureServer, fixtureServersDirectory } from '@search-mcp/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureServer, fixtureServerPath, fixtureServersDirectory } from '@search-mcp/test-kit';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { McpClientManager } from '../index.js';
 import { statusOf, useManagers } from '../../test/manager-harness.js';
 import { waitFor } from '../../test/test-support.js';
 
 const { createManager, temporaryDirectory } = useManagers();
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
 /** The repository: the fixture server and the SDK it imports are read from it (read-only in the sandbox). */
 const repository = resolve(fixtureServersDirectory, '../../../..');
 
@@ -139,6 +143,9 @@ describe.runIf(process.platform === 'linux')('a bubblewrap sandbox', () => {
   });
 
   it('runs npx -y @modelcontextprotocol/server-everything sandboxed', { timeout: 120_000 }, async () => {
+    // The server gets its own npm cache in the state folder, never the host's `~/.npm` (which unsandboxed npx runs).
+    const state = await temporaryDirectory('search-mcp-sandbox-state-');
+    vi.stubEnv('SEARCH_MCP_STATE_DIR', state);
     const { manager } = createManager(
       {
         everything: {
@@ -153,6 +160,22 @@ describe.runIf(process.platform === 'linux')('a bubblewrap sandbox', () => {
     await manager.start('everything');
     const result = await manager.callTool('everything', 'echo', { message: 'from the sandbox' });
     expect(result.content).toEqual([{ type: 'text', text: 'Echo: from the sandbox' }]);
+    expect(existsSync(join(state, 'sandbox-npm-cache', 'everything', '_npx'))).toBe(true);
+  });
+
+  it('fails to start an npx server without network whose own npm cache is empty', async () => {
+    const state = await temporaryDirectory('search-mcp-sandbox-state-');
+    vi.stubEnv('SEARCH_MCP_STATE_DIR', state);
+    const { manager } = createManager({
+      offline: {
+        command: 'npx',
+        args: ['-y', '@modelcontextprotocol/server-everything'],
+        sandbox: { kind: 'bubblewrap' },
+      },
+    });
+    await expect(manager.start('offline')).rejects.toThrow(
+      /own npm cache .* is empty: start it once with "network": true/,
+    );
   });
 
   it('fails to start with the package to install when bwrap is not on PATH', async () => {
@@ -161,6 +184,81 @@ describe.runIf(process.platform === 'linux')('a bubblewrap sandbox', () => {
       probe: fixtureServer('sandbox-probe-server.mjs', [], { env: { PATH: empty }, sandbox: { kind: 'bubblewrap' } }),
     });
     await expect(manager.start('probe')).rejects.toThrow(/bwrap.*not installed.*apt-get install bubblewrap/);
+  });
+});
+
+describe.runIf(process.platform === 'linux')('a bubblewrap sandbox and the home folder', () => {
+  async function makeHome() {
+    const root = await temporaryDirectory('search-mcp-sandbox-home-');
+    const home = join(root, 'home');
+    await mkdir(join(home, '.ssh'), { recursive: true });
+    const key = join(home, '.ssh', 'id_rsa');
+    await writeFile(key, 'FAKE PRIVATE KEY');
+    return { root, home, key };
+  }
+
+  const spellings: [string, (root: string, home: string) => Promise<string>][] = [
+    ['with a trailing slash', async (_root, home) => `${home}/`],
+    ['with /.', async (_root, home) => `${home}/.`],
+    ['through ..', async (root) => `${root}/outside/../home`],
+    [
+      'through a symlink',
+      async (root, home) => {
+        const link = join(root, 'link-to-home');
+        await symlink(home, link);
+        return link;
+      },
+    ],
+  ];
+
+  it.each(spellings)('never binds a cwd that is the home spelled %s', async (_how, spell) => {
+    const { root, home, key } = await makeHome();
+    await mkdir(join(root, 'outside'));
+    const cwd = await spell(root, home);
+    const { manager } = createManager({
+      sandboxed: fixtureServer('sandbox-probe-server.mjs', [], {
+        env: { HOME: home },
+        cwd,
+        sandbox: { kind: 'bubblewrap', paths: [repository] },
+      }),
+    });
+    await manager.start('sandboxed');
+    for (const path of [key, join(cwd, '.ssh', 'id_rsa')]) {
+      expect(await attempt(manager, 'sandboxed', 'read_file', { path }), path).toMatchObject({ ok: false });
+    }
+  });
+
+  it.each([['~'], ['/'], [`${homedir()}/`], ['~/..']])('refuses the sandbox path %s at start', async (path) => {
+    const { home } = await makeHome();
+    const { manager } = createManager({
+      sandboxed: fixtureServer('sandbox-probe-server.mjs', [], {
+        env: { HOME: home },
+        sandbox: { kind: 'bubblewrap', paths: [repository, path] },
+      }),
+    });
+    await expect(manager.start('sandboxed')).rejects.toThrow(/is the home folder or holds it/);
+  });
+
+  it('binds only the file of a command in ~/.local/bin, not ~/.local (its state, its shares)', async () => {
+    const { home } = await makeHome();
+    const bin = join(home, '.local', 'bin');
+    const secrets = join(home, '.local', 'state', 'search-mcp');
+    await mkdir(bin, { recursive: true });
+    await mkdir(secrets, { recursive: true });
+    await writeFile(join(secrets, 'pins.json'), 'PRIVATE STATE');
+    const command = join(bin, 'probe');
+    await writeFile(
+      command,
+      `#!/usr/bin/env node\nawait import(${JSON.stringify(fixtureServerPath('sandbox-probe-server.mjs'))});\n`,
+    );
+    await chmod(command, 0o755);
+    const { manager } = createManager({
+      sandboxed: { command, env: { HOME: home }, sandbox: { kind: 'bubblewrap', paths: [repository] } },
+    });
+    await manager.start('sandboxed');
+    expect(await attempt(manager, 'sandboxed', 'read_file', { path: join(secrets, 'pins.json') })).toMatchObject({
+      ok: false,
+    });
   });
 });
 

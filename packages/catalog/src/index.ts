@@ -78,7 +78,9 @@ export {
   pinnedFields,
 } from './trust/tool-pin.js';
 export type { PinnedDefinition, PinnedField } from './trust/tool-pin.js';
+export { ApprovalChangedError } from './trust/approval-changed-error.js';
 export type {
+  ApproveOptions,
   PendingTool,
   PinObservation,
   QuarantineReason,

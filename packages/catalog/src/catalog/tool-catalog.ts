@@ -40,7 +40,7 @@ import {
   type ScanWarning,
   ToolQuarantine,
 } from '../trust/tool-quarantine.js';
-import type { ToolPinStore } from '../trust/tool-pin-store.js';
+import type { ApproveOptions, ToolPinStore } from '../trust/tool-pin-store.js';
 
 export interface ToolCatalogOptions {
   /** Where tools come from: an `McpClientManager`, `ToolRegistry`s, or anything implementing `ToolSource`. */
@@ -358,11 +358,12 @@ export class ToolCatalog {
 
   /**
    * Pins what waits for `serverId` (one tool by its backend name, or all); resolves with the names approved. The
-   * tools are listed again from the next request on.
+   * tools are listed again from the next request on. Pass `options.expected` (each shown tool's `QuarantineEntry.hash`)
+   * so only what was reviewed is pinned: a definition that changed since rejects with `ApprovalChangedError`.
    */
-  async approve(serverId: string, toolName?: string): Promise<string[]> {
+  async approve(serverId: string, toolName?: string, options?: ApproveOptions): Promise<string[]> {
     if (!this.quarantine) return [];
-    return this.quarantine.store.approve(serverId, toolName);
+    return this.quarantine.store.approve(serverId, toolName, options);
   }
 
   /** What a key names for the caller: at once while the tools are unchanged, else after the sources are listed. */

@@ -44,13 +44,26 @@ export interface PinObservation {
   release?: string[];
 }
 
+/** What an approval may pin. */
+export interface ApproveOptions {
+  /**
+   * The hash of each tool's pending definition as it was shown (backend tool name → `PendingTool.hash`). Given: the
+   * approval pins only when every tool it would pin still waits with that hash (a tool missing here was not shown),
+   * else it pins nothing and rejects with `ApprovalChangedError`.
+   */
+  expected?: Readonly<Record<string, string>>;
+}
+
 export interface ToolPinStore {
   /** The server's pins as last read; undefined: a server never seen. Synchronous: the catalog asks at each listing. */
   server(serverId: string): ServerPins | undefined;
   /** Records what a listing found (in memory at once; on disk in the background). */
   observe(serverId: string, observation: PinObservation): void;
-  /** Pins what waits for the server (one tool, or all of them); resolves with the tool names approved. */
-  approve(serverId: string, toolName?: string): Promise<string[]>;
+  /**
+   * Pins what waits for the server (one tool, or all of them); resolves with the tool names approved. With
+   * `options.expected`, only what was shown (see `ApproveOptions`).
+   */
+  approve(serverId: string, toolName?: string, options?: ApproveOptions): Promise<string[]>;
   /** Calls `listener` when the pins change other than by `observe` (an approval, here or by another process). */
   onChange(listener: () => void): () => void;
 }

@@ -2,7 +2,8 @@ import { type ServerState, type ToolInfo, ToolDisabledError } from '@search-mcp/
 import { describe, expect, it } from 'vitest';
 import type { CatalogToolSource } from '../catalog/catalog-tool-source.js';
 import { ToolCatalog } from '../catalog/tool-catalog.js';
-import type { PinObservation, ServerPins, ToolPinStore } from './tool-pin-store.js';
+import { ApprovalChangedError } from './approval-changed-error.js';
+import type { ApproveOptions, PinObservation, ServerPins, ToolPinStore } from './tool-pin-store.js';
 
 /** Pins in memory: the same contract as the runtime's file store, without the file. */
 class MemoryPinStore implements ToolPinStore {
@@ -18,9 +19,12 @@ class MemoryPinStore implements ToolPinStore {
     for (const name of observation.release ?? []) delete server.pending[name];
     this.servers.set(serverId, server);
   }
-  async approve(serverId: string, toolName?: string): Promise<string[]> {
+  async approve(serverId: string, toolName?: string, options: ApproveOptions = {}): Promise<string[]> {
     const server = this.servers.get(serverId);
     const names = Object.keys(server?.pending ?? {}).filter((name) => toolName === undefined || name === toolName);
+    const { expected } = options;
+    const changed = names.filter((name) => expected && expected[name] !== server?.pending[name]?.hash);
+    if (changed.length > 0) throw new ApprovalChangedError(changed.map((name) => `${serverId}:${name}`));
     for (const name of names) {
       const pending = server?.pending[name];
       if (!server || !pending) continue;
@@ -215,5 +219,25 @@ describe('pinning and quarantine (docs/trust.md)', () => {
     await expect(catalog.execute('github:search_code', {})).rejects.toThrow(/never approved/);
     await expect(catalog.execute('linear:list_issues', {})).rejects.toThrow(ToolDisabledError);
     expect(calls).toEqual([]);
+  });
+
+  it('an approval passes the hashes shown and pins nothing when the definition changed again since', async () => {
+    const { catalog, change, tools } = setUp();
+    await catalog.visibleTools();
+    const reword = (description: string) =>
+      change(tools().map((entry) => (entry.toolName === 'search_code' ? { ...entry, description } : entry)));
+    reword('First change');
+    const [shown] = await catalog.quarantined();
+    expect(shown?.hash).toMatch(/^sha256:/);
+    reword('Second change');
+    await catalog.visibleTools();
+    const expected = { search_code: shown?.hash ?? '' };
+    await expect(catalog.approve('github', 'search_code', { expected })).rejects.toThrow(
+      /github:search_code changed again since shown; review again/,
+    );
+    const [now] = await catalog.quarantined();
+    expect(await catalog.approve('github', 'search_code', { expected: { search_code: now?.hash ?? '' } })).toEqual([
+      'search_code',
+    ]);
   });
 });

@@ -46,6 +46,8 @@ export interface QuarantineEntry {
   pinned?: PinnedDefinition;
   /** The definition as now listed. */
   proposed: PinnedDefinition;
+  /** Its hash: what an approval passes back in `expected`, so it pins only what was shown. */
+  hash: string;
   since: string;
   serverProjects?: readonly string[];
 }
@@ -143,6 +145,7 @@ export class ToolQuarantine {
         findings,
         ...(pin ? { pinned: pin.definition } : {}),
         proposed: definition,
+        hash,
         since: pending.since,
         ...(listed.serverProjects ? { serverProjects: listed.serverProjects } : {}),
       };

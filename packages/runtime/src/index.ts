@@ -47,4 +47,5 @@ export type {
 
 export { FilePinStore, defaultPinFilePath, PIN_FILE_NAME } from './trust/file-pin-store.js';
 export type { FilePinStoreOptions } from './trust/file-pin-store.js';
+export type { PinFileLockOptions } from './trust/pin-file-lock.js';
 export { PINNING_ENV_VARIABLE } from './trust/default-pin-store.js';

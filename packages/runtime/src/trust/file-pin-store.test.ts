@@ -1,6 +1,6 @@
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { parseConfig, ToolDisabledError, type ToolInfo } from '@search-mcp/shared';
@@ -90,5 +90,71 @@ describe('FilePinStore with a runtime', () => {
     expect(new Set(held.map((entry) => entry.reason))).toEqual(new Set(['new-server']));
     expect(await runtime.catalog.approve('fixture')).toContain('echo');
     expect(keys(await runtime.catalog.list())).toContain('fixture:echo');
+  });
+});
+
+describe('FilePinStore on one file from several processes', () => {
+  const pin = (name: string) => ({
+    pin: { [name]: { hash: `sha256:${name}`, definition: { name }, pinnedAt: '2026-01-01T00:00:00.000Z' } },
+  });
+
+  async function pinFile() {
+    const directory = await mkdtemp(join(tmpdir(), 'search-mcp-pins-'));
+    cleanups.push(() => rm(directory, { recursive: true, force: true }));
+    return join(directory, 'state', 'pins.json');
+  }
+
+  it('loses no change when several stores write at once (the lock file serializes them)', async () => {
+    const path = await pinFile();
+    // Each store stands for a process: its own copy, its own write queue; only the file and its lock are shared.
+    const stores = Array.from({ length: 8 }, () => new FilePinStore({ path }));
+    for (const [index, store] of stores.entries()) store.observe(`server${index}`, pin('tool'));
+    await Promise.all(stores.map((store) => store.flush()));
+    const written = JSON.parse(await readFile(path, 'utf8'));
+    expect(Object.keys(written.servers).sort()).toEqual(stores.map((_, index) => `server${index}`).sort());
+    await expect(stat(`${path}.lock`)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('takes over a lock left by a process that died mid-change', async () => {
+    const path = await pinFile();
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(`${path}.lock`, '999999\n');
+    const old = new Date(Date.now() - 60_000);
+    await utimes(`${path}.lock`, old, old);
+    const store = new FilePinStore({ path });
+    store.observe('github', pin('search_code'));
+    await store.flush();
+    expect(JSON.parse(await readFile(path, 'utf8')).servers.github.tools.search_code.hash).toBe('sha256:search_code');
+  });
+
+  it('gives up after maxWaitMs on a live lock', async () => {
+    const path = await pinFile();
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(`${path}.lock`, `${process.pid}\n`);
+    const store = new FilePinStore({ path, lock: { maxWaitMs: 50 } });
+    await expect(store.approve('github')).rejects.toThrow(/locked by another process/);
+  });
+
+  it('approves only the definitions that were shown', async () => {
+    const path = await pinFile();
+    const store = new FilePinStore({ path });
+    const held = (hash: string) => ({
+      hold: { echo: { hash, definition: { name: 'echo', description: hash }, reason: 'changed' as const, since: 'x' } },
+    });
+    store.observe('fixture', held('sha256:shown'));
+    await store.flush();
+    const shown = store.server('fixture')?.pending.echo?.hash ?? '';
+    // The server changes the tool again after the diff was shown (another process records it).
+    const other = new FilePinStore({ path });
+    other.observe('fixture', held('sha256:later'));
+    await other.flush();
+    await expect(store.approve('fixture', 'echo', { expected: { echo: shown } })).rejects.toThrow(
+      /fixture:echo changed again since shown; review again/,
+    );
+    expect(JSON.parse(await readFile(path, 'utf8')).servers.fixture.tools).toEqual({});
+    // A tool that was not shown at all is not pinned either.
+    await expect(store.approve('fixture', undefined, { expected: {} })).rejects.toThrow(/changed again since shown/);
+    expect(await store.approve('fixture', 'echo', { expected: { echo: 'sha256:later' } })).toEqual(['echo']);
+    expect(JSON.parse(await readFile(path, 'utf8')).servers.fixture.tools.echo.hash).toBe('sha256:later');
   });
 });

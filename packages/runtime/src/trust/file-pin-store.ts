@@ -1,7 +1,7 @@
 /**
  * The pins in `<state folder>/pins.json` (docs/trust.md, "Pinning and quarantine"), shared by every CLI command and
  * both apps. Read once at start; written atomically (a temporary file renamed over it, mode 0600, folder 0700), each
- * write re-reading the file first so changes made by another process are kept. A change made by another process
+ * write re-reading the file first, under a lock file beside it, so changes made by another process are kept. A change made by another process
  * (`search-mcp approve` while the HTTP app runs) takes effect without a restart: the file's mtime is polled
  * (`fs.watchFile`, every `pollIntervalMs`) and a changed file is read again.
  */
@@ -9,7 +9,7 @@ import { readFileSync, type Stats, unwatchFile, watchFile } from 'node:fs';
 import { chmod, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
-import type { PinObservation, ServerPins, ToolPinStore } from '@search-mcp/catalog';
+import type { ApproveOptions, PinObservation, ServerPins, ToolPinStore } from '@search-mcp/catalog';
 import { type Logger, silentLogger } from '@search-mcp/shared';
 import { stateDirectory } from '@search-mcp/shared/node';
 import {
@@ -21,6 +21,7 @@ import {
   serializePinFile,
   serverPins,
 } from './pin-file.js';
+import { type PinFileLockOptions, withPinFileLock } from './pin-file-lock.js';
 
 export interface FilePinStoreOptions {
   /** Default `<state folder>/pins.json` (`stateDirectory(env)`). */
@@ -30,6 +31,8 @@ export interface FilePinStoreOptions {
   logger?: Logger;
   /** How often the file's mtime is checked while someone listens; default 250 ms. */
   pollIntervalMs?: number;
+  /** The lock around each change of the file (stale after 5 s, waited for at most 10 s by default). */
+  lock?: PinFileLockOptions;
 }
 
 export const PIN_FILE_NAME = 'pins.json';
@@ -48,6 +51,7 @@ export class FilePinStore implements ToolPinStore {
   private readonly listeners = new Set<() => void>();
   private readonly logger: Logger;
   private readonly pollIntervalMs: number;
+  private readonly lockOptions: PinFileLockOptions;
   private watching = false;
   private readonly unwritten: Array<[string, PinObservation]> = [];
 
@@ -56,6 +60,7 @@ export class FilePinStore implements ToolPinStore {
     this.path = options.path ?? defaultPinFilePath(options.env);
     this.logger = options.logger ?? silentLogger;
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
+    this.lockOptions = options.lock ?? {};
     const text = readTextSync(this.path);
     this.data = text === undefined ? emptyPinFile() : parseOrExplain(text, this.path);
     this.lastText = text;
@@ -85,10 +90,11 @@ export class FilePinStore implements ToolPinStore {
     );
   }
 
-  async approve(serverId: string, toolName?: string): Promise<string[]> {
+  async approve(serverId: string, toolName?: string, options: ApproveOptions = {}): Promise<string[]> {
     let approved: string[] = [];
     await this.update((file) => {
-      approved = approvePending(file, serverId, toolName, new Date());
+      // Checked against the file as re-read under the write queue: what is pinned is what was shown.
+      approved = approvePending(file, serverId, toolName, new Date(), options.expected);
     });
     if (approved.length > 0) this.notify();
     return approved;
@@ -140,14 +146,25 @@ export class FilePinStore implements ToolPinStore {
     );
   };
 
-  /** Re-reads the file, applies `change`, writes it back: one at a time, so no change is lost in this process. */
+  /**
+   * Re-reads the file, applies `change`, writes it back: one at a time in this process (the queue) and across
+   * processes (the lock file beside it), so no change is lost.
+   */
   private update(change: (file: PinFile) => void): Promise<void> {
     return this.enqueue(async () => {
-      const before = await readText(this.path);
-      const file = before === undefined ? emptyPinFile() : parseOrExplain(before, this.path);
-      change(file);
-      const text = serializePinFile(file);
-      if (text !== before) await writeAtomically(this.path, text);
+      await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+      const { before, file, text } = await withPinFileLock(
+        this.path,
+        async () => {
+          const before = await readText(this.path);
+          const file = before === undefined ? emptyPinFile() : parseOrExplain(before, this.path);
+          change(file);
+          const text = serializePinFile(file);
+          if (text !== before) await writeAtomically(this.path, text);
+          return { before, file, text };
+        },
+        this.lockOptions,
+      );
       const changedElsewhere = before !== this.lastText;
       this.data = this.withUnwritten(file);
       this.lastText = text;

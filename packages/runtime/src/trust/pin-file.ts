@@ -3,7 +3,7 @@
  * per server id, each tool's pin (hash and definition, so a change can be shown field by field) and what waits
  * for approval. Pure functions: the store applies them to its copy and, under its write queue, to the file's.
  */
-import type { PinObservation, ServerPins, ToolPin } from '@search-mcp/catalog';
+import { ApprovalChangedError, type PinObservation, type ServerPins, type ToolPin } from '@search-mcp/catalog';
 
 export interface PinFile {
   version: 1;
@@ -56,11 +56,27 @@ export function applyObservation(file: PinFile, serverId: string, observation: P
   file.servers[serverId] = server;
 }
 
-/** Pins what waits for the server (one tool, or all); returns the names approved. */
-export function approvePending(file: PinFile, serverId: string, toolName: string | undefined, now: Date): string[] {
+/**
+ * Pins what waits for the server (one tool, or all); returns the names approved. With `expected` (the hashes that
+ * were shown), pins nothing and throws `ApprovalChangedError` when any tool it would pin waits with another hash or
+ * was not shown at all.
+ */
+export function approvePending(
+  file: PinFile,
+  serverId: string,
+  toolName: string | undefined,
+  now: Date,
+  expected?: Readonly<Record<string, string>>,
+): string[] {
   const server = serverPins(file, serverId);
   if (!server) return [];
   const names = Object.keys(server.pending).filter((name) => toolName === undefined || name === toolName);
+  if (expected) {
+    const changed = names.filter(
+      (name) => !Object.hasOwn(expected, name) || expected[name] !== server.pending[name]?.hash,
+    );
+    if (changed.length > 0) throw new ApprovalChangedError(changed.sort().map((name) => `${serverId}:${name}`));
+  }
   for (const name of names) {
     const pending = server.pending[name];
     if (!pending) continue;

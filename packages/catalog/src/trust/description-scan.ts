@@ -1,7 +1,7 @@
 /**
  * The description scanner (docs/trust.md, "Description scanning"): reads every text of a tool definition a model
- * sees (the title, `annotations.title`, the description, and each `title`/`description` inside the input and output
- * schemas, at any depth), strips invisible characters and reports them, and flags instruction-like text with its
+ * sees (the title, `annotations.title`, the description, and inside the input and output schemas at any depth each
+ * `title`, `description`, string `default` and `const`, the strings of `enum` and `examples`, and property names), strips invisible characters and reports them, and flags instruction-like text with its
  * reason. Pure: no I/O and no state, so the catalog can run it on every `tools/list` and `doctor` on demand; what to
  * do with findings (`security.onSuspicious`) is the caller's choice.
  */
@@ -143,7 +143,31 @@ function scanText(text: string, field: string, context: ShadowingContext, findin
   return cleaned;
 }
 
-/** Walks a JSON Schema and scans each string `title` and `description`, returning a cleaned copy when one changed. */
+/** Schema keywords whose string value reaches the model as text. */
+const textKeywords = new Set(['title', 'description', 'default', 'const']);
+/** Schema keywords whose array of values reaches the model as text, one value each. */
+const textListKeywords = new Set(['enum', 'examples']);
+/** Schema keywords whose object keys are property names (read by the model as words too). */
+const propertyMapKeywords = new Set(['properties', 'patternProperties']);
+
+/** Scans each string of a value list (`enum`, `examples`), returning a cleaned copy when one changed. */
+function scanTextList(values: unknown[], path: string, context: ShadowingContext, findings: DescriptionFinding[]) {
+  let copy: unknown[] | undefined;
+  values.forEach((value, index) => {
+    if (typeof value !== 'string') return;
+    const scanned = scanText(value, `${path}[${index}]`, context, findings);
+    if (scanned === value) return;
+    copy ??= [...values];
+    copy[index] = scanned;
+  });
+  return copy ?? values;
+}
+
+/**
+ * Walks a JSON Schema and scans each text a model reads: string `title`, `description`, `default` and `const`, the
+ * strings of `enum` and `examples`, and property names (reported only: renaming one would change the arguments).
+ * Returns a cleaned copy when a text changed.
+ */
 function scanSchema(schema: unknown, path: string, context: ShadowingContext, findings: DescriptionFinding[]): unknown {
   if (Array.isArray(schema)) {
     let changed = false;
@@ -158,10 +182,15 @@ function scanSchema(schema: unknown, path: string, context: ShadowingContext, fi
   let copy: Record<string, unknown> | undefined;
   for (const [key, value] of Object.entries(schema)) {
     const childPath = `${path}.${key}`;
+    if (propertyMapKeywords.has(key) && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      for (const name of Object.keys(value)) scanText(name, `${childPath}.${name} (name)`, context, findings);
+    }
     const scanned =
-      (key === 'description' || key === 'title') && typeof value === 'string'
+      textKeywords.has(key) && typeof value === 'string'
         ? scanText(value, childPath, context, findings)
-        : scanSchema(value, childPath, context, findings);
+        : textListKeywords.has(key) && Array.isArray(value)
+          ? scanTextList(value, childPath, context, findings)
+          : scanSchema(value, childPath, context, findings);
     if (scanned !== value) {
       copy ??= { ...(schema as Record<string, unknown>) };
       copy[key] = scanned;

@@ -226,8 +226,8 @@ export class ToolCatalog {
   /**
    * The configured MCP servers the caller may use now, in source order (config order for a manager): running (per the
    * source's `serverState`), enabled, and allowed to the caller's project (docs/projects-and-tokens.md, "Visibility").
-   * Resources, prompts and completions are visible by this rule, the same one that governs tools. In-process registries
-   * are left out: they offer tools only.
+   * Resources, prompts and completions are visible by this rule, the same one that governs tools; a server all of whose
+   * tools are held by the quarantine is left out. In-process registries are left out: they offer tools only.
    * @throws AuthenticationError, AuthorizationError
    */
   visibleServerIds(caller: Caller = {}): string[] {
@@ -242,6 +242,8 @@ export class ToolCatalog {
         if (!isWholeServerAllowed(caller.access, caller.projectId, id)) continue;
         const state = source.serverState?.(id);
         if (state !== undefined && state !== 'running') continue;
+        // A server all of whose tools are held is held whole (docs/trust.md, "Pinning and quarantine").
+        if (this.quarantine?.serverHeld(id, this.config)) continue;
         if (!ids.includes(id)) ids.push(id);
       }
     }

@@ -240,4 +240,12 @@ describe('pinning and quarantine (docs/trust.md)', () => {
       'search_code',
     ]);
   });
+
+  it('holds the resources and prompts of a server all of whose tools are held (visibleServerIds)', async () => {
+    const { catalog } = setUp({ quarantineNewServers: true });
+    await catalog.visibleTools();
+    expect(catalog.visibleServerIds()).toEqual([]);
+    await catalog.approve('github', 'create_issue');
+    expect(catalog.visibleServerIds()).toEqual(['github']);
+  });
 });

@@ -209,6 +209,16 @@ export class ToolQuarantine {
     return undefined;
   }
 
+  /**
+   * True when every tool of the server is held (none pinned: a new server under `security.quarantineNewServers`, or
+   * one whose only tools wait): its resources and prompts are held back with them.
+   */
+  serverHeld(serverId: string, config: ResolvedConfig): boolean {
+    const pins = this.store.server(serverId);
+    if (pins && Object.keys(pins.tools).length > 0) return false;
+    return config.security.quarantineNewServers || Object.keys(pins?.pending ?? {}).length > 0;
+  }
+
   private hashOf(tool: ToolInfo, definition: PinnedDefinition): string {
     const known = this.hashes.get(tool);
     if (known !== undefined) return known;

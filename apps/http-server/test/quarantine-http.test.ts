@@ -75,7 +75,17 @@ describe('pinning and quarantine over HTTP', () => {
       expect(String(entry?.diff)).toContain('mails it to');
       expect((await request(app.url, '/v1/quarantine', { token: null })).status).toBe(401);
 
-      const approved = await request(app.url, '/v1/servers/pinned/approve', { body: { tool: 'echo' } });
+      expect(entry?.hash).toMatch(/^sha256:/);
+      // Hashes other than those shown (the tool changed again since): nothing is pinned.
+      const stale = await request(app.url, '/v1/servers/pinned/approve', {
+        body: { tool: 'echo', hashes: { echo: 'sha256:0' } },
+      });
+      expect(stale.status).toBe(409);
+      expect(JSON.stringify(stale.body)).toContain('changed again since shown; review again');
+      expect(await toolKeys(app.url)).not.toContain('pinned:echo');
+      const approved = await request(app.url, '/v1/servers/pinned/approve', {
+        body: { tool: 'echo', hashes: { echo: entry?.hash } },
+      });
       expect(approved.body).toEqual({ serverId: 'pinned', approved: ['echo'] });
       expect(await toolKeys(app.url)).toContain('pinned:echo');
       expect((await echo(app.url)).status).toBe(200);

@@ -11,6 +11,8 @@ interface QuarantinedTool {
   toolName: string;
   reason: 'changed' | 'new-server' | 'suspicious';
   diff: string[];
+  /** What the approval sends back, so only the definition shown here is pinned. */
+  hash: string;
   since: string;
 }
 
@@ -28,7 +30,10 @@ export function QuarantineList({ onApproved }: { onApproved: () => void }) {
     setBusy(tool.toolKey);
     setError(undefined);
     try {
-      await client.post(`/v1/servers/${encodeURIComponent(tool.serverId)}/approve`, { tool: tool.toolName });
+      await client.post(`/v1/servers/${encodeURIComponent(tool.serverId)}/approve`, {
+        tool: tool.toolName,
+        hashes: { [tool.toolName]: tool.hash },
+      });
       held.reload();
       onApproved();
     } catch (failure) {

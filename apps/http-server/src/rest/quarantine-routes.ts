@@ -1,9 +1,11 @@
 /**
  * Pinning and quarantine over REST (docs/trust.md, "Pinning and quarantine"), admin only: `GET /v1/quarantine` lists
- * the tools held back with what changed, `POST /v1/servers/:serverId/approve` (optional body `{ "tool": "<name>" }`)
- * pins what waits for a server, as `search-mcp approve` does. The catalog lists its tools again at the next request.
+ * the tools held back with what changed, `POST /v1/servers/:serverId/approve` (optional body `{ "tool": "<name>", "hashes": { "<name>":
+ * "<hash>" } }`) pins what waits for a server, as `search-mcp approve` does; with `hashes` (what the list showed; the
+ * console always sends them) only those definitions, so nothing changed since is pinned unseen. The catalog lists its tools again at the next request.
  */
 import {
+  ApprovalChangedError,
   approveCommand,
   describeQuarantine,
   pinnedFields,
@@ -12,7 +14,7 @@ import {
 } from '@search-mcp/catalog';
 import { z } from 'zod';
 import { assertAdmin } from '../access/admin-access.js';
-import { notFound } from '../http-errors.js';
+import { conflict, notFound } from '../http-errors.js';
 import { errorResponses } from '../openapi/documented-responses.js';
 import type { ZodFastifyInstance } from './rest-route-context.js';
 import { serverIdParamsSchema } from './rest-schemas.js';
@@ -28,6 +30,9 @@ const quarantinedToolSchema = z.object({
   findings: z.array(z.string()).describe("The description scanner's reasons"),
   pinned: definitionSchema.optional().describe('The approved definition (absent: never approved)'),
   proposed: definitionSchema.describe('The definition as the server lists it now: what an approval pins'),
+  hash: z
+    .string()
+    .describe("The hash of `proposed`: pass it back in the approval's `hashes` to pin only what was shown"),
   since: z.string().describe('When it was first held (ISO 8601)'),
   diff: z.array(z.string()).describe('The change in words, field by field (old → new), as the CLI shows it'),
   approve: z.string().describe('The CLI command that approves it'),
@@ -35,7 +40,16 @@ const quarantinedToolSchema = z.object({
 
 const quarantineListSchema = z.object({ tools: z.array(quarantinedToolSchema) });
 const approveBodySchema = z
-  .object({ tool: z.string().min(1).optional().describe('One tool (its backend name); absent: all that wait') })
+  .object({
+    tool: z.string().min(1).optional().describe('One tool (its backend name); absent: all that wait'),
+    hashes: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe(
+        'Tool name → the `hash` that `GET /v1/quarantine` showed. Given (recommended), only those definitions are ' +
+          'pinned: one that changed since, or a tool not named here, is refused with 409 and nothing is approved',
+      ),
+  })
   .nullish();
 const approveResultSchema = z.object({ serverId: z.string(), approved: z.array(z.string()) });
 
@@ -61,17 +75,24 @@ export function registerQuarantineRoutes(app: ZodFastifyInstance, context: { cat
         summary: 'Pin what waits for a server, or one of its tools (admin): it is listed and callable again',
         params: serverIdParamsSchema,
         body: approveBodySchema,
-        response: { 200: approveResultSchema, ...errorResponses(404) },
+        response: { 200: approveResultSchema, ...errorResponses(404, 409) },
       },
     },
     async (request) => {
       const { serverId } = request.params;
       const tool = request.body?.tool;
+      const hashes = request.body?.hashes;
       request.auditFields = { serverId };
       assertAdmin(request, 'Approving a quarantined tool');
       // What is held now (listing first), so a tool that waits only on disk from an earlier run is found too.
       await catalog.quarantined();
-      const approved = await catalog.approve(serverId, tool);
+      let approved: string[];
+      try {
+        approved = await catalog.approve(serverId, tool, hashes ? { expected: hashes } : {});
+      } catch (error) {
+        if (ApprovalChangedError.isInstance(error)) throw conflict(error.message);
+        throw error;
+      }
       if (approved.length === 0) {
         throw notFound(`Nothing waits for approval for ${tool === undefined ? serverId : `${serverId}:${tool}`}`);
       }
@@ -90,6 +111,7 @@ function quarantineBody(entry: QuarantineEntry) {
     findings: entry.findings,
     ...(entry.pinned ? { pinned: { ...entry.pinned } } : {}),
     proposed: { ...entry.proposed },
+    hash: entry.hash,
     since: entry.since,
     diff: describeQuarantine(entry),
     approve: approveCommand(entry.toolKey),

@@ -1,11 +1,12 @@
 import { createInterface } from 'node:readline/promises';
-import { describeQuarantine } from '@search-mcp/catalog';
+import { ApprovalChangedError, describeQuarantine } from '@search-mcp/catalog';
 import { FilePinStore } from '@search-mcp/runtime';
 import type { CliArguments } from '../cli-arguments.js';
 
 /**
  * `search-mcp approve <server>[:tool] [--yes]` (docs/trust.md, "Pinning and quarantine"): shows what waits for the
- * server (or the one tool), field by field, asks, and pins it in the state folder's `pins.json`. Running apps
+ * server (or the one tool), field by field, asks, and pins exactly what it showed (by hash; a definition that changed
+ * meanwhile is refused) in the state folder's `pins.json`. Running apps
  * (the HTTP app, a stdio server) read the file again when it changes: no restart. What waits is what an app or
  * `doctor` recorded when it listed the server's tools.
  */
@@ -51,7 +52,16 @@ export async function approveCommand(cli: CliArguments): Promise<number> {
       return 1;
     }
   }
-  const approved = await store.approve(serverId, toolName);
+  // Only what was displayed above: a definition that changed again while the question was open is not pinned unseen.
+  const expected = Object.fromEntries(waiting.map(([name, pending]) => [name, pending.hash]));
+  let approved: string[];
+  try {
+    approved = await store.approve(serverId, toolName, { expected });
+  } catch (error) {
+    if (!ApprovalChangedError.isInstance(error)) throw error;
+    process.stderr.write(`search-mcp: ${error.message}: run search-mcp approve ${target} again.\n`);
+    return 1;
+  }
   process.stdout.write(
     `Approved ${approved.map((name) => `${serverId}:${name}`).join(', ')}. Running Search MCP apps use it at once.\n`,
   );

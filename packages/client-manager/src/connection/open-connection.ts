@@ -1,7 +1,8 @@
 import type { McpFetchLike, McpTransport, SecretRedactor } from '@search-mcp/shared';
 import type { ProcessWatchdog } from '../process/process-watchdog.js';
 import { StdioProcessTransport } from '../process/stdio-process-transport.js';
-import { sandboxLaunch, type ServerLaunch } from '../sandbox/sandbox-launch.js';
+import { sandboxLaunch } from '../sandbox/sandbox-launch.js';
+import type { ServerLaunch } from '../sandbox/server-launch.js';
 import { ProgressOrderingTransport } from '../transport/progress-ordering-transport.js';
 import type { BackendPeer, ProtocolEra } from './backend-peer.js';
 import type { ConnectionFactory, ConnectionRequest, OpenedConnection } from './connection-factory.js';

@@ -3,8 +3,8 @@ import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { SandboxConfig } from '@search-mcp/shared';
 import { installationOf, locateCommand } from './command-location.js';
-import { holdsHome, homeFolders, isInside, normalizedPath, refuseHomeHolder } from './home-boundary.js';
-import { expandHome, type ServerLaunch } from './sandbox-launch.js';
+import { expandHome, holdsHome, homeFolders, isInside, normalizedPath, refuseHomeHolder } from './home-boundary.js';
+import type { ServerLaunch } from './server-launch.js';
 import { hostNpmRegistry, refuseEmptyOfflineCache, sandboxNpmCache } from './sandbox-npm-cache.js';
 
 /** The system folders every command needs, read-only (a symlink such as `/bin -> usr/bin` is made again as one). */

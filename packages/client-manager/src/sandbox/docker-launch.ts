@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { SandboxConfig } from '@search-mcp/shared';
 import { locateCommand } from './command-location.js';
-import { holdsHome, homeFolders, normalizedPath, refuseHomeHolder } from './home-boundary.js';
-import { expandHome, type ServerLaunch } from './sandbox-launch.js';
+import { expandHome, holdsHome, homeFolders, normalizedPath, refuseHomeHolder } from './home-boundary.js';
+import type { ServerLaunch } from './server-launch.js';
 
 /** How long `docker info` may take to say whether a daemon answers. */
 const daemonCheckMs = 10_000;

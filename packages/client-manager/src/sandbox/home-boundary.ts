@@ -48,3 +48,9 @@ export function refuseHomeHolder(path: string, configured: string, homes: readon
     `sandbox path "${configured}" is the home folder or holds it (${home}): it would show every file of the user; list only the folders inside it the server needs`,
   );
 }
+
+/** A configured sandbox path with `~` made the user's home (the server's `HOME`, else the host's). */
+export function expandHome(path: string, home: string): string {
+  if (path === '~') return home;
+  return path.startsWith('~/') ? `${home}${path.slice(1)}` : path;
+}

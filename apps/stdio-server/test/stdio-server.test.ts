@@ -34,6 +34,9 @@ async function startSession(args: string[], closeAfterEach = true): Promise<Sess
     command: process.execPath,
     args: [cli, ...args],
     cwd: repoRoot,
+    // The whole environment (the SDK passes only a few variables by default): SEARCH_MCP_PINNING=off of the test
+    // config keeps the child away from the pins of whoever runs the tests.
+    env: process.env as Record<string, string>,
     stderr: 'pipe',
   });
   const stderr: string[] = [];

@@ -89,7 +89,8 @@ export type {
   ToolPinStore,
 } from './trust/tool-pin-store.js';
 export { ToolQuarantine } from './trust/tool-quarantine.js';
-export type { DescriptionScanHook, QuarantineEntry, ScannedTool, ScanWarning } from './trust/tool-quarantine.js';
+export type { DescriptionScanHook, ScannedTool } from './trust/scanned-tool.js';
+export type { QuarantineEntry, ScanWarning } from './trust/tool-quarantine.js';
 export {
   approveCommand,
   describeQuarantine,

@@ -34,12 +34,8 @@ import { configuredProject } from './config-lookup.js';
 import { isServerVisibleToProject } from './project-visibility.js';
 import { resolveToolKey, sourceFor, toolNotFound, type Resolution } from './tool-resolution.js';
 import { type ProjectTools, VisibleToolsCache } from './visible-tools-cache.js';
-import {
-  type DescriptionScanHook,
-  type QuarantineEntry,
-  type ScanWarning,
-  ToolQuarantine,
-} from '../trust/tool-quarantine.js';
+import type { DescriptionScanHook } from '../trust/scanned-tool.js';
+import { type QuarantineEntry, type ScanWarning, ToolQuarantine } from '../trust/tool-quarantine.js';
 import type { ApproveOptions, ToolPinStore } from '../trust/tool-pin-store.js';
 
 export interface ToolCatalogOptions {

@@ -6,7 +6,7 @@
 import type { ToolDefinition, ToolInfo } from '@search-mcp/shared';
 import { describeFindings } from './describe-findings.js';
 import { scanToolDefinition } from './description-scan.js';
-import type { ScannedTool } from './tool-quarantine.js';
+import type { ScannedTool } from './scanned-tool.js';
 
 export function scanListedTool(tool: ToolInfo, otherTools: ReadonlyMap<string, readonly string[]>): ScannedTool {
   const result = scanToolDefinition(tool, { serverId: tool.serverName, otherServersToolNames: otherTools });

@@ -21,17 +21,8 @@ import {
   type PinnedField,
   pinnedDefinition,
 } from './tool-pin.js';
+import type { DescriptionScanHook } from './scanned-tool.js';
 import type { PendingTool, PinObservation, QuarantineReason, ToolPinStore } from './tool-pin-store.js';
-
-/** What the description scanner made of a tool: the cleaned tool (shown and pinned) and its findings. */
-export interface ScannedTool {
-  tool: ToolInfo;
-  /** One sentence per finding; empty when clean. */
-  findings: string[];
-}
-
-/** Scans a listed tool; `otherTools` are the other servers' tool names (for shadowing). */
-export type DescriptionScanHook = (tool: ToolInfo, otherTools: ReadonlyMap<string, readonly string[]>) => ScannedTool;
 
 /** A tool held back, with what an approval would pin. */
 export interface QuarantineEntry {

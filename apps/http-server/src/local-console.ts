@@ -13,9 +13,8 @@ import {
   type LogLevel,
 } from '@search-mcp/shared';
 import { findAndLoadConfig } from '@search-mcp/shared/node';
-import { oauthCallbackPath } from './backend-oauth/oauth-redirect-url.js';
+import { serverProcessOAuth } from './backend-oauth/oauth-redirect-url.js';
 import { buildHttpApp } from './http-app.js';
-import { urlBelow } from './public-url.js';
 import { packageVersion } from './version.js';
 
 export interface LocalConsoleOptions {
@@ -74,13 +73,8 @@ export async function startLocalConsole(options: LocalConsoleOptions = {}): Prom
     serverInfo: { name: 'search-mcp', version: packageVersion },
     manager: {
       redactor,
-      // As search-mcp-http: a backend that needs OAuth waits in needs-auth until someone authorizes it from the
-      // console (POST /v1/servers/:id/authorize, then the redirect to /oauth/callback of this app).
-      oauth: {
-        openAuthorizationUrl: false,
-        redirectUrl: () =>
-          callbackBase === undefined ? undefined : urlBelow(callbackBase, oauthCallbackPath.slice(1)),
-      },
+      // As search-mcp-http: authorized from the console, redirecting to this app's /oauth/callback.
+      oauth: serverProcessOAuth(() => callbackBase),
     },
   });
   const http = await buildHttpApp({

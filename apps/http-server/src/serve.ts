@@ -13,7 +13,7 @@ import { allowedHostsFor, loopbackHostNames } from './access/allowed-hosts.js';
 import { loadOrCreateToken } from './access/generated-token.js';
 import type { AccessToken } from './access/token-verifier.js';
 import type { CommandLine } from './command-line.js';
-import { oauthCallbackPath } from './backend-oauth/oauth-redirect-url.js';
+import { serverProcessOAuth } from './backend-oauth/oauth-redirect-url.js';
 import { buildHttpApp } from './http-app.js';
 import { urlBelow } from './public-url.js';
 import { startTraceExport } from './telemetry/trace-exporter.js';
@@ -88,16 +88,8 @@ export async function serve(commandLine: CommandLine, fail: (message: string, co
     manager: {
       // OAuth tokens the manager obtains join the app's redactor: masked in REST bodies, MCP messages, log and audit.
       redactor,
-      // A server process opens no browser: a backend that needs OAuth waits in `needs-auth` until someone authorizes
-      // it through `POST /v1/servers/:id/authorize` and the redirect to `/oauth/callback` (README, "Backend servers
-      // and OAuth"). Tokens go to the default store (the OS keyring, else a 0600 file; SEARCH_MCP_OAUTH_FILE).
-      // A caller of a per-user server who has not authorized it yet gets a link to do so, redirecting here
-      // (docs/oauth-in-front.md, "Each caller's own account").
-      oauth: {
-        openAuthorizationUrl: false,
-        redirectUrl: () =>
-          callbackBase === undefined ? undefined : urlBelow(callbackBase, oauthCallbackPath.slice(1)),
-      },
+      // Tokens go to the default store (the OS keyring, else a 0600 file; SEARCH_MCP_OAUTH_FILE).
+      oauth: serverProcessOAuth(() => callbackBase),
     },
   });
   const http = await buildHttpApp({

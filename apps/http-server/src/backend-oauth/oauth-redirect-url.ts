@@ -13,3 +13,20 @@ export const oauthCallbackPath = '/oauth/callback';
 export function oauthRedirectUrl(request: FastifyRequest, publicUrl?: string): string {
   return urlBelow(publicBaseOf(request, publicUrl), oauthCallbackPath.slice(1));
 }
+
+/**
+ * The client manager's OAuth settings in a server process (search-mcp-http, `search-mcp ui`): it opens no browser, so
+ * a backend that needs OAuth waits in `needs-auth` until someone authorizes it through `POST
+ * /v1/servers/:id/authorize` and the redirect to `/oauth/callback` (README, "Backend servers and OAuth"); a caller of
+ * a per-user server who has not authorized it yet gets a link redirecting here (docs/oauth-in-front.md). The base
+ * (`--public-url`, else the address the app listens on) is known once the app listens, hence a function.
+ */
+export function serverProcessOAuth(callbackBase: () => string | undefined) {
+  return {
+    openAuthorizationUrl: false as const,
+    redirectUrl: () => {
+      const base = callbackBase();
+      return base === undefined ? undefined : urlBelow(base, oauthCallbackPath.slice(1));
+    },
+  };
+}

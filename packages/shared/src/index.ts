@@ -146,6 +146,7 @@ export type {
 export { errorMessage } from './text/error-message.js';
 export { isRecord } from './text/is-record.js';
 export { truncateText } from './text/truncate-text.js';
+export { closestName, editDistance, foldName, nearestNames } from './text/nearest-names.js';
 export { authorizeCommand } from './text/authorize-command.js';
 export { LineSplitter } from './text/line-splitter.js';
 export type { LineSplitterOptions } from './text/line-splitter.js';

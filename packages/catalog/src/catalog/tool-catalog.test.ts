@@ -16,6 +16,19 @@ describe('get and list', () => {
     await expect(catalog.get('no separator')).rejects.toThrow(ToolNotFoundError);
   });
 
+  it("names a server's tools when none is close, and the servers when the key names none", async () => {
+    const { catalog } = setUp();
+    await expect(catalog.get('local:multiply')).rejects.toThrow(
+      "Tool not found: local:multiply (MCP server 'local' has: add, echo)",
+    );
+    const unknownServer = await catalog.execute('nowhere:multiply', {}).catch((error: unknown) => error);
+    expect((unknownServer as ToolNotFoundError).message).toBe(
+      "Tool not found: nowhere:multiply (no MCP server 'nowhere'; the servers: local)",
+    );
+    // The same tool on another server is suggestion enough.
+    await expect(catalog.get('lokal:echo')).rejects.toThrow('Tool not found: lokal:echo. Did you mean: local:echo?');
+  });
+
   it('filters by server, category and tag', async () => {
     const { catalog } = setUp();
     expect((await catalog.list({ category: 'math' })).map((tool) => tool.toolKey)).toEqual(['local:add']);

@@ -79,18 +79,41 @@ export function resolveToolKey(
   return running ? { kind: 'not-found' } : { kind: 'not-connected', serverId, toolName: original };
 }
 
-/** `Tool not found: <key><detail>. Did you mean: …?`, with the closest visible keys. */
+/**
+ * `Tool not found: <key><detail>. Did you mean: …?`, with the closest visible keys. When `detail` says nothing else:
+ * a key naming no visible server (and close to no tool) says so and names the servers there are; a tool no listed one of its server is close
+ * to names some of that server's tools, so a model (or a person at `search-mcp call`) can pick one.
+ */
 export function toolNotFound(requestedKey: unknown, visible: readonly ToolInfo[], detail: string): ToolNotFoundError {
   // Callers from JavaScript or JSON may pass anything as a key.
   const toolKey = String(requestedKey);
-  const suggestions = closestToolKeys(
-    toolKey,
-    visible.map((tool) => tool.toolKey),
-  );
+  const keys = visible.map((tool) => tool.toolKey);
+  const suggestions = closestToolKeys(toolKey, keys);
   const hint = suggestions.length > 0 ? `. Did you mean: ${suggestions.join(', ')}?` : '';
+  const explanation = detail === '' ? serverNote(toolKey.trim(), visible, suggestions) : detail;
   return new ToolNotFoundError({
     toolName: toolKey,
     suggestions,
-    message: `Tool not found: ${toolKey}${detail}${hint}`,
+    message: `Tool not found: ${toolKey}${explanation}${hint}`,
   });
+}
+
+/** How many of a server's tools a not-found answer names when none is close to the key. */
+const listedToolsOfServer = 8;
+
+/** ` (no MCP server 'x'; the servers: a, b)` or ` (MCP server 'a' has: t1, t2, … and 5 more)`, or nothing. */
+function serverNote(toolKey: string, visible: readonly ToolInfo[], suggestions: readonly string[]): string {
+  const serverId = parseToolKey(toolKey)?.serverId;
+  if (serverId === undefined || visible.length === 0) return '';
+  const servers = [...new Set(visible.map((tool) => tool.serverName))];
+  // A wrong server with a suggestion (the same tool elsewhere) needs no more words.
+  if (!servers.includes(serverId))
+    return suggestions.length > 0 ? '' : ` (no MCP server '${serverId}'; the servers: ${servers.join(', ')})`;
+  if (suggestions.some((key) => parseToolKey(key)?.serverId === serverId)) return '';
+  const names = visible
+    .filter((tool) => tool.serverName === serverId)
+    .map((tool) => tool.toolName)
+    .sort();
+  const more = names.length > listedToolsOfServer ? ` and ${names.length - listedToolsOfServer} more` : '';
+  return ` (MCP server '${serverId}' has: ${names.slice(0, listedToolsOfServer).join(', ')}${more})`;
 }

@@ -24,3 +24,11 @@ describe('closestToolKeys', () => {
     expect(closestToolKeys('', keys)).toEqual([]);
   });
 });
+
+describe('closestToolKeys on a listed server', () => {
+  it("prefers the key's own server, and falls back to every server when none of its tools is close", () => {
+    const more = [...keys, 'memory:read_file_graph'];
+    expect(closestToolKeys('memory:read_grap', more)).toEqual(['memory:read_graph']);
+    expect(closestToolKeys('memory:write_file', more)).toEqual(['filesystem:write_file']);
+  });
+});

@@ -1,7 +1,13 @@
 import type { ServerStatus } from '@search-mcp/shared';
 import { describe, expect, it } from 'vitest';
 import { FakeManager, listenerAdded } from '../test/search-mcp-test-server.js';
-import { expectedWithin, startingServerIds, waitForServerOf, waitForStartingServers } from './starting-servers.js';
+import {
+  expectedWithin,
+  serverIdOf,
+  startingServerIds,
+  waitForServer,
+  waitForStartingServers,
+} from './starting-servers.js';
 
 const starting = (id: string, connectMs?: number): ServerStatus => ({
   id,
@@ -60,25 +66,43 @@ describe('waitForStartingServers', () => {
   });
 });
 
-describe('waitForServerOf', () => {
-  it('waits for the one server the name points at, in every key form, and for no other', async () => {
+describe('serverIdOf', () => {
+  it('finds the server a name points at, in every key form', () => {
+    const ids = () => ['slow', 'my_server'];
+    for (const name of ['slow:echo', 'slow.echo', 'slow__echo']) expect(serverIdOf(name, ids)).toBe('slow');
+    expect(serverIdOf('slowecho', ids)).toBeUndefined();
+  });
+});
+
+describe('waitForServer', () => {
+  it('waits for the one server until it is no longer starting, telling of the wait', async () => {
     const manager = new FakeManager();
     const signal = new AbortController().signal;
-    manager.states = [starting('slower'), { ...starting('slow'), state: 'failed' }];
-    // Neither names a starting server: `slow` failed, and `slower` is not `slow` (were it waited for, this hangs).
-    for (const name of ['slow:echo', 'slow.echo', 'slow__echo', 'slowecho', 'other:echo']) {
-      await waitForServerOf(manager, name, 60_000, signal);
-    }
+    manager.states = [starting('slower'), { ...starting('slow'), state: 'failed', lastError: 'exit 1' }];
+    // Not starting: its status at once (were it waited for, this would hang).
+    expect((await waitForServer(manager, 'slow', { limitMs: 60_000, signal }))?.lastError).toBe('exit 1');
     expect(manager.listenerCount('status-change')).toBe(0);
-    for (const name of ['slower:echo', 'slower.echo', 'slower__echo']) {
-      const listening = listenerAdded(manager, 'status-change');
-      const waiting = waitForServerOf(manager, name, 60_000, signal);
-      await listening;
-      manager.states = [{ ...starting('slower'), state: 'running' }];
-      manager.emit('status-change');
-      await waiting;
-      expect(manager.listenerCount('status-change')).toBe(0);
-      manager.states = [starting('slower')];
-    }
+    const heard: string[] = [];
+    const listening = listenerAdded(manager, 'status-change');
+    const waiting = waitForServer(manager, 'slower', {
+      limitMs: 60_000,
+      signal,
+      onWait: ({ status }) => heard.push(status.state),
+    });
+    await listening;
+    manager.emit('status-change');
+    manager.states = [{ ...starting('slower'), state: 'running' }];
+    manager.emit('status-change');
+    expect((await waiting)?.state).toBe('running');
+    expect(heard).toEqual(['starting']);
+    expect(manager.listenerCount('status-change')).toBe(0);
+  });
+
+  it('gives up after the limit with the server still starting', async () => {
+    const manager = new FakeManager();
+    manager.states = [starting('stuck')];
+    const status = await waitForServer(manager, 'stuck', { limitMs: 20, signal: new AbortController().signal });
+    expect(status?.state).toBe('starting');
+    expect(manager.listenerCount('status-change')).toBe(0);
   });
 });

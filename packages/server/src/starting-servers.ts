@@ -45,52 +45,107 @@ export function expectedWithin(limitMs: number): StartingServerFilter {
 
 /**
  * Resolves when no server that `waitsFor` is `starting`, after `limitMs`, or when the request is cancelled. Default:
- * every starting server.
+ * every starting server. `onWait` hears which are still awaited, every second and at each status change.
  */
 export function waitForStartingServers(
   manager: ServerStatusSource,
   limitMs: number,
   signal: AbortSignal,
   waitsFor: StartingServerFilter = everyStartingServer,
+  onWait?: (elapsedMs: number, waitingFor: string[]) => void,
 ): Promise<void> {
-  const starting = () => manager.status().some((status) => status.state === 'starting' && waitsFor(status));
-  if (limitMs <= 0 || signal.aborted || !starting()) return Promise.resolve();
+  const waitingFor = () =>
+    manager
+      .status()
+      .filter((status) => status.state === 'starting' && waitsFor(status))
+      .map((status) => status.id);
+  if (limitMs <= 0 || signal.aborted || waitingFor().length === 0) return Promise.resolve();
+  const started = performance.now();
   return new Promise((resolve) => {
     const finish = () => {
       clearTimeout(timer);
+      clearInterval(ticker);
       manager.off('status-change', check);
       signal.removeEventListener('abort', finish);
       resolve();
     };
     const check = () => {
-      if (!starting()) finish();
+      const ids = waitingFor();
+      if (ids.length === 0) return finish();
+      onWait?.(performance.now() - started, ids);
     };
     const timer = setTimeout(finish, limitMs);
+    // Every second while someone hears of the wait (progress notifications): a cold start takes many.
+    const ticker = onWait ? setInterval(check, 1000) : undefined;
     manager.on('status-change', check);
     signal.addEventListener('abort', finish, { once: true });
   });
 }
 
 /**
- * Resolves when the server a tool name points at (`server:tool`, `server.tool`, `server__tool`, or a listed name so
- * formed) is no longer `starting`, after `limitMs`, or when the request is cancelled; undefined when the server's
- * own state says it is not starting (nothing to await). A call to a server still connecting then runs instead of failing as "not running" (a one-shot client's first
- * request is the one that starts the servers); a failed or stopped server still fails at once.
+ * The id of the server a tool name points at (`server:tool`, `server.tool`, `server__tool`, or a listed name so
+ * formed) among `ids`; undefined when it points at none. Server ids are `a-z0-9-` only, so the id a name points at
+ * ends at its first separator; a listed name of another style is matched against each id.
  */
-export function waitForServerOf(
-  manager: ServerStatusSource,
-  name: string,
-  limitMs: number,
-  signal: AbortSignal,
-): Promise<void> | undefined {
-  // Server ids are `a-z0-9-` only, so the id a name points at ends at its first separator. Every call comes here:
-  // a server not starting is seen from its own state, without building every server's status, and nothing is
-  // awaited (undefined: no promise, no turn of the event loop).
+export function serverIdOf(name: string, ids: () => readonly string[]): string | undefined {
   const id = /^([a-z0-9-]+)(?::|\.|__)/.exec(name)?.[1];
-  if (id !== undefined && manager.serverState && manager.serverState(id) !== 'starting') return undefined;
-  const named: StartingServerFilter = ({ id }) =>
-    name.length > id.length &&
-    name.startsWith(id) &&
-    (name[id.length] === ':' || name[id.length] === '.' || name.startsWith('__', id.length));
-  return waitForStartingServers(manager, limitMs, signal, named);
+  if (id !== undefined) return id;
+  return ids().find(
+    (candidate) =>
+      name.length > candidate.length &&
+      name.startsWith(candidate) &&
+      (name[candidate.length] === ':' || name[candidate.length] === '.' || name.startsWith('__', candidate.length)),
+  );
+}
+
+/** One server still starting, as a wait for it sees it. */
+export interface StartingServerWait {
+  /** Milliseconds waited so far. */
+  elapsedMs: number;
+  status: ServerStatus;
+}
+
+/**
+ * Resolves with the server's status once it is no longer `starting` (running, failed, waiting for a login), or
+ * still `starting` after `limitMs`, or when the request is cancelled. `onWait` hears of the wait every
+ * `intervalMs` and at each status change of the server, for progress notifications.
+ */
+export function waitForServer(
+  manager: ServerStatusSource,
+  serverId: string,
+  options: {
+    limitMs: number;
+    signal: AbortSignal;
+    onWait?: (wait: StartingServerWait) => void;
+    intervalMs?: number;
+  },
+): Promise<ServerStatus | undefined> {
+  const current = () => manager.status().find((status) => status.id === serverId);
+  const first = current();
+  if (first?.state !== 'starting' || options.limitMs <= 0 || options.signal.aborted) return Promise.resolve(first);
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const finish = () => {
+      clearTimeout(timer);
+      clearInterval(ticker);
+      manager.off('status-change', check);
+      options.signal.removeEventListener('abort', finish);
+      resolve(current());
+    };
+    const tell = (status: ServerStatus) => options.onWait?.({ elapsedMs: performance.now() - started, status });
+    const check = () => {
+      const status = current();
+      if (status?.state !== 'starting') return finish();
+      tell(status);
+    };
+    const timer = setTimeout(finish, options.limitMs);
+    const ticker = options.onWait
+      ? setInterval(() => {
+          const status = current();
+          if (status) tell(status);
+        }, options.intervalMs ?? 1000)
+      : undefined;
+    manager.on('status-change', check);
+    options.signal.addEventListener('abort', finish, { once: true });
+  });
 }

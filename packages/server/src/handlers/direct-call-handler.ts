@@ -10,18 +10,18 @@ import {
 } from '@search-mcp/shared';
 import { TOOL_DISCOVERY, TOOL_EXECUTE } from '../meta-tool-definitions.js';
 import type { RequestExtra } from '../request-extra-types.js';
-import { waitForServerOf } from '../starting-servers.js';
 import { runsAsTask, toCreateTaskResult } from '../tasks/modern-tasks.js';
 import { keepsTaskOwner, taskOwner, withExposedIds } from '../tasks/task-handlers.js';
 import type { ExposedTask } from '../tasks/task-table.js';
 import { JsonRpcWireError, toJsonRpcError } from '../wire-errors.js';
+import { waitForCalledServer } from './called-server-wait.js';
 import type { HandlerContext } from './handler-context.js';
 import { runToolCall } from './run-tool-call.js';
 
 /**
  * A direct `tools/call` of a backend tool, by tool key (`server:tool`, `server.tool`, `server__tool`) or listed name,
  * in both modes. Failures are JSON-RPC errors (unknown tool -32602, server down or failing -32000, timeout -32001).
- * A call to a server still connecting waits for it (bounded by the start-up wait) rather than failing at once.
+ * A call to a server still connecting waits for it (within its call timeout, `called-server-wait.ts`) rather than failing.
  *
  * A 2026-07-28 client that declares the tasks extension gets a task (`resultType: "task"`) for a backend tool that
  * runs as one (`execution.taskSupport` `required` or `optional`), or for any tool of a 2026-07-28 backend that offers
@@ -39,7 +39,7 @@ export async function handleDirectCall(
 ): Promise<ToolCallResult> {
   try {
     // Before the names are resolved: a server that finishes connecting brings its tools (and their listed names).
-    const starting = context.manager && waitForServerOf(context.manager, name, context.startupWaitMs, extra.signal);
+    const starting = waitForCalledServer(context, name, meta, extra);
     if (starting) await starting;
     // Inside the try: a refused caller fails here already, and must get its error's code, not -32603.
     const exposure = context.exposure(caller);
@@ -110,7 +110,7 @@ export async function handleTaskCall(
   }
   const ttl = typeof task.ttl === 'number' ? task.ttl : undefined;
   try {
-    const starting = context.manager && waitForServerOf(context.manager, name, context.startupWaitMs, extra.signal);
+    const starting = waitForCalledServer(context, name, meta, extra);
     if (starting) await starting;
     const { names } = await context.exposure(caller);
     const toolKey = names.keyOf(name) ?? name;

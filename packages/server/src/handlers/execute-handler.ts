@@ -4,8 +4,8 @@ import { callerFields } from '../audit/request-audit.js';
 import { authorizationElicitation } from '../authorization-elicitation.js';
 import { describeZodIssues, plainToolExecuteArguments, toolExecuteArguments } from '../meta-tool-arguments.js';
 import type { RequestExtra } from '../request-extra-types.js';
-import { waitForServerOf } from '../starting-servers.js';
 import { JsonRpcWireError, metaToolProtocolError, toErrorResult } from '../wire-errors.js';
+import { waitForCalledServer } from './called-server-wait.js';
 import type { HandlerContext } from './handler-context.js';
 import { runToolCall } from './run-tool-call.js';
 
@@ -13,7 +13,7 @@ import { runToolCall } from './run-tool-call.js';
  * `tool_execute`: runs the tool at `toolKey` and returns its result unchanged. Failures of Search MCP itself (bad
  * arguments, unknown key, blocked tool, server down) are `isError` results with one line a model can act on; a rate
  * limit is a JSON-RPC error with the retry time (`wire-errors.ts`). A
- * server still connecting is waited for (bounded by the start-up wait) rather than reported down at once.
+ * server still connecting is waited for (within its call timeout, `called-server-wait.ts`) rather than reported down.
  */
 export async function handleToolExecute(
   context: HandlerContext,
@@ -59,7 +59,7 @@ export async function handleToolExecute(
   }
   const toolKey = checked.toolKey.trim();
   try {
-    const starting = context.manager && waitForServerOf(context.manager, toolKey, context.startupWaitMs, extra.signal);
+    const starting = waitForCalledServer(context, toolKey, meta, extra);
     if (starting) await starting;
     return await runToolCall(context, {
       event: 'tool_execute',

@@ -6,7 +6,7 @@ import { fixtureServerPath } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSearchMcpServer } from '../create-search-mcp-server.js';
 
-// A call to a backend still connecting (a slow-starting real server) waits for it, bounded by the start-up wait,
+// A call to a backend still connecting (a slow-starting real server) waits for it, within its call timeout,
 // instead of failing as "not running": what a one-shot client's first request meets. A stopped server still fails.
 
 let manager: McpClientManager;
@@ -24,7 +24,7 @@ beforeAll(async () => {
   });
   manager = new McpClientManager(config);
   const catalog = new ToolCatalog({ sources: [manager], config, executor: { retries: 0 } });
-  const server = createSearchMcpServer({ catalog, manager, mode: 'meta', startupWaitMs: 60_000 });
+  const server = createSearchMcpServer({ catalog, manager, mode: 'meta' });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   client = new Client({ name: 'one-shot', version: '1' }, { versionNegotiation: { mode: 'legacy' } });
   await server.connect(serverTransport);

@@ -1,13 +1,16 @@
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ProtocolErrors } from '../connection/protocol-errors.js';
 import { loadedLegacyClient, loadLegacyClient } from './legacy-client-loader.js';
 
-// Vitest gives each test file its own module graph: here the loader starts unloaded, as in a host that just started.
 describe('the 1.x SDK client, loaded on the first connect', () => {
-  it('says what to do when its module is asked for before it is loaded', () => {
-    expect(() => loadedLegacyClient()).toThrow('the 1.x MCP client is not loaded yet (loadLegacyClient() first)');
+  it('says what to do when its module is asked for before it is loaded', async () => {
+    // A package's test files share their worker's modules (tooling/vitest.base.ts), so another file may have loaded
+    // it already: a fresh instance of the loader starts unloaded, as in a host that just started.
+    vi.resetModules();
+    const fresh = await import('./legacy-client-loader.js');
+    expect(() => fresh.loadedLegacyClient()).toThrow('the 1.x MCP client is not loaded yet (loadLegacyClient() first)');
   });
 
   it('loads once, and its reader reads the 1.x errors once a manager adopted it', async () => {

@@ -95,8 +95,9 @@ const rootDirectory = join(benchDirectory, '..');
 const appDirectory = join(rootDirectory, 'apps', 'stdio-server');
 const cliPath = join(appDirectory, 'dist', 'cli.js');
 const replayServerPath = join(appDirectory, 'test', 'fixtures', 'replay-server.mjs');
-/** The tokenizer is a dependency of apps/stdio-server (not of the root): resolve it from there. */
+/** The SDK as apps/stdio-server resolves it; Anthropic's tokenizer is this bench's own devDependency. */
 const requireFromApp = createRequire(join(appDirectory, 'package.json'));
+const requireFromBench = createRequire(import.meta.url);
 
 // ---------------------------------------------------------------------------------------------------------------
 // Helpers
@@ -107,7 +108,7 @@ interface TokenizerModule {
   countTokens(text: string): number;
   getTokenizer(): { encode(text: string, allowedSpecial?: 'all'): Uint32Array; free(): void };
 }
-const tokenizer = requireFromApp('@anthropic-ai/tokenizer') as TokenizerModule;
+const tokenizer = requireFromBench('@anthropic-ai/tokenizer') as TokenizerModule;
 // `countTokens` builds a new tokenizer from the BPE ranks on every call (~100 ms); this does the same encode with one
 // tokenizer built once. Checked against `countTokens` on the meta, proxy and discovery texts below.
 const sharedTokenizer = tokenizer.getTokenizer();
@@ -639,7 +640,7 @@ async function main(): Promise<void> {
   const machine: Machine = {
     ...machineInfo(),
     sdk: packageVersion('@modelcontextprotocol/sdk', requireFromApp, '@modelcontextprotocol/sdk/client/index.js'),
-    tokenizer: packageVersion('@anthropic-ai/tokenizer', requireFromApp),
+    tokenizer: packageVersion('@anthropic-ai/tokenizer', requireFromBench),
   };
   const fixtures = loadFixtures();
   const expectedTools = fixtures.reduce((total, fixture) => total + fixture.tools.length, 0);

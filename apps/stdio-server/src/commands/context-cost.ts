@@ -1,11 +1,11 @@
-import { getTokenizer } from '@anthropic-ai/tokenizer';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import type { Caller } from '@search-mcp/catalog';
 import type { SearchMcpRuntime } from '@search-mcp/runtime';
 import { z } from 'zod';
+import { estimateTokens } from './token-estimate.js';
 
 export interface ContextCost {
-  /** Claude tokens of the `tools/list` a client loads from search-mcp in meta mode. */
+  /** Claude tokens (estimated: `token-estimate.ts`) of the `tools/list` a client loads from search-mcp in meta mode. */
   metaTokens: number;
   metaTools: number;
   /** The same in proxy mode (every tool, under `server__tool`). */
@@ -18,19 +18,9 @@ export interface ContextCost {
   metaSavings: number;
 }
 
-/** Counts Claude tokens of values' JSON with one tokenizer (building one costs about 50 ms); `free` releases it. */
-export interface TokenCounter {
-  count(value: unknown): number;
-  free(): void;
-}
-
-/** Anthropic's tokenizer, built once, counting as its `countTokens` does (NFKC, special tokens allowed). */
-export function createTokenCounter(): TokenCounter {
-  const tokenizer = getTokenizer();
-  return {
-    count: (value) => tokenizer.encode(JSON.stringify(value).normalize('NFKC'), 'all').length,
-    free: () => tokenizer.free(),
-  };
+/** Estimated Claude tokens of a value's JSON (`token-estimate.ts`: within a few percent of Anthropic's tokenizer). */
+function tokensOf(value: unknown): number {
+  return estimateTokens(JSON.stringify(value));
 }
 
 const ToolsListSchema = z.looseObject({ tools: z.array(z.unknown()) });
@@ -38,7 +28,7 @@ const ToolsListSchema = z.looseObject({ tools: z.array(z.unknown()) });
 /**
  * Measures what a client loads into the model's context before the first message: the `tools/list` answers as a
  * real MCP client receives them (over an in-memory link to a server built exactly as `serve` builds it), counted
- * with Anthropic's tokenizer on their JSON. An approximation of what a client sends the model, the same for all three.
+ * as estimated Claude tokens of their JSON. An approximation of what a client sends the model, the same for all three.
  */
 export async function measureContextCost(runtime: SearchMcpRuntime, caller: Caller = {}): Promise<ContextCost> {
   const meta = await listThrough(runtime, 'meta', caller);
@@ -49,27 +39,22 @@ export async function measureContextCost(runtime: SearchMcpRuntime, caller: Call
     list.push(tool.definition ?? { name: tool.toolName, description: tool.description, inputSchema: tool.inputSchema });
     byServer.set(tool.serverName, list);
   }
-  const tokens = createTokenCounter();
-  try {
-    let directTokens = 0;
-    let directTools = 0;
-    for (const tools of byServer.values()) {
-      directTokens += tokens.count(tools);
-      directTools += tools.length;
-    }
-    const metaTokens = tokens.count(meta);
-    return {
-      metaTokens,
-      metaTools: meta.length,
-      proxyTokens: tokens.count(proxy),
-      proxyTools: proxy.length,
-      directTokens,
-      directTools,
-      metaSavings: directTokens > 0 ? 1 - metaTokens / directTokens : 0,
-    };
-  } finally {
-    tokens.free();
+  let directTokens = 0;
+  let directTools = 0;
+  for (const tools of byServer.values()) {
+    directTokens += tokensOf(tools);
+    directTools += tools.length;
   }
+  const metaTokens = tokensOf(meta);
+  return {
+    metaTokens,
+    metaTools: meta.length,
+    proxyTokens: tokensOf(proxy),
+    proxyTools: proxy.length,
+    directTokens,
+    directTools,
+    metaSavings: directTokens > 0 ? 1 - metaTokens / directTokens : 0,
+  };
 }
 
 async function listThrough(runtime: SearchMcpRuntime, mode: 'meta' | 'proxy', caller: Caller): Promise<unknown[]> {

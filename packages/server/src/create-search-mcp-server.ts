@@ -27,8 +27,10 @@ import { toJsonRpcError } from './wire-errors.js';
 /**
  * The longest the handshake (`initialize`, 2026 `server/discover`) waits for the caller's servers still starting, for
  * their own notes. Short on purpose: a client waits for this answer before anything else, and it is what makes a
- * start feel slow. Half a second covers a local server that starts fast, and keeps spawn → first answer under a
- * second (Search MCP itself starts in ~350 ms); slower servers are named as still starting instead.
+ * start feel slow. By default only servers whose last connect in this process fitted in it are waited for (a
+ * restart, a reload): a server never connected yet (every server at a stdio client's spawn, which starts them) is
+ * named as still starting instead, so spawn → first answer is Search MCP's own start (~350 ms). An explicit
+ * `instructionsWaitMs` waits for those too.
  */
 const defaultInstructionsWaitMs = 500;
 
@@ -105,6 +107,7 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): SearchMc
         callerOf,
         mode,
         instructionsWaitMs: options.instructionsWaitMs ?? defaultInstructionsWaitMs,
+        waitsForNewServers: options.instructionsWaitMs !== undefined,
         startupWaitMs: options.startupWaitMs ?? 5000,
         onInitialize: options.onInitialize,
       })

@@ -57,7 +57,8 @@ export interface SearchMcpServerOptions {
   /**
    * The longest `initialize` (2026-07-28: `server/discover`) waits for the caller's servers still starting, for their
    * own instructions. A server whose last connect in this process took longer is not waited for; those still starting
-   * are named in the instructions. Default 500 ms; 0 = never.
+   * are named in the instructions. Default 500 ms, and then only for servers that connected before in this process
+   * (a server never connected is not waited for: the first answer stays fast); set, it waits for those too. 0 = never.
    */
   instructionsWaitMs?: number;
   /**

@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import { Client } from '@modelcontextprotocol/client';
 import { ToolCatalog } from '@search-mcp/catalog';
 import { McpClientManager } from '@search-mcp/client-manager';
@@ -48,15 +49,23 @@ afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));
 });
 
-async function connect(era: 'legacy' | 'modern', mode: 'meta' | 'proxy') {
+/** `instructionsWaitMs`: the wait asked for, or `default` (none asked). */
+async function connect(era: 'legacy' | 'modern', mode: 'meta' | 'proxy', instructionsWaitMs: number | 'default' = 50) {
   const client = new Client(
     { name: `handshake-${era}`, version: '1' },
     { capabilities: {}, versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' } },
   );
   closers.push(
     await connectThroughEntry(client, (context) =>
-      // `slow` has never connected: it is waited for, but only this long.
-      createSearchMcpServer({ catalog, manager, hub, mode, era: context.era, instructionsWaitMs: 50 }),
+      // `slow` has never connected: an asked-for wait waits for it, but only this long.
+      createSearchMcpServer({
+        catalog,
+        manager,
+        hub,
+        mode,
+        era: context.era,
+        ...(instructionsWaitMs === 'default' ? {} : { instructionsWaitMs }),
+      }),
     ),
   );
   return client;
@@ -85,5 +94,28 @@ describe('the handshake with a server still starting', () => {
         'are connected.',
     );
     expect(discovered?.ttlMs).toBe(0);
+  });
+
+  it('by default answers at once for a server never connected (the first answer of a stdio spawn stays fast)', async () => {
+    // A wait listens for the manager's status changes; the handshake is answered without one.
+    const waits: string[] = [];
+    const countWaits = (event: unknown) => {
+      if (event === 'status-change') waits.push('status-change');
+    };
+    // `newListener` is EventEmitter's own event, outside the manager's typed ones.
+    const emitter = manager as unknown as EventEmitter;
+    emitter.on('newListener', countWaits);
+    try {
+      const asked = await connect('legacy', 'meta', 50);
+      expect(asked.getInstructions()).toContain('Still starting (their own notes are not included): slow.');
+      expect(waits).toHaveLength(1);
+      waits.length = 0;
+      const client = await connect('legacy', 'meta', 'default');
+      expect(client.getInstructions()).toContain('- a: Notes of a.');
+      expect(client.getInstructions()).toContain('Still starting (their own notes are not included): slow.');
+      expect(waits).toEqual([]);
+    } finally {
+      emitter.off('newListener', countWaits);
+    }
   });
 });

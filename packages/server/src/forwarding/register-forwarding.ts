@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Caller } from '@search-mcp/catalog';
-import { errorMessage } from '@search-mcp/shared';
+import { errorMessage, type ServerStatus } from '@search-mcp/shared';
 import { stillStartingNote } from '../backend-instructions.js';
 import { registerCompletionHandler } from '../completions/completion-handler.js';
 import type { ForwardingHub } from '../forwarding-hub.js';
@@ -50,6 +50,12 @@ export interface ForwardingRegistration {
    * servers whose last connect took longer are not waited for. 0 = never.
    */
   instructionsWaitMs: number;
+  /**
+   * Whether that wait also covers servers never connected in this process (nothing is known of how long they take).
+   * Only when the wait was asked for: by default the handshake is answered at once for them (apps/stdio-server
+   * README, "The first answer"), since a client waits for it before anything else.
+   */
+  waitsForNewServers: boolean;
   /** How long the session's first list waits for servers still connecting. */
   startupWaitMs: number;
   onInitialize?: ((server: ParamsCheckingServer) => void) | undefined;
@@ -128,8 +134,11 @@ export function registerForwarding(server: ParamsCheckingServer, options: Forwar
     // The caller's servers still starting get a short wait for their own notes, only those that can make it in time.
     if (manager && instructionsWaitMs > 0) {
       const expected = expectedWithin(instructionsWaitMs);
+      const waitsFor = options.waitsForNewServers
+        ? expected
+        : (status: ServerStatus) => status.connectMs !== undefined && expected(status);
       await waitForStartingServers(manager, instructionsWaitMs, extra.signal, (status) =>
-        session.canSee(status.id) ? expected(status) : false,
+        session.canSee(status.id) ? waitsFor(status) : false,
       );
     }
     let running: string[] = [];

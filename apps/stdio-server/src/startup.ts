@@ -125,6 +125,20 @@ export async function connectWithProgress(runtime: SearchMcpRuntime): Promise<vo
   }
 }
 
+/**
+ * Connects one server alone (a one-shot command that needs only it: `call server:tool`), showing progress on a
+ * terminal; the others are never spawned. Rejects with why it failed (`manager.start`).
+ */
+export async function startServerWithProgress(runtime: SearchMcpRuntime, serverId: string): Promise<void> {
+  const progress = createProgressReporter();
+  progress.update(`Connecting ${serverId}…`);
+  try {
+    await runtime.manager.start(serverId);
+  } finally {
+    progress.done();
+  }
+}
+
 /** The config's warnings (unknown keys with "did you mean", skipped entries) as plain lines on stderr. */
 export function printConfigWarnings(config: ResolvedConfig): void {
   for (const warning of config.warnings) process.stderr.write(`search-mcp: warning: ${warning}\n`);

@@ -8,8 +8,8 @@ import {
 
 /**
  * The one file of this package that reaches below the 2.x SDK `Server`'s public API. Each entry is a piece the SDK
- * has no public hook for yet; `docs/upstream/server-hooks.md` says why we need it, what it costs without it, and the
- * hook we propose upstream. An SDK upgrade that moves one of these fails `sdk-server-internals.test.ts`, not a
+ * has no public hook for yet; `docs/sdk-couplings.md` and `docs/upstream/server-hooks.md` say why we need it, what it
+ * costs without it, and the hook we propose upstream. An SDK upgrade that moves one of these fails `sdk-server-internals.test.ts`, not a
  * forwarded call in production.
  */
 
@@ -67,11 +67,33 @@ export function sdkRequestDispatch(
   return typeof dispatch === 'function' ? (request, extra) => dispatch.call(server, request, extra) : undefined;
 }
 
+/** Each member above as this file calls it: its name and how many parameters it declares. */
+const expectedMembers: ReadonlyArray<readonly [keyof ServerInternals, number]> = [
+  ['_wrapHandler', 2],
+  ['_invokeInputRequiredCapableHandler', 4],
+  ['_onrequest', 2],
+];
+
+/**
+ * What is not where this file expects it on the installed SDK's `Server`, one sentence each (empty when all is):
+ * a member gone, or taking another number of parameters (a changed shape). The guard test prints these, so an SDK
+ * upgrade that moves one says which coupling to redo (docs/sdk-couplings.md lists them).
+ */
+export function sdkServerInternalsProblems(): string[] {
+  return expectedMembers.flatMap(([name, parameters]) => {
+    const member: unknown = sdkServer[name];
+    if (typeof member !== 'function')
+      return [`Server.prototype.${name} is gone from the installed SDK (docs/sdk-couplings.md says what uses it)`];
+    if (member.length !== parameters)
+      return [
+        `Server.prototype.${name} now declares ${member.length} parameters, not ${parameters}: its shape changed ` +
+          '(docs/sdk-couplings.md says what uses it)',
+      ];
+    return [];
+  });
+}
+
 /** Whether every member above is where this file expects it (checked by the test that guards an SDK upgrade). */
 export function sdkServerInternalsPresent(): boolean {
-  return (
-    typeof sdkServer._wrapHandler === 'function' &&
-    typeof sdkServer._invokeInputRequiredCapableHandler === 'function' &&
-    typeof sdkServer._onrequest === 'function'
-  );
+  return sdkServerInternalsProblems().length === 0;
 }

@@ -130,6 +130,7 @@ async function connectInEra(attempt: ConnectionAttempt, era: ProtocolEra | 'auto
       deadline: deadline.signal,
       process: serverProcess,
       errors: attempt.errors,
+      ...(config.transport === 'stdio' ? {} : { url: config.url }),
     });
   } finally {
     clearTimeout(timer);

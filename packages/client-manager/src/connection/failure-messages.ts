@@ -1,6 +1,7 @@
 import { authorizeCommand, ServerNotRunningError, TimeoutError } from '@search-mcp/shared';
 import type { ProcessExit, ProcessTransport } from '../process/process-transport.js';
 import { toBackendFailure } from './backend-error-mapping.js';
+import { explainRemoteFailure } from './network-failure.js';
 import { type ProtocolErrors, unsupportedProtocolVersionCode } from './protocol-errors.js';
 
 /** The words for how a server process ended: `exit code 3`, `killed by SIGKILL`, … */
@@ -60,15 +61,20 @@ export interface StartFailureContext {
   process: ProcessTransport | undefined;
   /** How the manager reads its SDKs' errors. */
   errors: ProtocolErrors;
+  /** A remote server's URL: a network, TLS or HTTP failure reaching it is explained with a fix. */
+  url?: string;
 }
 
 /** Why a start failed, as one error: the reason, how the process ended and the last lines of its stderr. */
 export function describeStartFailure(context: StartFailureContext): Error {
-  const { serverId, error, timeoutMs, deadline, process, errors } = context;
+  const { serverId, error, timeoutMs, deadline, process, errors, url } = context;
+  const remote = url === undefined ? undefined : explainRemoteFailure(error, url, errors.httpStatusOf(error));
   const detail = describeExit(process?.exit);
   let reason: string;
   if (deadline.aborted || errors.isSdkTimeout(error)) {
     reason = `did not finish starting within ${timeoutMs} ms (startupTimeoutMs)`;
+  } else if (remote !== undefined) {
+    reason = remote;
   } else if (errors.isConnectionClosed(error)) {
     reason = `exited during start-up${detail ? ` (${detail})` : ''}`;
   } else {

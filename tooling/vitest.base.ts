@@ -20,7 +20,8 @@ export function packageTestConfig(overrides: { include?: string[]; testTimeout?:
       isolate: false,
       // Test runs must neither read nor write the pins of the person running them (docs/trust.md, "Pinning and
       // quarantine"): the tests of pinning give their runtimes a pin store, or their children a state folder, of their own.
-      env: { SEARCH_MCP_PINNING: 'off' },
+      // The same for the tool lists kept between runs (README, "Discovery before the servers are up").
+      env: { SEARCH_MCP_PINNING: 'off', SEARCH_MCP_TOOL_CACHE: 'off' },
     },
   });
 }

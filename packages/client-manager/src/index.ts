@@ -21,6 +21,7 @@ export type {
   ReverseRequestRouter,
 } from './reverse/reverse-request-types.js';
 export type { ServerConfigChanges } from './server-config-changes.js';
+export type { ToolListCache } from './tool-list-cache.js';
 export type { AuthorizationOpener, McpClientManagerOAuthOptions } from './oauth/oauth-options.js';
 export type { OAuthStore } from './oauth/oauth-store.js';
 export type { PerUserOptions } from './per-user/per-user-options.js';

@@ -15,6 +15,7 @@ import {
   isPerUserServer,
 } from '@search-mcp/shared';
 import { applyServerConfig } from './apply-server-config.js';
+import { CachedToolLists } from './cached-tool-lists.js';
 import type { EmitManagerEvent } from './connection/notification-relays.js';
 import type { ServerConnection } from './connection/server-connection.js';
 import { type ManagerWiring, wireManager } from './manager-wiring.js';
@@ -50,6 +51,10 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
   protected readonly logger: Logger;
   private readonly options: McpClientManagerOptions;
   private revision = 0;
+  /** The lists kept from earlier runs (`toolListCache`), searched while their servers start. */
+  private readonly cachedLists: CachedToolLists | undefined;
+  /** The servers whose kept list `listAllTools` offers now: a change of this set is a change of the tools. */
+  private readonly showingCached = new Set<string>();
   private closed = false;
   /** True once `startAll` ran: a reload then starts the servers it adds. */
   private started = false;
@@ -69,10 +74,14 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
     // Every MCP session of an HTTP app listens for tool changes on this one manager: hundreds are normal, not a leak.
     this.setMaxListeners(0);
     this.options = options;
+    this.cachedLists = options.toolListCache ? new CachedToolLists(options.toolListCache) : undefined;
     this.currentConfig = this.resolve(config);
     this.wiring = wireManager(this.currentConfig, options, {
       emit: this.emit.bind(this) as EmitManagerEvent,
-      onStatusChange: (status, previous) => this.emit('status-change', status, previous),
+      onStatusChange: (status, previous) => {
+        this.emit('status-change', status, previous);
+        this.cachedShownChanged(status.id);
+      },
       onToolsChanged: (serverId, tools) => this.sharedToolsChanged(serverId, tools),
     });
     this.logger = this.wiring.logger;
@@ -97,6 +106,8 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
     };
     for (const serverConfig of Object.values(this.currentConfig.mcpServers)) {
       this.connections.set(serverConfig.id, this.wiring.createConnection(serverConfig));
+      // Told to nobody yet (and a subclass is not set up yet): the first listing sees it.
+      this.cachedShownChanged(serverConfig.id, false);
     }
     // If the host exits without close() (an uncaught exception, process.exit), no server group may outlive it.
     process.once('exit', this.killOnExit);
@@ -261,14 +272,39 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
     return this.connections.get(id)?.currentState;
   }
 
-  /** Tools of every running server, in config order (permission-`false` tools left out). */
+  /**
+   * Tools of every running server, in config order (permission-`false` tools left out); for a server still starting
+   * (or not started yet) with a list kept from an earlier run (`toolListCache`), that list, its tools marked `cached`.
+   */
   async listAllTools(): Promise<ToolInfo[]> {
     const all: ToolInfo[] = [];
     for (const connection of this.connections.values()) {
       await connection.settled();
-      all.push(...this.toolsOf(connection));
+      all.push(...(this.cachedToolsOf(connection) ?? this.toolsOf(connection)));
     }
     return all;
+  }
+
+  /**
+   * The kept list of a server that is not up yet: `starting`, or never started by `startAll` (a one-shot `search`
+   * answers from the kept lists alone). A server that failed, stopped or waits for a login shows none: its tools
+   * cannot be called.
+   */
+  private cachedToolsOf(connection: ServerConnection): ToolInfo[] | undefined {
+    const state = connection.currentState;
+    if (state !== 'starting' && !(state === 'stopped' && !this.started)) return undefined;
+    return this.cachedLists?.toolsOf(connection.config);
+  }
+
+  /** A server's state changed: when its kept list came into or out of `listAllTools`, its tools changed. */
+  private cachedShownChanged(serverId: string, announce = true): void {
+    const connection = this.connections.get(serverId);
+    if (!this.cachedLists || !connection) return;
+    const cached = this.cachedToolsOf(connection);
+    if ((cached !== undefined) === this.showingCached.has(serverId)) return;
+    if (cached) this.showingCached.add(serverId);
+    else this.showingCached.delete(serverId);
+    if (announce) this.toolsChanged(serverId, cached ?? this.toolsOf(connection));
   }
 
   /** Tools of one server; empty while it is not running. */
@@ -344,6 +380,9 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
    * tools its callers' connections listed.
    */
   private sharedToolsChanged(serverId: string, tools: readonly ToolInfo[]): void {
+    const connection = this.connections.get(serverId);
+    // A running server's list is the one the next run shows while it starts.
+    if (connection?.currentState === 'running') this.cachedLists?.remember(connection.config, tools);
     const callers = this.perUser.tools.all(serverId);
     const perUser = isPerUser(this.connections.get(serverId));
     this.toolsChanged(serverId, tools.length === 0 && perUser && callers.length > 0 ? callers : tools);

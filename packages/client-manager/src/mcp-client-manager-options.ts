@@ -13,6 +13,7 @@ import type { RestartPolicy } from './connection/restart-policy.js';
 import type { McpClientManagerOAuthOptions } from './oauth/oauth-options.js';
 import type { PerUserOptions } from './per-user/per-user-options.js';
 import type { ReverseRequestRouter } from './reverse/reverse-request-types.js';
+import type { ToolListCache } from './tool-list-cache.js';
 
 export interface McpClientManagerOptions {
   /** Where the manager logs (JSON lines to stderr at `warn` by default). Never stdout: it belongs to stdio MCP. */
@@ -78,6 +79,12 @@ export interface McpClientManagerOptions {
    * minutes).
    */
   perUser?: PerUserOptions;
+  /**
+   * Where each server's last tool list is kept between runs (README, "Discovery before the servers are up"): while a
+   * server is still starting, `listAllTools` offers its kept list (tools marked `cached`); each list a running server
+   * sends is written there. Default: none (the runtime passes a file in the state folder).
+   */
+  toolListCache?: ToolListCache;
 }
 
 export interface McpClientManagerEvents {

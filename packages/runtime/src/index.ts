@@ -39,6 +39,8 @@ export type { HotReloadOptions, ReloadableRuntime } from './reload/start-hot-rel
 export { strategiesInUse } from './search/strategy-providers.js';
 export type { StrategyProviders } from './search/strategy-providers.js';
 export { prepareHybridSearch } from './search/hybrid-search-readiness.js';
+export { embeddingsInstallCommand } from './search/embeddings-install-command.js';
+export type { EmbeddingsInstallOptions } from './search/embeddings-install-command.js';
 export type {
   HybridSearchReadiness,
   HybridSearchStatus,
@@ -49,3 +51,6 @@ export { FilePinStore, defaultPinFilePath, PIN_FILE_NAME } from './trust/file-pi
 export type { FilePinStoreOptions } from './trust/file-pin-store.js';
 export type { PinFileLockOptions } from './trust/pin-file-lock.js';
 export { PINNING_ENV_VARIABLE } from './trust/default-pin-store.js';
+export { FileToolListCache, TOOL_LIST_FILE_NAME } from './tool-lists/file-tool-list-cache.js';
+export type { FileToolListCacheOptions } from './tool-lists/file-tool-list-cache.js';
+export { TOOL_CACHE_ENV_VARIABLE } from './tool-lists/default-tool-list-cache.js';

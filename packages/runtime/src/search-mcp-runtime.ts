@@ -6,7 +6,7 @@ import {
   type ToolPinStore,
   type ToolRegistry,
 } from '@search-mcp/catalog';
-import { McpClientManager, type McpClientManagerOptions } from '@search-mcp/client-manager';
+import { McpClientManager, type McpClientManagerOptions, type ToolListCache } from '@search-mcp/client-manager';
 import {
   type AuditSink,
   ClientSessions,
@@ -21,6 +21,7 @@ import { type AuditFeed, createAuditFeed } from './audit/audit-feed.js';
 import { createJsonlAuditSink } from './audit/jsonl-audit-sink.js';
 import { createStrategyProviders, type StrategyProviders } from './search/strategy-providers.js';
 import { openPinStore } from './trust/default-pin-store.js';
+import { openToolListCache } from './tool-lists/default-tool-list-cache.js';
 import {
   createEraDetectingConnection,
   type ProtocolEra,
@@ -69,6 +70,12 @@ export interface SearchMcpRuntimeOptions {
    * folder (`SEARCH_MCP_PINNING=off`: none); `false`: nothing is pinned or quarantined.
    */
   pinStore?: ToolPinStore | false;
+  /**
+   * Where each server's last tool list is kept, searched while the server is still starting (README, "Discovery
+   * before the servers are up"). Default: `tool-lists.json` in the state folder (`SEARCH_MCP_TOOL_CACHE=off`: none);
+   * `false`: nothing is kept.
+   */
+  toolListCache?: ToolListCache | false;
 }
 
 /** Everything an app runs: one client manager, one catalog, one audit log, and MCP servers made on demand. */
@@ -128,8 +135,10 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
     logger: logger.child({ component: 'client-sessions' }),
     ...(options.backendClientCapabilities ? { backendCapabilities: options.backendClientCapabilities } : {}),
   });
+  const toolLists = openToolListCache(options.toolListCache, logger.child({ component: 'tool-lists' }));
   const manager = new McpClientManager(config, {
     reverseRequests: sessions,
+    ...(toolLists.cache ? { toolListCache: toolLists.cache } : {}),
     ...options.manager,
     logger: logger.child({ component: 'client-manager' }),
   });
@@ -241,6 +250,8 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
         hub.close();
         await pins.close();
         await manager.close();
+        // The lists this run's servers sent are on disk before the process may exit (`search`, `call`).
+        await toolLists.flush();
         // Before the audit feed: the last snapshot covers every record the file holds, and records after it are read
         // back from the file at the next start.
         stopUsage();

@@ -102,7 +102,7 @@ describe('meta mode', () => {
   it('waits a bounded time for starting servers, then says which are still starting', async () => {
     const manager = new FakeManager();
     manager.states = [{ id: 'fs', state: 'starting', toolCount: 0, restarts: 0 }];
-    const { client } = await connect({ manager, startupWaitMs: 100 });
+    const { client } = await connect({ manager, discoveryWaitMs: 100 });
     const result = (await call(client, 'tool_discovery', { query: 'read a file' })).structuredContent as {
       notice?: string;
     };
@@ -140,7 +140,7 @@ describe('meta mode', () => {
   it('searches as soon as the starting servers have settled', async () => {
     const manager = new FakeManager();
     manager.states = [{ id: 'fs', state: 'starting', toolCount: 0, restarts: 0 }];
-    const { client } = await connect({ manager, startupWaitMs: 60_000 });
+    const { client } = await connect({ manager, discoveryWaitMs: 60_000 });
     const waiting = listenerAdded(manager, 'status-change');
     const discovery = call(client, 'tool_discovery', { query: 'echo a message' });
     // The discovery is waiting for the server: let it finish connecting.

@@ -33,6 +33,8 @@ import { toJsonRpcError } from './wire-errors.js';
  * `instructionsWaitMs` waits for those too.
  */
 const defaultInstructionsWaitMs = 500;
+/** How long `tool_discovery` waits for servers still starting without a kept tool list (a cold `npx` start). */
+const defaultDiscoveryWaitMs = 30_000;
 
 const metaToolNames: ReadonlySet<string> = new Set([TOOL_DISCOVERY, TOOL_EXECUTE]);
 
@@ -120,6 +122,7 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): SearchMc
     audit: createRequestAudit(options.audit),
     manager: options.manager,
     startupWaitMs: options.startupWaitMs ?? 5000,
+    discoveryWaitMs: options.discoveryWaitMs ?? defaultDiscoveryWaitMs,
     callerOf,
     // In meta mode the meta-tools' names are ours: a backend tool of that name is listed prefixed (pinned).
     exposure: createToolExposure(catalog, mode === 'meta' ? metaToolNames : undefined),

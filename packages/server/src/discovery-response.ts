@@ -12,6 +12,8 @@ export interface DiscoveryResult {
   inputSchema?: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
   annotations?: Record<string, unknown>;
+  /** The tool's server is still starting: the hit comes from its last tool list, and a call waits for it. */
+  serverStarting?: true;
 }
 
 /** The longest description sent at `summary` detail; `full` sends it whole. */

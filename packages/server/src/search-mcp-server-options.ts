@@ -41,6 +41,12 @@ export interface SearchMcpServerOptions {
    */
   startupWaitMs?: number;
   /**
+   * How long `tool_discovery` waits for servers still starting that have no tool list kept from an earlier run (the
+   * very first session; README, "Discovery before the servers are up"); servers with one are searched in it at once.
+   * Default 30,000 ms (a cold `npx` start takes up to about 20 s); 0 = never.
+   */
+  discoveryWaitMs?: number;
+  /**
    * Forwards resources, prompts, completions, logging, tasks and backends' requests to the client (sampling,
    * elicitation, roots) through the runtime's shared hub. Without one, only tools are served.
    */

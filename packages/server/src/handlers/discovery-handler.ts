@@ -6,12 +6,15 @@ import { describeZodIssues, toolDiscoveryArguments } from '../meta-tool-argument
 import type { RequestExtra } from '../request-extra-types.js';
 import { failedServers, startingServerIds, waitForStartingServers } from '../starting-servers.js';
 import { toErrorResult } from '../wire-errors.js';
+import type { ServerStatusSource } from '../search-mcp-server-options.js';
 import type { HandlerContext } from './handler-context.js';
 
 /**
- * `tool_discovery`: searches the caller's visible tools (after a bounded wait for servers still starting) and
- * answers `{ results, notice? }` as structured content and the same JSON as text. Failures of Search MCP itself are
- * `isError` results a model can act on; a cancelled discovery is the SDK's to answer.
+ * `tool_discovery`: searches the caller's visible tools and answers `{ results, notice? }` as structured content and
+ * the same JSON as text. A server still starting is searched in the list kept from its last run, at once (its hits
+ * say `serverStarting`); one without a kept list (the very first session) is waited for, at most `discoveryWaitMs`
+ * (README, "Discovery before the servers are up"), with progress notifications when the client gave a token.
+ * Failures of Search MCP itself are `isError` results a model can act on; a cancelled discovery is the SDK's to answer.
  */
 export async function handleToolDiscovery(
   context: HandlerContext,
@@ -36,7 +39,8 @@ export async function handleToolDiscovery(
   const { query, context: taskContext, maxResults } = parsed.data;
   const queries = typeof query === 'string' ? [query] : query;
   try {
-    if (context.manager) await waitForStartingServers(context.manager, context.startupWaitMs, extra.signal);
+    const kept = await serversWithKeptLists(context, caller);
+    if (context.manager) await waitForUnlistedServers(context, context.manager, kept, extra);
     const response = await context.catalog.search(
       {
         query: queries,
@@ -48,14 +52,27 @@ export async function handleToolDiscovery(
     );
     const { results, shortened } = toDiscoveryResults(response.results, parsed.data.detail ?? 'summary');
     const structured: { results: DiscoveryResult[]; notice?: string } = { results };
-    const starting = startingServerIds(context.manager);
+    const starting = new Set(startingServerIds(context.manager));
+    // Servers still starting whose kept list was searched: their hits say so, and a call waits for them.
+    for (const result of results) if (starting.has(result.serverName)) result.serverStarting = true;
+    const unlisted = [...starting].filter((id) => !kept.has(id));
     const notices: string[] = [];
     if (response.strategy === 'off') notices.push('Tool search is turned off for this project.');
-    else if (starting.length > 0)
-      notices.push(`Still connecting: ${starting.join(', ')}. Their tools are not searched yet; search again shortly.`);
+    else if (starting.size > 0) {
+      const listed = [...starting].filter((id) => !unlisted.includes(id));
+      if (listed.length > 0)
+        notices.push(
+          `${listed.join(', ')} ${listed.length === 1 ? 'is' : 'are'} still starting (searched in ${listed.length === 1 ? 'its' : 'their'} last tool list); a call waits for ${listed.length === 1 ? 'it' : 'them'}.`,
+        );
+      if (unlisted.length > 0)
+        notices.push(
+          `Still connecting: ${unlisted.join(', ')}. Their tools are not searched yet; search again shortly.`,
+        );
+    }
     // The catalog's absolute match signal: no tool covers the request well (the best relevance is below 1 then).
     // Not while servers are still connecting: the tool may be theirs, and the notice above already says so.
-    else if (response.match !== 'good' && response.notice) notices.push(response.notice);
+    if (unlisted.length === 0 && response.strategy !== 'off' && response.match !== 'good' && response.notice)
+      notices.push(response.notice);
     // Only servers this caller's project could see: others are none of its business.
     const servers = context.catalog.config.mcpServers;
     const failed = failedServers(context.manager, caller).filter(
@@ -89,4 +106,53 @@ export async function handleToolDiscovery(
     context.logger.warn('tool_discovery failed', { error: errorMessage(error) });
     return toErrorResult(error);
   }
+}
+
+/** The servers whose tools the caller sees from a kept list (they are still starting). */
+async function serversWithKeptLists(context: HandlerContext, caller: Caller): Promise<Set<string>> {
+  const exposure = context.exposure(caller);
+  const { tools } = exposure instanceof Promise ? await exposure : exposure;
+  const kept = new Set<string>();
+  for (const tool of tools) if (tool.cached) kept.add(tool.serverName);
+  return kept;
+}
+
+/**
+ * The very first session has no kept lists: the servers still starting without one are waited for, at most
+ * `discoveryWaitMs`, so the first discovery finds their tools; a client that gave a progress token hears of the
+ * wait every second. Servers with a kept list are not waited for: their list is searched at once.
+ */
+function waitForUnlistedServers(
+  context: HandlerContext,
+  manager: ServerStatusSource,
+  kept: ReadonlySet<string>,
+  extra: RequestExtra,
+): Promise<void> {
+  const token = extra._meta?.progressToken;
+  let progress = 0;
+  const onWait =
+    typeof token === 'string' || typeof token === 'number'
+      ? (elapsedMs: number, waitingFor: string[]) => {
+          progress += 1;
+          extra
+            .sendNotification({
+              method: 'notifications/progress',
+              params: {
+                progressToken: token,
+                progress,
+                message: `waiting for ${waitingFor.length === 1 ? 'server' : 'servers'} ${waitingFor.map((id) => `'${id}'`).join(', ')} to start (${Math.round(elapsedMs / 1000)} s)`,
+              },
+            })
+            .catch(() => {
+              // The client went away; the discovery itself reports that.
+            });
+        }
+      : undefined;
+  return waitForStartingServers(
+    manager,
+    context.discoveryWaitMs,
+    extra.signal,
+    (status) => !kept.has(status.id),
+    onWait,
+  );
 }

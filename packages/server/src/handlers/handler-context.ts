@@ -22,6 +22,8 @@ export interface HandlerContext {
   readonly audit: RequestAudit;
   readonly manager: ServerStatusSource | undefined;
   readonly startupWaitMs: number;
+  /** The longest `tool_discovery` waits for servers still starting that have no kept tool list. */
+  readonly discoveryWaitMs: number;
   /** The caller of a request, from its `_meta` and transport. */
   callerOf(meta: Record<string, unknown> | undefined, extra: RequestExtra): Caller;
   /** At once while the catalog's tools are unchanged (every forwarded call asks), else once they are listed. */

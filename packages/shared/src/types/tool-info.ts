@@ -62,4 +62,9 @@ export interface ToolInfo {
   /** `category` and `tags` of the server (or registry tool), for filters. */
   category?: string;
   tags?: readonly string[];
+  /**
+   * The tool comes from the server's list kept from an earlier run, shown while the server is still starting
+   * (README, "Discovery before the servers are up"); the live list replaces it once the server is up.
+   */
+  cached?: true;
 }

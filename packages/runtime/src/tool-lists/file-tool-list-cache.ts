@@ -1,0 +1,143 @@
+/**
+ * Each server's last tool list in `<state folder>/tool-lists.json` (README, "Discovery before the servers are up"),
+ * shared by every CLI command and both apps. Read once at start; written atomically (a temporary file renamed over
+ * it, mode 0600, folder 0700), each write re-reading the file first under a lock file beside it, so the lists
+ * another process wrote are kept (the pin file's pattern, docs/trust.md). A file that cannot be trusted (does not
+ * parse, a digest does not match) is ignored with one warning and written afresh.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { chmod, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { ToolListCache } from '@search-mcp/client-manager';
+import { errorMessage, type Logger, silentLogger, type ToolDefinition } from '@search-mcp/shared';
+import { stateDirectory } from '@search-mcp/shared/node';
+import { type PinFileLockOptions, withPinFileLock } from '../trust/pin-file-lock.js';
+import {
+  emptyToolListFile,
+  parseToolListFile,
+  serializeToolListFile,
+  type ToolListFile,
+  toolListEntry,
+} from './tool-list-file.js';
+
+export const TOOL_LIST_FILE_NAME = 'tool-lists.json';
+
+export interface FileToolListCacheOptions {
+  /** Default `<state folder>/tool-lists.json` (`stateDirectory(env)`). */
+  path?: string;
+  /** For the state folder; default `process.env`. */
+  env?: Record<string, string | undefined>;
+  logger?: Logger;
+  /** The lock around each write (the pin file's defaults). */
+  lock?: PinFileLockOptions;
+}
+
+export class FileToolListCache implements ToolListCache {
+  readonly path: string;
+  private data: ToolListFile;
+  private readonly logger: Logger;
+  private readonly lockOptions: PinFileLockOptions;
+  private queue: Promise<unknown> = Promise.resolve();
+  /** One warning per process for a file that cannot be trusted. */
+  private warned = false;
+
+  /** Reads the file now; a missing file keeps nothing yet, an untrusted one is ignored and written afresh. */
+  constructor(options: FileToolListCacheOptions = {}) {
+    this.path = options.path ?? join(stateDirectory(options.env ?? process.env), TOOL_LIST_FILE_NAME);
+    this.logger = options.logger ?? silentLogger;
+    this.lockOptions = options.lock ?? {};
+    this.data = this.trusted(readTextSync(this.path, this.logger));
+    if (this.warned) this.update(() => {});
+  }
+
+  read(serverId: string, identity: string): readonly ToolDefinition[] | undefined {
+    const entry = this.data.servers[serverId];
+    return entry !== undefined && entry.identity === identity ? entry.tools : undefined;
+  }
+
+  write(serverId: string, identity: string, tools: readonly ToolDefinition[]): void {
+    const entry = toolListEntry(identity, tools, new Date());
+    this.data.servers[serverId] = entry;
+    this.update((file) => {
+      file.servers[serverId] = entry;
+    });
+  }
+
+  /** Resolves once every write queued so far is on disk (a short-lived command awaits it before it exits). */
+  async flush(): Promise<void> {
+    await this.queue;
+  }
+
+  /** The file's lists, or none (with the one warning) when it cannot be trusted. */
+  private trusted(text: string | undefined): ToolListFile {
+    if (text === undefined) return emptyToolListFile();
+    try {
+      return parseToolListFile(text);
+    } catch (error) {
+      if (!this.warned) {
+        this.warned = true;
+        this.logger.warn('ignoring the kept tool lists: the file cannot be trusted; it is written afresh', {
+          file: this.path,
+          error: errorMessage(error),
+        });
+      }
+      return emptyToolListFile();
+    }
+  }
+
+  /** Re-reads the file, applies `change`, writes it back: one at a time here, and under the lock across processes. */
+  private update(change: (file: ToolListFile) => void): void {
+    const task = async () => {
+      await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+      await withPinFileLock(
+        this.path,
+        async () => {
+          const before = await readText(this.path);
+          const file = this.trusted(before);
+          change(file);
+          const text = serializeToolListFile(file);
+          if (text !== before) await writeAtomically(this.path, text);
+        },
+        this.lockOptions,
+      );
+    };
+    this.queue = this.queue
+      .then(task)
+      .catch((error: unknown) =>
+        this.logger.warn('cannot write the kept tool lists', { file: this.path, error: errorMessage(error) }),
+      );
+  }
+}
+
+function readTextSync(path: string, logger: Logger): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'ENOENT')
+      logger.warn('cannot read the kept tool lists', { file: path, error: errorMessage(error) });
+    return undefined;
+  }
+}
+
+async function readText(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** A temporary file beside the target, then a rename: a reader never sees half a file. */
+async function writeAtomically(path: string, text: string): Promise<void> {
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  await writeFile(temporary, text, { encoding: 'utf8', mode: 0o600, flag: 'wx' });
+  try {
+    await chmod(temporary, 0o600);
+    await rename(temporary, path);
+  } catch (error) {
+    await unlink(temporary).catch(() => undefined);
+    throw error;
+  }
+}

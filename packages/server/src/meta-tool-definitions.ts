@@ -39,34 +39,55 @@ const QUERY_DESCRIPTION =
 
 /**
  * `tool_discovery` as listed. `defaultMaxResults` is the configured `search.maxResults`, so the description says the
- * default that really applies.
+ * default that really applies. One frozen definition per value, shared by every server instance: `search-mcp-http`
+ * builds an instance for every 2026-07-28 request, and copying the schema for each cost more than the rest of the
+ * definitions (bench/http-bench.ts `--profile`).
  */
 export function toolDiscoveryDefinition(defaultMaxResults: number = configDefaults.maxResults): MetaToolDefinition {
-  const inputSchema = toToolInputSchema(toolDiscoveryArguments);
-  const { query, maxResults } = inputSchema.properties;
-  if (query) query.description = QUERY_DESCRIPTION;
-  if (maxResults) maxResults.description = `Default ${defaultMaxResults}.`;
-  return {
-    name: TOOL_DISCOVERY,
-    title: 'Find tools',
-    description:
-      'Search the tools of all connected MCP servers. Use it whenever a task needs a capability you do not have ' +
-      "as a tool. In `query`, give 2-4 short phrasings of the action in tool words, plus the user's words. " +
-      'Returns toolKeys with their input schemas; run one with tool_execute.',
-    inputSchema,
-    annotations: { readOnlyHint: true, openWorldHint: false },
-  };
+  let definition = discoveryDefinitions.get(defaultMaxResults);
+  if (definition === undefined) {
+    const inputSchema = toToolInputSchema(toolDiscoveryArguments);
+    const { query, maxResults } = inputSchema.properties;
+    if (query) query.description = QUERY_DESCRIPTION;
+    if (maxResults) maxResults.description = `Default ${defaultMaxResults}.`;
+    definition = deepFreeze({
+      name: TOOL_DISCOVERY,
+      title: 'Find tools',
+      description:
+        'Search the tools of all connected MCP servers. Use it whenever a task needs a capability you do not have ' +
+        "as a tool. In `query`, give 2-4 short phrasings of the action in tool words, plus the user's words. " +
+        'Returns toolKeys with their input schemas; run one with tool_execute.',
+      inputSchema,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    });
+    discoveryDefinitions.set(defaultMaxResults, definition);
+  }
+  return definition;
 }
 
+const discoveryDefinitions = new Map<number, MetaToolDefinition>();
+let executeDefinition: MetaToolDefinition | undefined;
+
+/** `tool_execute` as listed: one frozen definition, shared as `tool_discovery`'s is. */
 export function toolExecuteDefinition(): MetaToolDefinition {
-  return {
+  executeDefinition ??= deepFreeze({
     name: TOOL_EXECUTE,
     title: 'Run a tool',
     description:
       'Run a tool found with tool_discovery. Pass its toolKey exactly as returned and arguments that match its ' +
       'input schema.',
     inputSchema: toToolInputSchema(toolExecuteArguments),
-  };
+  });
+  return executeDefinition;
+}
+
+/** `value` and everything in it made read-only: a shared definition that someone edits fails loudly. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 /**
@@ -81,7 +102,7 @@ function toToolInputSchema(schema: z.ZodType): MetaToolDefinition['inputSchema']
     built = withoutNoOpKeywords(json) as MetaToolDefinition['inputSchema'];
     builtSchemas.set(schema, built);
   }
-  // A copy: callers edit descriptions, and every server instance gets its own definition.
+  // A copy: `tool_discovery` edits its descriptions (once per value, then the definition is shared).
   return structuredClone(built);
 }
 

@@ -48,7 +48,7 @@ export function createToolExposure(
   catalog: ToolCatalog,
   reserved?: ReadonlySet<string>,
 ): (caller: Caller) => ToolExposure | Promise<ToolExposure> {
-  const tables = new WeakMap<readonly ToolInfo[], ToolExposure & { style: ExposedNameStyle }>();
+  const tables = sharedTables(catalog, reserved);
   const expose = (tools: readonly ToolInfo[]): ToolExposure => {
     const style = catalog.config.exposure.names;
     const cached = tables.get(tools);
@@ -65,4 +65,26 @@ export function createToolExposure(
     const now = catalog.visibleToolsNow(caller);
     return now ? expose(now) : catalog.visibleTools(caller).then(expose);
   };
+}
+
+type ExposureTables = WeakMap<readonly ToolInfo[], ToolExposure & { style: ExposedNameStyle }>;
+
+/**
+ * The name tables of one catalog and reserved set, shared by every server instance over it: `search-mcp-http` builds
+ * an instance for each 2026-07-28 request, which would otherwise name every visible tool again per call.
+ */
+const tablesByCatalog = new WeakMap<ToolCatalog, Map<ReadonlySet<string> | undefined, ExposureTables>>();
+
+function sharedTables(catalog: ToolCatalog, reserved: ReadonlySet<string> | undefined): ExposureTables {
+  let byReserved = tablesByCatalog.get(catalog);
+  if (byReserved === undefined) {
+    byReserved = new Map();
+    tablesByCatalog.set(catalog, byReserved);
+  }
+  let tables = byReserved.get(reserved);
+  if (tables === undefined) {
+    tables = new WeakMap();
+    byReserved.set(reserved, tables);
+  }
+  return tables;
 }

@@ -1,5 +1,10 @@
 import type { Caller } from '@search-mcp/catalog';
-import { type HybridSearchReadiness, type SearchMcpRuntime, strategiesInUse } from '@search-mcp/runtime';
+import {
+  embeddingsInstallCommand,
+  type HybridSearchReadiness,
+  type SearchMcpRuntime,
+  strategiesInUse,
+} from '@search-mcp/runtime';
 import { prepareHybridWithProgress } from './hybrid-preparation.js';
 
 /** What `doctor` says about hybrid search, when the config uses it (globally or in a project). */
@@ -18,7 +23,7 @@ export async function checkHybridSearch(runtime: SearchMcpRuntime, caller: Calle
   const readiness = await prepareHybridWithProgress(runtime, caller);
   if (readiness.ready) return readiness;
   const fix = !readiness.loaded
-    ? 'install the model package next to Search MCP: npm install @search-mcp/embeddings (the same way search-mcp was installed: -g for a global install)'
+    ? `install the model package next to Search MCP: ${embeddingsInstallCommand()}`
     : 'check that the cache directory is writable (search.hybrid.cacheDirectory) and that the install is complete';
   return { ...readiness, fix };
 }

@@ -1,5 +1,6 @@
 import type { SearchProvider } from '@search-mcp/catalog';
 import { errorMessage, type Logger, type ResolvedConfig, type SearchStrategy } from '@search-mcp/shared';
+import { embeddingsInstallCommand } from './embeddings-install-command.js';
 import { LazySearchProvider } from './lazy-search-provider.js';
 
 export interface StrategyProviders {
@@ -25,7 +26,8 @@ export function strategiesInUse(config: ResolvedConfig): Set<SearchStrategy> {
 /**
  * The rankers of strategies `hybrid` and `llm`, built only when the config uses them and loaded on first use.
  * `@search-mcp/openai` is a dependency of this package; `@search-mcp/embeddings` (MiniLM weights, ~45 MB) is an
- * optional peer a user installs to opt in. Without it, `hybrid` answers with BM25 and says how to install it.
+ * optional peer a user installs to opt in. Without it, `hybrid` answers with BM25 and names the command that installs
+ * it (`embeddings-install-command.ts`).
  */
 export function createStrategyProviders(config: ResolvedConfig, options: StrategyProviderOptions): StrategyProviders {
   const used = strategiesInUse(config);
@@ -48,8 +50,9 @@ export function createStrategyProviders(config: ResolvedConfig, options: Strateg
         module = await import('@search-mcp/embeddings');
       } catch (error) {
         const message =
-          'search strategy "hybrid" needs the package @search-mcp/embeddings next to Search MCP ' +
-          `(npm install @search-mcp/embeddings); answering with BM25 meanwhile (${errorMessage(error)})`;
+          'search strategy "hybrid" needs the package @search-mcp/embeddings next to Search MCP, left out of the ' +
+          `default install (its model is ~48 MB); install it with: ${embeddingsInstallCommand()}; ` +
+          `answering with BM25 meanwhile (${errorMessage(error)})`;
         options.logger.warn(message);
         throw new Error(message, { cause: error });
       }

@@ -64,4 +64,48 @@ describe('Bm25SearchProvider: index cache', () => {
     expect(provider.indexBuilds).toBe(2);
     expect(await top(provider, ['zebra'], [...after])).toEqual([]);
   });
+
+  it('serves a new array of the same tool objects from the kept index, however often it comes', async () => {
+    const onIndexBuilt = vi.fn();
+    const provider = new Bm25SearchProvider({ onIndexBuilt });
+    for (let round = 0; round < 5; round++) {
+      expect(await top(provider, ['read file'], sampleCatalog.slice())).toContain('filesystem:read_file');
+    }
+    expect(provider.indexBuilds).toBe(1);
+    expect(onIndexBuilt).toHaveBeenCalledTimes(1);
+  });
+
+  it('re-indexes a new array in which one object was replaced by a changed copy', async () => {
+    const provider = new Bm25SearchProvider();
+    const before = [tool('notes', 'save', 'Store a zebra in the notebook'), tool('notes', 'find', 'Search notes')];
+    expect(await top(provider, ['zebra'], before)).toEqual(['notes:save']);
+    const after = before.slice();
+    after[0] = { ...(before[0] as (typeof before)[number]), description: 'Store a koala in the notebook' };
+    expect(await top(provider, ['koala'], after)).toEqual(['notes:save']);
+    expect(await top(provider, ['zebra'], after.slice())).toEqual([]);
+    expect(provider.indexBuilds).toBe(2);
+    // The first set is still kept: its objects find their index again.
+    expect(await top(provider, ['zebra'], before.slice())).toEqual(['notes:save']);
+    expect(provider.indexBuilds).toBe(2);
+  });
+
+  it('does not serve a kept set to the array it was copied from once the caller grows that array', async () => {
+    const provider = new Bm25SearchProvider();
+    const tools = [tool('notes', 'save', 'Store a note')];
+    await provider.search({ queries: ['note'], tools, maxResults: 5 });
+    tools.push(tool('weather', 'forecast', 'Weather forecast for a city'));
+    expect(await top(provider, ['weather'], tools)).toEqual(['weather:forecast']);
+    expect(await top(provider, ['weather'], tools.slice())).toEqual(['weather:forecast']);
+    expect(provider.indexBuilds).toBe(2);
+  });
+
+  it('finds both the tools it had indexed and the new ones after the set grows', async () => {
+    const provider = new Bm25SearchProvider();
+    await provider.search({ queries: ['read file'], tools: sampleCatalog, maxResults: 5 });
+    const grown = [...sampleCatalog, tool('weather', 'forecast', 'Weather forecast for a city')];
+    expect(await top(provider, ['weather forecast'], grown)).toEqual(['weather:forecast']);
+    expect(await top(provider, ['read file'], grown)).toEqual(
+      await top(new Bm25SearchProvider(), ['read file'], grown),
+    );
+  });
 });

@@ -4,8 +4,9 @@
  * "Search providers").
  *
  * Pipeline of one search (each step is a module under `../search/`):
- * 1. The index for the tool set (`bm25/tool-index.ts`): built once, cached by array identity and, for a new array
- *    with the same tools, by a hash of their searchable text (`bm25/tool-index-cache.ts`). See
+ * 1. The index for the tool set (`bm25/tool-index.ts`): built once, cached by array identity, then for a new array
+ *    by the identity of its tool objects, then by a hash of their searchable text (`bm25/tool-index-cache.ts`); a
+ *    changed set re-tokenizes only the tool objects it has not seen (`bm25/tool-documents.ts`). See
  *    `bm25/bm25f-index.ts` for why it is our own BM25F index and not lunr's Index.
  * 2. What gets ranked (`text/query-units.ts`): each query, the clauses of a long query (a whole task), and the
  *    context as a weak extra query.
@@ -27,6 +28,7 @@ import { matchCoverage } from '../search/bm25/match-quality.js';
 import { prepareQuery, type PreparedQuery } from '../search/bm25/prepared-query.js';
 import { rankQuery } from '../search/bm25/query-scoring.js';
 import { buildToolIndex, type Bm25IndexStats, type ToolIndex } from '../search/bm25/tool-index.js';
+import { ToolDocuments } from '../search/bm25/tool-documents.js';
 import { ToolIndexCache } from '../search/bm25/tool-index-cache.js';
 import { fuseRankings, type RankedList } from '../search/rank/rank-fusion.js';
 import { matchScale, scaledRelevance } from '../search/rank/relevance-scaling.js';
@@ -59,8 +61,9 @@ export class Bm25SearchProvider implements SearchProvider {
     this.onIndexBuilt = options.onIndexBuilt;
     const nameWeight = this.options.weights[0] ?? 1;
     this.nameSaturation = nameWeight / (this.options.k1 + nameWeight);
+    const documents = new ToolDocuments({ translate: this.options.documentTranslation });
     this.indexes = new ToolIndexCache(this.options.cacheSize, (tools) => {
-      const { toolIndex, stats } = buildToolIndex(tools, this.options);
+      const { toolIndex, stats } = buildToolIndex(tools, this.options, documents);
       this.onIndexBuilt?.(stats);
       return toolIndex;
     });

@@ -18,6 +18,7 @@
  */
 
 import { ByteRows, FloatList, IntList } from './growable-arrays.js';
+import { type EncodedDocument, encodeDocument, TermDictionary } from './term-dictionary.js';
 
 export interface Bm25fParameters {
   k1: number;
@@ -37,6 +38,8 @@ export interface QueryTerm {
 
 export class Bm25fIndexBuilder {
   private readonly vocabulary = new Map<string, number>();
+  /** Dictionary number → this index's term id, or -1. Grows with the dictionary. */
+  private localOf = new Int32Array(1024).fill(-1);
   private readonly postTerm = new IntList(4096);
   private readonly postTf: ByteRows;
   private readonly docStart = new IntList(1024);
@@ -46,49 +49,77 @@ export class Bm25fIndexBuilder {
   private slotOf = new Int32Array(1024).fill(-1);
   private docCount = 0;
 
-  constructor(readonly fieldCount: number) {
+  /** `dictionary`: the numbers of the encoded documents given to `addEncoded` (shared with their maker). */
+  constructor(
+    readonly fieldCount: number,
+    private readonly dictionary = new TermDictionary(),
+  ) {
     if (fieldCount < 1 || fieldCount > 8) throw new RangeError('fieldCount must be 1..8');
     this.postTf = new ByteRows(fieldCount, 4096);
   }
 
   /** Adds one document: `fields[f]` is the term list of field f (missing fields are empty). Returns its id. */
   addDocument(fields: ReadonlyArray<readonly string[] | undefined>): number {
+    return this.addEncoded(encodeDocument(fields, this.fieldCount, this.dictionary));
+  }
+
+  /**
+   * Adds one document encoded against the builder's dictionary (`term-dictionary.ts`). Term ids are given in order
+   * of first occurrence, so the index is the same whichever way its documents were given.
+   */
+  addEncoded(document: EncodedDocument): number {
+    const fieldCount = this.fieldCount;
     const doc = this.docCount++;
     const firstPosting = this.postTerm.length;
     this.docStart.push(firstPosting);
-    for (let f = 0; f < this.fieldCount; f++) {
-      const terms = fields[f];
-      this.fieldLengths.push(terms === undefined ? 0 : terms.length);
-      if (terms === undefined) continue;
-      for (const term of terms) {
-        let id = this.vocabulary.get(term);
-        if (id === undefined) {
-          id = this.vocabulary.size;
-          this.vocabulary.set(term, id);
-          if (id >= this.slotOf.length) {
-            const next = new Int32Array(this.slotOf.length * 2).fill(-1);
-            next.set(this.slotOf);
-            this.slotOf = next;
-          }
-        }
+    const tfs = this.postTf;
+    let at = fieldCount;
+    for (let f = 0; f < fieldCount; f++) {
+      const end = document[f] ?? at;
+      this.fieldLengths.push(end - at);
+      for (; at < end; at++) {
+        const id = this.localId(document[at] as number);
         let row = this.slotOf[id] as number;
         if (row < 0) {
-          row = this.postTf.addRow();
+          row = tfs.addRow();
           this.slotOf[id] = row;
           this.postTerm.push(id);
         }
-        const cell = row * this.fieldCount + f;
-        const tf = this.postTf.data[cell] as number;
-        if (tf < 255) this.postTf.data[cell] = tf + 1;
+        const cell = row * fieldCount + f;
+        const tf = tfs.data[cell] as number;
+        if (tf < 255) tfs.data[cell] = tf + 1;
       }
     }
     let firstFieldTerms = 0;
     for (let p = firstPosting; p < this.postTerm.length; p++) {
       this.slotOf[this.postTerm.data[p] as number] = -1;
-      if ((this.postTf.data[p * this.fieldCount] as number) > 0) firstFieldTerms++;
+      if ((tfs.data[p * fieldCount] as number) > 0) firstFieldTerms++;
     }
     this.firstFieldUnique.push(firstFieldTerms);
     return doc;
+  }
+
+  /** This index's id of a dictionary number, given on first sight. */
+  private localId(global: number): number {
+    if (global >= this.localOf.length) {
+      let length = this.localOf.length * 2;
+      while (length <= global) length *= 2;
+      const next = new Int32Array(length).fill(-1);
+      next.set(this.localOf);
+      this.localOf = next;
+    }
+    let id = this.localOf[global] as number;
+    if (id < 0) {
+      id = this.vocabulary.size;
+      this.vocabulary.set(this.dictionary.term(global), id);
+      this.localOf[global] = id;
+      if (id >= this.slotOf.length) {
+        const next = new Int32Array(this.slotOf.length * 2).fill(-1);
+        next.set(this.slotOf);
+        this.slotOf = next;
+      }
+    }
+    return id;
   }
 
   build(parameters: Bm25fParameters): Bm25fIndex {

@@ -29,16 +29,37 @@ export function indexServerNames(tools: readonly ToolInfo[], index: Bm25fIndex):
     serverOfDocument[doc] = number;
   });
   const serversByTerm = new Map<number, number[]>();
+  /** Terms shared by too many servers to name one (`-r2` of replicated ids, `server`): no longer collected. */
+  const common = new Set<number>();
+  // The index terms of each word of the ids, analyzed once: ids repeat their words (`github`, `-r2` of replicas).
+  const termsOfWord = new Map<string, number[]>();
+  const termIdsOf = (word: string): number[] => {
+    let termIds = termsOfWord.get(word);
+    if (termIds === undefined) {
+      termIds = [];
+      for (const { term } of analyzeText(word)) {
+        const termId = index.termId(term);
+        if (termId !== undefined) termIds.push(termId);
+      }
+      termsOfWord.set(word, termIds);
+    }
+    return termIds;
+  };
   for (const [name, number] of serverNumbers) {
-    for (const { term } of analyzeText(name.replace(/[-_.]+/g, ' '))) {
-      const termId = index.termId(term);
-      if (termId === undefined) continue;
-      const servers = serversByTerm.get(termId) ?? [];
-      if (!servers.includes(number)) servers.push(number);
-      serversByTerm.set(termId, servers);
+    // The separators of an id separate words for the tokenizer too: a word at a time gives the same terms.
+    for (const termId of name.split(/[-_.]+/).flatMap(termIdsOf)) {
+      if (common.has(termId)) continue;
+      const servers = serversByTerm.get(termId);
+      if (servers === undefined) serversByTerm.set(termId, [number]);
+      // Servers come in ascending number: a repeat of this server's word is the last entry.
+      else if (servers[servers.length - 1] !== number) {
+        servers.push(number);
+        if (servers.length > MAX_SERVERS_PER_NAME_WORD) {
+          serversByTerm.delete(termId);
+          common.add(termId);
+        }
+      }
     }
   }
-  for (const [termId, servers] of serversByTerm)
-    if (servers.length > MAX_SERVERS_PER_NAME_WORD) serversByTerm.delete(termId);
   return { serverOfDocument, serversByTerm };
 }

@@ -1,47 +1,90 @@
 /**
- * The indexes of the tool sets a provider has seen: by array identity first (the catalog passes the same array
- * while the tools stay the same), then, for a new array, by a hash of the tools' searchable text (a small LRU, see
- * `tool-set-fingerprint.ts`), so a rebuilt array with the same tools is not indexed again.
+ * The indexes of the tool sets a provider has seen, found in three steps, cheapest first:
+ * 1. the same array (the catalog passes the same one while the tools stay the same);
+ * 2. a new array of the same tool objects in the same order (an embedding host that copies its list per query):
+ *    one identity comparison per tool against each kept set;
+ * 3. a new array whose objects have the same content: position by position, an object that is not the kept one is
+ *    compared by its text's hash (`tool-digest.ts`), stopping at the first difference.
+ * Only a tool set none of them knows is indexed. The last `capacity` sets are kept for steps 2 and 3; each keeps a
+ * copy of its array, which holds its tool objects alive while it is kept.
  */
 import type { ToolInfo } from '@search-mcp/shared';
-import { LruMap } from '../../lru-map.js';
-import { toolSetFingerprint } from './tool-set-fingerprint.js';
+import { type ToolDigest, toolDigest } from './tool-digest.js';
+
+interface KeptSet<Entry> {
+  /** A copy of the array last seen for this set (a copy: the caller may change its own array in place). */
+  tools: readonly ToolInfo[];
+  entry: Entry;
+  /** The digest of each kept tool, computed when first compared. */
+  digests: Array<ToolDigest | undefined>;
+}
 
 export class ToolIndexCache<Entry extends { toolCount: number }> {
   private readonly byArray = new WeakMap<readonly ToolInfo[], Entry>();
-  private readonly byFingerprint: LruMap<string, Entry>;
+  /** Most recently used last. */
+  private readonly kept: Array<KeptSet<Entry>> = [];
   private builds = 0;
 
-  /** `capacity`: how many indexes to keep for new arrays with the same content (0: none). */
+  /** `capacity`: how many indexes to keep for new arrays with the same tools (0: none). */
   constructor(
-    capacity: number,
+    private readonly capacity: number,
     private readonly build: (tools: readonly ToolInfo[]) => Entry,
-  ) {
-    this.byFingerprint = new LruMap(capacity);
-  }
+  ) {}
 
   /** How many indexes were built (a tool set is indexed once until it changes). */
   get buildCount(): number {
     return this.builds;
   }
 
-  /** The index of a tool set, built when neither the array nor its fingerprint is known. */
+  /** The index of a tool set, built when neither the array, its objects nor their content is known. */
   get(tools: readonly ToolInfo[]): Entry {
     const known = this.byArray.get(tools);
     // The same array grown or shrunk in place (a caller mutating it) is a new tool set.
     if (known !== undefined && known.toolCount === tools.length) return known;
 
-    const fingerprint = toolSetFingerprint(tools);
-    const cached = this.byFingerprint.get(fingerprint);
-    if (cached !== undefined) {
-      this.byArray.set(tools, cached);
-      return cached;
-    }
+    for (const set of this.kept) if (sameObjects(set.tools, tools)) return this.reuse(set, tools);
+    for (const set of this.kept) if (sameContent(set, tools)) return this.reuse(set, tools);
 
     const entry = this.build(tools);
     this.builds++;
     this.byArray.set(tools, entry);
-    if (this.byFingerprint.capacity > 0) this.byFingerprint.set(fingerprint, entry);
+    if (this.capacity > 0) {
+      this.kept.push({ tools: tools.slice(), entry, digests: [] });
+      if (this.kept.length > this.capacity) this.kept.shift();
+    }
     return entry;
   }
+
+  /** Serves a kept set for a new array, whose objects replace the kept ones (the likelier next caller). */
+  private reuse(set: KeptSet<Entry>, tools: readonly ToolInfo[]): Entry {
+    this.kept.splice(this.kept.indexOf(set), 1);
+    this.kept.push(set);
+    if (set.tools.some((tool, at) => tool !== tools[at])) set.tools = tools.slice();
+    this.byArray.set(tools, set.entry);
+    return set.entry;
+  }
+}
+
+/** Whether two arrays hold the same objects in the same order. */
+function sameObjects(kept: readonly ToolInfo[], tools: readonly ToolInfo[]): boolean {
+  if (kept.length !== tools.length) return false;
+  for (let at = 0; at < kept.length; at++) if (kept[at] !== tools[at]) return false;
+  return true;
+}
+
+/** Whether `tools` has the kept set's content: the same object or the same digest at every position. */
+function sameContent(set: KeptSet<unknown>, tools: readonly ToolInfo[]): boolean {
+  if (set.tools.length !== tools.length) return false;
+  for (let at = 0; at < tools.length; at++) {
+    const tool = tools[at];
+    if (tool === set.tools[at]) continue;
+    let kept = set.digests[at];
+    if (kept === undefined) {
+      kept = toolDigest(set.tools[at]);
+      set.digests[at] = kept;
+    }
+    const digest = toolDigest(tool);
+    if (digest.first !== kept.first || digest.second !== kept.second) return false;
+  }
+  return true;
 }

@@ -3,7 +3,8 @@ import type { ToolInfo } from '@search-mcp/shared';
 import { Bm25fIndexBuilder, type Bm25fIndex, type Bm25fParameters } from './bm25f-index.js';
 import { findDeprecatedTools } from './deprecated-tools.js';
 import { indexServerNames, type ServerNames } from './server-names.js';
-import { SEARCH_FIELDS, toolFieldTerms } from './tool-search-fields.js';
+import type { ToolDocuments } from './tool-documents.js';
+import { SEARCH_FIELDS } from './tool-search-fields.js';
 
 export interface ToolIndex extends ServerNames {
   index: Bm25fIndex;
@@ -14,11 +15,6 @@ export interface ToolIndex extends ServerNames {
   deprecation: Int32Array;
 }
 
-export interface ToolIndexSettings extends Bm25fParameters {
-  /** Index English for CJK tool text (the `translated` field). */
-  documentTranslation: boolean;
-}
-
 /** What a build cost, for `onIndexBuilt` (tests, metrics). */
 export interface Bm25IndexStats {
   tools: number;
@@ -27,17 +23,17 @@ export interface Bm25IndexStats {
   durationMs: number;
 }
 
+/** `documents`: the analyzed fields of the tools seen before (`tool-documents.ts`), so only new tools are tokenized. */
 export function buildToolIndex(
   tools: readonly ToolInfo[],
-  settings: ToolIndexSettings,
+  settings: Bm25fParameters,
+  documents: ToolDocuments,
 ): { toolIndex: ToolIndex; stats: Bm25IndexStats } {
   const started = performance.now();
-  const builder = new Bm25fIndexBuilder(SEARCH_FIELDS.length);
-  const fieldOptions = { translate: settings.documentTranslation };
-  for (const tool of tools) {
-    // A malformed entry still takes its slot, so document ids stay equal to array positions.
-    builder.addDocument(tool !== null && typeof tool === 'object' ? toolFieldTerms(tool, fieldOptions) : []);
-  }
+  const builder = new Bm25fIndexBuilder(SEARCH_FIELDS.length, documents.dictionary);
+  const documentOf = documents.reader();
+  // A malformed entry still takes its slot, so document ids stay equal to array positions.
+  for (const tool of tools) builder.addEncoded(documentOf(tool));
   const index = builder.build({ k1: settings.k1, weights: settings.weights, b: settings.b });
   const { serverOfDocument, serversByTerm } = indexServerNames(tools, index);
   const stats: Bm25IndexStats = {

@@ -28,28 +28,30 @@ function text(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
-function addSchemaTerms(schema: unknown, depth: number, out: string[], budget: { left: number }): void {
+function addSchemaTerms(schema: unknown, depth: number, budget: { left: number }, sink: ToolFieldSink): void {
   if (!isRecord(schema) || depth > 2) return;
   const properties = schema['properties'];
-  if (isRecord(properties)) {
-    for (const [name, property] of Object.entries(properties)) {
-      if (budget.left-- <= 0) return;
-      tokenize(name, out);
-      if (!isRecord(property)) continue;
-      tokenize(text(property['title']), out);
-      tokenize(text(property['description']), out);
-      const values = property['enum'];
-      if (Array.isArray(values) && values.length <= MAX_ENUM_VALUES) {
-        for (const value of values) {
-          if (typeof value === 'string' && value.length <= MAX_ENUM_VALUE_LENGTH) tokenize(value, out);
-        }
+  if (!isRecord(properties)) return;
+  // for…in rather than Object.entries: no pair array per property (this runs for every property of 50,000 tools).
+  for (const name in properties) {
+    if (!Object.hasOwn(properties, name)) continue;
+    if (budget.left-- <= 0) return;
+    sink.text(name);
+    const property = properties[name];
+    if (!isRecord(property)) continue;
+    sink.text(property['title']);
+    sink.text(property['description']);
+    const values = property['enum'];
+    if (Array.isArray(values) && values.length <= MAX_ENUM_VALUES) {
+      for (const value of values) {
+        if (typeof value === 'string' && value.length <= MAX_ENUM_VALUE_LENGTH) sink.text(value);
       }
-      addSchemaTerms(property, depth + 1, out, budget);
-      const items = property['items'];
-      if (isRecord(items)) {
-        tokenize(text(items['description']), out);
-        addSchemaTerms(items, depth + 1, out, budget);
-      }
+    }
+    addSchemaTerms(property, depth + 1, budget, sink);
+    const items = property['items'];
+    if (isRecord(items)) {
+      sink.text(items['description']);
+      addSchemaTerms(items, depth + 1, budget, sink);
     }
   }
 }
@@ -66,27 +68,39 @@ export interface ToolFieldOptions {
   translate: boolean;
 }
 
-/** Term lists of a tool, one per field of SEARCH_FIELDS, in that order. */
-export function toolFieldTerms(tool: ToolInfo, options: ToolFieldOptions): string[][] {
-  const name = tokenize(text(tool.toolName));
+/** Where a tool's fields go: the terms of each text, field by field (`tool-documents.ts` encodes them). */
+export interface ToolFieldSink {
+  /** The terms of a text (anything but a non-empty string has none) join the current field. */
+  text(value: unknown): void;
+  /** The English of the vocabulary concepts in a CJK text (`translatedTerms`) joins the current field. */
+  translation(value: string): void;
+  /** The current field is complete; the next begins. */
+  endField(): void;
+}
+
+/** Writes a tool's fields to `sink`, one per field of SEARCH_FIELDS, in that order. */
+export function writeToolFields(tool: ToolInfo, options: ToolFieldOptions, sink: ToolFieldSink): void {
+  sink.text(tool.toolName);
+  sink.endField();
   const titleText = text(tool.title) || text(tool.annotations?.title);
-  const title = tokenize(titleText);
-  const descriptionText = text(tool.description);
-  const description = tokenize(descriptionText);
+  sink.text(titleText);
+  sink.endField();
+  sink.text(tool.description);
+  sink.endField();
 
-  const parameters: string[] = [];
-  addSchemaTerms(tool.inputSchema, 0, parameters, { left: MAX_PROPERTIES });
+  addSchemaTerms(tool.inputSchema, 0, { left: MAX_PROPERTIES }, sink);
+  sink.endField();
 
-  const server = tokenize(text(tool.serverName));
-  tokenize(text(tool.serverDescription), server);
-  tokenize(text(tool.category), server);
-  if (Array.isArray(tool.tags)) for (const tag of tool.tags) tokenize(text(tag), server);
+  sink.text(tool.serverName);
+  sink.text(tool.serverDescription);
+  sink.text(tool.category);
+  if (Array.isArray(tool.tags)) for (const tag of tool.tags) sink.text(tag);
+  sink.endField();
 
-  const translated: string[] = [];
   if (options.translate) {
-    translatedTerms(text(tool.toolName), translated);
-    translatedTerms(titleText, translated);
-    translatedTerms(descriptionText, translated);
+    sink.translation(text(tool.toolName));
+    sink.translation(titleText);
+    sink.translation(text(tool.description));
   }
-  return [name, title, description, parameters, server, translated];
+  sink.endField();
 }

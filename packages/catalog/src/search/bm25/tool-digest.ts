@@ -4,28 +4,31 @@ import { isRecord, type ToolInfo } from '@search-mcp/shared';
 const MAX_SCHEMA_DEPTH = 2;
 
 /**
- * The identity of a tool set's searchable content: two 32-bit hashes over every text the index is built from
- * (key, name, title, description, server id and description, category, tags, parameter names, titles,
- * descriptions and enum values), in order. A same-length edit of a description changes it, so the ranker's index
- * cache never serves a stale index. O(total text), but it runs only when the ranker gets a new array: the catalog
- * passes the same one until a source's tools change.
+ * A tool's content hash: two 32-bit hashes over every text the index is built from (key, name, title, description,
+ * server id and description, category, tags, parameter names, titles, descriptions and enum values), in order. A
+ * same-length edit of a description changes it, so the ranker's index cache (`tool-index-cache.ts`) never serves a
+ * stale index for a new object with other text.
  */
-export function toolSetFingerprint(tools: readonly ToolInfo[]): string {
+export interface ToolDigest {
+  readonly first: number;
+  readonly second: number;
+}
+
+export function toolDigest(value: unknown): ToolDigest {
   const hash = new TextHash();
-  for (const tool of tools) {
-    hash.text(tool?.toolKey);
-    hash.text(tool?.toolName);
-    hash.text(tool?.title);
-    hash.text(tool?.annotations?.title);
-    hash.text(tool?.description);
-    hash.text(tool?.serverName);
-    hash.text(tool?.serverDescription);
-    hash.text(tool?.category);
-    if (Array.isArray(tool?.tags)) for (const tag of tool.tags) hash.text(tag);
-    hash.number(-2);
-    hashSchemaText(hash, tool?.inputSchema, 0);
-  }
-  return `${tools.length}:${hash.value()}`;
+  const tool = (isRecord(value) ? value : {}) as Partial<ToolInfo>;
+  hash.text(tool.toolKey);
+  hash.text(tool.toolName);
+  hash.text(tool.title);
+  hash.text(tool.annotations?.title);
+  hash.text(tool.description);
+  hash.text(tool.serverName);
+  hash.text(tool.serverDescription);
+  hash.text(tool.category);
+  if (Array.isArray(tool.tags)) for (const tag of tool.tags) hash.text(tag);
+  hash.number(-2);
+  hashSchemaText(hash, tool.inputSchema, 0);
+  return { first: hash.first, second: hash.second };
 }
 
 /** The schema texts `tool-search-fields.ts` indexes, walked the same way. */
@@ -33,8 +36,10 @@ function hashSchemaText(hash: TextHash, schema: unknown, depth: number): void {
   if (!isRecord(schema) || depth > MAX_SCHEMA_DEPTH) return;
   const properties = schema['properties'];
   if (!isRecord(properties)) return;
-  for (const [name, property] of Object.entries(properties)) {
+  for (const name in properties) {
+    if (!Object.hasOwn(properties, name)) continue;
     hash.text(name);
+    const property = properties[name];
     if (!isRecord(property)) continue;
     hash.text(property['title']);
     hash.text(property['description']);
@@ -53,8 +58,8 @@ function hashSchemaText(hash: TextHash, schema: unknown, depth: number): void {
 
 /** FNV-1a (32 bits) and a second multiplicative hash with another prime, fed the same input: 64 bits in all. */
 class TextHash {
-  private first = 0x811c9dc5;
-  private second = 0x1b873593;
+  first = 0x811c9dc5;
+  second = 0x1b873593;
 
   /** A string (its length first, so "ab" + "c" differs from "a" + "bc"); anything else counts as absent. */
   text(value: unknown): void {
@@ -77,9 +82,5 @@ class TextHash {
   number(value: number): void {
     this.first = Math.imul(this.first ^ (value >>> 0), 0x01000193) >>> 0;
     this.second = Math.imul(this.second ^ (value >>> 0), 0x5bd1e995) >>> 0;
-  }
-
-  value(): string {
-    return `${this.first.toString(36)}:${this.second.toString(36)}`;
   }
 }

@@ -59,8 +59,23 @@ describe('parseCliArguments', () => {
     expect(() => parseCliArguments(['list', '--yes'])).toThrow(/--yes is an option of approve/);
   });
 
+  it('reads search --fresh, an option of search only', () => {
+    expect(parseCliArguments(['search', 'echo', '--fresh'])).toMatchObject({ command: 'search', fresh: true });
+    expect(parseCliArguments(['search', 'echo']).fresh).toBe(false);
+    expect(() => parseCliArguments(['list', '--fresh'])).toThrow(/--fresh is an option of search/);
+  });
+
   it('reads commands, flags and positionals', () => {
-    const none = { write: false, force: false, logout: false, replaceIn: [], watch: true, open: true, yes: false };
+    const none = {
+      write: false,
+      force: false,
+      logout: false,
+      replaceIn: [],
+      watch: true,
+      open: true,
+      yes: false,
+      fresh: false,
+    };
     expect(parseCliArguments([])).toEqual({ command: 'serve', positionals: [], json: false, ...none });
     expect(
       parseCliArguments([

@@ -64,6 +64,8 @@ export interface CliArguments {
   open: boolean;
   /** `approve --yes`: approve without asking (scripts). */
   yes: boolean;
+  /** `search --fresh`: start every server and search their live lists, not the lists kept from earlier runs. */
+  fresh: boolean;
 }
 
 const commands: readonly CommandName[] = [
@@ -102,6 +104,7 @@ const options = {
   port: { type: 'string' },
   'no-open': { type: 'boolean', default: false },
   yes: { type: 'boolean', short: 'y', default: false },
+  fresh: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'v', default: false },
 } as const;
@@ -112,6 +115,8 @@ Usage:
   search-mcp [serve]                 run the stdio MCP server (what AI clients start); it applies edits of
                                      its config file live   [--no-watch: only at a restart]
   search-mcp search <query…>         find tools   [--limit N] [--strategy bm25|hybrid|llm|cloud] [--json]
+                                     (searches the tool lists kept from earlier runs, starting only servers
+                                     without one; --fresh starts every server and searches their live lists)
   search-mcp call <toolKey> [JSON]   run a tool   [--json]
   search-mcp list                    list tools   [--server ID] [--json]
   search-mcp doctor                  check the config, connect every server, show the context saved [--json]
@@ -180,6 +185,7 @@ export function parseCliArguments(argv: readonly string[]): CliArguments {
     logout: values.logout ?? false,
     open: !(values['no-open'] ?? false),
     yes: values.yes ?? false,
+    fresh: values.fresh ?? false,
   };
   checkCommandOptions(command, argv);
   if (values.config !== undefined) result.config = values.config;
@@ -287,6 +293,7 @@ const commandOptions: Readonly<Record<string, readonly CommandName[]>> = {
   port: ['ui'],
   'no-open': ['ui'],
   limit: ['search'],
+  fresh: ['search'],
   server: ['list'],
   write: ['init'],
   force: ['init'],

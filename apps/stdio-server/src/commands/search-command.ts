@@ -6,18 +6,23 @@ import { connectWithProgress, loadRuntime, printConfigWarnings } from '../startu
 import { formatTable } from '../terminal-output.js';
 import { prepareHybridWithProgress } from './hybrid-preparation.js';
 import { notConnectedNote } from './not-connected-note.js';
+import { startUnlistedServers } from './start-unlisted-servers.js';
 
 /**
- * `search-mcp search <query…> [--strategy S]`: ranks the visible tools as `tool_discovery` does and prints the best,
- * with the catalog's verdict (`match`, and a `notice` when nothing fits well). `--strategy` overrides the config for
- * this run; `hybrid` waits for its vectors first (with progress), so the answer is hybrid's, not BM25's stand-in.
+ * `search-mcp search <query…> [--strategy S] [--fresh]`: ranks the visible tools as `tool_discovery` does and prints
+ * the best, with the catalog's verdict (`match`, and a `notice` when nothing fits well). It searches each server's
+ * tool list kept from an earlier run and starts only the servers without one (README, "Discovery before the servers
+ * are up"), so it answers without waiting for every server to start; `--fresh` starts every server and searches their
+ * live lists. `--strategy` overrides the config for this run; `hybrid` waits for its vectors first (with progress),
+ * so the answer is hybrid's, not BM25's stand-in.
  */
 export async function searchCommand(cli: CliArguments, lifecycle: CliLifecycle): Promise<number> {
   // A strategy asked for by name should say when it could not be used (no API key, no model): warnings are shown.
   const logLevel = cli.strategy !== undefined && cli.strategy !== 'bm25' ? 'warn' : 'error';
   const { runtime, config } = await loadRuntime(cli, logLevel, lifecycle);
   printConfigWarnings(config);
-  await connectWithProgress(runtime);
+  if (cli.fresh) await connectWithProgress(runtime);
+  else await startUnlistedServers(runtime);
   const caller = cli.project !== undefined ? { projectId: cli.project } : {};
   let hybrid: HybridSearchReadiness | undefined;
   // Nothing to embed without tools: the catalog says so without loading the model.

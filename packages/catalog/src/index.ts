@@ -47,6 +47,7 @@ export type { FallbackAnswer, FallbackSearchProviderOptions } from './providers/
 
 export { glossJapaneseQuery } from './search/text/japanese-query-gloss.js';
 export type { EnglishGloss } from './search/text/japanese-query-gloss.js';
+export { topKIndices } from './search/rank/top-k.js';
 
 export { ToolRegistry } from './registry/tool-registry.js';
 export type {

@@ -18,7 +18,7 @@
  * against the k-th best cosine, reciprocal rank fusion, and blending after fusing each side separately. Blending
  * per unit then fusing won on every multi-query set; the mean anchor held Seal-Tools level where the others lost.
  */
-import { topKIndices } from './top-k-indices.js';
+import { topKIndices } from '@search-mcp/catalog';
 
 export interface UnitEvidence {
   /** 1 for a query, the context's weight for the context. */

@@ -55,7 +55,7 @@ export function topK<T>(items: readonly T[], k: number, score: (item: T) => numb
  * The k best of `candidates` (ids) by `score[id]`, best first; ties by smaller id. Typed arrays only, no
  * allocation per candidate: the hot path of a search over 50,000 tools.
  */
-export function topKByScore(candidates: Int32Array, score: Float64Array, k: number): Int32Array {
+export function topKByScore(candidates: Int32Array, score: ArrayLike<number>, k: number): Int32Array {
   const size = Math.min(k, candidates.length);
   if (size <= 0) return new Int32Array(0);
   const heap = new Int32Array(size);
@@ -99,4 +99,20 @@ export function topKByScore(candidates: Int32Array, score: Float64Array, k: numb
   const out = Array.from(heap.subarray(0, length));
   out.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
   return Int32Array.from(out);
+}
+
+/**
+ * The positions of the k largest values, largest first; ties keep the lower position first, and NaN or infinite
+ * values are skipped. For vectors of scores such as the cosine similarities of every tool (packages/embeddings),
+ * so picking the 50 most similar of 50,000 tools does not sort 50,000 numbers.
+ */
+export function topKIndices(values: ArrayLike<number>, k: number): number[] {
+  const limit = Math.floor(k);
+  if (!(limit > 0) || values.length === 0) return [];
+  const finite = new Int32Array(values.length);
+  let count = 0;
+  for (let position = 0; position < values.length; position++) {
+    if (Number.isFinite(values[position])) finite[count++] = position;
+  }
+  return Array.from(topKByScore(finite.subarray(0, count), values, limit));
 }

@@ -46,16 +46,21 @@ describe('search-mcp-http command line', () => {
       ['--public-url', 'ftp://search.example'],
       ['--public-url', 'https://search.example/?from=proxy'],
     ];
-    for (const args of mistakes) {
-      const failure = await run(process.execPath, [cliEntry, ...args]).catch(
-        (error: { code: number; stderr: string }) => error,
-      );
+    // Each mistake is its own process: they start together rather than eight in a row. Each start loads the whole
+    // server before it reads its arguments (1.7 s of CPU), hence this test's own timeout on a busy 2-core machine.
+    const failures = await Promise.all(
+      mistakes.map((args) =>
+        run(process.execPath, [cliEntry, ...args]).catch((error: { code: number; stderr: string }) => error),
+      ),
+    );
+    for (const [index, args] of mistakes.entries()) {
+      const failure = failures[index];
       expect([args.join(' '), (failure as { code: number }).code]).toEqual([args.join(' '), 2]);
       expect((failure as { stderr: string }).stderr).toMatch(
         /^search-mcp-http: .+\n\nsearch-mcp-http: Search MCP over/,
       );
     }
-  });
+  }, 120_000);
 
   it('exits 2 when auth.oauth listens beyond loopback without --public-url (the URL tokens are minted for)', async () => {
     const config = join(directory.path, 'oauth.json');

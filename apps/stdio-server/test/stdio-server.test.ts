@@ -266,8 +266,20 @@ describe('search-mcp over stdio, other modes and settings', () => {
     );
   });
 
+  /**
+   * Three fixture backends started with node: what the process checks below need is a tree of backends, not npx (three
+   * npx starts took most of 30 s on a busy 2-core machine). An npx-wrapped backend's whole group is checked by the
+   * client manager's tests (packages/client-manager, "an npx-wrapped real server").
+   */
+  async function threeBackends(): Promise<string> {
+    const config = join(directory, 'three-backends.json');
+    const backend = { command: process.execPath, args: [slowFixture] };
+    await writeFile(config, JSON.stringify({ mcpServers: { first: backend, second: backend, third: backend } }));
+    return config;
+  }
+
   it('leaves no child process behind when the client hangs up', async () => {
-    const session = await startSession(['--config', exampleConfig]);
+    const session = await startSession(['--config', await threeBackends()]);
     await call(session.client, 'tool_discovery', { query: 'echo' });
     const pid = session.transport.pid ?? -1;
     const children = descendants(pid);
@@ -280,7 +292,7 @@ describe('search-mcp over stdio, other modes and settings', () => {
   });
 
   it('exits cleanly on SIGTERM, taking every backend with it', async () => {
-    const child = spawn(process.execPath, [cli, '--config', exampleConfig], {
+    const child = spawn(process.execPath, [cli, '--config', await threeBackends()], {
       cwd: repoRoot,
       stdio: ['pipe', 'pipe', 'pipe'],
     });

@@ -139,4 +139,16 @@ describe('search-mcp doctor', () => {
       { id: 'memory', protocolVersion: expect.stringMatching(/^2025-/), protocolEra: 'legacy' },
     ]);
   }, 120_000);
+
+  it('says a config without servers has none, and how to add some', async () => {
+    const empty = join(directory, 'empty.json');
+    await writeFile(empty, JSON.stringify({ mcpServers: {} }));
+    const text = await runCli(['doctor', '--config', empty]);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain(`There are no servers in ${empty}. Add some: search-mcp init imports the servers`);
+    expect(text.stdout).not.toContain('All servers are running');
+    expect(text.stdout).not.toContain('less than direct');
+    const json = JSON.parse((await runCli(['doctor', '--json', '--config', empty])).stdout) as Record<string, unknown>;
+    expect(json).toMatchObject({ config: empty, servers: [], problem: expect.stringContaining('search-mcp init') });
+  });
 });

@@ -12,6 +12,9 @@ import { failureHint, wrapText } from './failure-hints.js';
 /** Validates the config, connects each server, and shows its state and the context Search MCP saves. */
 export async function doctorCommand(cli: CliArguments, lifecycle: CliLifecycle): Promise<number> {
   const { runtime, config, configPath } = await loadRuntime(cli, 'error', lifecycle);
+  // Nothing to connect or measure: say so, and how to add servers, rather than "All servers are running" and a
+  // context saving below zero (the meta tools cost tokens where there is nothing to save).
+  if (runtime.manager.serverIds.length === 0) return reportNoServers(cli, configPath, config.warnings);
   await connectWithProgress(runtime);
   const statuses = runtime.manager.status();
   const caller = cli.project !== undefined ? { projectId: cli.project } : {};
@@ -133,6 +136,30 @@ export async function doctorCommand(cli: CliArguments, lifecycle: CliLifecycle):
   if (failed.length + waiting.length === 0) out.push('All servers are running.');
   process.stdout.write(`${out.join('\n')}\n`);
   return failed.length + waiting.length > 0 ? 1 : 0;
+}
+
+/** `doctor` on a config with no servers (exit 1: there is nothing a client could use). */
+function reportNoServers(cli: CliArguments, configPath: string, warnings: readonly string[]): number {
+  const advice = noServersAdvice(configPath);
+  if (cli.json) {
+    process.stdout.write(
+      `${JSON.stringify({ config: configPath, warnings, servers: [], problem: advice }, null, 2)}\n`,
+    );
+    return 1;
+  }
+  const out = [`Config: ${configPath} (0 servers)`, ''];
+  if (warnings.length > 0) out.push('Warnings:', ...warnings.map((warning) => `  ${warning}`), '');
+  out.push(advice);
+  process.stdout.write(`${out.join('\n')}\n`);
+  return 1;
+}
+
+/** What to do about a config without servers (README, "Quick start"). */
+function noServersAdvice(configPath: string): string {
+  return (
+    `There are no servers in ${configPath}. Add some: search-mcp init imports the servers of the AI clients on ` +
+    'this machine (add --write to save them there), or write them under "mcpServers" in that file.'
+  );
 }
 
 /** The state, and for an OAuth server how it is authorized (`running, oauth until 14:05`); never a token. */

@@ -5,7 +5,12 @@ const hints: ReadonlyArray<[pattern: RegExp, hint: (match: RegExpMatchArray) => 
     (match) =>
       `set ${match[1]} where the MCP client starts search-mcp, or give a default in the config: \${${match[1]}:-value}`,
   ],
-  [/\bE404\b|404 Not Found/, () => 'npm has no such package: check the package name in "args"'],
+  // npm 10 prints `npm error 404 …` on every line (npm 6–9: `npm ERR! 404`); the last lines of stderr kept are often
+  // only those lines, without the `E404` code line.
+  [
+    /\bE404\b|404 Not Found|npm (?:error|ERR!) 404\b|is not in this registry/,
+    () => 'npm has no such package: check the package name in "args"',
+  ],
   [
     /spawn \S+ ENOENT|ENOENT.*spawn|command not found|not found on PATH/i,
     () => 'the command is not on PATH: install it, or write its full path in "command"',
@@ -22,8 +27,12 @@ const hints: ReadonlyArray<[pattern: RegExp, hint: (match: RegExpMatchArray) => 
   ],
 ];
 
-/** A hint for a failure reason, when it is one of the common ones. */
+/**
+ * A hint for a failure reason, when it is one of the common ones. A remote server's connection failure already says
+ * what to do after its ` — ` (the client manager explains refused, DNS, TLS, 404 and 401): no second hint.
+ */
 export function failureHint(reason: string): string | undefined {
+  if (/(?:cannot connect: |HTTP \d{3} at \S+: ).* — /.test(reason)) return undefined;
   for (const [pattern, hint] of hints) {
     const match = reason.match(pattern);
     if (match) return hint(match);

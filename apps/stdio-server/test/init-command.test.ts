@@ -149,13 +149,16 @@ describe('search-mcp init', () => {
     expect(text).not.toContain('ghp_not_a_real_token_1234');
     expect(text).toContain('"GITHUB_PERSONAL_ACCESS_TOKEN": "<hidden>"');
     expect(text).toContain(`Nothing was written. It would go to ${join(home, '.config', 'search-mcp', 'config.json')}`);
-    expect(text).toContain(`Write it with: search-mcp init --write --home ${home} --platform linux`);
+    // search-mcp is not on this PATH: the suggested command starts this very program, as it was run.
+    expect(text).toContain(`Write it with: ${process.execPath} ${cli} init --write --home ${home} --platform linux`);
     // Claude Code gets `claude mcp` lines for its three scopes; the file clients get JSON.
     expect(text).toContain('claude mcp remove --scope user everything');
     expect(text).toContain('claude mcp remove --scope local local-fetch');
     expect(text).toContain('claude mcp remove --scope project sentry');
     expect(text).toMatch(/claude mcp add --scope user search-mcp -- \S+ \S+cli\.js --config \S+config\.json/);
-    expect(text).toContain('Or let init do it, keeping a backup next to each file');
+    expect(text).toContain(
+      `Or let init do it, keeping a backup next to each file: ${process.execPath} ${cli} init --write --replace-in`,
+    );
   });
 
   it('--json carries the same facts, other clients words in ours', async () => {

@@ -21,7 +21,13 @@ import type { CliArguments } from '../../cli-arguments.js';
 import { UsageError } from '../../usage-error.js';
 import { formatInitReport, formatLookedAt, type InitReport } from './init-report.js';
 import { maskConfigSecrets } from './masked-config.js';
-import { searchMcpLaunch, startsThisProgram } from './search-mcp-launch.js';
+import {
+  type SearchMcpLaunch,
+  searchMcpLaunch,
+  shellCommandOf,
+  shellWord,
+  startsThisProgram,
+} from './search-mcp-launch.js';
 
 /** Variables that move client files away from the home directory; a home named with `--home` ignores them. */
 const homeVariables = ['APPDATA', 'XDG_CONFIG_HOME', 'CLAUDE_CONFIG_DIR'];
@@ -87,6 +93,8 @@ export async function initCommand(cli: CliArguments): Promise<number> {
   merged.warnings.unshift(...ownEntries);
   const serverIds = Object.keys(merged.config.mcpServers);
 
+  // How this very program is run again: `search-mcp init --write` is no advice when `search-mcp` is not on PATH.
+  const launch = searchMcpLaunch({ script });
   const report: InitReport = {
     platform,
     homeDirectory,
@@ -95,7 +103,8 @@ export async function initCommand(cli: CliArguments): Promise<number> {
     clients: discovered.map((file) => describeFile(file, merged.origins)),
     merged: { servers: serverIds, config: maskConfigSecrets(merged.config) },
     warnings: merged.warnings,
-    target: { path: targetPath, existed, action: 'dry-run', writeCommand: writeCommand(cli, existed) },
+    target: { path: targetPath, existed, action: 'dry-run', writeCommand: writeCommand(cli, existed, launch) },
+    command: shellCommandOf(launch),
     snippets: [],
     replaced: [],
   };
@@ -117,7 +126,6 @@ export async function initCommand(cli: CliArguments): Promise<number> {
     };
   }
 
-  const launch = searchMcpLaunch({ script });
   const args = [...launch.args, '--config', targetPath];
   const snippets = new Map<McpClientName, ReturnType<typeof renderClientSnippet>>();
   for (const client of clientsWithServers(found, merged.origins)) {
@@ -266,18 +274,14 @@ async function readExistingConfig(path: string): Promise<Record<string, unknown>
   return document;
 }
 
-/** The same command line with `--write` (and `--force` when the file exists). */
-function writeCommand(cli: CliArguments, existed: boolean): string {
-  const words = ['search-mcp', 'init', ...cli.positionals.map(quote), '--write'];
+/** The same command line with `--write` (and `--force` when the file exists), started as this program was. */
+function writeCommand(cli: CliArguments, existed: boolean, launch: SearchMcpLaunch): string {
+  const words = [shellCommandOf(launch), 'init', ...cli.positionals.map(shellWord), '--write'];
   if (existed) words.push('--force');
-  if (cli.config !== undefined) words.push('--config', quote(cli.config));
-  if (cli.home !== undefined) words.push('--home', quote(cli.home));
+  if (cli.config !== undefined) words.push('--config', shellWord(cli.config));
+  if (cli.home !== undefined) words.push('--home', shellWord(cli.home));
   if (cli.platform !== undefined) words.push('--platform', cli.platform);
   return words.join(' ');
-}
-
-function quote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

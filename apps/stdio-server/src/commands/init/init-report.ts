@@ -15,6 +15,11 @@ export interface InitReport {
   /** Merged, renamed and skipped entries (Search MCP itself), each naming the client file and JSON path. */
   warnings: string[];
   target: InitTarget;
+  /**
+   * The shell words that run this Search MCP again (`search-mcp`, or `/usr/bin/node /…/dist/cli.js` when it is not
+   * on PATH): the start of the commands the report suggests.
+   */
+  command?: string;
   /** Per client: what makes Search MCP its only server. */
   snippets: Array<{ client: McpClientName; format: 'json' | 'shell'; files: string[]; text: string }>;
   /** Client files `--replace-in` rewrote, or left alone and why. */
@@ -118,7 +123,7 @@ export function formatInitReport(report: InitReport): string {
     const rewritable = pending.filter((snippet) => snippet.format === 'json').map((snippet) => snippet.client);
     if (rewritable.length > 0) {
       out.push(
-        `Or let init do it, keeping a backup next to each file: search-mcp init --write --replace-in ${rewritable[0]}` +
+        `Or let init do it, keeping a backup next to each file: ${report.command ?? 'search-mcp'} init --write --replace-in ${rewritable[0]}` +
           (rewritable.length > 1 ? ' (or --replace-in all)' : ''),
       );
     }

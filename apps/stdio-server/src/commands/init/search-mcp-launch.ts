@@ -34,6 +34,19 @@ export function searchMcpLaunch(options: SearchMcpLaunchOptions): SearchMcpLaunc
   return { command: options.nodePath ?? process.execPath, args: [script], how: 'node-script' };
 }
 
+/**
+ * The launch as words a person types in a shell to run this Search MCP again (`search-mcp`, `npx -y @search-mcp/cli`,
+ * or `/usr/bin/node /…/dist/cli.js` when `search-mcp` is not on PATH): the start of every command init suggests.
+ */
+export function shellCommandOf(launch: SearchMcpLaunch): string {
+  return [launch.command, ...launch.args].map(shellWord).join(' ');
+}
+
+/** A word as a POSIX shell reads it back: bare when safe, else in single quotes. */
+export function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
 function findOnPath(name: string, path: string, platform: NodeJS.Platform = process.platform): string | undefined {
   const names = platform === 'win32' ? [`${name}.cmd`, `${name}.exe`, name] : [name];
   for (const directory of path.split(delimiter)) {

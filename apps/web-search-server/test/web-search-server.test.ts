@@ -2,6 +2,7 @@
  * The built `search-mcp-web-search` binary, driven by a real MCP SDK client over stdio, searching through our
  * OpenAI-compatible fake server (`startFakeOpenAiServer` of @search-mcp/test-kit) with the real `openai` SDK inside.
  */
+import { realpathSync } from 'node:fs';
 import { execFile } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -119,6 +120,9 @@ describe('search-mcp-web-search: the binary', () => {
     expect(result.structuredContent).toMatchObject({ results: [], error: { code: -32001, kind: 'missing-api-key' } });
     expect(result.content[0]?.text).toContain('OPENAI_API_KEY is not set');
     expect(result.content[0]?.text).toContain('claude_desktop_config.json');
+    // A command that works today (the package is not on the registry yet): node and this very server's script.
+    expect(result.content[0]?.text).toContain(`"command": "node", "args": [${JSON.stringify(realpathSync(cli))}]`);
+    expect(result.content[0]?.text).not.toContain('npx');
     expect(fake.requests).toHaveLength(0);
     expect(
       logLines(session).some((line) => line.level === 'warn' && String(line.msg).includes('OPENAI_API_KEY is not set')),

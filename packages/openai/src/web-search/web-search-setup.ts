@@ -3,6 +3,7 @@
  * that cannot be one, a wrong setting). The server still starts and lists its tool (a client would otherwise show
  * only "server disconnected"); every call answers with these steps instead.
  */
+import { realpathSync } from 'node:fs';
 import { ConfigError, formatIssues, type Logger } from '@search-mcp/shared';
 import type OpenAI from 'openai';
 import { apiKeyProblem } from '../client/api-key.js';
@@ -10,9 +11,24 @@ import { createOpenAiClient } from '../client/openai-client.js';
 import { WebSearchError } from './web-search-error.js';
 import type { WebSearchServiceSettings } from './web-search-service-settings.js';
 
-const claudeDesktopEntry =
-  '"web-search": { "command": "npx", "args": ["-y", "@search-mcp/web-search-server"], ' +
-  '"env": { "OPENAI_API_KEY": "sk-…" } }';
+/**
+ * The config entry that starts this very server, for the setup steps: `node` and the script running now (the bin or
+ * `dist/cli.js` of apps/web-search-server, in a clone or an install), since the package is not on the npm registry
+ * yet (README, "Install"). Outside that server (a library use) a placeholder path says where the script lives.
+ */
+export function webSearchServerEntry(script: string | undefined = process.argv[1]): string {
+  const own = script !== undefined && /web-search/.test(script) ? (realPath(script) ?? script) : undefined;
+  const args = [own ?? '/path/to/search-mcp/apps/web-search-server/dist/cli.js'];
+  return `"web-search": { "command": "node", "args": ${JSON.stringify(args)}, "env": { "OPENAI_API_KEY": "sk-…" } }`;
+}
+
+function realPath(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
 
 /** The error every search returns while the key is missing or unusable; undefined when the key is usable. */
 export function apiKeySetupError(apiKey: string | undefined): WebSearchError | undefined {
@@ -25,7 +41,7 @@ export function apiKeySetupError(apiKey: string | undefined): WebSearchError | u
       `OPENAI_API_KEY ${problem}, so this server cannot search yet. To set it up:\n` +
       '1. Create an API key at https://platform.openai.com/api-keys (the project needs access to the model, o3 by default).\n' +
       "2. Put it in the env of this server's entry in your MCP client's config. For Claude Desktop " +
-      `(claude_desktop_config.json, under "mcpServers"): ${claudeDesktopEntry}\n` +
+      `(claude_desktop_config.json, under "mcpServers"): ${webSearchServerEntry()}\n` +
       '3. Restart the MCP client.',
   });
 }

@@ -1,0 +1,138 @@
+/**
+ * Benchmark of a one-shot `search-mcp call` beside broken and slow servers (issue 26: "one-shot commands start only
+ * what they need").
+ *
+ *   npx -y pnpm@10.34.9 bench:one-shot-call
+ *
+ * The config holds server-everything, a broken entry (a typo'd `arg`: `node` without its script reads a program from
+ * stdin and never answers) and a slow one (server-everything again, started 8 s late; it leaves a mark when spawned).
+ * Measured in the same run, interleaved:
+ *   (a) server-everything's own start: spawn → initialized, with a bare SDK client over stdio;
+ *   (b) `search-mcp call everything:get-sum '{"a":20,"b":22}'`: spawn of the CLI → its exit, answer checked.
+ * Goal: (b) ≤ 2 × (a) (medians). The slow entry's mark must never appear: `call` starts only its own server.
+ *
+ * Writes bench/results/one-shot-call.json and .md and prints the markdown to stdout.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+  machineInfo,
+  machineSummary,
+  median,
+  packageBinEntry,
+  progressLog,
+  round,
+  writeResults,
+} from './src/bench-support.js';
+
+const require = createRequire(import.meta.url);
+const cli = fileURLToPath(new URL('../apps/stdio-server/dist/cli.js', import.meta.url));
+const everything = packageBinEntry('@modelcontextprotocol/server-everything', require);
+const runs = Number(process.env.ONE_SHOT_CALL_BENCH_RUNS ?? 7);
+const goalRatio = 2;
+const slowDelayMs = 8000;
+const log = progressLog('one-shot-call');
+
+/** (a): spawn → initialized of server-everything with a bare SDK client; the process is closed after. */
+async function everythingStartMs(): Promise<number> {
+  const started = performance.now();
+  const transport = new StdioClientTransport({ command: process.execPath, args: [everything], stderr: 'ignore' });
+  const client = new Client({ name: 'one-shot-call-bench', version: '1' });
+  await client.connect(transport);
+  const elapsed = performance.now() - started;
+  await client.close();
+  return elapsed;
+}
+
+/** (b): the CLI's wall time from spawn to exit, with its answer checked. */
+function callMs(config: string): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [cli, 'call', 'everything:get-sum', '{"a":20,"b":22}', '--config', config],
+      { timeout: 120_000 },
+      (error, stdout, stderr) => {
+        const elapsed = performance.now() - started;
+        if (error) reject(new Error(`call failed: ${error.message}\n${stderr}`));
+        else if (!stdout.includes('42')) reject(new Error(`call answered without 42: ${stdout}`));
+        else resolve(elapsed);
+      },
+    );
+  });
+}
+
+async function main(): Promise<void> {
+  const directory = await mkdtemp(join(tmpdir(), 'search-mcp-one-shot-call-'));
+  try {
+    const config = join(directory, 'config.json');
+    const slowMark = join(directory, 'slow-was-spawned');
+    const slowScript =
+      `require('node:fs').writeFileSync(${JSON.stringify(slowMark)}, 'x'); ` +
+      `setTimeout(() => import(${JSON.stringify(pathToFileURL(everything).href)}), ${slowDelayMs})`;
+    await writeFile(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          everything: { command: process.execPath, args: [everything] },
+          broken: { command: process.execPath, arg: [everything] },
+          slow: { command: process.execPath, args: ['-e', slowScript] },
+        },
+      }),
+    );
+    // One of each first, unmeasured: the file system cache and V8's code cache warm up as for a user's second run.
+    await everythingStartMs();
+    await callMs(config);
+    const starts: number[] = [];
+    const calls: number[] = [];
+    for (let run = 0; run < runs; run += 1) {
+      starts.push(await everythingStartMs());
+      calls.push(await callMs(config));
+      log(`run ${run + 1}/${runs}: start ${round(starts.at(-1) ?? 0, 0)} ms, call ${round(calls.at(-1) ?? 0, 0)} ms`);
+    }
+    const slowSpawned = existsSync(slowMark);
+    const startMedian = median(starts);
+    const callMedian = median(calls);
+    const ratio = callMedian / startMedian;
+    const goalMet = ratio <= goalRatio && !slowSpawned;
+    const results = {
+      machine: machineInfo(),
+      runs,
+      everythingStartMs: { median: round(startMedian, 1), all: starts.map((value) => round(value, 1)) },
+      callMs: { median: round(callMedian, 1), all: calls.map((value) => round(value, 1)) },
+      ratio: round(ratio, 2),
+      goalRatio,
+      slowSpawned,
+      goalMet,
+    };
+    const text = `# One-shot call beside a broken and a slow server
+
+${machineSummary(results.machine)}
+
+Config: server-everything, a broken entry (a typo'd \`arg\`: \`node\` waits on stdin forever) and a slow one (starts
+${slowDelayMs / 1000} s late). ${runs} interleaved runs of each, after one unmeasured of each:
+
+| measure | median | runs |
+|---|---|---|
+| (a) server-everything's own start (spawn → initialized, bare SDK client) | ${results.everythingStartMs.median} ms | ${results.everythingStartMs.all.join(', ')} |
+| (b) \`search-mcp call everything:get-sum\` (spawn → exit, answer 42) | ${results.callMs.median} ms | ${results.callMs.all.join(', ')} |
+
+(b) / (a): **${results.ratio}×** (goal ≤ ${goalRatio}×: **${ratio <= goalRatio ? 'met' : 'not met'}**). The slow entry was
+spawned: **${slowSpawned ? 'yes (not met: call started it)' : 'no'}**.
+`;
+    await writeResults('one-shot-call', results, text);
+    process.stdout.write(text);
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -101,6 +101,9 @@ function permutations<T>(items: readonly T[]): T[][] {
 // 1. echo
 
 type EchoPath = 'toolExecute' | 'directCall' | 'relay' | 'bare';
+
+/** Whether a `callTool` answer is a tool error (the 1.x client types its answer as a union of two result shapes). */
+const isErrorResult = (result: object) => (result as { isError?: unknown }).isError === true;
 const echoPaths: EchoPath[] = ['toolExecute', 'directCall', 'relay', 'bare'];
 
 async function benchEcho(stateDirectory: string) {
@@ -116,7 +119,7 @@ async function benchEcho(stateDirectory: string) {
   });
   try {
     const message = { message: 'x' };
-    const calls: Record<EchoPath, () => Promise<{ isError?: unknown }>> = {
+    const calls: Record<EchoPath, () => Promise<object>> = {
       toolExecute: () =>
         app.client.callTool({ name: 'tool_execute', arguments: { toolKey: 'everything:echo', arguments: message } }),
       directCall: () => app.client.callTool({ name: 'everything:echo', arguments: message }),
@@ -125,7 +128,7 @@ async function benchEcho(stateDirectory: string) {
     };
     // The first call of a fresh process waits for its backend: retried until it answers.
     const readySince = performance.now();
-    while ((await calls.toolExecute()).isError) {
+    while (isErrorResult(await calls.toolExecute())) {
       if (performance.now() - readySince > 30_000) throw new Error('server-everything did not connect in 30 s');
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -140,7 +143,7 @@ async function benchEcho(stateDirectory: string) {
         const started = performance.now();
         const result = await calls[path]();
         times[path].push(performance.now() - started);
-        if (result.isError) throw new Error(`${path}: the call failed: ${JSON.stringify(result).slice(0, 300)}`);
+        if (isErrorResult(result)) throw new Error(`${path}: the call failed: ${JSON.stringify(result).slice(0, 300)}`);
       }
     }
     const appCpuMsPerCall = ((processCpuMs(app.pid) ?? 0) - cpuBefore.app) / (2 * echoRounds);
@@ -184,6 +187,8 @@ async function benchStartup(stateDirectory: string) {
     }),
   );
   const samples: Array<{ initializeMs: number; toolsListMs: number; closeMs: number; processes: number }> = [];
+  /** The floor on this machine at this load: server-everything spawned directly → its first `tools/list`. */
+  const reference: number[] = [];
   // One discarded round first (page cache).
   for (let index = 0; index < startupRounds + 1; index += 1) {
     const started = performance.now();
@@ -199,6 +204,11 @@ async function benchStartup(stateDirectory: string) {
       `startup ${index === 0 ? 'warm-up' : `round ${index}`}: initialize ${initializeMs.toFixed(0)} ms, tools/list ${toolsListMs.toFixed(0)} ms, close ${closeMs.toFixed(0)} ms (${tree.length} processes)`,
     );
     if (index > 0) samples.push({ initializeMs, toolsListMs, closeMs, processes: tree.length });
+    const referenceStarted = performance.now();
+    const direct = await connect(process.execPath, [everythingEntry, 'stdio']);
+    await direct.client.listTools();
+    if (index > 0) reference.push(performance.now() - referenceStarted);
+    await closeAndWait(direct);
   }
   const of = (key: 'initializeMs' | 'toolsListMs' | 'closeMs') => samples.map((sample) => sample[key]);
   return {
@@ -207,6 +217,7 @@ async function benchStartup(stateDirectory: string) {
     initializeMedianMs: round(median(of('initializeMs'))),
     firstToolsListMedianMs: round(median(of('toolsListMs'))),
     firstToolsListMaxMs: round(Math.max(...of('toolsListMs'))),
+    referenceToolsListMedianMs: round(median(reference)),
     closeMedianMs: round(median(of('closeMs'))),
     closeMaxMs: round(Math.max(...of('closeMs'))),
     firstAnswerGoalMs,
@@ -274,6 +285,12 @@ function startupRows(startup: StartupResult): string[][] {
       goalCell(startup.firstToolsListMedianMs, firstAnswerGoalMs),
     ],
     ['', 'spawn → first `tools/list`, max', formatMs(startup.firstToolsListMaxMs), ''],
+    [
+      '',
+      "reference: server-everything spawned directly → first `tools/list`, median (the machine's floor)",
+      formatMs(startup.referenceToolsListMedianMs),
+      '',
+    ],
     [
       'Close (backend still starting)',
       '**client closes → every process gone, median**',

@@ -94,7 +94,9 @@ export function createModernMcpLeg(options: ModernMcpLegOptions): ModernMcpLeg {
         return options.listen.serve(request, reply, caller);
       }
       options.activity.requestStarted();
-      const webRequest = toWebRequest(request);
+      // Without the body: the handler gets it parsed (`parsedBody`) and then never reads the request's own, so
+      // serialising it again into the web request was work for nothing on every 2026-07-28 call.
+      const webRequest = toWebRequest(request, null);
       const id = isRecord(request.body) ? request.body.id : undefined;
       if (isRecord(request.body) && request.body.method === 'tools/call') calls.set(webRequest, request.body);
       let stop: (error: JsonRpcErrorBody) => void = () => {};

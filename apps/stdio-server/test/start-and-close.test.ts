@@ -78,7 +78,7 @@ describe.runIf(process.platform === 'linux')('serve with a backend still startin
     child.stdin.write(`${JSON.stringify(initialize)}\n`);
     const answer = JSON.parse(await firstAnswer) as { id: number; result: { instructions: string } };
     expect(answer.id).toBe(1);
-    // The default wait (half a second) has passed: `slow` is named instead of waited for.
+    // `slow` has never connected, so the handshake does not wait for it: it is named instead.
     expect(answer.result.instructions).toContain('Still starting (their own notes are not included): slow.');
     const backend = await backendPid;
     const watchdogs = processTree(child.pid as number).filter((entry) => entry.args.includes('watchdog.cjs'));

@@ -108,4 +108,15 @@ describe('Bm25SearchProvider: index cache', () => {
       await top(new Bm25SearchProvider(), ['read file'], grown),
     );
   });
+
+  it('indexes the same object twice in one array like two equal tools, and a later set reuses both', async () => {
+    const zebra = tool('notes', 'save', 'Store a zebra in the notebook');
+    const other = tool('notes', 'find', 'Search notes by words');
+    const provider = new Bm25SearchProvider();
+    expect(await top(provider, ['zebra'], [zebra, other, zebra])).toEqual(['notes:save']);
+    const fresh = new Bm25SearchProvider();
+    const grown = [other, zebra, tool('weather', 'forecast', 'Weather forecast for a city')];
+    expect(await top(provider, ['zebra'], grown)).toEqual(await top(fresh, ['zebra'], grown));
+    expect(await top(provider, ['weather'], grown)).toEqual(['weather:forecast']);
+  });
 });

@@ -18,7 +18,7 @@
  */
 
 import { ByteRows, FloatList, IntList } from './growable-arrays.js';
-import { type EncodedDocument, encodeDocument, TermDictionary } from './term-dictionary.js';
+import { type EncodedDocuments, encodeDocument, TermDictionary } from './term-dictionary.js';
 
 export interface Bm25fParameters {
   k1: number;
@@ -64,21 +64,21 @@ export class Bm25fIndexBuilder {
   }
 
   /**
-   * Adds one document encoded against the builder's dictionary (`term-dictionary.ts`). Term ids are given in order
-   * of first occurrence, so the index is the same whichever way its documents were given.
+   * Adds the document at `start` of `data`, encoded against the builder's dictionary (`term-dictionary.ts`). Term
+   * ids are given in order of first occurrence, so the index is the same whichever way its documents were given.
    */
-  addEncoded(document: EncodedDocument): number {
+  addEncoded(data: EncodedDocuments, start = 0): number {
     const fieldCount = this.fieldCount;
     const doc = this.docCount++;
     const firstPosting = this.postTerm.length;
     this.docStart.push(firstPosting);
     const tfs = this.postTf;
-    let at = fieldCount;
+    let at = start + fieldCount;
     for (let f = 0; f < fieldCount; f++) {
-      const end = document[f] ?? at;
+      const end = start + (data[start + f] as number);
       this.fieldLengths.push(end - at);
       for (; at < end; at++) {
-        const id = this.localId(document[at] as number);
+        const id = this.localId(data[at] as number);
         let row = this.slotOf[id] as number;
         if (row < 0) {
           row = tfs.addRow();

@@ -28,20 +28,20 @@ export class TermDictionary {
 }
 
 /**
- * A tool's document as the index builder reads it: one array of small integers, the end offset of each field first
- * (one per field, offsets into this same array), then the term numbers of every field in order. A plain array
- * rather than an Int32Array: tens of thousands of small typed arrays, each with its own buffer, cost the garbage
- * collector far more than arrays of small integers.
+ * A tool's document as the index builder reads it, at some offset of an array of integers: the end of each field
+ * first (one per field, counted from the document's start), then the term numbers of every field in order. The
+ * documents of one build share one Int32Array (`tool-documents.ts`): one allocation rather than one per tool.
  */
-export type EncodedDocument = readonly number[];
+export type EncodedDocuments = ArrayLike<number>;
 
-/** Encodes term lists (one per field) as an EncodedDocument. */
+/** Encodes term lists (one per field) as one document at offset 0. */
 export function encodeDocument(
   fields: ReadonlyArray<readonly string[] | undefined>,
   fieldCount: number,
   dictionary: TermDictionary,
-): EncodedDocument {
-  const document: number[] = new Array<number>(fieldCount).fill(0);
+): number[] {
+  const document: number[] = [];
+  for (let field = 0; field < fieldCount; field++) document.push(0);
   for (let field = 0; field < fieldCount; field++) {
     for (const term of fields[field] ?? []) document.push(dictionary.id(term));
     document[field] = document.length;

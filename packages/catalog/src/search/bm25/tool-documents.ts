@@ -5,10 +5,14 @@
  * A tool object is taken as a value: once indexed, the same object is assumed to hold the same text. The catalog
  * builds new objects when a source's tools change (packages/catalog/README.md, "Search providers"); a caller that
  * edits a tool in place must pass a new object instead.
+ *
+ * The documents of one build live in one Int32Array (about 8 MB at 50,000 tools), which stays alive while any of
+ * its tools is kept.
  */
 import type { ToolInfo } from '@search-mcp/shared';
 import { tokenize } from '../text/text-tokenizer.js';
-import { type EncodedDocument, TermDictionary } from './term-dictionary.js';
+import { IntList } from './growable-arrays.js';
+import { type EncodedDocuments, TermDictionary } from './term-dictionary.js';
 import {
   SEARCH_FIELDS,
   type ToolFieldOptions,
@@ -17,51 +21,75 @@ import {
   writeToolFields,
 } from './tool-search-fields.js';
 
+/** The documents one build encoded: its buffer while it runs, then a trimmed copy. */
+interface Block {
+  data: Int32Array;
+}
+
+interface DocumentPlace {
+  block: Block;
+  start: number;
+}
+
 /** A malformed entry (null, a string) has no terms; it still takes its document slot. */
-const EMPTY_DOCUMENT: EncodedDocument = SEARCH_FIELDS.map(() => SEARCH_FIELDS.length);
+const EMPTY_DOCUMENT: EncodedDocuments = SEARCH_FIELDS.map(() => SEARCH_FIELDS.length);
 
 export class ToolDocuments {
   readonly dictionary = new TermDictionary();
-  private readonly documents = new WeakMap<object, EncodedDocument>();
+  private readonly places = new WeakMap<object, DocumentPlace>();
 
   constructor(private readonly options: ToolFieldOptions) {}
 
-  /** A reader for one index build: its memo of texts lives as long as the build. */
-  reader(): (tool: unknown) => EncodedDocument {
-    const writer = new DocumentWriter(this.dictionary);
-    return (tool) => {
-      if (tool === null || typeof tool !== 'object') return EMPTY_DOCUMENT;
-      let document = this.documents.get(tool);
-      if (document === undefined) {
-        writeToolFields(tool as ToolInfo, this.options, writer);
-        document = writer.finish();
-        this.documents.set(tool, document);
-      }
-      return document;
-    };
+  /** A reader for one index build; call its `finish` when the build is over. */
+  reader(): DocumentReader {
+    return new DocumentReader(this.dictionary, this.places, this.options);
   }
 }
 
-const NO_TERMS: readonly number[] = [];
-
-/** A new document's field-end slots (a packed array of small integers, which `push` keeps packed). */
-function fieldSlots(): number[] {
-  return SEARCH_FIELDS.map(() => 0);
-}
-
 /**
- * Encodes tools one after the other. It remembers the term numbers of each distinct text: catalogs repeat texts (the
- * same parameter descriptions across a server's tools, one server's tools under several ids), and a Map lookup of a
- * string costs far less than tokenizing it again.
+ * Finds or writes the document of each tool of one build: after `read`, the document is at `start` of `data`. It
+ * remembers the term numbers of each distinct text: catalogs repeat texts (the same parameter descriptions across a
+ * server's tools, one server's tools under several ids), and a Map lookup of a string costs far less than
+ * tokenizing it again.
  */
-class DocumentWriter implements ToolFieldSink {
+export class DocumentReader implements ToolFieldSink {
+  data: EncodedDocuments = EMPTY_DOCUMENT;
+  start = 0;
+  private readonly block: Block = { data: new Int32Array(0) };
+  private readonly buffer = new IntList(1 << 16);
   private readonly texts = new Map<string, readonly number[]>();
   private readonly translations = new Map<string, readonly number[]>();
-  /** The document being written: a slot per field end, then the term numbers. */
-  private document = fieldSlots();
+  private documentStart = 0;
   private field = 0;
 
-  constructor(private readonly dictionary: TermDictionary) {}
+  constructor(
+    private readonly dictionary: TermDictionary,
+    private readonly places: WeakMap<object, DocumentPlace>,
+    private readonly options: ToolFieldOptions,
+  ) {}
+
+  read(tool: unknown): void {
+    if (tool === null || typeof tool !== 'object') {
+      this.data = EMPTY_DOCUMENT;
+      this.start = 0;
+      return;
+    }
+    let place = this.places.get(tool);
+    if (place === undefined) {
+      place = { block: this.block, start: this.begin() };
+      writeToolFields(tool as ToolInfo, this.options, this);
+      while (this.field < SEARCH_FIELDS.length) this.endField();
+      this.places.set(tool, place);
+    }
+    // This build's block is final only after `finish`: until then its documents are in the buffer.
+    this.data = place.block === this.block ? this.buffer.data : place.block.data;
+    this.start = place.start;
+  }
+
+  /** Keeps this build's documents as a trimmed copy (the buffer has room to spare). */
+  finish(): void {
+    this.block.data = this.buffer.data.slice(0, this.buffer.length);
+  }
 
   text(value: unknown): void {
     if (typeof value !== 'string' || value.length === 0) return;
@@ -84,24 +112,22 @@ class DocumentWriter implements ToolFieldSink {
   }
 
   endField(): void {
-    this.document[this.field++] = this.document.length;
+    this.buffer.data[this.documentStart + this.field++] = this.buffer.length - this.documentStart;
   }
 
-  /** The document of the tool written since the last call. */
-  finish(): EncodedDocument {
-    const document = this.document;
-    while (this.field < SEARCH_FIELDS.length) document[this.field++] = document.length;
-    this.document = fieldSlots();
+  /** Starts a document: a slot per field end. */
+  private begin(): number {
+    this.documentStart = this.buffer.length;
     this.field = 0;
-    return document;
+    for (let field = 0; field < SEARCH_FIELDS.length; field++) this.buffer.push(0);
+    return this.documentStart;
   }
 
   private encode(terms: readonly string[]): readonly number[] {
-    if (terms.length === 0) return NO_TERMS;
     return terms.map((term) => this.dictionary.id(term));
   }
 
   private append(ids: readonly number[]): void {
-    for (let index = 0; index < ids.length; index++) this.document.push(ids[index] as number);
+    for (let index = 0; index < ids.length; index++) this.buffer.push(ids[index] as number);
   }
 }

@@ -31,9 +31,17 @@ export function buildToolIndex(
 ): { toolIndex: ToolIndex; stats: Bm25IndexStats } {
   const started = performance.now();
   const builder = new Bm25fIndexBuilder(SEARCH_FIELDS.length, documents.dictionary);
-  const documentOf = documents.reader();
-  // A malformed entry still takes its slot, so document ids stay equal to array positions.
-  for (const tool of tools) builder.addEncoded(documentOf(tool));
+  const reader = documents.reader();
+  try {
+    // A malformed entry still takes its slot, so document ids stay equal to array positions.
+    for (const tool of tools) {
+      reader.read(tool);
+      builder.addEncoded(reader.data, reader.start);
+    }
+  } finally {
+    // The documents written so far are complete and remembered: keep them even if the build stops.
+    reader.finish();
+  }
   const index = builder.build({ k1: settings.k1, weights: settings.weights, b: settings.b });
   const { serverOfDocument, serversByTerm } = indexServerNames(tools, index);
   const stats: Bm25IndexStats = {

@@ -33,9 +33,10 @@ import {
   type TextEmbedder,
 } from '@search-mcp/embeddings';
 import type { SearchResult, ToolInfo } from '@search-mcp/shared';
-import { type Dataset, type DatasetQuery, type DatasetTool, toCatalog } from './src/datasets/dataset-catalog.js';
+import type { Dataset, DatasetQuery } from './src/datasets/dataset-catalog.js';
 import { loadPublicSet, type PublicSet } from './src/datasets/public-retrieval-sets.js';
 import { loadPhrasings, loadRealServers, pairQueries } from './src/datasets/real-server-queries.js';
+import { scaledCatalog } from './src/datasets/scaled-catalog.js';
 import {
   bytesToMb,
   kbToMb,
@@ -244,19 +245,6 @@ async function measureSpeed(
   } finally {
     if (cold !== undefined) rmSync(cold, { recursive: true, force: true });
   }
-}
-
-/** Seal-Tools tools replicated under distinct server ids up to `size`; `synthetic` ids make their text synthetic. */
-function scaledCatalog(source: readonly DatasetTool[], size: number, synthetic: boolean): ToolInfo[] {
-  const tools: ToolInfo[] = [];
-  for (let copy = 1; tools.length < size; copy++) {
-    const slice = source.slice(0, Math.min(source.length, size - tools.length));
-    const replica = synthetic ? slice.map((tool) => ({ ...tool, server: `synthetic ${copy} ${tool.server}` })) : slice;
-    const catalog = toCatalog(replica, !synthetic && copy > 1 ? `-r${copy}` : '');
-    // The server id alone names the tool set: without the dataset's server name beside it.
-    tools.push(...catalog.tools.map((tool) => (synthetic ? { ...tool, serverDescription: undefined } : tool)));
-  }
-  return tools;
 }
 
 const embeddingsModules = fileURLToPath(new URL('../packages/embeddings/node_modules/', import.meta.url));

@@ -27,9 +27,10 @@ import {
   defaultGoodMatch,
 } from '@search-mcp/catalog';
 import type { SearchResult, ToolInfo } from '@search-mcp/shared';
-import { type Dataset, type DatasetQuery, type DatasetTool, toCatalog } from './src/datasets/dataset-catalog.js';
+import type { Dataset, DatasetQuery, DatasetTool } from './src/datasets/dataset-catalog.js';
 import { loadPublicSet } from './src/datasets/public-retrieval-sets.js';
 import { loadRealServers, pairQueries } from './src/datasets/real-server-queries.js';
+import { scaledCatalog } from './src/datasets/scaled-catalog.js';
 import { findGarbageCollector, percentile, progressLog, writeResults } from './src/bench-support.js';
 import {
   type CalibrationRow,
@@ -115,16 +116,6 @@ function heapUsedAfterGc(): number {
   gc?.();
   gc?.();
   return process.memoryUsage().heapUsed;
-}
-
-/** Seal-Tools replicated under distinct server ids (`-r2`, `-r3`, …) up to `size` tools. */
-function scaledCatalog(source: readonly DatasetTool[], size: number): ToolInfo[] {
-  const tools: ToolInfo[] = [];
-  for (let copy = 1; tools.length < size; copy++) {
-    const slice = source.slice(0, Math.min(source.length, size - tools.length));
-    tools.push(...toCatalog(slice, copy === 1 ? '' : `-r${copy}`).tools);
-  }
-  return tools;
 }
 
 function measureSpeed(

@@ -9,6 +9,8 @@
  * Measured in the same run, interleaved:
  *   (a) server-everything's own start: spawn → initialized, with a bare SDK client over stdio;
  *   (b) `search-mcp call everything:get-sum '{"a":20,"b":22}'`: spawn of the CLI → its exit, answer checked.
+ *   (c) for the breakdown: a fresh `node` importing what the CLI loads before it can spawn the server (the runtime,
+ *       and the 1.x SDK client whose default environment every stdio server is spawned with).
  * Goal: (b) ≤ 2 × (a) (medians). The slow entry's mark must never appear: `call` starts only its own server.
  *
  * Writes bench/results/one-shot-call.json and .md and prints the markdown to stdout.
@@ -70,6 +72,22 @@ function callMs(config: string): Promise<number> {
   });
 }
 
+/** (c): a fresh node importing the runtime and the 1.x SDK client, as the CLI does before the spawn. */
+function bootMs(): Promise<number> {
+  const runtime = fileURLToPath(import.meta.resolve('@search-mcp/runtime'));
+  // The SDK the client manager loads (its own dependency, not the bench's).
+  const sdkClient = createRequire(fileURLToPath(import.meta.resolve('@search-mcp/client-manager'))).resolve(
+    '@modelcontextprotocol/sdk/client/stdio.js',
+  );
+  const script = `await import(${JSON.stringify(pathToFileURL(runtime).href)}); await import(${JSON.stringify(pathToFileURL(sdkClient).href)});`;
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['--input-type=module', '-e', script], { timeout: 60_000 }, (error) =>
+      error ? reject(error) : resolve(performance.now() - started),
+    );
+  });
+}
+
 async function main(): Promise<void> {
   const directory = await mkdtemp(join(tmpdir(), 'search-mcp-one-shot-call-'));
   try {
@@ -93,9 +111,11 @@ async function main(): Promise<void> {
     await callMs(config);
     const starts: number[] = [];
     const calls: number[] = [];
+    const boots: number[] = [];
     for (let run = 0; run < runs; run += 1) {
       starts.push(await everythingStartMs());
       calls.push(await callMs(config));
+      boots.push(await bootMs());
       log(`run ${run + 1}/${runs}: start ${round(starts.at(-1) ?? 0, 0)} ms, call ${round(calls.at(-1) ?? 0, 0)} ms`);
     }
     const slowSpawned = existsSync(slowMark);
@@ -108,6 +128,7 @@ async function main(): Promise<void> {
       runs,
       everythingStartMs: { median: round(startMedian, 1), all: starts.map((value) => round(value, 1)) },
       callMs: { median: round(callMedian, 1), all: calls.map((value) => round(value, 1)) },
+      cliBootMs: { median: round(median(boots), 1), all: boots.map((value) => round(value, 1)) },
       ratio: round(ratio, 2),
       goalRatio,
       slowSpawned,
@@ -124,6 +145,7 @@ ${slowDelayMs / 1000} s late). ${runs} interleaved runs of each, after one unmea
 |---|---|---|
 | (a) server-everything's own start (spawn → initialized, bare SDK client) | ${results.everythingStartMs.median} ms | ${results.everythingStartMs.all.join(', ')} |
 | (b) \`search-mcp call everything:get-sum\` (spawn → exit, answer 42) | ${results.callMs.median} ms | ${results.callMs.all.join(', ')} |
+| (c) part of (b): node importing the runtime and the 1.x SDK client, before any spawn | ${results.cliBootMs.median} ms | ${results.cliBootMs.all.join(', ')} |
 
 (b) / (a): **${results.ratio}×** (goal ≤ ${goalRatio}×: **${ratio <= goalRatio ? 'met' : 'not met'}**). The slow entry was
 spawned: **${slowSpawned ? 'yes (not met: call started it)' : 'no'}**.

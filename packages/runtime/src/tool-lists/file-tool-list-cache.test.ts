@@ -19,7 +19,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function stateFolder(): Promise<{ directory: string; env: Record<string, string> }> {
+async function stateFolder(): Promise<{ directory: string; env: { SEARCH_MCP_STATE_DIR: string } }> {
   const directory = await mkdtemp(join(tmpdir(), 'search-mcp-tool-lists-'));
   cleanups.push(() => rm(directory, { recursive: true, force: true }));
   return { directory, env: { SEARCH_MCP_STATE_DIR: join(directory, 'state') } };

@@ -98,6 +98,18 @@ describe('waitForServer', () => {
     expect(manager.listenerCount('status-change')).toBe(0);
   });
 
+  it('ends when the request is cancelled', async () => {
+    const manager = new FakeManager();
+    manager.states = [starting('stuck')];
+    const controller = new AbortController();
+    const listening = listenerAdded(manager, 'status-change');
+    const waiting = waitForServer(manager, 'stuck', { limitMs: 60_000, signal: controller.signal });
+    await listening;
+    controller.abort();
+    expect((await waiting)?.state).toBe('starting');
+    expect(manager.listenerCount('status-change')).toBe(0);
+  });
+
   it('gives up after the limit with the server still starting', async () => {
     const manager = new FakeManager();
     manager.states = [starting('stuck')];

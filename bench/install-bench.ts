@@ -6,7 +6,8 @@
  *   1. Cold build: a fresh clone of this repository's HEAD in a temporary folder, `pnpm install --prefer-offline
  *      --frozen-lockfile` (its warnings counted: goal none), then `pnpm build` with turbo's cache off. Goal ≤ 90 s on
  *      2 cores. The machine is shared, so the build's CPU time (user + system of every process it ran) and the load
- *      average are printed beside the wall-clock time: CPU time ÷ cores is what the build needs of an idle machine.
+ *      average are printed beside the wall-clock time: CPU time ÷ cores is a lower bound of an idle machine's wall
+ *      clock (packages build in dependency order, so part of the build runs on one core).
  *   2. Installed size of the README's install: the packed apps and the libraries they use, installed with npm into an
  *      empty folder without `@search-mcp/embeddings` (the opt-in hybrid ranker), then with it.
  *   3. Token counts: `doctor`'s estimate (apps/stdio-server/src/commands/token-estimate.ts) against Anthropic's
@@ -250,7 +251,7 @@ function markdown(
   if (build) {
     lines.push(
       `| cold build, wall clock (fresh clone, turbo cache off) | ${build.wallSeconds} s | ≤ ${buildGoalSeconds} s: ${met(build.wallSeconds <= buildGoalSeconds)} |`,
-      `| cold build, CPU time (user + system) ÷ ${machine.cpus} cores | ${build.cpuSecondsPerCore} s (${build.cpuSeconds} s CPU) | ≤ ${buildGoalSeconds} s on an idle machine: ${met(build.cpuSecondsPerCore <= buildGoalSeconds)} |`,
+      `| cold build, CPU time (user + system) ÷ ${machine.cpus} cores | ${build.cpuSecondsPerCore} s (${build.cpuSeconds} s CPU) | a lower bound of an idle machine's wall clock (the packages' build chain adds to it) |`,
       `| install warnings of a fresh clone | ${build.installWarnings.length} | none: ${met(build.installWarnings.length === 0)} |`,
       `| load average before / after the build | ${build.loadAverageBefore.join(' / ')} → ${build.loadAverageAfter.join(' / ')} | |`,
     );

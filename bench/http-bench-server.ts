@@ -16,12 +16,11 @@ import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
 import { ToolRegistry } from '@search-mcp/catalog';
 import { parseConfig, silentLogger } from '@search-mcp/shared';
-// The HTTP app has no library entry (its package ships only the binary), so the bench runs its source through tsx.
-import { buildHttpApp } from '../apps/http-server/src/http-app.js';
+import type { buildHttpApp as BuildHttpApp } from '../apps/http-server/src/http-app.js';
 import { createSearchMcpRuntime } from '@search-mcp/runtime';
 import {
   findGarbageCollector,
@@ -37,6 +36,15 @@ export const benchToken = 'bench-token-0123456789-abcdefghijklmnop';
 export const benchMaxSessions = 256;
 
 const benchDirectory = dirname(fileURLToPath(import.meta.url));
+/**
+ * The HTTP app has no library entry (its package ships only the binary), so the bench runs its source through tsx.
+ * `HTTP_BENCH_APP` names another copy of `http-app.ts` (an older checkout of apps/http-server/src inside the repo, so
+ * its imports resolve): the same bench against the code before a change, in the same conditions.
+ */
+const appModule = process.env['HTTP_BENCH_APP'] ?? '../apps/http-server/src/http-app.js';
+const { buildHttpApp } = (await import(
+  appModule.startsWith('.') ? appModule : pathToFileURL(resolve(appModule)).href
+)) as { buildHttpApp: typeof BuildHttpApp };
 const appDirectory = resolve(benchDirectory, '..', 'apps', 'http-server');
 /** server-everything is a devDependency of apps/http-server: resolve it from there, like the test does. */
 const requireFromApp = createRequire(join(appDirectory, 'package.json'));

@@ -87,10 +87,16 @@ const protocolVersion = '2025-06-18';
 /** The stateless era: every request carries its envelope, nothing is negotiated. */
 const modernProtocolVersion = '2026-07-28';
 const echoMessage = 'hello from the http bench';
+/**
+ * `HTTP_BENCH_ONLY=eras`: only the `/mcp` era pairs of section 3 (child-process server unless `HTTP_BENCH_MODES`
+ * says otherwise), their ratios printed, nothing written to results/: a quick before/after of the 2026-07-28 leg
+ * (with `HTTP_BENCH_APP`, see bench/http-bench-server.ts, for the code before a change).
+ */
+const erasOnly = process.env['HTTP_BENCH_ONLY'] === 'eras';
 /** Which server placements to run sections 1–3 with; `child` also runs 4 and 5. */
-const serverModes: readonly ServerMode[] = (process.env['HTTP_BENCH_MODES']?.split(',') as
-  | ServerMode[]
-  | undefined) ?? ['child', 'in-process'];
+const serverModes: readonly ServerMode[] =
+  (process.env['HTTP_BENCH_MODES']?.split(',') as ServerMode[] | undefined) ??
+  (erasOnly ? ['child'] : ['child', 'in-process']);
 
 const benchDirectory = dirname(fileURLToPath(import.meta.url));
 const rootDirectory = join(benchDirectory, '..');
@@ -719,8 +725,9 @@ async function throughput(server: RunningServer) {
   const eraRatios: Array<ReturnType<typeof eraRatio>> = [];
   let sessionsAfterModernLoad: number | undefined;
   try {
-    for (const scenario of [scenarios.restLocal, scenarios.restEverything])
-      results.push(await measure(server, scenario));
+    if (!erasOnly)
+      for (const scenario of [scenarios.restLocal, scenarios.restEverything])
+        results.push(await measure(server, scenario));
     for (const [legacy, modern] of eraPairs) {
       const legacyLoad = await measure(server, legacy, sessionId);
       const modernLoad = await measure(server, modern);
@@ -1291,7 +1298,7 @@ async function measureServerModes(open: Set<RunningServer>): Promise<{
       const atStart = await server.memory();
       log(`${mode}: listening on ${server.url} (pid ${server.pid}), RSS ${bytesToMb(atStart.rss).toFixed(1)} MB`);
       runs[mode] = await throughput(server);
-      if (mode === 'child' || !serverModes.includes('child')) {
+      if (!erasOnly && (mode === 'child' || !serverModes.includes('child'))) {
         leak = await leakCheck(server, atStart);
         sessions = await sessionChurn(server);
       }
@@ -1337,6 +1344,16 @@ async function main(): Promise<void> {
   try {
     const { runs, leak, sessions } = await measureServerModes(open);
     machine.loadAverageAtEnd = loadAverage();
+    if (erasOnly) {
+      for (const [mode, run] of Object.entries(runs))
+        for (const ratio of run?.eraRatios ?? [])
+          process.stdout.write(`${mode} ${ratio.modern} / ${ratio.legacy}: ${JSON.stringify(ratio)}\n`);
+      if (failures.length > 0) {
+        log(`${failures.length} CHECK(S) FAILED:\n  ${failures.join('\n  ')}`);
+        process.exitCode = 1;
+      }
+      return;
+    }
 
     const cleanup = await leftoverCheck();
     check(cleanup.alivePids.length === 0, `processes left: ${cleanup.alivePids.join(', ')}`);

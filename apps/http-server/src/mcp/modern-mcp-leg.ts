@@ -7,7 +7,7 @@ import type { EraServerFactory } from './era-server-factory.js';
 import type { ListenStreams } from './listen-streams.js';
 import type { McpServerOverrides } from './mcp-server-factory.js';
 import { headerMismatchError, paramHeaderMismatch } from './param-header-check.js';
-import { PerRequestInstances } from './per-request-instances.js';
+import { CallerInstancePool } from './caller-instance-pool.js';
 import type { PendingRequestListener } from './tracked-transport.js';
 import { sendWebResponse, toWebRequest } from './web-request-bridge.js';
 
@@ -41,8 +41,10 @@ export interface ModernMcpLeg {
 
 /**
  * `/mcp` for 2026-07-28 clients, next to the sessionful 2025 endpoint: the SDK's `createMcpHandler` with
- * `legacy: 'reject'` (2025 traffic never reaches it: the endpoint routes it to its sessions), one server instance per
- * request, no `Mcp-Session-Id`. The SDK checks `Mcp-Method`/`Mcp-Name` against the body (`400`, `-32020`); the
+ * `legacy: 'reject'` (2025 traffic never reaches it: the endpoint routes it to its sessions), no `Mcp-Session-Id`. A
+ * request is served by a server instance of its caller's, taken from a pool (`CallerInstancePool`) rather than built
+ * for it (building and ending one per request was most of this leg's extra CPU against a 2025 session): an instance
+ * serves one request at a time, and what it keeps between requests is only what its caller's next one would build. The SDK checks `Mcp-Method`/`Mcp-Name` against the body (`400`, `-32020`); the
  * `Mcp-Param-*` headers of a `tools/call` are checked here against the `x-mcp-header` arguments of the tool as listed
  * to the caller (SEP-2243, same answer), at the SDK's own step for them: after its header, version and capability
  * checks (the factory is called only then), before anything runs. Tokens and projects hold as on the 2025 leg: the
@@ -54,16 +56,19 @@ export interface ModernMcpLeg {
  * early cancels (the SDK aborts the handler); a response that ended normally aborts nothing.
  */
 export function createModernMcpLeg(options: ModernMcpLegOptions): ModernMcpLeg {
-  const instances = new PerRequestInstances();
+  const instances = new CallerInstancePool<ReturnType<EraServerFactory>>();
   /** The parsed bodies of the `tools/call` requests being served, for the factory's `Mcp-Param-*` check. */
   const calls = new WeakMap<Request, Record<string, unknown>>();
   /** The calls refused by that check: the factory throws (nothing runs), and `serve` answers 400 itself. */
   const refused = new WeakMap<Request, ParamHeaderMismatch>();
   const handler = createMcpHandler(
     async (context) => {
-      const overrides = options.overridesFor(callerOfAuthInfo(context.authInfo));
+      const caller = callerOfAuthInfo(context.authInfo);
+      const overrides = options.overridesFor(caller);
       const request = context.requestInfo;
-      const server = instances.track(request, options.serverFactory({ era: context.era }, overrides));
+      // Keyed by everything the instance was made with for this caller (`callerOfAuthInfo` builds it in one order).
+      const key = `${context.era}\u0000${JSON.stringify(caller)}`;
+      const server = instances.acquire(key, request, () => options.serverFactory({ era: context.era }, overrides));
       const call = request && calls.get(request);
       if (request && call) {
         const meta = isRecord(call.params) && isRecord(call.params._meta) ? call.params._meta : undefined;
@@ -143,6 +148,7 @@ export function createModernMcpLeg(options: ModernMcpLegOptions): ModernMcpLeg {
       // Answered first, aborted after: aborting first would end the streams before the answers are on them.
       if (error) await Promise.all([...running].map((interrupt) => interrupt(error)));
       await handler.close();
+      instances.close();
     },
   };
 }

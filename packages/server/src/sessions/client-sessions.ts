@@ -104,8 +104,14 @@ export class ClientSessions {
     return this.sessions.get(key);
   }
 
+  /**
+   * The sessions open now. A stateless instance between requests (HTTP 2026-07-28 instances are kept ready per caller
+   * by the http app) has no transport: nothing can reach its client, so it is left out, as if it were gone.
+   */
   all(): ClientSession[] {
-    return [...this.sessions.values()];
+    return [...this.sessions.values()].filter(
+      (session) => !session.stateless || session.server.transport !== undefined,
+    );
   }
 
   /** The session sent `notifications/roots/list_changed`: it answers the servers' `roots/list` for a while. */

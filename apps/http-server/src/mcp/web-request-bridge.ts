@@ -53,25 +53,34 @@ export async function sendWebResponse(
   }
   // A re-serialised, redacted body has another length: let Node frame it.
   delete headers['content-length'];
-  raw.writeHead(response.status, headers);
+  const streaming = response.headers.get('content-type')?.includes('text/event-stream') === true;
+  // An SSE stream goes out as it comes; a JSON answer is one message: written whole, with its length, in one write
+  // (chunked framing and a write per chunk were most of a 2026-07-28 answer's socket time).
+  if (streaming) raw.writeHead(response.status, headers);
+  let json = '';
   let gone = false;
   raw.once('close', () => {
     gone = true;
     reader.cancel().catch(() => {});
   });
   const decoder = new TextDecoder();
-  const streaming = response.headers.get('content-type')?.includes('text/event-stream') === true;
   const interruption = interrupted?.then((message) => ({ interrupted: message }));
   try {
     for (;;) {
       const next = await (interruption ? Promise.race([reader.read(), interruption]) : reader.read());
       if ('interrupted' in next) {
         if (streaming && !gone) raw.write(`event: message\ndata: ${JSON.stringify(next.interrupted)}\n\n`);
+        // A JSON answer not complete yet is replaced by the interruption's message.
+        if (!streaming) json = JSON.stringify(next.interrupted);
         reader.cancel().catch(() => {});
         break;
       }
       const { done, value } = next;
       if (done || gone) break;
+      if (!streaming) {
+        json += decoder.decode(value, { stream: true });
+        continue;
+      }
       if (!raw.write(redactor.redact(decoder.decode(value, { stream: true })))) {
         await Promise.race([once(raw, 'drain'), once(raw, 'close'), ...(interruption ? [interruption] : [])]);
       }
@@ -79,6 +88,10 @@ export async function sendWebResponse(
   } catch {
     // The stream failed or was cancelled (client gone): nothing more to write.
   } finally {
-    if (!gone) raw.end();
+    if (!gone && !streaming) {
+      const body = redactor.redact(json + decoder.decode());
+      raw.writeHead(response.status, { ...headers, 'content-length': String(Buffer.byteLength(body)) });
+      raw.end(body);
+    } else if (!gone) raw.end();
   }
 }

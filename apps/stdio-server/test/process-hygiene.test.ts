@@ -32,8 +32,11 @@ function servers(withSlowStart: boolean) {
       : {}),
   };
 }
-/** The backend processes each config starts: fixture servers, their workers, the shell (helpers not counted). */
-const backendCount = { withSlowStart: 3 + 2 + 1, withoutSlowStart: 2 + 2 + 1 };
+/**
+ * The backend processes each config starts: fixture servers, their workers, the shell (helpers not counted).
+ * `call` starts only its key's server: `stubborn` and its two workers.
+ */
+const backendCount = { withSlowStart: 3 + 2 + 1, withoutSlowStart: 2 + 2 + 1, stubbornAlone: 1 + 2 };
 
 function backendProcesses(pid: number) {
   return processTree(pid).filter(
@@ -148,7 +151,7 @@ describe('no process is left behind, whichever way search-mcp ends', { timeout: 
     'call during a call that never answers: %s closes every backend and exits 128 + n',
     async (signal) => {
       const run = start(['call', 'stubborn:hang', '{}', '--config', quickConfig, '--log-level', 'debug']);
-      const exit = await expectNoOrphans(run, backendCount.withoutSlowStart, () => {
+      const exit = await expectNoOrphans(run, backendCount.stubbornAlone, () => {
         // Signal only once the call is in flight.
         void waitUntil(() => run.stderr().includes('stubborn: hang called'), 'the call to reach the backend').then(() =>
           run.child.kill(signal),

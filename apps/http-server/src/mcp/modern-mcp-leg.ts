@@ -82,6 +82,8 @@ export function createModernMcpLeg(options: ModernMcpLegOptions): ModernMcpLeg {
     },
     { legacy: 'reject' },
   );
+  /** The web request `accepts` built, reused by `serve` (the same one, body left out, built once per request). */
+  const webRequests = new WeakMap<FastifyRequest, Request>();
   let requestCount = 0;
   /** Requests being answered: a shutdown answers them itself (each resolves once its answer is written). */
   const running = new Set<(error: JsonRpcErrorBody) => Promise<void>>();
@@ -89,9 +91,14 @@ export function createModernMcpLeg(options: ModernMcpLegOptions): ModernMcpLeg {
     get requestCount() {
       return requestCount;
     },
-    accepts: async (request) =>
+    accepts: async (request) => {
+      if (request.method !== 'POST') return false;
       // Classified from the parsed body: every 2025 POST passes here, so it is not serialised again for nothing.
-      request.method === 'POST' && !(await isLegacyRequest(toWebRequest(request, null), request.body)),
+      const webRequest = toWebRequest(request, null);
+      if (await isLegacyRequest(webRequest, request.body)) return false;
+      webRequests.set(request, webRequest);
+      return true;
+    },
     serve: async (request, reply, caller) => {
       requestCount += 1;
       // A listen stream is not a call in flight: the shutdown ends it rather than waiting for it.
@@ -101,7 +108,8 @@ export function createModernMcpLeg(options: ModernMcpLegOptions): ModernMcpLeg {
       options.activity.requestStarted();
       // Without the body: the handler gets it parsed (`parsedBody`) and then never reads the request's own, so
       // serialising it again into the web request was work for nothing on every 2026-07-28 call.
-      const webRequest = toWebRequest(request, null);
+      const webRequest = webRequests.get(request) ?? toWebRequest(request, null);
+      webRequests.delete(request);
       const id = isRecord(request.body) ? request.body.id : undefined;
       if (isRecord(request.body) && request.body.method === 'tools/call') calls.set(webRequest, request.body);
       let stop: (error: JsonRpcErrorBody) => void = () => {};

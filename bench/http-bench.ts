@@ -25,6 +25,12 @@
  * Writes bench/results/http.json and bench/results/http.md and prints the markdown to stdout. Progress goes to
  * stderr. Exits 1 if a request failed, a check failed, or a process it started is left at the end.
  *
+ *   HTTP_BENCH_ONLY=eras [HTTP_BENCH_APP=apps/http-server/<older copy of src>/http-app.ts] npx tsx bench/http-bench.ts
+ *
+ * runs only the `/mcp` era pairs of 3 (child-process server) and prints their ratios, writing nothing: run it
+ * alternately with and without `HTTP_BENCH_APP` (a copy of the app's source from before a change, kept inside the
+ * repo so its imports resolve) to compare the 2026-07-28 leg before and after in the same conditions.
+ *
  *   npx tsx bench/http-bench.ts --profile [--profile-out FILE] [--top N]
  *
  * instead runs the child-process server under `node --cpu-prof` for the `tool_execute local:echo` pair only (2025

@@ -31,11 +31,13 @@ describe('search-mcp call', () => {
   let directory: string;
   let config: string;
   let marker: string;
+  let scopedMarker: string;
 
   beforeAll(async () => {
     directory = await mkdtemp(join(tmpdir(), 'search-mcp-call-'));
     config = join(directory, 'config.json');
     marker = join(directory, 'hanging-was-spawned');
+    scopedMarker = join(directory, 'scoped-was-spawned');
     const node = process.execPath;
     await writeFile(
       config,
@@ -51,6 +53,16 @@ describe('search-mcp call', () => {
               '-e',
               `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'x'); setInterval(() => {}, 1e6)`,
             ],
+            startupTimeoutMs: 60_000,
+          },
+          // Only project team-a sees it: a call with another --project must not start it.
+          scoped: {
+            command: node,
+            args: [
+              '-e',
+              `require('node:fs').writeFileSync(${JSON.stringify(scopedMarker)}, 'x'); setInterval(() => {}, 1e6)`,
+            ],
+            projects: ['team-a'],
             startupTimeoutMs: 60_000,
           },
           // What `npx` prints for a package name npm does not have.
@@ -76,15 +88,20 @@ describe('search-mcp call', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('42');
     expect(existsSync(marker)).toBe(false);
-    // Far below the broken entries' 60 s start-up budget: nothing waited for them.
-    expect(run.ms).toBeLessThan(30_000);
+  });
+
+  it('does not start a server the --project does not see; the catalog refuses the call', async () => {
+    const run = await runCli(['call', 'scoped:anything', '{}', '--config', config, '--project', 'team-b']);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr + run.stdout).toContain('scoped:anything');
+    expect(existsSync(scopedMarker)).toBe(false);
   });
 
   it('names the servers and the nearest id for a server the config does not have', async () => {
     const run = await runCli(['call', 'evrything:get-sum', '{"a":1,"b":2}', '--config', config]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`no server "evrything" in ${config}; did you mean "everything"?`);
-    expect(run.stderr).toContain('(servers: everything, typo, hanging, missing)');
+    expect(run.stderr).toContain('(servers: everything, typo, hanging, scoped, missing)');
     expect(existsSync(marker)).toBe(false);
   });
 

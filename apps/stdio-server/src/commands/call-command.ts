@@ -1,3 +1,4 @@
+import { isServerVisibleToProject } from '@search-mcp/catalog';
 import { errorMessage, isRecord, normalizeServerId, parseToolKey } from '@search-mcp/shared';
 import type { CliArguments } from '../cli-arguments.js';
 import type { CliLifecycle } from '../cli-lifecycle.js';
@@ -22,8 +23,10 @@ export async function callCommand(cli: CliArguments, lifecycle: CliLifecycle): P
   const serverId = normalizeServerId(parsed.serverId) ?? parsed.serverId;
   if (!runtime.manager.serverIds.includes(serverId))
     throw unknownServerError(parsed.serverId, runtime.manager.serverIds, configPath);
+  // A server the `--project` does not see is never started: the catalog refuses the call as it would over MCP.
+  const visible = isServerVisibleToProject(config.mcpServers[serverId]?.projects, cli.project);
   try {
-    await startServerWithProgress(runtime, serverId);
+    if (visible) await startServerWithProgress(runtime, serverId);
   } catch (error) {
     // Why it did not start, and what to do about the common reasons (the same hints as `doctor`).
     const hint = failureHint(errorMessage(error));

@@ -60,7 +60,8 @@ describe('remote connection failures explain themselves', () => {
       unresolvable: { url: 'http://search-mcp-test.invalid/mcp' },
       'self-signed': { url: `https://127.0.0.1:${httpsPort}/mcp` },
       'plain-http': { url: `https://127.0.0.1:${httpPort}/mcp` },
-      'no-endpoint': { url: `http://127.0.0.1:${httpPort}/nothing-here` },
+      // A secret in the query (an API key some servers take there) is never shown: only the origin and the path.
+      'no-endpoint': { url: `http://127.0.0.1:${httpPort}/nothing-here?api_key=query-secret-123#fragment-secret` },
       private: { url: `http://127.0.0.1:${httpPort}/private/mcp`, oauth: false },
       forbidden: { url: `http://127.0.0.1:${httpPort}/forbidden/mcp`, oauth: false },
     });
@@ -82,6 +83,8 @@ describe('remote connection failures explain themselves', () => {
     expect(reason('no-endpoint')).toContain(
       `HTTP 404 at http://127.0.0.1:${httpPort}/nothing-here: the URL has no MCP endpoint — servers usually serve /mcp`,
     );
+    expect(reason('no-endpoint')).not.toContain('query-secret-123');
+    expect(reason('no-endpoint')).not.toContain('fragment-secret');
     expect(reason('private')).toContain('HTTP 401 at');
     expect(reason('private')).toContain('offers no OAuth — put its token in "headers"');
     expect(reason('forbidden')).toContain('HTTP 403 at');

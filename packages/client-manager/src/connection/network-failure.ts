@@ -43,13 +43,22 @@ function isKnownCode(code: string): boolean {
 }
 
 /** `host:port` of a URL, the port written out (`example.com:443`), or the text as given when it is no URL. */
-function hostAndPort(url: string): { host: string; address: string } {
+/**
+ * The parts of `url` a message may show. A configured URL can carry a secret (`user:pass@`, `?api_key=…`, an
+ * expanded `${env:…}`), and these messages reach MCP clients (`tool_discovery`'s notice, a failed call), the console
+ * and logs: only the origin and the path are shown, never the userinfo, query or fragment.
+ */
+function hostAndPort(url: string): { host: string; address: string; shown: string } {
   try {
     const parsed = new URL(url);
     const port = parsed.port || (parsed.protocol === 'https:' ? '443' : '80');
-    return { host: parsed.hostname, address: `${parsed.hostname}:${port}` };
+    return {
+      host: parsed.hostname,
+      address: `${parsed.hostname}:${port}`,
+      shown: `${parsed.protocol}//${parsed.host}${parsed.pathname}`,
+    };
   } catch {
-    return { host: url, address: url };
+    return { host: 'the configured host', address: 'the configured URL', shown: 'the configured URL' };
   }
 }
 
@@ -58,7 +67,7 @@ function hostAndPort(url: string): { host: string; address: string } {
  * HTTP failures (then the SDK's own words are kept). `status`: the HTTP status the SDK kept, if any.
  */
 export function explainRemoteFailure(error: unknown, url: string, status: number | undefined): string | undefined {
-  const { host, address } = hostAndPort(url);
+  const { host, address, shown } = hostAndPort(url);
   const code = networkErrorCode(error);
   if (code === 'ECONNREFUSED')
     return `cannot connect: nothing listens on ${address} (ECONNREFUSED) — is the server running, and is the port in its "url" right?`;
@@ -82,13 +91,13 @@ export function explainRemoteFailure(error: unknown, url: string, status: number
       'certificate authority (or self-signed), set NODE_EXTRA_CA_CERTS=/path/to/ca.pem where search-mcp starts'
     );
   if (status === 404)
-    return `HTTP 404 at ${url}: the URL has no MCP endpoint — servers usually serve /mcp (or /sse for the old SSE transport): check the path in its "url"`;
+    return `HTTP 404 at ${shown}: the URL has no MCP endpoint — servers usually serve /mcp (or /sse for the old SSE transport): check the path in its "url"`;
   if (status === 401)
     return (
-      `HTTP 401 at ${url}: the server wants credentials and offers no OAuth — put its token in "headers" ` +
+      `HTTP 401 at ${shown}: the server wants credentials and offers no OAuth — put its token in "headers" ` +
       '(e.g. "headers": {"Authorization": "Bearer ${TOKEN}"}), or set "oauth" when it has an authorization server'
     );
   if (status === 403)
-    return `HTTP 403 at ${url}: the server refused the credentials — check the token in its "headers" and what it is allowed to do`;
+    return `HTTP 403 at ${shown}: the server refused the credentials — check the token in its "headers" and what it is allowed to do`;
   return undefined;
 }

@@ -49,7 +49,8 @@ beforeAll(async () => {
     maxBuffer: 64 * 1024 * 1024,
   });
   output = result.stdout;
-});
+  // Packing the apps and installing their tarballs with npm, as a user does: minutes on a busy 2-core machine.
+}, 600_000);
 
 afterAll(() => {
   if (home) rmSync(home, { recursive: true, force: true });

@@ -67,10 +67,17 @@ describe('waitForStartingServers', () => {
 });
 
 describe('serverIdOf', () => {
-  it('finds the server a name points at, in every key form', () => {
-    const ids = () => ['slow', 'my_server'];
-    for (const name of ['slow:echo', 'slow.echo', 'slow__echo']) expect(serverIdOf(name, ids)).toBe('slow');
-    expect(serverIdOf('slowecho', ids)).toBeUndefined();
+  it('finds the server a name points at, in every key form, up to its first separator', () => {
+    for (const name of ['slow:echo', 'slow.echo', 'slow__echo']) expect(serverIdOf(name)).toBe('slow');
+    for (const name of ['my-server:echo', 'my-server.echo', 'my-server__echo', 'my-server:a.b'])
+      expect(serverIdOf(name)).toBe('my-server');
+    expect(serverIdOf('db-2:run:now')).toBe('db-2');
+  });
+
+  it('finds none in a name of no key form', () => {
+    // No separator, a separator first, and a name no server id can start (ids are `a-z0-9-`).
+    for (const name of ['slowecho', ':echo', '__echo', 'Slow:echo', 'my_server:echo', 'tool_discovery'])
+      expect(serverIdOf(name)).toBeUndefined();
   });
 });
 

@@ -84,18 +84,11 @@ export function waitForStartingServers(
 
 /**
  * The id of the server a tool name points at (`server:tool`, `server.tool`, `server__tool`, or a listed name so
- * formed) among `ids`; undefined when it points at none. Server ids are `a-z0-9-` only, so the id a name points at
- * ends at its first separator; a listed name of another style is matched against each id.
+ * formed); undefined for a name of no such form. Server ids are `a-z0-9-` only, so the id ends at the name's first
+ * separator. The id need not be configured: the caller checks it against the config.
  */
-export function serverIdOf(name: string, ids: () => readonly string[]): string | undefined {
-  const id = /^([a-z0-9-]+)(?::|\.|__)/.exec(name)?.[1];
-  if (id !== undefined) return id;
-  return ids().find(
-    (candidate) =>
-      name.length > candidate.length &&
-      name.startsWith(candidate) &&
-      (name[candidate.length] === ':' || name[candidate.length] === '.' || name.startsWith('__', candidate.length)),
-  );
+export function serverIdOf(name: string): string | undefined {
+  return /^([a-z0-9-]+)(?::|\.|__)/.exec(name)?.[1];
 }
 
 /** One server still starting, as a wait for it sees it. */

@@ -21,9 +21,22 @@ export interface ProgressForwarder {
 }
 
 /**
+ * The progress already sent under a request's token before its backend call (the wait for a server still starting,
+ * `handlers/called-server-wait.ts`): the forwarder continues above it, since MCP requires the progress of one token
+ * to increase.
+ */
+const progressBeforeCall = new WeakMap<RequestExtra, number>();
+
+/** Notes that progress `value` went out under the request's token before its backend call. */
+export function noteProgressBeforeCall(extra: RequestExtra, value: number): void {
+  progressBeforeCall.set(extra, value);
+}
+
+/**
  * Forwards the progress of one call. The client's token goes back to the client; the backend gets a token of its own
  * from the client manager, so tokens of different clients never meet. Every notification is sent in order and before
- * the response.
+ * the response. The values sent always increase, as MCP requires: after a wait's progress they are shifted above it
+ * (and `total` with them), and a backend value not above the last sent is sent as the last plus one.
  */
 export function createProgressForwarder(
   meta: Record<string, unknown> | undefined,
@@ -31,17 +44,23 @@ export function createProgressForwarder(
 ): ProgressForwarder {
   const token = meta?.progressToken;
   let lastSentAt = 0;
+  const offset = progressBeforeCall.get(extra) ?? 0;
+  // Undefined until something was sent under the token: a backend's first value (0 included) goes out as it is.
+  let lastValue: number | undefined = offset > 0 ? offset : undefined;
   const onProgress =
     typeof token === 'string' || typeof token === 'number'
       ? (progress: ToolProgress) => {
           lastSentAt = performance.now();
+          const shifted = progress.progress + offset;
+          const value = lastValue === undefined || shifted > lastValue ? shifted : lastValue + 1;
+          lastValue = value;
           extra
             .sendNotification({
               method: 'notifications/progress',
               params: {
                 progressToken: token,
-                progress: progress.progress,
-                ...(progress.total !== undefined ? { total: progress.total } : {}),
+                progress: value,
+                ...(progress.total !== undefined ? { total: progress.total + offset } : {}),
                 ...(progress.message !== undefined ? { message: progress.message } : {}),
               },
             })

@@ -1,4 +1,6 @@
+import { type Caller, isServerAllowed, isServerVisibleToProject } from '@search-mcp/catalog';
 import { ServerNotRunningError, TimeoutError } from '@search-mcp/shared';
+import { noteProgressBeforeCall } from '../progress-forwarder.js';
 import type { RequestExtra } from '../request-extra-types.js';
 import { serverIdOf, startingServerIds, type StartingServerWait, waitForServer } from '../starting-servers.js';
 import type { HandlerContext } from './handler-context.js';
@@ -9,34 +11,47 @@ const defaultCallTimeoutMs = 60_000;
 /**
  * A call to a server still starting waits for it (README, "The first call of a session"): a new session's first
  * call usually comes while the servers connect, and a cold `npx` start takes longer than any fixed grace period. The
- * wait is bounded by the server's own call timeout (`timeoutMs`); a client that gave a progress token hears of it
- * every second and at each status change. Resolves once the call can go ahead (the server is up, or was never
- * starting: nothing is awaited then). Throws the server's own failure when it failed to start (`lastError`), and a
- * timeout when it still starts after `timeoutMs`; a server that now waits for a login is left to the call, whose
- * error names the command that logs in.
+ * wait and the call together are bounded by the server's own call timeout (`timeoutMs`): the wait takes at most that,
+ * and resolves with what is left of it for the call. A client that gave a progress token hears of the wait every
+ * second and at each status change (the call's own progress continues above it). Resolves at once with undefined when
+ * nothing is awaited: the server is not starting, or it is one the caller may not see or use (its project's servers,
+ * its token's access, as `tool_discovery` filters them), whose call the normal path refuses. Throws the server's own
+ * failure when it failed to start (`lastError`), and a timeout when it still starts after `timeoutMs`; a server that
+ * now waits for a login is left to the call, whose error names the command that logs in.
  */
 export function waitForCalledServer(
   context: HandlerContext,
   name: string,
+  caller: Caller,
   meta: Record<string, unknown> | undefined,
   extra: RequestExtra,
-): Promise<void> | undefined {
+): Promise<CalledServerWait> | undefined {
   const { manager } = context;
   if (!manager) return undefined;
-  const servers = context.catalog.config.mcpServers;
-  const serverId = serverIdOf(name, () => Object.keys(servers));
+  const serverId = serverIdOf(name);
   if (serverId === undefined) return undefined;
   // Every call comes here: a server not starting is seen from its own state, and nothing is awaited.
   const starting = manager.serverState
     ? manager.serverState(serverId) === 'starting'
     : startingServerIds(manager).includes(serverId);
   if (!starting) return undefined;
-  const limitMs = servers[serverId]?.timeoutMs ?? defaultCallTimeoutMs;
+  // A server of another project, or one the caller's token may not use, is none of its business: no wait, no start
+  // failure (with the server's stderr); the normal path answers as for any tool the caller cannot see.
+  const server = context.catalog.config.mcpServers[serverId];
+  if (
+    server === undefined ||
+    !isServerVisibleToProject(server.projects, caller.projectId) ||
+    !isServerAllowed(caller.access, caller.projectId, serverId)
+  )
+    return undefined;
+  const limitMs = server.timeoutMs ?? defaultCallTimeoutMs;
+  const started = performance.now();
   const onWait = progressOfWait(serverId, meta, extra);
   onWait?.({ elapsedMs: 0, status: { id: serverId, state: 'starting', toolCount: 0, restarts: 0 } });
   return waitForServer(manager, serverId, { limitMs, signal: extra.signal, ...(onWait ? { onWait } : {}) }).then(
     (status) => {
-      if (extra.signal.aborted || status === undefined) return;
+      const remainingMs = Math.max(1, Math.round(limitMs - (performance.now() - started)));
+      if (extra.signal.aborted || status === undefined) return { remainingMs };
       if (status.state === 'starting') {
         throw new TimeoutError({
           timeoutMs: limitMs,
@@ -51,8 +66,15 @@ export function waitForCalledServer(
           message: `MCP server '${serverId}' failed to start: ${status.lastError ?? 'no reason was recorded'}`,
         });
       }
+      return { remainingMs };
     },
   );
+}
+
+/** What a wait for a starting server leaves to the call. */
+export interface CalledServerWait {
+  /** The call's timeout: what is left of the server's `timeoutMs` after the wait (at least 1 ms). */
+  remainingMs: number;
 }
 
 /** Progress notifications of the wait, under the client's token; undefined when the client gave none. */
@@ -67,6 +89,7 @@ function progressOfWait(
   return ({ elapsedMs }) => {
     // Each notification's progress is one more than the last: the value must grow.
     progress += 1;
+    noteProgressBeforeCall(extra, progress);
     extra
       .sendNotification({
         method: 'notifications/progress',

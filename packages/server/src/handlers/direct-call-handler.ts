@@ -14,7 +14,7 @@ import { runsAsTask, toCreateTaskResult } from '../tasks/modern-tasks.js';
 import { keepsTaskOwner, taskOwner, withExposedIds } from '../tasks/task-handlers.js';
 import type { ExposedTask } from '../tasks/task-table.js';
 import { JsonRpcWireError, toJsonRpcError } from '../wire-errors.js';
-import { waitForCalledServer } from './called-server-wait.js';
+import { type CalledServerWait, waitForCalledServer } from './called-server-wait.js';
 import type { HandlerContext } from './handler-context.js';
 import { runToolCall } from './run-tool-call.js';
 
@@ -39,8 +39,8 @@ export async function handleDirectCall(
 ): Promise<ToolCallResult> {
   try {
     // Before the names are resolved: a server that finishes connecting brings its tools (and their listed names).
-    const starting = waitForCalledServer(context, name, meta, extra);
-    if (starting) await starting;
+    const starting = waitForCalledServer(context, name, caller, meta, extra);
+    const waited = starting ? await starting : undefined;
     // Inside the try: a refused caller fails here already, and must get its error's code, not -32603.
     const exposure = context.exposure(caller);
     const { tools, names } = exposure instanceof Promise ? await exposure : exposure;
@@ -51,11 +51,19 @@ export async function handleDirectCall(
       // one); built only here, for 2026 clients that declared the extension, never on the common path.
       const backend = tool && context.manager?.status().find((status) => status.id === tool.serverName);
       if (tool && runsAsTask(tool, backend)) {
-        const { result, exposed } = await createTask(context, toolKey, args, caller, meta, extra, undefined);
+        const { result, exposed } = await createTask(context, toolKey, args, caller, meta, extra, undefined, waited);
         return (exposed && isRecord(result.task) ? toCreateTaskResult(result.task, exposed) : result) as ToolCallResult;
       }
     }
-    return await runToolCall(context, { event: 'tools/call', toolKey, args, caller, meta, extra });
+    return await runToolCall(context, {
+      event: 'tools/call',
+      toolKey,
+      args,
+      caller,
+      meta,
+      extra,
+      ...(waited ? { timeoutMs: waited.remainingMs } : {}),
+    });
   } catch (error) {
     if (error instanceof JsonRpcWireError) throw error;
     throw authorizationElicitation(error, extra) ?? toJsonRpcError(error, name);
@@ -110,11 +118,11 @@ export async function handleTaskCall(
   }
   const ttl = typeof task.ttl === 'number' ? task.ttl : undefined;
   try {
-    const starting = waitForCalledServer(context, name, meta, extra);
-    if (starting) await starting;
+    const starting = waitForCalledServer(context, name, caller, meta, extra);
+    const waited = starting ? await starting : undefined;
     const { names } = await context.exposure(caller);
     const toolKey = names.keyOf(name) ?? name;
-    const { result, exposed } = await createTask(context, toolKey, args, caller, meta, extra, ttl);
+    const { result, exposed } = await createTask(context, toolKey, args, caller, meta, extra, ttl, waited);
     return (exposed ? withExposedIds(result, exposed) : result) as ToolCallResult;
   } catch (error) {
     throw toJsonRpcError(error, name);
@@ -123,7 +131,8 @@ export async function handleTaskCall(
 
 /**
  * Asks the backend to run `toolKey` as a task (`ttl` as the client asked, else the backend's choice) and keeps the
- * task it creates in the table, owned by the caller, before the answer goes out. `exposed` is absent when the backend
+ * task it creates in the table, owned by the caller, before the answer goes out. After a wait for the server, the
+ * call gets what the wait left of its timeout. `exposed` is absent when the backend
  * answered without a task.
  */
 async function createTask(
@@ -134,6 +143,7 @@ async function createTask(
   meta: Record<string, unknown> | undefined,
   extra: RequestExtra,
   ttl: number | undefined,
+  waited: CalledServerWait | undefined,
 ): Promise<{ result: ToolCallResult; exposed: ExposedTask | undefined }> {
   const { tasks, session } = context;
   const result = await runToolCall(context, {
@@ -144,6 +154,7 @@ async function createTask(
     meta,
     extra,
     task: ttl !== undefined ? { ttl } : {},
+    ...(waited ? { timeoutMs: waited.remainingMs } : {}),
   });
   const created = result.task;
   const serverId = parseToolKey(toolKey)?.serverId;

@@ -39,8 +39,14 @@ export async function handleToolDiscovery(
   const { query, context: taskContext, maxResults } = parsed.data;
   const queries = typeof query === 'string' ? [query] : query;
   try {
+    // Only servers this caller's project could see: others are none of its business (not waited for, not named).
+    const servers = context.catalog.config.mcpServers;
+    const visible = (id: string) =>
+      servers[id] !== undefined &&
+      isServerVisibleToProject(servers[id].projects, caller.projectId) &&
+      isServerAllowed(caller.access, caller.projectId, id);
     const kept = await serversWithKeptLists(context, caller);
-    if (context.manager) await waitForUnlistedServers(context, context.manager, kept, extra);
+    if (context.manager) await waitForUnlistedServers(context, context.manager, kept, visible, extra);
     const response = await context.catalog.search(
       {
         query: queries,
@@ -52,7 +58,7 @@ export async function handleToolDiscovery(
     );
     const { results, shortened } = toDiscoveryResults(response.results, parsed.data.detail ?? 'summary');
     const structured: { results: DiscoveryResult[]; notice?: string } = { results };
-    const starting = new Set(startingServerIds(context.manager));
+    const starting = new Set(startingServerIds(context.manager).filter(visible));
     // Servers still starting whose kept list was searched: their hits say so, and a call waits for them.
     for (const result of results) if (starting.has(result.serverName)) result.serverStarting = true;
     const unlisted = [...starting].filter((id) => !kept.has(id));
@@ -73,14 +79,7 @@ export async function handleToolDiscovery(
     // Not while servers are still connecting: the tool may be theirs, and the notice above already says so.
     if (unlisted.length === 0 && response.strategy !== 'off' && response.match !== 'good' && response.notice)
       notices.push(response.notice);
-    // Only servers this caller's project could see: others are none of its business.
-    const servers = context.catalog.config.mcpServers;
-    const failed = failedServers(context.manager, caller).filter(
-      ({ id }) =>
-        servers[id] !== undefined &&
-        isServerVisibleToProject(servers[id].projects, caller.projectId) &&
-        isServerAllowed(caller.access, caller.projectId, id),
-    );
+    const failed = failedServers(context.manager, caller).filter(({ id }) => visible(id));
     if (response.strategy !== 'off' && failed.length > 0) {
       const reasons = failed.map(({ id, reason }) => (reason ? `${id} (${truncateText(reason, 120)})` : id));
       notices.push(`Not available: ${reasons.join('; ')}. Their tools cannot be found or run until this is fixed.`);
@@ -120,12 +119,14 @@ async function serversWithKeptLists(context: HandlerContext, caller: Caller): Pr
 /**
  * The very first session has no kept lists: the servers still starting without one are waited for, at most
  * `discoveryWaitMs`, so the first discovery finds their tools; a client that gave a progress token hears of the
- * wait every second. Servers with a kept list are not waited for: their list is searched at once.
+ * wait every second. Servers with a kept list are not waited for: their list is searched at once; nor are those the
+ * caller cannot see (`visible`).
  */
 function waitForUnlistedServers(
   context: HandlerContext,
   manager: ServerStatusSource,
   kept: ReadonlySet<string>,
+  visible: (id: string) => boolean,
   extra: RequestExtra,
 ): Promise<void> {
   const token = extra._meta?.progressToken;
@@ -152,7 +153,7 @@ function waitForUnlistedServers(
     manager,
     context.discoveryWaitMs,
     extra.signal,
-    (status) => !kept.has(status.id),
+    (status) => !kept.has(status.id) && visible(status.id),
     onWait,
   );
 }

@@ -59,8 +59,8 @@ export async function handleToolExecute(
   }
   const toolKey = checked.toolKey.trim();
   try {
-    const starting = waitForCalledServer(context, toolKey, meta, extra);
-    if (starting) await starting;
+    const starting = waitForCalledServer(context, toolKey, caller, meta, extra);
+    const waited = starting ? await starting : undefined;
     return await runToolCall(context, {
       event: 'tool_execute',
       toolKey,
@@ -68,6 +68,7 @@ export async function handleToolExecute(
       caller,
       meta,
       extra,
+      ...(waited ? { timeoutMs: waited.remainingMs } : {}),
     });
   } catch (error) {
     // A bad retry (`requestState`) is a protocol error of the request, not a failure of the tool.

@@ -20,6 +20,8 @@ export interface ToolCallRun {
   extra: RequestExtra;
   /** Run as a task: resolve with the backend's `{ task }` (direct task-augmented `tools/call`). */
   task?: { ttl?: number };
+  /** The call's timeout when not the server's `timeoutMs`: what a wait for the server left of it. */
+  timeoutMs?: number;
 }
 
 /** How one backend call of a run is made: the call's own signal and progress sink, the retry answers. */
@@ -144,6 +146,7 @@ function executeOptions(context: HandlerContext, run: ToolCallRun, call: Backend
       : { session: context.session, extra: run.extra };
   }
   if (run.task) options.task = run.task;
+  if (run.timeoutMs !== undefined) options.timeoutMs = run.timeoutMs;
   if (call.inputResponses) options.inputResponses = call.inputResponses;
   if (call.requestState !== undefined) options.requestState = call.requestState;
   return options;

@@ -121,6 +121,9 @@ describe('two servers behind one authorization server', () => {
 // A startup timeout of one second: long enough for discovery and registration on a loaded machine (the browser must
 // be open when it ends), short next to the person, who finishes only once the connect has given up.
 describe.each(protocolChoices)('a person slower than the connect (protocol %s)', (_name, protocol) => {
+  // Long enough for the OAuth discovery before the browser opens on a busy machine (at 1 s it could time out first,
+  // and the server failed instead of waiting), short beside a person who acts only after the timeout.
+  const startupTimeoutMs = 4000;
   it('authorize() waits past the startup timeout while the browser is open, then connects', async () => {
     const { mcpServer } = await fixtures.startPair();
     let opened: (url: URL) => void = () => {};
@@ -128,7 +131,7 @@ describe.each(protocolChoices)('a person slower than the connect (protocol %s)',
       opened = resolve;
     });
     const { manager } = createManager(
-      { remote: { url: mcpServer.url.href, startupTimeoutMs: 1000, ...protocol } },
+      { remote: { url: mcpServer.url.href, startupTimeoutMs, ...protocol } },
       {
         oauth: {
           openAuthorizationUrl: (url) => opened(url),
@@ -140,7 +143,7 @@ describe.each(protocolChoices)('a person slower than the connect (protocol %s)',
     const authorizing = manager.authorize('remote');
     const url = await authorizationUrl;
     // The connect's own time runs out while the person is still in the browser: waiting, not failed.
-    await eventually(() => statusOf(manager, 'remote')?.state === 'needs-auth', 'the connect to time out');
+    await eventually(() => statusOf(manager, 'remote')?.state === 'needs-auth', 'the connect to time out', 15_000);
     expect(statusOf(manager, 'remote')?.lastError).toContain('waiting for OAuth authorization in the browser');
     expect(statusOf(manager, 'remote')?.oauth?.state).toBe('pending');
     const browser = await fetch(url, { redirect: 'follow' });
@@ -156,7 +159,7 @@ describe.each(protocolChoices)('a person slower than the connect (protocol %s)',
       opened = resolve;
     });
     const { manager } = createManager(
-      { remote: { url: mcpServer.url.href, startupTimeoutMs: 1000, ...protocol }, plain: plainServer },
+      { remote: { url: mcpServer.url.href, startupTimeoutMs, ...protocol }, plain: plainServer },
       {
         oauth: {
           openAuthorizationUrl: (url) => opened(url),

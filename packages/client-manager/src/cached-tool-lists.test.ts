@@ -1,10 +1,12 @@
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { ToolDefinition } from '@search-mcp/shared';
 import { fixtureServer } from '@search-mcp/test-kit';
 import { describe, expect, it } from 'vitest';
 import { stateOf, useManagers } from '../test/manager-harness.js';
 import type { ToolListCache } from './tool-list-cache.js';
 
-const { createManager } = useManagers();
+const { createManager, temporaryDirectory } = useManagers();
 
 /** A cache kept in memory, as a host without a state folder would keep one. */
 class MemoryToolListCache implements ToolListCache {
@@ -18,11 +20,24 @@ class MemoryToolListCache implements ToolListCache {
   }
 }
 
-const slowServer = (extraArgs: string[] = []) =>
-  fixtureServer('stdio-fixture-server.mjs', ['--startup-delay-ms', '1500', ...extraArgs]);
+/**
+ * A server that answers `initialize` only once the test releases it (a file made): a kept list is asserted while the
+ * server is surely still starting, however loaded the machine. The same file, so the same arguments, in every run.
+ */
+async function slowServerKit() {
+  const release = join(await temporaryDirectory('search-mcp-kept-lists-'), 'release');
+  await writeFile(release, '');
+  return {
+    server: (extraArgs: string[] = []) =>
+      fixtureServer('stdio-fixture-server.mjs', ['--wait-for-file', release, ...extraArgs]),
+    hold: () => rm(release, { force: true }),
+    release: () => writeFile(release, ''),
+  };
+}
 
 describe('tool lists kept between runs', () => {
   it('shows the kept list while the server starts, then the live one', async () => {
+    const { server: slowServer, hold, release } = await slowServerKit();
     const cache = new MemoryToolListCache();
     const first = createManager({ slow: slowServer() }, { toolListCache: cache }).manager;
     // Nothing kept yet: a server not started has no tools.
@@ -34,6 +49,7 @@ describe('tool lists kept between runs', () => {
     expect(cache.lists.get('slow')?.tools.map((tool) => tool.name)).toEqual(live.map((tool) => tool.toolName));
     await first.close();
 
+    await hold();
     const second = createManager(
       { slow: { ...slowServer(), toolPermissions: { sleep: false } } },
       { toolListCache: cache },
@@ -47,6 +63,8 @@ describe('tool lists kept between runs', () => {
       live.filter((tool) => tool.toolName !== 'sleep').map((tool) => tool.toolKey),
     );
     expect(kept.every((tool) => tool.cached === true)).toBe(true);
+    expect(stateOf(second, 'slow')).toBe('starting');
+    await release();
     await starting;
     expect(second.toolsRevision).toBeGreaterThan(revisionWhileStarting);
     const now = await second.listAllTools();
@@ -55,21 +73,26 @@ describe('tool lists kept between runs', () => {
   });
 
   it('never shows a list kept for another entry, nor one of a server that failed', async () => {
+    const { server: slowServer, hold, release } = await slowServerKit();
+    const started = join(await temporaryDirectory('search-mcp-kept-lists-'), 'started');
+    // Starts once: every later start with these same arguments exits at once (as a server whose credential expired).
+    const onceServer = () => slowServer(['--only-first-start', started]);
     const cache = new MemoryToolListCache();
-    const first = createManager({ slow: slowServer() }, { toolListCache: cache }).manager;
+    const first = createManager({ slow: onceServer() }, { toolListCache: cache }).manager;
     await first.startAll();
     await first.close();
+    expect(cache.lists.get('slow')?.tools.length).toBeGreaterThan(0);
     // Other arguments: another server, whose tools were never listed.
+    await hold();
     const changed = createManager({ slow: slowServer(['--pages', '2']) }, { toolListCache: cache }).manager;
     const starting = changed.startAll();
     expect(stateOf(changed, 'slow')).toBe('starting');
     expect(await changed.listAllTools()).toEqual([]);
+    await release();
     await starting;
 
-    const failing = createManager(
-      { slow: { ...slowServer(), command: 'search-mcp-no-such-command' } },
-      { toolListCache: cache },
-    ).manager;
+    // The same command and arguments as the kept list's (the identity matches): only the failure hides it.
+    const failing = createManager({ slow: onceServer() }, { toolListCache: cache }).manager;
     await failing.startAll();
     expect(stateOf(failing, 'slow')).toBe('failed');
     expect(await failing.listAllTools()).toEqual([]);

@@ -12,28 +12,36 @@ import { FileToolListCache, TOOL_LIST_FILE_NAME } from './file-tool-list-cache.j
 
 /**
  * The tool lists kept in the state folder (README, "Discovery before the servers are up"), with a real fixture
- * server that starts slowly: each run is a new runtime over the same state folder, as a restarted app would be.
+ * server that answers `initialize` only once the test releases it (a file made), so a kept list is asserted while the
+ * server is surely starting: each run is a new runtime over the same state folder, as a restarted app would be.
  */
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function stateFolder(): Promise<{ directory: string; env: { SEARCH_MCP_STATE_DIR: string } }> {
+async function stateFolder() {
   const directory = await mkdtemp(join(tmpdir(), 'search-mcp-tool-lists-'));
   cleanups.push(() => rm(directory, { recursive: true, force: true }));
-  return { directory, env: { SEARCH_MCP_STATE_DIR: join(directory, 'state') } };
-}
-
-function slowConfig(args: string[] = []) {
-  return parseConfig({
-    mcpServers: { slow: fixtureServer('stdio-fixture-server.mjs', ['--startup-delay-ms', '2500', ...args]) },
-  });
+  const release = join(directory, 'release');
+  await writeFile(release, '');
+  return {
+    directory,
+    env: { SEARCH_MCP_STATE_DIR: join(directory, 'state') },
+    /** The server's configuration: the same release file, so the same arguments, in every run. */
+    slowConfig: (args: string[] = []) =>
+      parseConfig({
+        mcpServers: { slow: fixtureServer('stdio-fixture-server.mjs', ['--wait-for-file', release, ...args]) },
+      }),
+    /** The next starts wait until `release`. */
+    hold: () => rm(release, { force: true }),
+    release: () => writeFile(release, ''),
+  };
 }
 
 function runtimeOver(
   env: Record<string, string>,
-  config: ReturnType<typeof slowConfig>,
+  config: ReturnType<typeof parseConfig>,
   options: { pinStore?: FilePinStore | false; logger?: Logger } = {},
 ): SearchMcpRuntime {
   const runtime = createSearchMcpRuntime({
@@ -74,13 +82,14 @@ function warningsLogger(): { logger: Logger; warnings: string[] } {
 
 describe('the tool lists kept in the state folder', () => {
   it('lets the next run discover a server’s tools before it is up, then swaps in the live list', async () => {
-    const { env } = await stateFolder();
+    const { env, slowConfig, hold, release } = await stateFolder();
     const first = runtimeOver(env, slowConfig());
     await first.startBackends();
     await first.close();
     const file = join(env.SEARCH_MCP_STATE_DIR, TOOL_LIST_FILE_NAME);
     expect(JSON.parse(await readFile(file, 'utf8')).servers.slow.tools.length).toBeGreaterThan(0);
 
+    await hold();
     const second = runtimeOver(env, slowConfig());
     const started = second.startBackends();
     const answer = await discover(second, 'echo a message back');
@@ -89,6 +98,7 @@ describe('the tool lists kept in the state folder', () => {
     expect(answer.results[0]).toMatchObject({ toolKey: 'slow:echo', serverStarting: true });
     expect(answer.notice).toContain('slow is still starting (searched in its last tool list); a call waits for it.');
     const revision = second.manager.toolsRevision;
+    await release();
     await started;
     expect(second.manager.toolsRevision).toBeGreaterThan(revision);
     const live = await discover(second, 'echo a message back');
@@ -98,19 +108,23 @@ describe('the tool lists kept in the state folder', () => {
   }, 60_000);
 
   it('is not used for a changed entry', async () => {
-    const { env } = await stateFolder();
+    const { env, slowConfig, hold, release } = await stateFolder();
     const first = runtimeOver(env, slowConfig());
     await first.startBackends();
     await first.close();
+    await hold();
     const changed = runtimeOver(env, slowConfig(['--pages', '2']));
     const started = changed.startBackends();
     expect(changed.manager.status()[0]?.state).toBe('starting');
     expect(await changed.catalog.visibleTools({})).toEqual([]);
+    await release();
     await started;
   }, 60_000);
 
-  it('ignores a corrupt or tampered file with one warning and writes it afresh', async () => {
-    const { env } = await stateFolder();
+  // The digest is plain SHA-256 with no key: it catches a half-written or damaged file, not a deliberate edit that
+  // recomputes it (docs/first-session.md: like the pins, the file trusts whoever can write the state folder).
+  it('ignores a file that does not parse or whose digest does not match its tools, with one warning, and writes it afresh', async () => {
+    const { env, slowConfig } = await stateFolder();
     const first = runtimeOver(env, slowConfig());
     await first.startBackends();
     await first.close();
@@ -134,7 +148,7 @@ describe('the tool lists kept in the state folder', () => {
   }, 60_000);
 
   it('passes a kept list through pinning: a changed definition stays held while the server starts', async () => {
-    const { directory, env } = await stateFolder();
+    const { directory, env, slowConfig, hold, release } = await stateFolder();
     const descriptions = join(directory, 'descriptions.json');
     await writeFile(descriptions, JSON.stringify({ echo: 'Echoes back the message' }));
     const config = slowConfig(['--descriptions-file', descriptions]);
@@ -150,12 +164,61 @@ describe('the tool lists kept in the state folder', () => {
     await unpinned.startBackends();
     await unpinned.close();
     // The next run searches the kept list while the server starts: the changed tool is held, the others are not.
+    await hold();
     const held = runtimeOver(env, config, { pinStore: new FilePinStore({ env }) });
     const started = held.startBackends();
     expect(held.manager.status()[0]?.state).toBe('starting');
     const keys = (await held.catalog.visibleTools({})).map((tool) => tool.toolKey);
     expect(keys).toContain('slow:sleep');
     expect(keys).not.toContain('slow:echo');
+    await release();
     await started;
   }, 60_000);
+
+  it('writes a list again only when it changed, or to confirm one kept over a day ago', async () => {
+    const { env } = await stateFolder();
+    const file = join(env.SEARCH_MCP_STATE_DIR, TOOL_LIST_FILE_NAME);
+    const tools = [{ name: 'echo', description: 'Echoes', inputSchema: { type: 'object' as const } }];
+    const first = new FileToolListCache({ env });
+    first.write('slow', 'identity', tools);
+    await first.flush();
+    const kept = await readFile(file, 'utf8');
+    // A `tools/list_changed` that changed nothing, in this process and in the next one: the file stays as it was.
+    first.write('slow', 'identity', [...tools]);
+    const next = new FileToolListCache({ env });
+    next.write('slow', 'identity', [...tools]);
+    await Promise.all([first.flush(), next.flush()]);
+    expect(await readFile(file, 'utf8')).toBe(kept);
+    // A changed list is written.
+    next.write('slow', 'identity', [...tools, { name: 'sleep', inputSchema: { type: 'object' as const } }]);
+    await next.flush();
+    expect(JSON.parse(await readFile(file, 'utf8')).servers.slow.tools).toHaveLength(2);
+    // The same list kept two days ago is confirmed: its date moves, so its age says when it was last seen.
+    const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000).toISOString();
+    const parsed = JSON.parse(await readFile(file, 'utf8'));
+    parsed.servers.slow.savedAt = twoDaysAgo;
+    await writeFile(file, JSON.stringify(parsed));
+    const later = new FileToolListCache({ env });
+    later.write('slow', 'identity', parsed.servers.slow.tools);
+    await later.flush();
+    expect(JSON.parse(await readFile(file, 'utf8')).servers.slow.savedAt).not.toBe(twoDaysAgo);
+  });
+
+  it('does not use a list last confirmed more than 7 days ago (the server is waited for instead)', async () => {
+    const { env } = await stateFolder();
+    const file = join(env.SEARCH_MCP_STATE_DIR, TOOL_LIST_FILE_NAME);
+    const tools = [{ name: 'echo', inputSchema: { type: 'object' as const } }];
+    const writer = new FileToolListCache({ env });
+    writer.write('slow', 'identity', tools);
+    await writer.flush();
+    const parsed = JSON.parse(await readFile(file, 'utf8'));
+    // The digest covers the identity and the tools, not the date: an older date still parses.
+    parsed.servers.slow.savedAt = new Date(Date.now() - 6 * 86_400_000).toISOString();
+    await writeFile(file, JSON.stringify(parsed));
+    expect(new FileToolListCache({ env }).read('slow', 'identity')).toEqual(tools);
+    parsed.servers.slow.savedAt = new Date(Date.now() - 8 * 86_400_000).toISOString();
+    await writeFile(file, JSON.stringify(parsed));
+    expect(new FileToolListCache({ env }).read('slow', 'identity')).toBeUndefined();
+    expect(new FileToolListCache({ env, maxAgeMs: 9 * 86_400_000 }).read('slow', 'identity')).toEqual(tools);
+  });
 });

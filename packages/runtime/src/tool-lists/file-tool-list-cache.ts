@@ -17,11 +17,14 @@ import {
   emptyToolListFile,
   parseToolListFile,
   serializeToolListFile,
+  type ToolListEntry,
   type ToolListFile,
   toolListEntry,
 } from './tool-list-file.js';
 
 export const TOOL_LIST_FILE_NAME = 'tool-lists.json';
+
+const dayMs = 24 * 60 * 60 * 1000;
 
 export interface FileToolListCacheOptions {
   /** Default `<state folder>/tool-lists.json` (`stateDirectory(env)`). */
@@ -31,6 +34,11 @@ export interface FileToolListCacheOptions {
   logger?: Logger;
   /** The lock around each write (the pin file's defaults). */
   lock?: PinFileLockOptions;
+  /**
+   * A list last confirmed longer ago is not used (default 7 days, docs/first-session.md): the server is started and
+   * waited for instead, so `search-mcp search` never shows an old list indefinitely.
+   */
+  maxAgeMs?: number;
 }
 
 export class FileToolListCache implements ToolListCache {
@@ -38,6 +46,7 @@ export class FileToolListCache implements ToolListCache {
   private data: ToolListFile;
   private readonly logger: Logger;
   private readonly lockOptions: PinFileLockOptions;
+  private readonly maxAgeMs: number;
   private queue: Promise<unknown> = Promise.resolve();
   /** One warning per process for a file that cannot be trusted. */
   private warned = false;
@@ -47,20 +56,28 @@ export class FileToolListCache implements ToolListCache {
     this.path = options.path ?? join(stateDirectory(options.env ?? process.env), TOOL_LIST_FILE_NAME);
     this.logger = options.logger ?? silentLogger;
     this.lockOptions = options.lock ?? {};
+    this.maxAgeMs = options.maxAgeMs ?? 7 * dayMs;
     this.data = this.trusted(readTextSync(this.path, this.logger));
     if (this.warned) this.update(() => {});
   }
 
   read(serverId: string, identity: string): readonly ToolDefinition[] | undefined {
     const entry = this.data.servers[serverId];
-    return entry !== undefined && entry.identity === identity ? entry.tools : undefined;
+    if (entry === undefined || entry.identity !== identity) return undefined;
+    return ageMs(entry.savedAt) <= this.maxAgeMs ? entry.tools : undefined;
   }
 
+  /**
+   * Keeps the server's list. The same list as kept (a `tools/list_changed` that changed nothing, each start) is not
+   * written again, unless it was last confirmed over a day ago: its `savedAt` says how recent it is (`maxAgeMs`).
+   */
   write(serverId: string, identity: string, tools: readonly ToolDefinition[]): void {
     const entry = toolListEntry(identity, tools, new Date());
+    if (isFreshCopy(this.data.servers[serverId], entry)) return;
     this.data.servers[serverId] = entry;
     this.update((file) => {
-      file.servers[serverId] = entry;
+      // Another process may have written the same list meanwhile: the file is then left as it is.
+      if (!isFreshCopy(file.servers[serverId], entry)) file.servers[serverId] = entry;
     });
   }
 
@@ -108,6 +125,17 @@ export class FileToolListCache implements ToolListCache {
         this.logger.warn('cannot write the kept tool lists', { file: this.path, error: errorMessage(error) }),
       );
   }
+}
+
+/** Whether `kept` holds the same list as `entry` (same identity and tools: the digest covers both), confirmed within a day. */
+function isFreshCopy(kept: ToolListEntry | undefined, entry: ToolListEntry): boolean {
+  return kept !== undefined && kept.digest === entry.digest && ageMs(kept.savedAt) < dayMs;
+}
+
+/** How long ago `savedAt` was; an unreadable date is too old. */
+function ageMs(savedAt: string): number {
+  const time = Date.parse(savedAt);
+  return Number.isNaN(time) ? Number.POSITIVE_INFINITY : Date.now() - time;
 }
 
 function readTextSync(path: string, logger: Logger): string | undefined {

@@ -2,7 +2,8 @@
  * The format of `<state folder>/tool-lists.json` (README, "Discovery before the servers are up"): per server id, the
  * identity of the entry that listed the tools (a digest: see `toolListIdentity` of the client manager), the
  * definitions, and a SHA-256 digest of both, checked on read. A file that does not parse, or an entry whose digest
- * does not match (a half-written or hand-edited file), is not trusted at all.
+ * does not match (a half-written or damaged file), is not trusted at all. The digest is not a signature: an edit
+ * that recomputes it passes (docs/first-session.md).
  */
 import { createHash } from 'node:crypto';
 import { isRecord, type ToolDefinition } from '@search-mcp/shared';

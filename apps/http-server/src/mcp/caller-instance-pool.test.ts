@@ -72,7 +72,7 @@ function handlerKit() {
       expect(response.status).toBe(200);
       return text;
     } finally {
-      pool.release(request);
+      pool.release(request, 'answered');
     }
   };
   return { ...kit, pool, handler, ask };
@@ -115,11 +115,53 @@ describe('CallerInstancePool', () => {
     const pool = new CallerInstancePool<Server>();
     const { request } = listRequest(1);
     const first = pool.acquire('alice', request, kit.build);
-    pool.release(request);
+    pool.release(request, 'answered');
     const again = listRequest(2).request;
     expect(pool.acquire('alice', again, kit.build)).toBe(first);
     pool.close();
-    pool.release(again);
+    pool.release(again, 'answered');
     expect(kit.ended()).toBe(1);
+  });
+
+  it('ends the instance of a request whose client left mid-answer: its handler may still run, so it is never lent again', async () => {
+    const kit = serverKit();
+    let entered: () => void = () => {};
+    const handlerEntered = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    let finish: () => void = () => {};
+    const handlerMayFinish = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    const build = () => {
+      const server = kit.build();
+      // A handler waiting on a backend (the client's leaving does not stop it from running to its end).
+      server.setRequestHandler('tools/list', async () => {
+        entered();
+        await handlerMayFinish;
+        return { tools: [] };
+      });
+      return server;
+    };
+    const pool = new CallerInstancePool<Server>();
+    const handler = createMcpHandler(
+      (context) => pool.acquire(String(context.authInfo?.clientId), context.requestInfo, build),
+      { legacy: 'reject', responseMode: 'sse' },
+    );
+    const { request, body } = listRequest(1);
+    const response = await handler.fetch(request, {
+      authInfo: { token: '', clientId: 'alice', scopes: [] },
+      parsedBody: body,
+    });
+    await handlerEntered;
+    // The client leaves: its stream is cancelled before the answer, and the leg reports the exchange abandoned.
+    await response.body?.cancel();
+    pool.release(request, 'abandoned');
+    expect(kit.ended()).toBe(1);
+    const again = listRequest(2).request;
+    expect(pool.acquire('alice', again, kit.build)).not.toBe(kit.built[0]);
+    finish();
+    pool.release(again, 'answered');
+    pool.close();
   });
 });

@@ -16,6 +16,8 @@ interface Entry {
   /** Bumped at every lending, so a late `release` of an earlier request cannot hand back a later one's instance. */
   lease: number;
   busy: boolean;
+  /** Lent with no request to `release` it: its exchange's close is its end. */
+  unreleased: boolean;
   idleSince: number;
 }
 
@@ -23,7 +25,8 @@ interface Entry {
  * Server instances for 2026-07-28 requests, kept ready per caller rather than built and torn down for each request
  * (that was most of the leg's extra CPU against a 2025 session: `pnpm bench:http`). An instance serves one
  * request at a time: the SDK's `createMcpHandler` refuses one still serving, and ends each exchange by closing the
- * instance's transport; that close hands it back here instead of ending it. Keyed by the caller (its token, project,
+ * instance's transport; the instance comes back here when its request's answer is out (`release`), or is ended if
+ * the exchange was cut short. Keyed by the caller (its token, project,
  * subject and access), never by anything of this process's: any replica still answers any request, and nothing a
  * request leaves on an instance is another caller's. An instance between requests has no transport, so the hub leaves
  * it out of its sessions (`ClientSessions.all`), as it did when the instance was gone.
@@ -47,7 +50,7 @@ export class CallerInstancePool<S extends Server> {
     this.idleMs = options.idleMs ?? 30_000;
   }
 
-  /** A ready instance of `key`'s, else a new one from `build`; lent to `request` until its exchange ends. */
+  /** A ready instance of `key`'s, else a new one from `build`; lent to `request` until `release`. */
   acquire(key: string, request: Request | undefined, build: () => S): S {
     const ready = this.idle.get(key);
     let server = ready?.pop();
@@ -58,12 +61,17 @@ export class CallerInstancePool<S extends Server> {
       entry = this.entries.get(server) as Entry;
     } else {
       server = build();
-      entry = { key, teardown: server.onclose, lease: 0, busy: false, idleSince: 0 };
+      entry = { key, teardown: server.onclose, lease: 0, busy: false, unreleased: false, idleSince: 0 };
       this.entries.set(server, entry);
+      // The SDK closes the instance's transport at the end of each exchange: that is not the instance's end. It comes
+      // back at `release`, once its request's answer is out (the pool decides then whether it is kept or ended).
       const lentServer = server;
-      server.onclose = () => this.handBack(lentServer, entry, entry.lease);
+      server.onclose = () => {
+        if (entry.busy && entry.unreleased) this.retire(lentServer, entry);
+      };
     }
     entry.busy = true;
+    entry.unreleased = request === undefined;
     entry.lease += 1;
     if (request) {
       const list = this.lent.get(request) ?? [];
@@ -74,16 +82,20 @@ export class CallerInstancePool<S extends Server> {
   }
 
   /**
-   * After the handler answered `request`. An instance it connected comes back when its exchange closes; one it never
-   * connected (a `subscriptions/listen` the SDK's router served, a request refused before it ran) is closed by the SDK
-   * with `close()`, which does nothing on an unconnected server: it comes back here.
+   * After `request`'s exchange ended. Only an exchange that `answered` (its whole answer went out, so its handler
+   * returned) with its transport closed hands its instance back; an `abandoned` one (the client left, the answer was
+   * cut short) may still have a handler waiting on a backend, whose late notifications would go out on the
+   * instance's next transport, another request's: that instance is ended, never lent again. An instance the handler
+   * never connected (a `subscriptions/listen` the SDK's router served, a request refused before it ran) comes back.
    */
-  release(request: Request): void {
+  release(request: Request, outcome: 'answered' | 'abandoned'): void {
     const list = this.lent.get(request);
     this.lent.delete(request);
     for (const { server, lease } of list ?? []) {
       const entry = this.entries.get(server);
-      if (entry && server.transport === undefined) this.handBack(server, entry, lease);
+      if (!entry?.busy || entry.lease !== lease) continue;
+      if (outcome === 'answered' && server.transport === undefined) this.handBack(server, entry);
+      else this.retire(server, entry);
     }
   }
 
@@ -98,19 +110,27 @@ export class CallerInstancePool<S extends Server> {
     for (const server of ready) this.entries.get(server)?.teardown?.();
   }
 
-  private handBack(server: S, entry: Entry, lease: number): void {
-    if (!entry.busy || entry.lease !== lease) return;
-    entry.busy = false;
+  private handBack(server: S, entry: Entry): void {
     const ready = this.idle.get(entry.key) ?? [];
     if (this.closed || ready.length >= this.idlePerCaller || this.idleCount >= this.idleTotal) {
-      entry.teardown?.();
+      this.retire(server, entry);
       return;
     }
+    entry.busy = false;
     entry.idleSince = Date.now();
     ready.push(server);
     this.idle.set(entry.key, ready);
     this.idleCount += 1;
     this.sweeper ??= setInterval(() => this.sweep(), this.idleMs).unref();
+  }
+
+  /** Ends an instance for good: it leaves the hub, and a transport it still has is closed. */
+  private retire(server: S, entry: Entry): void {
+    entry.busy = false;
+    // Never lent again: a lease no `release` holds.
+    entry.lease += 1;
+    entry.teardown?.();
+    if (server.transport !== undefined) void server.close().catch(() => {});
   }
 
   /** Ends the instances nobody asked for within `idleMs` (the oldest are first in each list). */

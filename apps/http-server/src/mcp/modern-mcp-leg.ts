@@ -120,15 +120,17 @@ export function createModernMcpLeg(options: ModernMcpLegOptions): ModernMcpLeg {
       const done = new Promise<void>((resolve) => {
         finished = resolve;
       });
+      let stoppedEarly = false;
       const interrupt = (error: JsonRpcErrorBody) => {
+        stoppedEarly = true;
         stop(error);
         return done;
       };
       running.add(interrupt);
+      // Whether the whole answer went out: only then is the request's handler known to be done with its instance.
+      let answered = false;
       try {
-        const fetched = handler
-          .fetch(webRequest, { authInfo: authInfoOf(caller), parsedBody: request.body })
-          .finally(() => instances.release(webRequest));
+        const fetched = handler.fetch(webRequest, { authInfo: authInfoOf(caller), parsedBody: request.body });
         const first = await Promise.race([fetched, stopped]);
         const answer = (error: JsonRpcErrorBody) => ({ jsonrpc: '2.0', id: id ?? null, error });
         const mismatch = refused.get(webRequest);
@@ -136,6 +138,7 @@ export function createModernMcpLeg(options: ModernMcpLegOptions): ModernMcpLeg {
           // The SDK answered the factory's refusal as an internal error: the answer is a header mismatch (SEP-2243).
           void first.body?.cancel().catch(() => {});
           const refusal = JSON.stringify(answer(headerMismatchError(mismatch)));
+          answered = true;
           return reply.code(400).type('application/json').send(options.redactor.redact(refusal));
         }
         if (!(first instanceof Response)) {
@@ -145,7 +148,10 @@ export function createModernMcpLeg(options: ModernMcpLegOptions): ModernMcpLeg {
           return reply.code(200).send(answer(first));
         }
         await sendWebResponse(reply, first, options.redactor, id === undefined ? undefined : stopped.then(answer));
+        // Ended by the answer itself, not by the client leaving (the socket is destroyed before the end is written).
+        answered = reply.raw.writableEnded && !stoppedEarly;
       } finally {
+        instances.release(webRequest, answered ? 'answered' : 'abandoned');
         running.delete(interrupt);
         finished();
         options.activity.requestEnded();

@@ -100,8 +100,10 @@ export class ClientSessions {
     for (const [id, key] of this.elicitations) if (key === session.key) this.elicitations.delete(id);
   }
 
+  /** The session of `key` while it is open (`all` says which are): an instance kept between requests is not. */
   get(key: string): ClientSession | undefined {
-    return this.sessions.get(key);
+    const session = this.sessions.get(key);
+    return session && isOpen(session) ? session : undefined;
   }
 
   /**
@@ -109,9 +111,7 @@ export class ClientSessions {
    * by the http app) has no transport: nothing can reach its client, so it is left out, as if it were gone.
    */
   all(): ClientSession[] {
-    return [...this.sessions.values()].filter(
-      (session) => !session.stateless || session.server.transport !== undefined,
-    );
+    return [...this.sessions.values()].filter(isOpen);
   }
 
   /** The session sent `notifications/roots/list_changed`: it answers the servers' `roots/list` for a while. */
@@ -123,7 +123,7 @@ export class ClientSessions {
   elicitationSession(elicitationId: string): ClientSession | undefined {
     const key = this.elicitations.get(elicitationId);
     if (key !== undefined) this.elicitations.delete(elicitationId);
-    return key !== undefined ? this.sessions.get(key) : undefined;
+    return key !== undefined ? this.get(key) : undefined;
   }
 
   /**
@@ -200,7 +200,7 @@ export class ClientSessions {
     const inFlight = request.inFlight.flatMap((entry) => {
       const origin = asOrigin(entry.origin);
       // A 2026 client's parked call outlives the request (and, over HTTP, the server instance) that started it.
-      return origin && (this.sessions.has(origin.session.key) || origin.parked?.open === true)
+      return origin && (this.get(origin.session.key) !== undefined || origin.parked?.open === true)
         ? [
             {
               session: origin.session,
@@ -213,7 +213,7 @@ export class ClientSessions {
     });
     const task =
       request.relatedTaskId !== undefined ? this.tasks.byBackendId(request.serverId, request.relatedTaskId) : undefined;
-    const taskOwner = task ? this.sessions.get(task.sessionKey) : undefined;
+    const taskOwner = task ? this.get(task.sessionKey) : undefined;
     const exact = asOrigin(request.exactOrigin);
     const attribution = attributeReverseRequest(
       {
@@ -222,7 +222,7 @@ export class ClientSessions {
         params: request.params,
         inFlight,
         ...(taskOwner ? { taskOwner } : {}),
-        ...(exact && this.sessions.has(exact.session.key)
+        ...(exact && this.get(exact.session.key) !== undefined
           ? { exactOrigin: { session: exact.session, method: 'exact', origin: exact } }
           : {}),
       },
@@ -359,4 +359,9 @@ function clientFailure(error: unknown, session: ClientSession, open: Map<string,
 function canBeAskedDirectly(session: ClientSession): boolean {
   const era = clientEraOf(session.era);
   return era.asksClientBy === 'push' && era.hasStreamOutsideRequests(session.stateless);
+}
+
+/** Whether a client can be reached through the session: a stateless instance is only while it serves a request. */
+function isOpen(session: ClientSession): boolean {
+  return !session.stateless || session.server.transport !== undefined;
 }

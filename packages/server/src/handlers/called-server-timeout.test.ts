@@ -53,9 +53,10 @@ describe('a call that waited for its server', () => {
     );
     expect(result.isError).toBe(true);
     const text = (result.content as Array<{ text: string }>)[0]?.text ?? '';
-    // The timeout the call was given: at most what was left after heldMs passed in the wait.
+    // The timeout the call was given: what was left after the wait (about heldMs, less the time the call took to
+    // arrive), so well below a whole timeoutMs.
     const given = Number(/^MCP server 'slow' did not answer .* within (\d+) ms/.exec(text)?.[1]);
     expect(given).toBeGreaterThan(0);
-    expect(given).toBeLessThanOrEqual(timeoutMs - heldMs);
+    expect(given).toBeLessThan(timeoutMs - heldMs / 2);
   }, 60_000);
 });

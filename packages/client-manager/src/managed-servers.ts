@@ -381,8 +381,12 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
    */
   private sharedToolsChanged(serverId: string, tools: readonly ToolInfo[]): void {
     const connection = this.connections.get(serverId);
-    // A running server's list is the one the next run shows while it starts.
-    if (connection?.currentState === 'running') this.cachedLists?.remember(connection.config, tools);
+    // A server's list is the one the next run shows while it starts. The first list can arrive while the connection
+    // is still `starting` (it flips to `running` after): kept then too, or a short run would never keep one. A
+    // stopped or failed connection's emptied list is not kept.
+    const state = connection?.currentState;
+    if (connection && (state === 'running' || state === 'starting'))
+      this.cachedLists?.remember(connection.config, tools);
     const callers = this.perUser.tools.all(serverId);
     const perUser = isPerUser(this.connections.get(serverId));
     this.toolsChanged(serverId, tools.length === 0 && perUser && callers.length > 0 ? callers : tools);

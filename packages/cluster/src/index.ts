@@ -1,0 +1,8 @@
+export type {
+  ClusterMessage,
+  ClusterMessageListener,
+  ClusterStore,
+  CounterValue,
+  RecordWriteOptions,
+} from './cluster-store.js';
+export { createMemoryClusterStore, type MemoryClusterStoreSettings } from './memory-cluster-store.js';

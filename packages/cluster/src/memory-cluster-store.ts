@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import type { ClusterMessageListener, ClusterStore, CounterValue, RecordWriteOptions } from './cluster-store.js';
+
+export interface MemoryClusterStoreSettings {
+  /** The clock (ms), for tests. */
+  now?: () => number;
+}
+
+interface Entry {
+  /** The JSON text of a record, the count of a counter, or the members of a set. */
+  value: string | number | Set<string>;
+  /** Epoch ms, or Infinity. */
+  expiresAt: number;
+}
+
+/**
+ * The store of one process, used when the config has no `cluster` section: what `search-mcp-http` kept in memory
+ * before replicas existed, behind the same contract as Redis. Values are copied through JSON, as Redis would, so a
+ * caller never shares an object with the store.
+ */
+export function createMemoryClusterStore(settings: MemoryClusterStoreSettings = {}): ClusterStore {
+  const now = settings.now ?? Date.now;
+  const entries = new Map<string, Entry>();
+  const listeners = new Map<string, Set<ClusterMessageListener>>();
+  const replicaId = randomUUID();
+  let closed = false;
+
+  const live = (key: string): Entry | undefined => {
+    const entry = entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= now()) {
+      entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  };
+  const expiry = (options?: RecordWriteOptions) =>
+    options?.ttlMs !== undefined ? now() + Math.max(0, options.ttlMs) : Number.POSITIVE_INFINITY;
+  const open = () => {
+    if (closed) throw new Error('The cluster store is closed');
+  };
+
+  return {
+    description: 'in-process',
+    shared: false,
+    replicaId,
+
+    async getRecord<Value>(key: string) {
+      open();
+      const entry = live(key);
+      return typeof entry?.value === 'string' ? (JSON.parse(entry.value) as Value) : undefined;
+    },
+    async setRecord(key, value, options) {
+      open();
+      entries.set(key, { value: JSON.stringify(value), expiresAt: expiry(options) });
+    },
+    async setRecordIfAbsent(key, value, options) {
+      open();
+      if (live(key)) return false;
+      entries.set(key, { value: JSON.stringify(value), expiresAt: expiry(options) });
+      return true;
+    },
+    async touchRecord(key, ttlMs) {
+      open();
+      const entry = live(key);
+      if (!entry) return false;
+      entry.expiresAt = now() + ttlMs;
+      return true;
+    },
+    async deleteRecord(key) {
+      open();
+      entries.delete(key);
+    },
+
+    async increment(key, by, ttlMs): Promise<CounterValue> {
+      open();
+      const entry = live(key);
+      if (entry && typeof entry.value === 'number') {
+        entry.value += by;
+        return { count: entry.value, ttlMs: entry.expiresAt - now() };
+      }
+      entries.set(key, { value: by, expiresAt: now() + ttlMs });
+      return { count: by, ttlMs };
+    },
+
+    async addMember(key, member, options) {
+      open();
+      const entry = live(key);
+      if (entry && entry.value instanceof Set) {
+        entry.value.add(member);
+        if (options?.ttlMs !== undefined) entry.expiresAt = expiry(options);
+        return;
+      }
+      entries.set(key, { value: new Set([member]), expiresAt: expiry(options) });
+    },
+    async removeMember(key, member) {
+      open();
+      const entry = live(key);
+      if (entry && entry.value instanceof Set) {
+        entry.value.delete(member);
+        if (entry.value.size === 0) entries.delete(key);
+      }
+    },
+    async members(key) {
+      open();
+      const entry = live(key);
+      return entry && entry.value instanceof Set ? [...entry.value] : [];
+    },
+
+    async publish(channel, message) {
+      open();
+      const body = JSON.parse(JSON.stringify(message ?? null)) as unknown;
+      // Delivered after the caller's turn, as a network store would: a listener never runs inside publish().
+      queueMicrotask(() => {
+        for (const listener of listeners.get(channel) ?? []) listener({ from: replicaId, body });
+      });
+    },
+    subscribe(channel, listener) {
+      open();
+      const set = listeners.get(channel) ?? new Set();
+      set.add(listener);
+      listeners.set(channel, set);
+      return () => {
+        set.delete(listener);
+        if (set.size === 0) listeners.delete(channel);
+      };
+    },
+
+    async ping() {
+      return !closed;
+    },
+    async close() {
+      closed = true;
+      entries.clear();
+      listeners.clear();
+    },
+  };
+}

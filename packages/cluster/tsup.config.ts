@@ -1,0 +1,3 @@
+import { packageBuildConfig } from '../../tooling/tsup.base.js';
+
+export default packageBuildConfig({ entry: ['src/index.ts'] });

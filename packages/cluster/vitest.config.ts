@@ -1,0 +1,3 @@
+import { packageTestConfig } from '../../tooling/vitest.base.js';
+
+export default packageTestConfig();

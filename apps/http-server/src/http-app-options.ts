@@ -1,4 +1,5 @@
 import type { ToolCatalog } from '@search-mcp/catalog';
+import type { ClusterStore } from '@search-mcp/cluster';
 import type { AuditFeed } from '@search-mcp/runtime';
 import type { Logger, OAuthResourceConfig, SecretRedactor, ServerState, ServerStatus } from '@search-mcp/shared';
 import type { AccessToken } from './access/token-verifier.js';
@@ -78,6 +79,12 @@ export interface HttpAppOptions {
   bodyLimitBytes?: number;
   /** Requests per minute per token (per address without one). 0 turns it off. Default 6,000. */
   rateLimitPerMinute?: number;
+  /**
+   * The state replicas share (packages/cluster/README.md): rate-limit windows and whatever else must hold across
+   * replicas. `search-mcp-http` passes the Redis store with `cluster` in the config. Default: an in-process store the
+   * app creates and closes (one replica, as before). A store passed here is the caller's to close.
+   */
+  clusterStore?: ClusterStore;
   /** Browser origins allowed (CORS and the Origin check). Default none: CORS off. */
   corsOrigins?: readonly string[];
   /**

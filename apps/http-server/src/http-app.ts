@@ -1,4 +1,5 @@
 import cors from '@fastify/cors';
+import { createMemoryClusterStore } from '@search-mcp/cluster';
 import { errorMessage, noSecrets } from '@search-mcp/shared';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -88,6 +89,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const version = options.version ?? packageVersion;
   const bodyLimit = options.bodyLimitBytes ?? httpAppDefaults.bodyLimitBytes;
   const maxSessions = options.maxSessions ?? httpAppDefaults.maxSessions;
+  // Shared by every replica when the host passes the Redis store; else this app's own, closed with it.
+  const clusterStore = options.clusterStore ?? createMemoryClusterStore();
   const activity = new ActivityCounter();
   const inFlight = new InFlightRequests(activity);
   let shuttingDown = false;
@@ -272,6 +275,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   });
   app.addHook('onClose', async () => {
     clearTimeout(lingering);
+    if (!options.clusterStore) await clusterStore.close();
   });
 
   let closing: Promise<void> | undefined;

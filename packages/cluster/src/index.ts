@@ -6,3 +6,4 @@ export type {
   RecordWriteOptions,
 } from './cluster-store.js';
 export { createMemoryClusterStore, type MemoryClusterStoreSettings } from './memory-cluster-store.js';
+export { type ClusterOAuthStore, createClusterOAuthStore } from './cluster-oauth-store.js';

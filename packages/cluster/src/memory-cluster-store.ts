@@ -4,7 +4,22 @@ import type { ClusterMessageListener, ClusterStore, CounterValue, RecordWriteOpt
 export interface MemoryClusterStoreSettings {
   /** The clock (ms), for tests. */
   now?: () => number;
+  /**
+   * Another replica's view of that store's state (tests standing for several replicas in one process): the same
+   * records, counters, sets and channels, but a `replicaId` of its own, `shared: true`, and its own `close()`.
+   */
+  sameStateAs?: ClusterStore;
+  /** Says `shared: true` (a test's first replica; a `sameStateAs` view always does). */
+  shared?: boolean;
 }
+
+interface MemoryState {
+  entries: Map<string, Entry>;
+  listeners: Map<string, Set<ClusterMessageListener>>;
+}
+
+/** The state behind each memory store, for `sameStateAs`. */
+const states = new WeakMap<ClusterStore, MemoryState>();
 
 interface Entry {
   /** The JSON text of a record, the count of a counter, or the members of a set. */
@@ -20,8 +35,11 @@ interface Entry {
  */
 export function createMemoryClusterStore(settings: MemoryClusterStoreSettings = {}): ClusterStore {
   const now = settings.now ?? Date.now;
-  const entries = new Map<string, Entry>();
-  const listeners = new Map<string, Set<ClusterMessageListener>>();
+  const origin = settings.sameStateAs ? states.get(settings.sameStateAs) : undefined;
+  if (settings.sameStateAs && !origin) throw new TypeError('sameStateAs must be a memory cluster store');
+  const { entries, listeners } = origin ?? { entries: new Map<string, Entry>(), listeners: new Map() };
+  /** This view's listeners: a view's close() removes only them. */
+  const own = new Set<ClusterMessageListener>();
   const replicaId = randomUUID();
   let closed = false;
 
@@ -40,9 +58,9 @@ export function createMemoryClusterStore(settings: MemoryClusterStoreSettings = 
     if (closed) throw new Error('The cluster store is closed');
   };
 
-  return {
+  const store: ClusterStore = {
     description: 'in-process',
-    shared: false,
+    shared: origin !== undefined || settings.shared === true,
     replicaId,
 
     async getRecord<Value>(key: string) {
@@ -119,8 +137,10 @@ export function createMemoryClusterStore(settings: MemoryClusterStoreSettings = 
       open();
       const set = listeners.get(channel) ?? new Set();
       set.add(listener);
+      own.add(listener);
       listeners.set(channel, set);
       return () => {
+        own.delete(listener);
         set.delete(listener);
         if (set.size === 0) listeners.delete(channel);
       };
@@ -131,8 +151,14 @@ export function createMemoryClusterStore(settings: MemoryClusterStoreSettings = 
     },
     async close() {
       closed = true;
+      if (origin) {
+        for (const set of listeners.values()) for (const listener of own) set.delete(listener);
+        return;
+      }
       entries.clear();
       listeners.clear();
     },
   };
+  states.set(store, { entries, listeners });
+  return store;
 }

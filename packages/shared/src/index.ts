@@ -31,6 +31,7 @@ export { configDefaults, configFileSchema } from './config/config-schema.js';
 export type { SearchMcpConfigInput } from './config/config-schema.js';
 export type {
   CloudSearchConfig,
+  ClusterConfig,
   EnterpriseIdentityProvider,
   HybridSearchConfig,
   LlmSearchConfig,

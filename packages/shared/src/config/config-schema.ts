@@ -290,6 +290,15 @@ export const auditSchema = z.object({
   usageFile: nonEmptyString.optional(),
 });
 
+/**
+ * `cluster` (docs/scale-out.md): the state several `search-mcp-http` replicas share. `url` is `redis://` or
+ * `rediss://` (Redis 7 or Valkey) and may use `${VAR}`; `keyPrefix` (default `search-mcp:`) separates deployments
+ * that share one Redis.
+ */
+export const clusterSchema = z.object({
+  redis: z.object({ url: nonEmptyString, keyPrefix: nonEmptyString.optional() }),
+});
+
 export const configFileSchema = z.object({
   mcpServers: z.record(z.string(), serverEntrySchema),
   exposure: exposureSchema.prefault({}),
@@ -298,6 +307,7 @@ export const configFileSchema = z.object({
   auth: authSchema.prefault({}),
   audit: auditSchema.optional(),
   security: securitySchema.prefault({}),
+  cluster: clusterSchema.optional(),
 });
 
 /** What a config file may contain (before defaults, normalization and variable expansion). */

@@ -26,6 +26,7 @@ import {
   resolveSearch,
   withSettingsOfUsedStrategies,
 } from './resolve-sections.js';
+import { resolveCluster } from './resolve-cluster.js';
 import { resolveSecurity } from './resolve-security.js';
 import { resolveServer } from './resolve-server.js';
 import type { ResolvedConfig, ServerConfig } from './resolved-config.js';
@@ -36,7 +37,17 @@ import { warnUnknownKeys } from './unknown-keys.js';
 export type { ParseConfigOptions } from './parse-context.js';
 
 /** Top-level keys read here. Any other top-level key is some client's own setting, so only likely typos warn. */
-const topLevelKeys = ['mcpServers', 'servers', 'exposure', 'search', 'projects', 'auth', 'audit', 'security'];
+const topLevelKeys = [
+  'mcpServers',
+  'servers',
+  'exposure',
+  'search',
+  'projects',
+  'auth',
+  'audit',
+  'security',
+  'cluster',
+];
 
 // Brands objects returned by parseConfig, so parsing one again does not expand variables a second time.
 const resolvedConfigs = new WeakSet<object>();
@@ -64,6 +75,7 @@ export function parseConfig(input: unknown, options: ParseConfigOptions = {}): R
   const auth = resolveAuth(input['auth'], context);
   const audit = resolveAudit(input['audit'], context);
   const security = resolveSecurity(input['security'], context);
+  const cluster = resolveCluster(input['cluster'], context);
 
   if (
     context.issues.length > 0 ||
@@ -85,6 +97,7 @@ export function parseConfig(input: unknown, options: ParseConfigOptions = {}): R
     auth,
     ...(audit !== undefined ? { audit } : {}),
     security,
+    ...(cluster !== undefined ? { cluster } : {}),
     warnings: context.warnings,
   };
   resolvedConfigs.add(config);

@@ -171,6 +171,12 @@ export interface SecurityConfig {
   rateLimits?: RateLimitsConfig;
 }
 
+/** `cluster` (docs/scale-out.md): where `search-mcp-http` replicas keep the state they share. */
+export interface ClusterConfig {
+  /** `url` with `${VAR}` expanded (its password is a secret: masked like the others). */
+  redis: { url: string; keyPrefix?: string };
+}
+
 export interface CloudSearchConfig {
   url: string;
   apiKey?: string;
@@ -271,6 +277,8 @@ export interface ResolvedConfig {
   audit?: { file: string; usageFile: string };
   /** Pinning and quarantine of tool definitions, description scanning, rate limits (docs/trust.md). */
   security: SecurityConfig;
+  /** State shared by `search-mcp-http` replicas (docs/scale-out.md); absent: each process keeps its own. */
+  cluster?: ClusterConfig;
   /**
    * What was accepted but deserves a look, each starting with its JSON path: unknown keys (with "did you mean"),
    * entries skipped (Search MCP itself, a key that cannot be an id), dialect conflicts. Servers with errors carry

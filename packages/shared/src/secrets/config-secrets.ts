@@ -1,8 +1,9 @@
 /**
  * Every secret value a resolved config holds (packages/shared/README.md, "Secrets"), for `createSecretRedactor`:
  * values of server `env` and `headers`, credentials inside URLs, credentials passed as arguments,
- * `auth.tokens[].token`, `auth.oauth.introspection.clientSecret`, and every API key or token in the `search` section (`search.cloud.apiKey`,
- * `search.llm.apiKey`, and whatever comes next), and every `${keyring:NAME}` value substituted anywhere.
+ * `auth.tokens[].token`, `auth.oauth.introspection.clientSecret`, the password in `cluster.redis.url`, and every API
+ * key or token in the `search` section (`search.cloud.apiKey`, `search.llm.apiKey`, and whatever comes next), and
+ * every `${keyring:NAME}` value substituted anywhere.
  *
  * When in doubt a value is collected: masking a harmless value (a path in `env`) costs a little readability, a
  * missed secret costs a leak.
@@ -57,6 +58,8 @@ export function collectConfigSecrets(config: ResolvedConfig): string[] {
   }
   for (const token of config.auth.tokens) add(token.token);
   add(config.auth.oauth?.introspection?.clientSecret);
+  // `cluster.redis.url`'s password (`redis://:password@host`), as in a server's URL.
+  if (config.cluster) addUrlCredentials(config.cluster.redis.url, add);
   addSearchCredentials(config.search, add);
   for (const value of substitutedSecretsOf(config)) add(value);
   return [...secrets];

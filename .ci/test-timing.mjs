@@ -5,7 +5,11 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 // The suites against real outside services, which turbo runs after every package's tests (turbo.json).
-const realServiceSuites = new Set(['@search-mcp/conformance-tests', '@search-mcp/browser-tests']);
+const realServiceSuites = new Set([
+  '@search-mcp/conformance-tests',
+  '@search-mcp/browser-tests',
+  '@search-mcp/cluster-tests',
+]);
 // Issue 25's goal for everything before them: install, builds, the packages' tests and the linter.
 const goalSeconds = 4 * 60;
 

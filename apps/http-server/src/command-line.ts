@@ -31,6 +31,8 @@ Options:
                            open listen streams at most per token (default: the per-token share of sessions)
   --shutdown-grace-ms N    on SIGTERM/SIGINT/SIGHUP, let calls in flight finish this long before answering them
                            503 (default ${httpAppDefaults.shutdownGraceMs})
+  --drain-ms N             before that, once a probe has asked GET /readyz: answer it 503 and keep serving this
+                           long, so a load balancer moves traffic away first (default ${httpAppDefaults.drainMs}; 0 = off)
   --log-level LEVEL        debug | info | warn | error | silent (logs go to stderr)
   -v, --version            print the version
   -h, --help`;
@@ -59,6 +61,7 @@ export interface CommandLine {
   maxListenStreams?: number;
   maxListenStreamsPerToken?: number;
   shutdownGraceMs?: number;
+  drainMs?: number;
   logLevel: LogLevel;
 }
 
@@ -85,6 +88,7 @@ function readArguments(args: readonly string[]) {
         'max-listen-streams': { type: 'string' },
         'max-listen-streams-per-token': { type: 'string' },
         'shutdown-grace-ms': { type: 'string' },
+        'drain-ms': { type: 'string' },
         'log-level': { type: 'string', default: 'info' },
         version: { type: 'boolean', short: 'v', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -113,7 +117,8 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
       | 'max-sessions-per-token'
       | 'max-listen-streams'
       | 'max-listen-streams-per-token'
-      | 'shutdown-grace-ms',
+      | 'shutdown-grace-ms'
+      | 'drain-ms',
     least = 0,
   ) => {
     const raw = values[name];
@@ -131,6 +136,7 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
   const maxListenStreams = whole('max-listen-streams', 1);
   const maxListenStreamsPerToken = whole('max-listen-streams-per-token', 1);
   const shutdownGraceMs = whole('shutdown-grace-ms');
+  const drainMs = whole('drain-ms');
   return {
     command: values.help ? 'help' : values.version ? 'version' : 'serve',
     ...(values.config !== undefined ? { config: values.config } : {}),
@@ -148,6 +154,7 @@ export function parseCommandLine(args: readonly string[]): CommandLine {
     ...(maxListenStreams !== undefined ? { maxListenStreams } : {}),
     ...(maxListenStreamsPerToken !== undefined ? { maxListenStreamsPerToken } : {}),
     ...(shutdownGraceMs !== undefined ? { shutdownGraceMs } : {}),
+    ...(drainMs !== undefined ? { drainMs } : {}),
     logLevel,
   };
 }

@@ -97,6 +97,11 @@ export interface HttpAppOptions {
   /** How long `close()` lets calls in flight finish before it answers the rest 503. Default 2,000 ms. */
   shutdownGraceMs?: number;
   /**
+   * How long `close()` keeps serving with `GET /readyz` at 503 before it stops taking requests, so a load balancer
+   * notices first (docs/scale-out.md, "Probes and drain"). Only when something has asked `/readyz`. Default 5,000 ms.
+   */
+  drainMs?: number;
+  /**
    * Ranks the tools of a `POST /catalog/search` request. Default: the catalog's search with the caller's configured
    * strategy (`rankToolsWithCatalog`).
    */
@@ -125,6 +130,7 @@ export const httpAppDefaults = {
   rateLimitPerMinute: 6000,
   failedAuthenticationLimitPerMinute: 30,
   shutdownGraceMs: 2000,
+  drainMs: 5000,
 } as const;
 
 /** The default per-token session cap: an equal share of the total for each principal that may open sessions. */

@@ -19,15 +19,18 @@ import { oauthCallbackPath } from './backend-oauth/oauth-redirect-url.js';
 import { defaultMaxSessionsPerToken, type HttpAppOptions, httpAppDefaults } from './http-app-options.js';
 import { errorBody, toHttpError } from './http-errors.js';
 import { ActivityCounter } from './lifecycle/activity-counter.js';
+import { drainBeforeClose } from './lifecycle/drain-before-close.js';
 import { InFlightRequests } from './lifecycle/in-flight-requests.js';
+import { Readiness } from './lifecycle/readiness.js';
 import { type McpEndpoint, registerMcpEndpoint } from './mcp/mcp-endpoint.js';
 import { registerOpenApiDocument, registerOpenApiRoute } from './openapi/openapi-document.js';
 import { pathOf } from './request-context.js';
 import { registerCatalogSearchRoute } from './rest/catalog-search-route.js';
-import { registerHealthRoute } from './rest/health-route.js';
+import { registerHealthRoute, registerLivenessRoute } from './rest/health-route.js';
 import { legacyRedirects, registerLegacyRedirects } from './rest/legacy-redirects.js';
 import { registerQuarantineRoutes } from './rest/quarantine-routes.js';
 import { rankToolsWithCatalog } from './rest/rank-tools-with-catalog.js';
+import { registerReadinessRoute } from './rest/readiness-route.js';
 import { registerRestAudit } from './rest/rest-audit.js';
 import { registerServerRoutes } from './rest/server-routes.js';
 import { registerStatsRoute } from './rest/stats-route.js';
@@ -46,8 +49,9 @@ export interface HttpApp {
   /** The web console at `/ui` (docs/console.md): sign-in codes, and the reload events the host reports. */
   console: ConsoleHost;
   /**
-   * Shuts the app down gracefully: new requests get 503, calls in flight get `shutdownGraceMs` to finish, and those
-   * still running are then answered (REST: 503 JSON; MCP: a JSON-RPC error) before the server closes. Idempotent.
+   * Shuts the app down gracefully: when a probe watches `/readyz`, it first drains for `drainMs` (readiness 503,
+   * requests still served); then new requests get 503, calls in flight get `shutdownGraceMs` to finish, and those
+   * still running are answered (REST: 503 JSON; MCP: a JSON-RPC error) before the server closes. Idempotent.
    */
   close(): Promise<void>;
 }
@@ -93,6 +97,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const clusterStore = options.clusterStore ?? createMemoryClusterStore();
   const activity = new ActivityCounter();
   const inFlight = new InFlightRequests(activity);
+  // Without a store passed in, the app's own in-process one always answers: only a shared store can make it unready.
+  const readiness = new Readiness(options.clusterStore);
   let shuttingDown = false;
 
   const app = Fastify({ logger: false, bodyLimit, trustProxy: false }).withTypeProvider<ZodTypeProvider>();
@@ -119,6 +125,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
         .header('retry-after', '5')
         .send(errorBody(shuttingDownMessage, 'SHUTTING_DOWN'));
     }
+    // While draining, every answer ends its connection: a client's next request opens a new one, which the balancer
+    // sends to another replica (a kept-alive connection would stay on this one until it closes).
+    if (readiness.draining) reply.header('connection', 'close');
   });
   const corsOrigins = new Set(options.corsOrigins ?? []);
   registerHostOriginGuard(app, {
@@ -152,7 +161,15 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     failedAuthentications,
     allowAnonymous: options.allowAnonymous,
     // The OAuth callback is a browser's redirect: the `state` it carries authenticates it, not a token.
-    publicPaths: new Set(['/', '/ui', '/v1/openapi.json', oauthCallbackPath, ...legacyRedirects.map(([from]) => from)]),
+    publicPaths: new Set([
+      '/',
+      '/healthz',
+      '/readyz',
+      '/ui',
+      '/v1/openapi.json',
+      oauthCallbackPath,
+      ...legacyRedirects.map(([from]) => from),
+    ]),
   });
   await registerRateLimit(app, options.rateLimitPerMinute ?? httpAppDefaults.rateLimitPerMinute);
   const audit = registerRestAudit(app, runtime.audit, redactor);
@@ -211,6 +228,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     listenStreams: mcpCounts?.listenStreamCount ?? 0,
     ...(runtime.pendingInputs ? { parkedCalls: runtime.pendingInputs.size } : {}),
   }));
+  registerLivenessRoute(app);
+  registerReadinessRoute(app, readiness);
   registerToolListRoutes(app, context);
   registerToolCallRoute(app, context);
   registerToolSearchRoute(app, context);
@@ -281,6 +300,13 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
+      await drainBeforeClose({
+        readiness,
+        activity,
+        drainMs: options.drainMs ?? httpAppDefaults.drainMs,
+        logger,
+      });
+      readiness.startShuttingDown();
       shuttingDown = true;
       const graceMs = options.shutdownGraceMs ?? httpAppDefaults.shutdownGraceMs;
       if (!(await activity.whenIdle(graceMs))) {

@@ -15,12 +15,15 @@ import type { AccessToken } from './access/token-verifier.js';
 import type { CommandLine } from './command-line.js';
 import { serverProcessOAuth } from './backend-oauth/oauth-redirect-url.js';
 import { buildHttpApp } from './http-app.js';
+import { httpAppDefaults } from './http-app-options.js';
 import { urlBelow } from './public-url.js';
 import { startTraceExport } from './telemetry/trace-exporter.js';
 import { packageVersion } from './version.js';
 
 /** Shorter configured tokens are easy to guess; the failed-authentication limit only slows guessing down. */
 const shortTokenLength = 24;
+/** What the shutdown allows after the drain and the grace: the app's close, then backends that must be killed. */
+const backendStopAllowanceMs = 8000;
 
 /**
  * `search-mcp-http` (serve): loads the config, starts the runtime and the app, and shuts both down through the
@@ -110,12 +113,18 @@ export async function serve(commandLine: CommandLine, fail: (message: string, co
       ? { maxListenStreamsPerToken: commandLine.maxListenStreamsPerToken }
       : {}),
     ...(commandLine.shutdownGraceMs !== undefined ? { shutdownGraceMs: commandLine.shutdownGraceMs } : {}),
+    ...(commandLine.drainMs !== undefined ? { drainMs: commandLine.drainMs } : {}),
     ...(commandLine.publicUrl !== undefined ? { publicUrl: commandLine.publicUrl } : {}),
     configPath,
   });
   let stopReloading: (() => Promise<void>) | undefined;
   handleShutdownSignals({
     logger,
+    // The drain, the grace for calls in flight, then the backends' own stop (their escalation to SIGKILL).
+    forceExitAfterMs:
+      (commandLine.drainMs ?? httpAppDefaults.drainMs) +
+      (commandLine.shutdownGraceMs ?? httpAppDefaults.shutdownGraceMs) +
+      backendStopAllowanceMs,
     close: async () => {
       // No reload may start servers while they are being stopped.
       await stopReloading?.();

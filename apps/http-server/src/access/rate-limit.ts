@@ -2,6 +2,8 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { errorBody } from '../http-errors.js';
 
+const unlimitedPaths = new Set(['/', '/healthz', '/readyz']);
+
 /**
  * Requests per minute per token (per address for requests without one), answered 429 with `Retry-After` past the
  * limit. Runs right after authentication, before validation, so every request counts. 0 turns it off.
@@ -14,7 +16,8 @@ export async function registerRateLimit(app: FastifyInstance, perMinute: number)
     timeWindow: 60_000,
     hook: 'preValidation',
     keyGenerator: (request) => (request.verifiedToken ? `token:${request.verifiedToken.id}` : `ip:${request.ip}`),
-    allowList: (request) => request.url === '/',
+    // Health and the probes: a balancer's checks must not use up a limit, nor fail when the shared store is down.
+    allowList: (request) => unlimitedPaths.has(request.url),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       ...errorBody(

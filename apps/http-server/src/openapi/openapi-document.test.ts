@@ -23,6 +23,8 @@ describe('GET /v1/openapi.json', () => {
       [
         '/',
         '/catalog/search',
+        '/healthz',
+        '/readyz',
         '/mcp',
         '/oauth/callback',
         '/ui/session',
@@ -48,6 +50,9 @@ describe('GET /v1/openapi.json', () => {
     );
     expect(document.components.securitySchemes.bearer).toEqual({ type: 'http', scheme: 'bearer' });
     expect(document.paths['/'].get.security).toEqual([]);
+    expect(document.paths['/healthz'].get.security).toEqual([]);
+    expect(document.paths['/readyz'].get.security).toEqual([]);
+    expect(Object.keys(document.paths['/readyz'].get.responses)).toEqual(['200', '503']);
   });
 
   it('says what the validation enforces: limits, required fields, path parameters', () => {

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { ZodFastifyInstance } from './rest-route-context.js';
 import { healthSchema } from './rest-schemas.js';
 
@@ -15,6 +16,8 @@ export interface McpCounts {
   parkedCalls?: number;
 }
 
+const livenessSchema = z.object({ status: z.literal('ok') });
+
 /**
  * `GET /`: liveness without a token, and without server names (apps/http-server/README.md, routes table), with the
  * MCP clients per era.
@@ -28,4 +31,17 @@ export function registerHealthRoute(app: ZodFastifyInstance, version: string, mc
     timestamp: new Date().toISOString(),
     mcp: mcpCounts(),
   }));
+}
+
+/**
+ * `GET /healthz`: the liveness probe (docs/scale-out.md, "Probes and drain"). It says only that the process answers,
+ * asks nothing of backends or the cluster store (a Redis outage must not get every replica restarted) and needs no
+ * token; it keeps answering while the app drains.
+ */
+export function registerLivenessRoute(app: ZodFastifyInstance): void {
+  app.get(
+    '/healthz',
+    { schema: { summary: 'Liveness probe', security: [], response: { 200: livenessSchema } } },
+    async () => ({ status: 'ok' as const }),
+  );
 }

@@ -272,6 +272,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     ...(options.maxListenStreamsPerToken !== undefined
       ? { maxListenStreamsPerToken: options.maxListenStreamsPerToken }
       : {}),
+    clusterStore,
   });
   mcpCounts = mcp;
   registerOpenApiRoute(app);

@@ -1,16 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 import type { Caller } from '@search-mcp/catalog';
+import { type ClusterStore, createMemoryClusterStore } from '@search-mcp/cluster';
 import type { Logger, SecretRedactor } from '@search-mcp/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createNodeSessionTransport } from '../legacy/node-session-transport.js';
 import { callerOf } from '../request-context.js';
+import type { EndpointSession as Session } from './endpoint-session.js';
 import type { EraServerFactory } from './era-server-factory.js';
 import type { McpServerConnection as Server, McpServerFactory, McpServerOverrides } from './mcp-server-factory.js';
 import { createListenStreams, type ListenHub } from './listen-streams.js';
 import { createModernMcpLeg } from './modern-mcp-leg.js';
-import { type PooledSession, SessionPool } from './session-pool.js';
+import { SessionPool } from './session-pool.js';
 import { requestIdsOf, SessionEventStore, sseRetryIntervalMs } from './session-event-store.js';
+import { createSessionRebuilder } from './session-rebuild.js';
+import { forgetUnknownLastEventId } from './unknown-last-event-id.js';
+import { type SessionEnd, SharedSessions } from './shared-sessions.js';
 import { type PendingRequestListener, TrackedTransport } from './tracked-transport.js';
 
 export interface McpEndpointOptions {
@@ -42,13 +47,13 @@ export interface McpEndpointOptions {
   maxListenStreams?: number;
   /** Open listen streams at most per token. Default `maxSessionsPerToken`. */
   maxListenStreamsPerToken?: number;
-}
-
-interface Session extends PooledSession {
-  transport: TrackedTransport;
-  server: Server;
-  tokenId: string | undefined;
-  events: SessionEventStore;
+  /**
+   * Where the 2025 sessions' records go, so another replica can resume a session (apps/http-server/README.md,
+   * "Replicas"). Default: an in-process store (one replica).
+   */
+  clusterStore?: ClusterStore;
+  /** A session record's expiry is moved at most this often per session. Default a quarter of the idle timeout, at most 1 minute. */
+  sessionRecordRefreshMs?: number;
 }
 
 export interface McpEndpoint {
@@ -71,7 +76,7 @@ const anonymous = '\u0000anonymous';
  * `POST|GET|DELETE /mcp`: the Streamable HTTP MCP endpoint with the surface of the stdio app. Every session has its
  * own SDK `Server`, all of them over the runtime's one client manager: backends are never spawned per session. A
  * session is bound to the token that opened it; another token cannot use it. Sessions are shared fairly between
- * tokens (`SessionPool`).
+ * tokens (`SessionPool`). A session's record in the cluster store lets any replica resume it (`SharedSessions`).
  */
 export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOptions): McpEndpoint {
   const { logger } = options;
@@ -127,19 +132,83 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
     await server.close().catch(() => {});
   };
 
-  const closeSession = async (id: string, reason: string) => {
+  const shared = new SharedSessions({
+    store: options.clusterStore ?? createMemoryClusterStore(),
+    ttlMs: options.sessionIdleTimeoutMs,
+    refreshEveryMs: options.sessionRecordRefreshMs ?? Math.min(60_000, options.sessionIdleTimeoutMs / 4),
+    logger,
+    onEndedElsewhere: (id) => void closeSession(id, 'ended by another replica', 'kept'),
+  });
+
+  const closeSession = async (id: string, reason: string, end: SessionEnd) => {
     const session = pool.get(id);
     if (!session) return;
     pool.delete(id);
     logger.debug('closing MCP session', { session: id, reason });
-    await endSession(session.transport, session.server);
+    await Promise.all([endSession(session.transport, session.server), shared.ended(id, session, end)]);
   };
+
+  const endEvicted = (evicted: ReadonlyArray<{ id: string; session: Session }>) => {
+    for (const { id, session } of evicted) {
+      logger.info('closing an idle MCP session to make room for a new one', { session: id, token: session.tokenId });
+      void endSession(session.transport, session.server);
+      void shared.ended(id, session, 'idle');
+    }
+  };
+
+  /**
+   * A session's server and transport, connected (not in the pool yet). `sessionId`: the id to open under (a session
+   * resumed from another replica); else a new one is minted.
+   */
+  const openSession = async (
+    caller: Caller,
+    sessionId: string | undefined,
+    onInitialized?: (session: Session, id: string) => Promise<void>,
+  ): Promise<Session> => {
+    const server = newServer(caller);
+    // Resumable streams (SEP-1699): with a store, the SDK opens each POST stream of a 2025-11-25 client with a priming
+    // event and `retry`, and replays what a broken-off stream missed to a GET with `Last-Event-ID`.
+    const events = new SessionEventStore();
+    const transport: TrackedTransport = new TrackedTransport(
+      createNodeSessionTransport({
+        sessionIdGenerator: () => sessionId ?? randomUUID(),
+        eventStore: events,
+        retryInterval: sseRetryIntervalMs,
+        ...(onInitialized ? { onsessioninitialized: (id: string) => onInitialized(session, id) } : {}),
+      }),
+      options.redactor,
+      options.activity,
+    );
+    const session: Session = {
+      transport,
+      server,
+      events,
+      tokenId: caller.tokenId,
+      principal: caller.tokenId ?? anonymous,
+      lastSeen: Date.now(),
+      sharedAt: 0,
+      isIdle: () => transport.pendingRequests === 0,
+    };
+    transport.onclose = () => {
+      if (transport.sessionId) void closeSession(transport.sessionId, 'closed', 'closed');
+    };
+    await server.connect(transport);
+    return session;
+  };
+
+  const rebuild = createSessionRebuilder({
+    pool,
+    open: (caller, id) => openSession(caller, id),
+    end: (session) => endSession(session.transport, session.server),
+    evicted: endEvicted,
+    logger,
+  });
 
   const sweep = setInterval(
     () => {
       const now = Date.now();
       for (const [id, session] of pool.entries()) {
-        if (now - session.lastSeen > options.sessionIdleTimeoutMs) void closeSession(id, 'idle');
+        if (now - session.lastSeen > options.sessionIdleTimeoutMs) void closeSession(id, 'idle', 'idle');
       }
     },
     Math.max(1000, Math.min(60_000, options.sessionIdleTimeoutMs / 4)),
@@ -154,6 +223,11 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
 
   const jsonRpcError = (reply: FastifyReply, status: number, code: number, message: string) =>
     reply.code(status).send({ jsonrpc: '2.0', error: { code, message }, id: null });
+  const refuse = (reply: FastifyReply, message: string) =>
+    reply
+      .header('retry-after', '30')
+      .code(503)
+      .send({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
 
   const handleStateless = async (request: FastifyRequest, reply: FastifyReply, caller: Caller) => {
     const server = newServer(caller, true);
@@ -180,9 +254,16 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
     const sessionHeader = request.headers['mcp-session-id'];
     const sessionId = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader;
     if (sessionId !== undefined) {
-      const session = pool.get(sessionId);
+      let session = pool.get(sessionId);
+      if (!session) {
+        const resumption = await shared.resume(sessionId, caller, caller.tokenId ?? anonymous, rebuild);
+        if (!resumption.resumed && resumption.refusal !== undefined) return refuse(reply, resumption.refusal);
+        if (resumption.resumed) session = resumption.session;
+      }
       if (!session || session.tokenId !== caller.tokenId) return jsonRpcError(reply, 404, -32001, 'Session not found');
       session.lastSeen = Date.now();
+      shared.used(sessionId, session, request.method === 'POST' ? request.body : undefined);
+      await forgetUnknownLastEventId(request, session.events);
       reply.hijack();
       if (request.method === 'POST') forgetWhenDelivered(reply, session.events, request.body);
       await session.transport.inner.handleRequest(request.raw, reply.raw, request.body);
@@ -193,45 +274,20 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
       return jsonRpcError(reply, 400, -32000, 'Bad Request: send an initialize request without Mcp-Session-Id first');
     }
     const admission = pool.admit(caller.tokenId ?? anonymous);
-    if (!admission.admitted) {
-      return reply
-        .code(503)
-        .header('retry-after', '30')
-        .send({ jsonrpc: '2.0', error: { code: -32000, message: admission.message }, id: null });
-    }
+    if (!admission.admitted) return refuse(reply, admission.message);
     const { slot } = admission;
-    for (const { id, session } of slot.evicted) {
-      logger.info('closing an idle MCP session to make room for a new one', { session: id, token: session.tokenId });
-      void endSession(session.transport, session.server);
-    }
-    const server = newServer(caller);
-    // Resumable streams (SEP-1699): with a store, the SDK opens each POST stream of a 2025-11-25 client with a priming
-    // event and `retry`, and replays what a broken-off stream missed to a GET with `Last-Event-ID`.
-    const events = new SessionEventStore();
-    const transport: TrackedTransport = new TrackedTransport(
-      createNodeSessionTransport({
-        sessionIdGenerator: () => randomUUID(),
-        eventStore: events,
-        retryInterval: sseRetryIntervalMs,
-        onsessioninitialized: (id) => {
-          slot.commit(id, {
-            transport,
-            server,
-            events,
-            tokenId: caller.tokenId,
-            principal: caller.tokenId ?? anonymous,
-            lastSeen: Date.now(),
-            isIdle: () => transport.pendingRequests === 0,
-          });
-        },
-      }),
-      options.redactor,
-      options.activity,
-    );
-    transport.onclose = () => {
-      if (transport.sessionId) void closeSession(transport.sessionId, 'closed');
-    };
-    await server.connect(transport);
+    endEvicted(slot.evicted);
+    const { params } = request.body;
+    const { transport, server, events } = await openSession(caller, undefined, async (session, id) => {
+      slot.commit(id, session);
+      // Written before the client learns the id, so its next request finds the record on any replica.
+      await shared.opened(id, session, {
+        principal: session.principal,
+        ...(caller.projectId !== undefined ? { projectId: caller.projectId } : {}),
+        initialize: params as Record<string, unknown>,
+        replica: shared.replicaId,
+      });
+    });
     reply.hijack();
     forgetWhenDelivered(reply, events, request.body);
     try {
@@ -276,7 +332,9 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
       if (error) {
         await Promise.all([...sessions, ...statelessTransports].map((transport) => transport.answerPending(error)));
       }
-      await Promise.all(pool.ids().map((id) => closeSession(id, 'shutdown')));
+      // The records stay: the sessions go on at another replica (apps/http-server/README.md, "Replicas").
+      await Promise.all(pool.ids().map((id) => closeSession(id, 'shutdown', 'kept')));
+      shared.close();
     },
   };
 }

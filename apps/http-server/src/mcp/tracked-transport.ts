@@ -28,6 +28,7 @@ export class TrackedTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
   private readonly pending = new Set<RequestId>();
+  private protocolVersion: string | undefined;
 
   constructor(
     readonly inner: NodeSessionTransport,
@@ -44,7 +45,13 @@ export class TrackedTransport implements Transport {
     return this.pending.size;
   }
 
+  /** The protocol version the server answered `initialize` with (the session's `Mcp-Protocol-Version`). */
+  get negotiatedProtocolVersion(): string | undefined {
+    return this.protocolVersion;
+  }
+
   setProtocolVersion(version: string): void {
+    this.protocolVersion = version;
     (this.inner as Transport).setProtocolVersion?.(version);
   }
 

@@ -1,0 +1,17 @@
+import type { McpServerConnection } from './mcp-server-factory.js';
+import type { SessionEventStore } from './session-event-store.js';
+import type { PooledSession } from './session-pool.js';
+import type { SharedSessionRecord } from './shared-session-record.js';
+import type { TrackedTransport } from './tracked-transport.js';
+
+/** One open 2025 session of `/mcp` on this replica. */
+export interface EndpointSession extends PooledSession {
+  transport: TrackedTransport;
+  server: McpServerConnection;
+  tokenId: string | undefined;
+  events: SessionEventStore;
+  /** Its record in the cluster store, as last written (or tried: a failed write is retried with the next change). */
+  record?: SharedSessionRecord;
+  /** When the record's expiry was last moved (ms). */
+  sharedAt: number;
+}

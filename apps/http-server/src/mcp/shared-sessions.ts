@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import type { Caller } from '@search-mcp/catalog';
+import type { ClusterStore } from '@search-mcp/cluster';
+import { errorMessage, isRecord, type Logger } from '@search-mcp/shared';
+import type { EndpointSession } from './endpoint-session.js';
+import { recordAfter } from './session-state-changes.js';
+import { isMintedSessionId, type SharedSessionRecord, SharedSessionRecords } from './shared-session-record.js';
+
+export interface SharedSessionsOptions {
+  store: ClusterStore;
+  /** The session idle timeout: a record unused this long expires. */
+  ttlMs: number;
+  /** A record's expiry is moved at most this often per session (a request does not pay a store write each time). */
+  refreshEveryMs: number;
+  logger: Logger;
+  /** Another replica ended this session (its client's DELETE): close this replica's copy, if it holds one. */
+  onEndedElsewhere(id: string): void;
+}
+
+/** How a session ended here, which decides what becomes of its record. */
+export type SessionEnd =
+  /** The client ended it (DELETE) or its transport closed: gone everywhere. */
+  | 'closed'
+  /** Idle or evicted here: the record goes only if this replica still serves it (it may have moved on). */
+  | 'idle'
+  /** Shut down, or ended by another replica: the record stays for the others. */
+  | 'kept';
+
+export type Resumption = { resumed: true; session: EndpointSession } | { resumed: false; refusal?: string };
+
+/** Builds the session of a record on this replica under its id, or says why not. */
+export type SessionRebuilder = (id: string, record: SharedSessionRecord, caller: Caller) => Promise<Resumption>;
+
+const endedChannel = 'mcp-sessions:ended';
+
+/**
+ * The 2025 sessions' records in the cluster store (apps/http-server/README.md, "Replicas"): written when a session
+ * opens, their expiry moved as it is used, updated when its log level or subscriptions change, deleted when it ends,
+ * and read by a replica that gets a request for a session it does not hold, to rebuild it.
+ */
+export class SharedSessions {
+  private readonly records: SharedSessionRecords;
+  private readonly rebuilding = new Map<string, Promise<Resumption>>();
+  private readonly stopListening: () => void;
+  /**
+   * This endpoint among the replicas. Its own, not the store's `replicaId`: apps in one process may share one store
+   * client (as the tests' two replicas do), and each must still tell its sessions from the others'.
+   */
+  readonly replicaId = randomUUID();
+
+  constructor(private readonly options: SharedSessionsOptions) {
+    this.records = new SharedSessionRecords(options.store, options.ttlMs);
+    this.stopListening = options.store.subscribe(endedChannel, ({ body }) => {
+      if (!isRecord(body) || typeof body.sessionId !== 'string' || body.replica === this.replicaId) return;
+      options.onEndedElsewhere(body.sessionId);
+    });
+  }
+
+  /** A session opened here: its record is written before the client learns its id. */
+  async opened(id: string, session: EndpointSession, record: SharedSessionRecord): Promise<void> {
+    await this.save(id, session, record);
+  }
+
+  /** A request of the session arrived: the record's expiry moves, at most once per `refreshEveryMs`. */
+  used(id: string, session: EndpointSession, body: unknown): void {
+    const record = session.record;
+    if (!record) return;
+    const changed = body === undefined ? undefined : recordAfter(record, body);
+    if (changed) {
+      void this.save(id, session, changed);
+      return;
+    }
+    const now = Date.now();
+    if (now - session.sharedAt < this.options.refreshEveryMs) return;
+    session.sharedAt = now;
+    void this.records
+      .touch(id)
+      .then(async (present) => {
+        // Gone (expired, or ended as idle by a replica that served it before): this replica serves it now.
+        if (!present && session.record) await this.records.write(id, { ...session.record, replica: this.replicaId });
+      })
+      .catch((error) => this.warn('could not refresh an MCP session record', id, error));
+  }
+
+  async ended(id: string, session: EndpointSession, how: SessionEnd): Promise<void> {
+    if (!session.record || how === 'kept') return;
+    try {
+      if (how === 'closed') {
+        await this.records.delete(id);
+        await this.options.store.publish(endedChannel, { sessionId: id, replica: this.replicaId });
+        return;
+      }
+      const record = await this.records.read(id);
+      if (record?.replica === this.replicaId) await this.records.delete(id);
+    } catch (error) {
+      this.warn('could not remove an MCP session record', id, error);
+    }
+  }
+
+  /**
+   * A request named a session this replica does not hold: rebuilt from its record when there is one and it is the
+   * caller's (never revealing another's), once however many requests ask for it at the same time.
+   */
+  async resume(id: string, caller: Caller, principal: string, rebuild: SessionRebuilder): Promise<Resumption> {
+    if (!isMintedSessionId(id)) return { resumed: false };
+    let running = this.rebuilding.get(id);
+    if (!running) {
+      running = this.rebuildFromRecord(id, caller, principal, rebuild).finally(() => this.rebuilding.delete(id));
+      this.rebuilding.set(id, running);
+    }
+    return running;
+  }
+
+  close(): void {
+    this.stopListening();
+  }
+
+  private async rebuildFromRecord(
+    id: string,
+    caller: Caller,
+    principal: string,
+    rebuild: SessionRebuilder,
+  ): Promise<Resumption> {
+    let record: SharedSessionRecord | undefined;
+    try {
+      record = await this.records.read(id);
+    } catch (error) {
+      this.warn('could not read an MCP session record', id, error);
+      return { resumed: false };
+    }
+    if (!record || record.principal !== principal) return { resumed: false };
+    const resumption = await rebuild(id, record, caller);
+    if (resumption.resumed) {
+      this.options.logger.info('resumed an MCP session another replica opened', { session: id });
+      await this.save(id, resumption.session, { ...record, replica: this.replicaId });
+    }
+    return resumption;
+  }
+
+  private async save(id: string, session: EndpointSession, record: SharedSessionRecord): Promise<void> {
+    session.record = record;
+    session.sharedAt = Date.now();
+    try {
+      await this.records.write(id, record);
+    } catch (error) {
+      // The session works on this replica; another one could not resume it until the next write succeeds.
+      this.warn('could not store an MCP session record', id, error);
+    }
+  }
+
+  private warn(message: string, id: string, error: unknown): void {
+    this.options.logger.warn(message, { session: id, error: errorMessage(error) });
+  }
+}

@@ -128,6 +128,7 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): SearchMc
     exposure: createToolExposure(catalog, mode === 'meta' ? metaToolNames : undefined),
     session,
     tasks: hub?.sessions.tasks,
+    ...(hub?.taskRecords ? { taskRecords: hub.taskRecords } : {}),
     inputs,
     noteLinks: hub ? (serverId, result) => hub.routes.noteLinks(serverId, result) : undefined,
   };

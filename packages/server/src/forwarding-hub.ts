@@ -1,5 +1,6 @@
 import type { LoggingLevel, ServerNotification } from '@modelcontextprotocol/server';
 import { type Caller, isServerVisibleToProject, isWholeServerAllowed, type ToolCatalog } from '@search-mcp/catalog';
+import type { ClusterStore } from '@search-mcp/cluster';
 import { errorMessage, isRecord, type Logger } from '@search-mcp/shared';
 import { type InstructionsBudget, summarizeBackendInstructions } from './backend-instructions.js';
 import type { BackendGateway, BackendGatewayEvents, Listed } from './forwarding/backend-gateway.js';
@@ -16,6 +17,7 @@ import { type DuplicateResource, ResourceRoutes } from './resources/resource-rou
 import { ResourceSubscriptions } from './resources/resource-subscriptions.js';
 import type { ClientSession } from './sessions/client-session.js';
 import type { ClientSessions } from './sessions/client-sessions.js';
+import { ClusterTaskRecords, type ClusterTaskRecordsSettings } from './tasks/cluster-task-records.js';
 import { clientEraOf } from './eras/client-era-of.js';
 
 export interface ForwardingHubOptions {
@@ -31,6 +33,14 @@ export interface ForwardingHubOptions {
    * instance of the hub (a retry may reach another instance). Default: a new one with a random key.
    */
   pendingInputs?: PendingInputs;
+  /**
+   * The store replicas share (`@search-mcp/cluster`): tasks are written through to it, so any replica answers a task
+   * created through another, and one whose replica stopped reads `failed` (packages/server/README.md, "Tasks across
+   * replicas"). Pass it only when it is shared (`store.shared`); without one, tasks live in this hub alone.
+   */
+  clusterStore?: ClusterStore;
+  /** The tasks' heartbeat and result size limit in the store (`ClusterTaskRecordsSettings`). */
+  clusterTasks?: ClusterTaskRecordsSettings;
 }
 
 type ListKind = 'resources' | 'prompts';
@@ -49,6 +59,8 @@ export class ForwardingHub {
   readonly logger: Logger;
   /** The calls held for 2026-07-28 clients' retries, for every instance of the hub (`ForwardingHubOptions`). */
   readonly pendingInputs: PendingInputs;
+  /** With a `clusterStore`: the tasks written through to it, read by every replica. */
+  readonly taskRecords: ClusterTaskRecords | undefined;
   private readonly promptLists = new Map<string, Promise<ReadonlyArray<Listed & { name: string }>>>();
   private readonly promptTables = new Map<string, PromptTable>();
   private readonly subscriptions: ResourceSubscriptions;
@@ -65,6 +77,15 @@ export class ForwardingHub {
     this.pendingInputs = options.pendingInputs ?? new PendingInputs();
     this.debounceMs = options.listChangedDebounceMs ?? 200;
     this.budget = options.instructionsBudget;
+    this.taskRecords = options.clusterStore
+      ? new ClusterTaskRecords({
+          ...options.clusterTasks,
+          store: options.clusterStore,
+          gateway: this.gateway,
+          tasks: this.sessions.tasks,
+          logger: this.logger,
+        })
+      : undefined;
     this.routes = new ResourceRoutes(this.gateway, { logger: this.logger });
     this.subscriptions = new ResourceSubscriptions(this.gateway, this.logger);
     this.listen('status-change', () => void this.subscriptions.sendWaiting());
@@ -208,11 +229,12 @@ export class ForwardingHub {
     if (level !== undefined && level !== hadLevel) void this.sendLevel(level, this.runningWithLogging());
   }
 
-  /** Stops listening to the backends. */
-  close(): void {
+  /** Stops listening to the backends, and (with a cluster store) writing tasks through and the heartbeat. */
+  async close(): Promise<void> {
     for (const off of this.listeners.splice(0)) off();
     for (const { timer } of this.pendingListChanged.values()) clearTimeout(timer);
     this.pendingListChanged.clear();
+    await this.taskRecords?.close();
   }
 
   private listen<E extends keyof BackendGatewayEvents>(
@@ -323,6 +345,7 @@ export class ForwardingHub {
 
   private relayTaskStatus(serverId: string, params: BackendGatewayEvents['task-status'][1]): void {
     const task = this.sessions.tasks.byBackendId(serverId, params.taskId);
+    if (task) this.taskRecords?.noteStatus(task, params);
     const session = task ? this.sessions.get(task.sessionKey) : undefined;
     if (!task || !session) return;
     this.notify(session, { method: 'notifications/tasks/status', params: { ...params, taskId: task.exposedId } });

@@ -162,5 +162,8 @@ async function createTask(
     return { result, exposed: undefined };
   const owner = taskOwner(session, caller);
   const kept = ttl ?? (typeof created.ttl === 'number' ? created.ttl : undefined);
-  return { result, exposed: tasks.add(serverId, created.taskId, { owner, sessionKey: session.key }, kept) };
+  const exposed = tasks.add(serverId, created.taskId, { owner, sessionKey: session.key }, kept);
+  // In the cluster store before the client hears of it: any replica can answer it from then on.
+  await context.taskRecords?.created(exposed, created);
+  return { result, exposed };
 }

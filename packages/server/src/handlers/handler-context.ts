@@ -6,6 +6,7 @@ import type { PendingInputs } from '../input/pending-inputs.js';
 import type { RequestExtra } from '../request-extra-types.js';
 import type { ServerStatusSource } from '../search-mcp-server-options.js';
 import type { ClientSession } from '../sessions/client-session.js';
+import type { ClusterTaskRecords } from '../tasks/cluster-task-records.js';
 import type { TaskTable } from '../tasks/task-table.js';
 
 /** The visible tools of a caller and the names they are listed under. */
@@ -32,6 +33,8 @@ export interface HandlerContext {
   readonly session: ClientSession | undefined;
   /** Where tasks created by direct task-augmented calls are kept (with a hub). */
   readonly tasks: TaskTable | undefined;
+  /** With a cluster store: where those tasks are written through, so other replicas can answer them. */
+  readonly taskRecords?: ClusterTaskRecords;
   /** The calls held for a 2026-07-28 client's retry, and the codec of our `requestState` (the runtime's). */
   readonly inputs: PendingInputs;
   /** Remembers the resources a tool result links or embeds, so the client can read them (with a hub). */

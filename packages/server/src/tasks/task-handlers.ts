@@ -8,6 +8,8 @@ import type { ParamsCheckingServer } from '../params-checking-server.js';
 import type { RequestExtra } from '../request-extra-types.js';
 import type { ClientSession } from '../sessions/client-session.js';
 import { JsonRpcWireError, toForwardedError } from '../wire-errors.js';
+import type { ForeignTask } from './cluster-task-records.js';
+import { foreignModernTask, foreignResult, foreignTask, waitForForeignEnd } from './foreign-task-answers.js';
 import { tasksExtensionCapabilities, toModernTask } from './modern-tasks.js';
 import { resultWithInput } from './task-input-relay.js';
 import type { ExposedTask } from './task-table.js';
@@ -34,6 +36,9 @@ export function keepsTaskOwner(session: ClientSession, caller: Caller): boolean 
  * A 2026-07-28 client gets the same tasks in the shapes of the tasks extension (`modern-tasks.ts`): `tasks/get` with
  * the result inline once the backend's task completed, `tasks/cancel` and `tasks/update` as empty acknowledgements.
  * `tasks/result` and `tasks/list` are not part of the extension: the SDK answers them -32601 on a 2026 connection.
+ *
+ * With a cluster store (`hub.taskRecords`), a task this replica does not hold is answered from its record: created
+ * through another replica, running there or ended, or `failed` once that replica stopped (`foreign-task-answers.ts`).
  */
 export function registerTaskHandlers(server: ParamsCheckingServer, context: ForwardingContext): void {
   const { hub } = context;
@@ -43,10 +48,22 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
     if (extra.clientEra.tasksBy === 'extension' && !listsTasksExtension(extra.clientCapabilities))
       throw missingTasksExtension(method);
   };
-  const find = (taskId: string, meta: Record<string, unknown> | undefined, extra: RequestExtra): ExposedTask => {
-    const task = hub.sessions.tasks.get(taskId, taskOwner(context.session, context.callerOf(meta, extra)));
-    if (!task) throw new JsonRpcWireError(JsonRpcErrorCode.InvalidParams, `Task not found: ${taskId}`);
-    return task;
+  const records = hub.taskRecords;
+  const ownerOf = (meta: Record<string, unknown> | undefined, extra: RequestExtra) =>
+    taskOwner(context.session, context.callerOf(meta, extra));
+  const notFound = (taskId: string) =>
+    new JsonRpcWireError(JsonRpcErrorCode.InvalidParams, `Task not found: ${taskId}`);
+  const held = (taskId: string, meta: Record<string, unknown> | undefined, extra: RequestExtra) =>
+    hub.sessions.tasks.get(taskId, ownerOf(meta, extra));
+  /** A task this replica does not hold, from the cluster store; "not found" without one, or for anyone else. */
+  const findElsewhere = async (
+    taskId: string,
+    meta: Record<string, unknown> | undefined,
+    extra: RequestExtra,
+  ): Promise<ForeignTask> => {
+    const foreign = await records?.read(taskId, ownerOf(meta, extra));
+    if (!foreign) throw notFound(taskId);
+    return foreign;
   };
   const gatewayMethod = (method: 'getTask' | 'getTaskResult' | 'cancelTask') => {
     const send = hub.gateway[method]?.bind(hub.gateway);
@@ -60,19 +77,40 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
     meta: Record<string, unknown> | undefined,
     extra: RequestExtra,
   ) => {
-    const task = find(taskId, meta, extra);
+    const task = held(taskId, meta, extra);
+    if (!task) return forwardElsewhere(method, taskId, meta, extra);
     const send = gatewayMethod(method);
     try {
       const result = await send(task.serverId, task.backendTaskId, backendOptions(context, meta, extra));
       if (method === 'getTaskResult') hub.routes.noteLinks(task.serverId, result);
+      else records?.noteStatus(task, isRecord(result.task) ? result.task : result);
       return withExposedIds(result, task);
     } catch (error) {
       throw toForwardedError(error, 'tasks');
     }
   };
+  /** `forward` for a task another replica runs or ran: its record's status and result. */
+  const forwardElsewhere = async (
+    method: 'getTask' | 'getTaskResult' | 'cancelTask',
+    taskId: string,
+    meta: Record<string, unknown> | undefined,
+    extra: RequestExtra,
+  ): Promise<Record<string, unknown>> => {
+    const foreign = await findElsewhere(taskId, meta, extra);
+    if (method === 'getTask') return foreignTask(foreign);
+    if (method === 'cancelTask') {
+      // Only the replica running it can reach its backend: it is asked (publish/subscribe) and records `cancelled`.
+      if (foreign.running) await records?.requestCancel(foreign.record);
+      return foreignTask(foreign);
+    }
+    const ended = records && foreign.running ? await waitForForeignEnd(records, foreign, extra.signal) : foreign.record;
+    hub.routes.noteLinks(ended.serverId, ended.result ?? {});
+    return foreignResult(ended);
+  };
   /** 2026 `tasks/get`: the backend's task in the extension's shape; its result fetched once it completed. */
   const getModern = async (taskId: string, meta: Record<string, unknown> | undefined, extra: RequestExtra) => {
-    const task = find(taskId, meta, extra);
+    const task = held(taskId, meta, extra);
+    if (!task) return foreignModernTask(await findElsewhere(taskId, meta, extra));
     const getTask = gatewayMethod('getTask');
     const getTaskResult = gatewayMethod('getTaskResult');
     try {
@@ -91,6 +129,7 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
         // None came: the task may have gone on, or ended, meanwhile.
         status = await getTask(task.serverId, task.backendTaskId, backendOptions(context, meta, extra));
       }
+      records?.noteStatus(task, status);
       if (status.status !== 'completed') return toModernTask(status, task);
       const result = await getTaskResult(task.serverId, task.backendTaskId, backendOptions(context, meta, extra));
       hub.routes.noteLinks(task.serverId, result);
@@ -110,7 +149,8 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
    * as the requests a 2025 backend would push (`task-input-relay.ts`); a 2025 backend's task is forwarded as it is.
    */
   const result = async (taskId: string, meta: Record<string, unknown> | undefined, extra: RequestExtra) => {
-    const task = find(taskId, meta, extra);
+    const task = held(taskId, meta, extra);
+    if (!task) return forwardElsewhere('getTaskResult', taskId, meta, extra);
     const { getTask, getTaskResult, updateTask } = hub.gateway;
     if (!getTask || !getTaskResult || !updateTask || !speaksTasksExtension(hub.gateway, task.serverId))
       return forward('getTaskResult', taskId, meta, extra);
@@ -135,18 +175,22 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
     requireExtension(extra, 'tasks/cancel');
     const answer = await forward('cancelTask', request.params.taskId, request.params._meta, extra);
     // A tasks/result held open for the task's input (a 2025 backend's, for a 2026 client) ends with it.
-    hub.sessions.taskInputs.close(find(request.params.taskId, request.params._meta, extra), 'the task was cancelled');
+    const task = held(request.params.taskId, request.params._meta, extra);
+    if (task) hub.sessions.taskInputs.close(task, 'the task was cancelled');
     // The extension acknowledges with an empty result; the task's state is read with tasks/get.
     return extra.clientEra.tasksBy === 'extension' ? {} : answer;
   });
   server.handle('tasks/list', async (request, extra) => {
     refuseCursor('tasks/list', request.params?.cursor);
     const owner = taskOwner(context.session, context.callerOf(request.params?._meta, extra));
+    const own = hub.sessions.tasks.list(owner);
+    const elsewhere = records ? records.list(owner, new Set(own.map((task) => task.exposedId))) : Promise.resolve([]);
     const tasks = await Promise.all(
-      hub.sessions.tasks.list(owner).map(async (task) => {
+      own.map(async (task) => {
         try {
           const status = await hub.gateway.getTask?.(task.serverId, task.backendTaskId, { signal: extra.signal });
           if (!status) return [];
+          records?.noteStatus(task, status);
           return [withExposedIds(status, task)];
         } catch {
           // The backend no longer knows it (restarted, expired): it is not listed.
@@ -154,7 +198,7 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
         }
       }),
     );
-    return { tasks: tasks.flat() };
+    return { tasks: [...tasks.flat(), ...(await elsewhere).map(foreignTask)] };
   });
   if (clientEraOf(context.session.era).tasksBy === 'extension') {
     // Direct `tools/call`s of 2026 clients that declare the extension may answer with a task (`handlers/
@@ -175,7 +219,16 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
           'Invalid tasks/update params: inputResponses: expected an object of responses by request key',
         );
       }
-      const task = find(request.params.taskId, request.params._meta, extra);
+      const task = held(request.params.taskId, request.params._meta, extra);
+      if (!task) {
+        // An ended task is acknowledged; a running one waits for input on the replica running it, out of reach here.
+        const foreign = await findElsewhere(request.params.taskId, request.params._meta, extra);
+        if (!foreign.running) return {};
+        throw new JsonRpcWireError(
+          JsonRpcErrorCode.InvalidRequest,
+          'The task runs on another Search MCP replica: its input can be answered only there',
+        );
+      }
       const update = hub.gateway.updateTask?.bind(hub.gateway);
       if (!speaksTasksExtension(hub.gateway, task.serverId)) {
         hub.sessions.taskInputs.answer(task, extra, answers);

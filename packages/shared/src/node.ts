@@ -45,6 +45,8 @@ export type {
   WriteMergedConfigOptions,
 } from './node/clients/write-client-configs.js';
 export { STATE_DIRECTORY_ENV_VARIABLE, stateDirectory } from './node/state-directory.js';
+export { writeFileAtomically, type AtomicWriteOptions } from './node/atomic-file-write.js';
+export { readTextIfExists, readTextIfExistsSync } from './node/read-text-if-exists.js';
 export {
   deleteKeyringSecret,
   isSecretName,

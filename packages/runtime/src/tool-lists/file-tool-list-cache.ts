@@ -5,13 +5,11 @@
  * another process wrote are kept (the pin file's pattern, docs/trust.md). A file that cannot be trusted (does not
  * parse, a digest does not match) is ignored with one warning and written afresh.
  */
-import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { chmod, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { ToolListCache } from '@search-mcp/client-manager';
 import { errorMessage, type Logger, silentLogger, type ToolDefinition } from '@search-mcp/shared';
-import { stateDirectory } from '@search-mcp/shared/node';
+import { readTextIfExists, readTextIfExistsSync, stateDirectory, writeFileAtomically } from '@search-mcp/shared/node';
 import { type PinFileLockOptions, withPinFileLock } from '../trust/pin-file-lock.js';
 import {
   emptyToolListFile,
@@ -110,11 +108,11 @@ export class FileToolListCache implements ToolListCache {
       await withPinFileLock(
         this.path,
         async () => {
-          const before = await readText(this.path);
+          const before = await readTextIfExists(this.path);
           const file = this.trusted(before);
           change(file);
           const text = serializeToolListFile(file);
-          if (text !== before) await writeAtomically(this.path, text);
+          if (text !== before) await writeFileAtomically(this.path, text, { mode: 0o600 });
         },
         this.lockOptions,
       );
@@ -140,32 +138,9 @@ function ageMs(savedAt: string): number {
 
 function readTextSync(path: string, logger: Logger): string | undefined {
   try {
-    return readFileSync(path, 'utf8');
+    return readTextIfExistsSync(path);
   } catch (error) {
-    if ((error as { code?: unknown }).code !== 'ENOENT')
-      logger.warn('cannot read the kept tool lists', { file: path, error: errorMessage(error) });
+    logger.warn('cannot read the kept tool lists', { file: path, error: errorMessage(error) });
     return undefined;
-  }
-}
-
-async function readText(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-/** A temporary file beside the target, then a rename: a reader never sees half a file. */
-async function writeAtomically(path: string, text: string): Promise<void> {
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  await writeFile(temporary, text, { encoding: 'utf8', mode: 0o600, flag: 'wx' });
-  try {
-    await chmod(temporary, 0o600);
-    await rename(temporary, path);
-  } catch (error) {
-    await unlink(temporary).catch(() => undefined);
-    throw error;
   }
 }

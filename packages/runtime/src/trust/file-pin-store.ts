@@ -5,13 +5,12 @@
  * (`search-mcp approve` while the HTTP app runs) takes effect without a restart: the file's mtime is polled
  * (`fs.watchFile`, every `pollIntervalMs`) and a changed file is read again.
  */
-import { readFileSync, type Stats, unwatchFile, watchFile } from 'node:fs';
-import { chmod, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
-import { basename, dirname, join } from 'node:path';
+import { type Stats, unwatchFile, watchFile } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { ApproveOptions, PinObservation, ServerPins, ToolPinStore } from '@search-mcp/catalog';
 import { type Logger, silentLogger } from '@search-mcp/shared';
-import { stateDirectory } from '@search-mcp/shared/node';
+import { readTextIfExists, readTextIfExistsSync, stateDirectory, writeFileAtomically } from '@search-mcp/shared/node';
 import {
   applyObservation,
   approvePending,
@@ -61,7 +60,7 @@ export class FilePinStore implements ToolPinStore {
     this.logger = options.logger ?? silentLogger;
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
     this.lockOptions = options.lock ?? {};
-    const text = readTextSync(this.path);
+    const text = readTextIfExistsSync(this.path);
     this.data = text === undefined ? emptyPinFile() : parseOrExplain(text, this.path);
     this.lastText = text;
   }
@@ -103,7 +102,7 @@ export class FilePinStore implements ToolPinStore {
   /** Reads the file again now (what a poll does); resolves once listeners were told of a change. */
   reload(): Promise<void> {
     return this.enqueue(async () => {
-      const text = await readText(this.path);
+      const text = await readTextIfExists(this.path);
       if (text === this.lastText) return;
       this.data = this.withUnwritten(text === undefined ? emptyPinFile() : parseOrExplain(text, this.path));
       this.lastText = text;
@@ -156,11 +155,11 @@ export class FilePinStore implements ToolPinStore {
       const { before, file, text } = await withPinFileLock(
         this.path,
         async () => {
-          const before = await readText(this.path);
+          const before = await readTextIfExists(this.path);
           const file = before === undefined ? emptyPinFile() : parseOrExplain(before, this.path);
           change(file);
           const text = serializePinFile(file);
-          if (text !== before) await writeAtomically(this.path, text);
+          if (text !== before) await writeFileAtomically(this.path, text, { mode: 0o600 });
           return { before, file, text };
         },
         this.lockOptions,
@@ -195,38 +194,5 @@ function parseOrExplain(text: string, path: string): PinFile {
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`Cannot read the pin file ${path}: ${reason}. Fix it, or delete it to pin every tool afresh.`);
-  }
-}
-
-function readTextSync(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-async function readText(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-/** A temporary file beside the target, then a rename: a reader never sees half a file. */
-async function writeAtomically(path: string, text: string): Promise<void> {
-  const directory = dirname(path);
-  await mkdir(directory, { recursive: true, mode: 0o700 });
-  const temporary = join(directory, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  await writeFile(temporary, text, { encoding: 'utf8', mode: 0o600, flag: 'wx' });
-  try {
-    await chmod(temporary, 0o600);
-    await rename(temporary, path);
-  } catch (error) {
-    await unlink(temporary).catch(() => undefined);
-    throw error;
   }
 }

@@ -4,7 +4,7 @@
  * same way, under a name no earlier backup has.
  */
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { chmod, link, mkdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 export interface AtomicWriteOptions {
@@ -26,6 +26,8 @@ export async function writeFileAtomically(
   const mode = options.mode ?? 0o600;
   await writeFile(temporary, content, { encoding: 'utf8', mode, flag: 'wx' });
   try {
+    // The mode given to writeFile passes through the umask; the file must have exactly these bits.
+    await chmod(temporary, mode);
     if (options.replace === false) await placeWithoutReplacing(temporary, path);
     else await rename(temporary, path);
   } catch (error) {

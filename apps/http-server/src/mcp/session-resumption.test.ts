@@ -3,14 +3,16 @@
  * each over its own runtime, share ONE in-process cluster store and stand for two replicas. A real SDK client (1.x
  * and 2.x, 2025-11-25 and 2025-06-18) talks through a tiny forwarder on 127.0.0.1 that plays the load balancer:
  * it opens its session on replica A, then the forwarder sends its new requests to replica B, which has never seen
- * the session and rebuilds it from its record.
+ * the session and rebuilds it from its record. The same moves once more over a real `redis-server`, each replica with
+ * its own Redis store client, as deployed replicas are.
  */
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client as Sdk2Client, StreamableHTTPClientTransport as Sdk2Transport } from '@modelcontextprotocol/client';
 import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Sdk1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { type ClusterStore, createMemoryClusterStore } from '@search-mcp/cluster';
+import { type ClusterStore, createMemoryClusterStore, createRedisClusterStore } from '@search-mcp/cluster';
+import { type RedisServer, startRedisServer } from '@search-mcp/test-kit/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alphaToken, mainToken, request, type Running, startApp } from '../../test/http-test-support.js';
 
@@ -169,66 +171,108 @@ const listTools = (url: string, sessionId: string, token = mainToken) =>
     body: { jsonrpc: '2.0', id: 7, method: 'tools/list', params: {} },
   });
 
-describe.each(clients)('a 2025 session of $label', ({ connect }) => {
-  it('goes on at another replica, keeps its log level, is bound to its token and ends everywhere', {
-    timeout: stepTimeoutMs,
-  }, async () => {
-    balancer.target = replicaA.url;
-    const client = await connect(balancerUrl);
-    try {
-      const sessionId = client.sessionId() ?? '';
-      expect(await client.listTools()).toEqual(['tool_discovery', 'tool_execute']);
-      await client.setLoggingLevel('warning');
-      expect(await shared.store.getRecord(`mcp-session:${sessionId}`)).toMatchObject({
-        principal: 'main',
-        logLevel: 'warning',
-      });
+interface ReplicaPair {
+  a: Running;
+  b: Running;
+  /** What the test reads the records from (the store of either replica). */
+  store: ClusterStore;
+}
 
-      // Another token never learns the session exists, and its request rebuilds nothing.
-      const sessionsOnB = replicaB.http.mcp.sessionCount;
-      const stranger = await listTools(replicaB.url, sessionId, alphaToken);
-      expect(stranger.status).toBe(404);
-      expect(stranger.body?.error?.message).toBe('Session not found');
-      expect(replicaB.http.mcp.sessionCount).toBe(sessionsOnB);
+/**
+ * A client opens its session on replica A; the balancer moves it to B, which rebuilds the session; it is ended
+ * through B. On the way: the log level is kept, another token gets 404, two racing requests build one session.
+ */
+async function moveSession(pair: ReplicaPair, connect: (url: string) => Promise<SessionClient>): Promise<void> {
+  balancer.target = pair.a.url;
+  const client = await connect(balancerUrl);
+  try {
+    const sessionId = client.sessionId() ?? '';
+    expect(await client.listTools()).toEqual(['tool_discovery', 'tool_execute']);
+    await client.setLoggingLevel('warning');
+    expect(await pair.store.getRecord(`mcp-session:${sessionId}`)).toMatchObject({
+      principal: 'main',
+      logLevel: 'warning',
+    });
 
-      // The balancer moves the client to B: the same client object goes on, B rebuilds the session once.
-      balancer.target = replicaB.url;
-      const [tools, again] = await Promise.all([client.listTools(), client.listTools()]);
-      expect(tools).toEqual(['tool_discovery', 'tool_execute']);
-      expect(again).toEqual(tools);
-      expect(replicaB.http.mcp.sessionCount).toBe(sessionsOnB + 1);
+    // Another token never learns the session exists, and its request rebuilds nothing.
+    const sessionsOnB = pair.b.http.mcp.sessionCount;
+    const stranger = await listTools(pair.b.url, sessionId, alphaToken);
+    expect(stranger.status).toBe(404);
+    expect(stranger.body?.error?.message).toBe('Session not found');
+    expect(pair.b.http.mcp.sessionCount).toBe(sessionsOnB);
 
-      const discovery = (await client.callTool('tool_discovery', { query: 'echo back the input string' })) as {
-        structuredContent?: { results: Array<{ toolKey: string }> };
-      };
-      expect(discovery.structuredContent?.results[0]?.toolKey).toBe('everything:echo');
-      const progress: number[] = [];
-      const result = await client.callTool(
-        'tool_execute',
-        { toolKey: 'everything:trigger-long-running-operation', arguments: { duration: 0.3, steps: 3 } },
-        (step) => progress.push(step),
-      );
-      expect(JSON.stringify(result)).toContain('Long running operation completed');
-      // The SDK client may drop a final notification it reads together with the response (typescript-sdk #2580).
-      expect(progress.slice(0, 2)).toEqual([1, 2]);
-      await client.setLoggingLevel('debug');
-      expect(await shared.store.getRecord(`mcp-session:${sessionId}`)).toMatchObject({
-        logLevel: 'debug',
-        replica: expect.any(String),
-      });
+    // The balancer moves the client to B: the same client object goes on, B rebuilds the session once.
+    balancer.target = pair.b.url;
+    const [tools, again] = await Promise.all([client.listTools(), client.listTools()]);
+    expect(tools).toEqual(['tool_discovery', 'tool_execute']);
+    expect(again).toEqual(tools);
+    expect(pair.b.http.mcp.sessionCount).toBe(sessionsOnB + 1);
 
-      // Ended through B: gone from the store, from B, and from A, which still held its copy.
-      const sessionsOnA = replicaA.http.mcp.sessionCount;
-      await client.terminate();
-      expect(await shared.store.getRecord(`mcp-session:${sessionId}`)).toBeUndefined();
-      expect(replicaB.http.mcp.sessionCount).toBe(sessionsOnB);
-      await expect.poll(() => replicaA.http.mcp.sessionCount).toBe(sessionsOnA - 1);
-      for (const replica of [replicaA, replicaB]) {
-        expect((await listTools(replica.url, sessionId)).status).toBe(404);
-      }
-    } finally {
-      await client.close();
+    const discovery = (await client.callTool('tool_discovery', { query: 'echo back the input string' })) as {
+      structuredContent?: { results: Array<{ toolKey: string }> };
+    };
+    expect(discovery.structuredContent?.results[0]?.toolKey).toBe('everything:echo');
+    const progress: number[] = [];
+    const result = await client.callTool(
+      'tool_execute',
+      { toolKey: 'everything:trigger-long-running-operation', arguments: { duration: 0.3, steps: 3 } },
+      (step) => progress.push(step),
+    );
+    expect(JSON.stringify(result)).toContain('Long running operation completed');
+    // The SDK client may drop a final notification it reads together with the response (typescript-sdk #2580).
+    expect(progress.slice(0, 2)).toEqual([1, 2]);
+    await client.setLoggingLevel('debug');
+    expect(await pair.store.getRecord(`mcp-session:${sessionId}`)).toMatchObject({
+      logLevel: 'debug',
+      replica: expect.any(String),
+    });
+
+    // Ended through B: gone from the store, from B, and from A, which still held its copy.
+    const sessionsOnA = pair.a.http.mcp.sessionCount;
+    await client.terminate();
+    expect(await pair.store.getRecord(`mcp-session:${sessionId}`)).toBeUndefined();
+    expect(pair.b.http.mcp.sessionCount).toBe(sessionsOnB);
+    await expect.poll(() => pair.a.http.mcp.sessionCount).toBe(sessionsOnA - 1);
+    for (const replica of [pair.a, pair.b]) {
+      expect((await listTools(replica.url, sessionId)).status).toBe(404);
     }
+  } finally {
+    await client.close();
+  }
+}
+
+describe.each(clients)('a 2025 session of $label', ({ connect }) => {
+  it(
+    'goes on at another replica, keeps its log level, is bound to its token and ends everywhere',
+    {
+      timeout: stepTimeoutMs,
+    },
+    () => moveSession({ a: replicaA, b: replicaB, store: shared.store }, connect),
+  );
+});
+
+describe('two replicas over a real Redis, each with its own store client', () => {
+  let redis: RedisServer;
+  let stores: ClusterStore[] = [];
+  let replicas: Running[] = [];
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    stores = await Promise.all([0, 1].map(() => createRedisClusterStore({ url: redis.url })));
+    replicas = await Promise.all(stores.map((clusterStore) => startApp({ app: { clusterStore } })));
+  }, stepTimeoutMs);
+
+  afterAll(async () => {
+    await Promise.all(replicas.map((replica) => replica.close()));
+    await Promise.all(stores.map((store) => store.close()));
+    await redis?.stop();
+  });
+
+  it('moves a session of the 1.x SDK client from one to the other', { timeout: stepTimeoutMs }, async () => {
+    const [a, b] = replicas;
+    const [store] = stores;
+    if (!a || !b || !store) throw new Error('the replicas did not start');
+    await moveSession({ a, b, store }, clients[0]?.connect ?? (() => Promise.reject(new Error('no client'))));
   });
 });
 

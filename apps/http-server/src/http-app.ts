@@ -171,7 +171,12 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
       ...legacyRedirects.map(([from]) => from),
     ]),
   });
-  await registerRateLimit(app, options.rateLimitPerMinute ?? httpAppDefaults.rateLimitPerMinute);
+  await registerRateLimit(
+    app,
+    options.rateLimitPerMinute ?? httpAppDefaults.rateLimitPerMinute,
+    clusterStore,
+    logger.child({ component: 'rate-limit' }),
+  );
   const audit = registerRestAudit(app, runtime.audit, redactor);
   registerTraceContext(app as unknown as FastifyInstance);
   // The MCP endpoint registers later: the sessions gauge reads its count (`mcpCounts`, below) at scrape time.

@@ -26,6 +26,10 @@ export async function serveCommand(cli: CliArguments, lifecycle: CliLifecycle): 
   const instructionsWaitMs = instructionsWaitFromEnvironment(process.env);
   const { runtime, config, configPath, logger, redactor } = await loadRuntime(cli, 'info', lifecycle);
   for (const warning of config.warnings) logger.warn('config warning', { warning });
+  if (config.cluster) {
+    // One client, one process: nothing to share (docs/scale-out.md). The same file may also serve search-mcp-http.
+    logger.warn('config: cluster is ignored by the stdio server; only search-mcp-http replicas share state in Redis');
+  }
   const server = runtime.createServer(instructionsWaitMs !== undefined ? { instructionsWaitMs } : {});
   // Closed before the runtime (closers run last-added first): stop answering, then stop the backends.
   lifecycle.onClose(() => server.close());

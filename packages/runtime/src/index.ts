@@ -34,6 +34,7 @@ export type {
   ServerReconfiguration,
 } from './reload/reload-types.js';
 export { CONFIG_WATCH_ENV_VARIABLE, startHotReload } from './reload/start-hot-reload.js';
+export type { ReplicaAction, ReplicaFanOut } from './reload/replica-fan-out.js';
 export type { HotReloadOptions, ReloadableRuntime } from './reload/start-hot-reload.js';
 
 export { strategiesInUse } from './search/strategy-providers.js';

@@ -7,6 +7,7 @@ import {
   type ToolRegistry,
 } from '@search-mcp/catalog';
 import { McpClientManager, type McpClientManagerOptions, type ToolListCache } from '@search-mcp/client-manager';
+import { type ClusterStore, createClusterOAuthStore } from '@search-mcp/cluster';
 import {
   type AuditSink,
   ClientSessions,
@@ -21,6 +22,7 @@ import { type AuditFeed, createAuditFeed } from './audit/audit-feed.js';
 import { createJsonlAuditSink } from './audit/jsonl-audit-sink.js';
 import { createStrategyProviders, type StrategyProviders } from './search/strategy-providers.js';
 import { openPinStore } from './trust/default-pin-store.js';
+import { createReplicaFanOut, type ReplicaFanOut } from './reload/replica-fan-out.js';
 import { openToolListCache } from './tool-lists/default-tool-list-cache.js';
 import {
   createEraDetectingConnection,
@@ -76,6 +78,12 @@ export interface SearchMcpRuntimeOptions {
    * `false`: nothing is kept.
    */
   toolListCache?: ToolListCache | false;
+  /**
+   * The state replicas share (docs/scale-out.md); the caller's to close. When it is `shared` (Redis): backend OAuth
+   * credentials live in it (unless `manager.oauth.store` is given), usage statistics are summed over the replicas,
+   * and admin actions (`replicas`) reach every replica.
+   */
+  clusterStore?: ClusterStore;
 }
 
 /** Everything an app runs: one client manager, one catalog, one audit log, and MCP servers made on demand. */
@@ -104,6 +112,11 @@ export interface SearchMcpRuntime {
   readonly pendingInputs: PendingInputs;
   /** The rankers of `search.strategy` `hybrid` and `llm` this runtime built (empty when its config uses neither). */
   readonly strategyProviders: StrategyProviders;
+  /**
+   * Admin actions told to the other replicas and theirs applied here (docs/scale-out.md, "Admin actions on every
+   * replica"); without a shared `clusterStore`, publishing does nothing.
+   */
+  readonly replicas: ReplicaFanOut;
   /**
    * Connects every enabled backend, once (later calls return the same promise). With `backendClientCapabilities:
    * 'first-client'` it waits for the first client's `initialize` (at most `waitForClientMs`, default 2,000 ms), so
@@ -136,10 +149,15 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
     ...(options.backendClientCapabilities ? { backendCapabilities: options.backendClientCapabilities } : {}),
   });
   const toolLists = openToolListCache(options.toolListCache, logger.child({ component: 'tool-lists' }));
+  const sharedStore = options.clusterStore?.shared ? options.clusterStore : undefined;
   const manager = new McpClientManager(config, {
     reverseRequests: sessions,
     ...(toolLists.cache ? { toolListCache: toolLists.cache } : {}),
     ...options.manager,
+    // A login or a refresh on one replica serves all (docs/oauth.md, "Storage").
+    ...(sharedStore && !options.manager?.oauth?.store
+      ? { oauth: { ...options.manager?.oauth, store: createClusterOAuthStore(sharedStore) } }
+      : {}),
     logger: logger.child({ component: 'client-manager' }),
   });
   // One BM25 ranker: the `bm25` strategy, the first stage of `llm`, and the fallback of every other strategy.
@@ -177,6 +195,7 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
     ...(config.audit && !options.audit && options.persistUsage !== false
       ? { persistence: { auditFile: config.audit.file, usageFile: config.audit.usageFile } }
       : {}),
+    ...(sharedStore ? { cluster: { store: sharedStore } } : {}),
   });
   const stopUsage = audit.subscribe((record) => usage.record(record));
   const mode = options.mode ?? config.exposure.mode;
@@ -189,6 +208,7 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
     logger: logger.child({ component: 'forwarding' }),
     pendingInputs,
   });
+  const replicas = createReplicaFanOut(sharedStore, { manager, catalog }, logger.child({ component: 'replicas' }));
   const waitsForClient = options.backendClientCapabilities === 'first-client';
   let started: Promise<ServerStatus[]> | undefined;
   let startNow: (() => void) | undefined;
@@ -239,6 +259,7 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
     strategyProviders,
     audit,
     usage,
+    replicas,
     startBackends,
     serverFactory,
     createServer: (overrides = {}) =>
@@ -247,6 +268,7 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
       }),
     close: () => {
       closing ??= (async () => {
+        replicas.close();
         hub.close();
         await pins.close();
         await manager.close();

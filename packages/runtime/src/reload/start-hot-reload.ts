@@ -1,6 +1,7 @@
 import { errorMessage, type ResolvedConfig, silentLogger } from '@search-mcp/shared';
 import { type ConfigReloader, type ConfigReloaderOptions, createConfigReloader } from './config-reloader.js';
 import type { ReconfigurableCatalog, ReconfigurableServers } from './reload-types.js';
+import type { ReplicaFanOut } from './replica-fan-out.js';
 
 /** `SEARCH_MCP_WATCH=0` (or `false`, `off`, `no`) turns hot reload off, as `--no-watch` does. */
 export const CONFIG_WATCH_ENV_VARIABLE = 'SEARCH_MCP_WATCH';
@@ -10,6 +11,8 @@ export interface ReloadableRuntime {
   readonly config: ResolvedConfig;
   readonly manager: ReconfigurableServers;
   readonly catalog: ReconfigurableCatalog;
+  /** With a shared cluster store: a reload here makes the other replicas read their config file too. */
+  readonly replicas?: Pick<ReplicaFanOut, 'publish' | 'onReload'>;
 }
 
 export interface HotReloadOptions extends Omit<ConfigReloaderOptions, 'config' | 'manager' | 'catalog'> {
@@ -37,15 +40,39 @@ export function startHotReload(runtime: ReloadableRuntime, options: HotReloadOpt
     });
     return undefined;
   }
+  const replicas = runtime.replicas;
+  // A reload another replica asked for is not told back (each replica would tell the others again, forever).
+  let askedByReplica = false;
   try {
     const reloader = createConfigReloader({
       ...reloaderOptions,
       config: runtime.config,
       manager: runtime.manager,
       catalog: runtime.catalog,
+      onReloaded: (reload) => {
+        if (!askedByReplica) void replicas?.publish({ kind: 'reload' });
+        reloaderOptions.onReloaded?.(reload);
+      },
     });
     logger.info('watching the config file: edits apply without a restart', { file: options.configPath });
-    return reloader;
+    if (!replicas) return reloader;
+    // Replicas mount the same config (a Kubernetes ConfigMap, a shared volume), but a watcher may see an update late
+    // or never (a ConfigMap swaps a symlink): the replica that saw it has the others read their file now.
+    const stop = replicas.onReload(async () => {
+      askedByReplica = true;
+      try {
+        await reloader.reload();
+      } finally {
+        askedByReplica = false;
+      }
+    });
+    return {
+      reload: () => reloader.reload(),
+      close: async () => {
+        stop();
+        await reloader.close();
+      },
+    };
   } catch (error) {
     logger.warn('hot reload is off: the config file cannot be watched; edits apply after a restart', {
       file: options.configPath,

@@ -1,3 +1,4 @@
+import type { ClusterStore } from '@search-mcp/cluster';
 import type { AuditRecord } from '@search-mcp/server';
 import { type Logger, silentLogger } from '@search-mcp/shared';
 import { SearchSeries, ToolSeries } from './usage-buckets.js';
@@ -5,6 +6,7 @@ import { usageRecordKind } from './usage-record-kind.js';
 import { buildUsageReport } from './usage-report-builder.js';
 import { OTHER_SERIES, type UsageReport, type UsageReportQuery } from './usage-report-types.js';
 import type { DecodedSnapshot } from './usage-snapshot.js';
+import { SharedUsage } from './shared-usage.js';
 import { UsageStore, type UsageStoreTarget } from './usage-store.js';
 
 /**
@@ -23,6 +25,11 @@ export interface UsageStatisticsOptions {
    * close, plus the lines of `auditFile` written after it, read at start.
    */
   persistence?: { auditFile: string; usageFile: string; saveEveryMs?: number };
+  /**
+   * Replicas sharing this store add up their figures (docs/scale-out.md, "Usage statistics"): what this one hears is
+   * written there about once a second, and `reportAcrossReplicas` reads every replica's.
+   */
+  cluster?: { store: ClusterStore; flushEveryMs?: number };
   logger?: Logger;
 }
 
@@ -45,6 +52,7 @@ export class UsageStatistics {
   private readonly tools = new Map<string, ToolSeries>();
   private readonly searches = new SearchSeries();
   private readonly store: UsageStore | undefined;
+  private readonly shared: SharedUsage | undefined;
   private lastDrop = Number.NEGATIVE_INFINITY;
 
   constructor(options: UsageStatisticsOptions = {}) {
@@ -59,16 +67,30 @@ export class UsageStatistics {
         })
       : undefined;
     this.ready = this.store ? this.store.load() : Promise.resolve();
+    this.shared = options.cluster
+      ? new SharedUsage(options.cluster.store, {
+          now: this.now,
+          logger: options.logger ?? silentLogger,
+          ...(options.cluster.flushEveryMs !== undefined ? { flushEveryMs: options.cluster.flushEveryMs } : {}),
+        })
+      : undefined;
   }
 
   /** Counts one audit record as it is made (a `runtime.audit` listener). */
   record(record: AuditRecord): void {
     this.add(record);
     this.store?.heard(record);
+    this.shared?.heard(record);
   }
 
+  /** This process's figures. */
   report(query: UsageReportQuery): UsageReport {
     return buildUsageReport(this.tools.values(), this.searches, query, this.now(), this.persisted);
+  }
+
+  /** Every replica's figures summed (`/v1/stats`); without a shared store, this process's. */
+  reportAcrossReplicas(query: UsageReportQuery): Promise<UsageReport> {
+    return this.shared ? this.shared.report(query) : Promise.resolve(this.report(query));
   }
 
   /** How many tool series are held (the `(other)` one included). */
@@ -87,8 +109,9 @@ export class UsageStatistics {
   }
 
   /** Stops the periodic snapshot and writes a last one. Later records are not counted (the audit file keeps them). */
-  close(): Promise<void> {
-    return this.store?.close() ?? Promise.resolve();
+  async close(): Promise<void> {
+    await this.shared?.close();
+    await this.store?.close();
   }
 
   private add(record: AuditRecord): void {

@@ -45,6 +45,9 @@ export function haproxyConfig(options: {
     // A tool call may take long; response-timeout retries only what no replica answered in time.
     '  timeout server 30s',
     '  timeout http-keep-alive 5s',
+    // A busy machine can keep a live replica's health answer waiting: only a refused connection (a dead replica,
+    // detected at once) or a real timeout marks it down.
+    '  timeout check 5s',
     '  retries 3',
     '  option redispatch',
     '  retry-on conn-failure empty-response response-timeout',

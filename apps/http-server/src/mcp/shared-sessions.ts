@@ -15,6 +15,8 @@ export interface SharedSessionsOptions {
   logger: Logger;
   /** Another replica ended this session (its client's DELETE): close this replica's copy, if it holds one. */
   onEndedElsewhere(id: string): void;
+  /** The clock (ms), for tests. */
+  now?: () => number;
 }
 
 /** How a session ended here, which decides what becomes of its record. */
@@ -70,7 +72,7 @@ export class SharedSessions {
       void this.save(id, session, changed);
       return;
     }
-    const now = Date.now();
+    const now = this.now();
     if (now - session.sharedAt < this.options.refreshEveryMs) return;
     session.sharedAt = now;
     void this.records
@@ -139,13 +141,17 @@ export class SharedSessions {
 
   private async save(id: string, session: EndpointSession, record: SharedSessionRecord): Promise<void> {
     session.record = record;
-    session.sharedAt = Date.now();
+    session.sharedAt = this.now();
     try {
       await this.records.write(id, record);
     } catch (error) {
       // The session works on this replica; another one could not resume it until the next write succeeds.
       this.warn('could not store an MCP session record', id, error);
     }
+  }
+
+  private now(): number {
+    return this.options.now?.() ?? Date.now();
   }
 
   private warn(message: string, id: string, error: unknown): void {

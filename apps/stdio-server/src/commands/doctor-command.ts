@@ -4,6 +4,7 @@ import type { CliLifecycle } from '../cli-lifecycle.js';
 import { connectWithProgress, loadRuntime } from '../startup.js';
 import { formatTable } from '../terminal-output.js';
 import { measureContextCost } from './context-cost.js';
+import { backendProcessesOf, formatBackendProcesses } from './doctor-backend-processes.js';
 import { checkHybridSearch, formatHybridCheck } from './doctor-hybrid-check.js';
 import { formatSandboxes, sandboxesOf } from './doctor-sandboxes.js';
 import { formatTrust, trustReport } from './doctor-trust.js';
@@ -52,6 +53,7 @@ export async function doctorCommand(cli: CliArguments, lifecycle: CliLifecycle):
           duplicates,
           resourceDuplicates,
           sandboxes: sandboxesOf(config),
+          backendProcesses: backendProcessesOf(config),
           quarantined: trust.quarantined,
           flaggedDescriptions: trust.flagged,
           servers: statuses.map((status) => {
@@ -96,6 +98,7 @@ export async function doctorCommand(cli: CliArguments, lifecycle: CliLifecycle):
     ),
     '',
   );
+  out.push(...formatBackendProcesses(backendProcessesOf(config)));
   out.push(...formatSandboxes(sandboxesOf(config)));
   out.push(...formatTrust(trust));
   // The whole reason of each failure, wrapped, and what to do about the common ones.

@@ -1,6 +1,6 @@
 import type { ToolCatalog } from '@search-mcp/catalog';
 import type { ClusterStore } from '@search-mcp/cluster';
-import type { AuditFeed } from '@search-mcp/runtime';
+import type { AuditFeed, ReplicaFanOut } from '@search-mcp/runtime';
 import type { Logger, OAuthResourceConfig, SecretRedactor, ServerState, ServerStatus } from '@search-mcp/shared';
 import type { AccessToken } from './access/token-verifier.js';
 import type { EraServerFactory } from './mcp/era-server-factory.js';
@@ -25,7 +25,12 @@ export interface HttpRuntime {
   readonly manager?: BackendServers;
   /** The runtime's usage statistics: `GET /v1/stats` (docs/console.md, "Usage statistics"). */
   readonly usage?: StatsRouteContext['usage'];
+  /** The other replicas, told of admin actions (the runtime's `replicas`, docs/scale-out.md). */
+  readonly replicas?: AdminActionReplicas;
 }
+
+/** What the admin routes tell the other replicas (the runtime's `ReplicaFanOut`). */
+export type AdminActionReplicas = Pick<ReplicaFanOut, 'shared' | 'publish'>;
 
 /** What the app asks of the client manager about backend servers (`McpClientManager` has these methods). */
 export interface BackendServers {

@@ -240,7 +240,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   registerToolSearchRoute(app, context);
   registerCatalogSearchRoute(app, context);
   registerStatsRoute(app, { catalog: runtime.catalog, usage: runtime.usage });
-  registerQuarantineRoutes(app, { catalog: runtime.catalog });
+  registerQuarantineRoutes(app, { catalog: runtime.catalog, replicas: runtime.replicas });
   if (runtime.manager) {
     registerServerRoutes(app, {
       catalog: runtime.catalog,

@@ -115,7 +115,9 @@ export async function registerConsole(app: ZodFastifyInstance, options: ConsoleO
     ...(options.configPath !== undefined ? { configPath: options.configPath } : {}),
     redactor,
   });
-  if (manager) registerServerActionRoutes(app, { catalog: runtime.catalog, servers: manager });
+  if (manager) {
+    registerServerActionRoutes(app, { catalog: runtime.catalog, servers: manager, replicas: runtime.replicas });
+  }
 
   return {
     createSignInCode: (token) => codes.create(token),

@@ -14,6 +14,7 @@ import {
 } from '@search-mcp/catalog';
 import { z } from 'zod';
 import { assertAdmin } from '../access/admin-access.js';
+import type { AdminActionReplicas } from '../http-app-options.js';
 import { conflict, notFound } from '../http-errors.js';
 import { errorResponses } from '../openapi/documented-responses.js';
 import type { ZodFastifyInstance } from './rest-route-context.js';
@@ -51,9 +52,24 @@ const approveBodySchema = z
       ),
   })
   .nullish();
-const approveResultSchema = z.object({ serverId: z.string(), approved: z.array(z.string()) });
+const approveResultSchema = z.object({
+  serverId: z.string(),
+  approved: z.array(z.string()),
+  appliedTo: z
+    .literal('every-replica')
+    .optional()
+    .describe(
+      'Present with replicas sharing a store: every replica pins the same reviewed definitions (docs/scale-out.md)',
+    ),
+});
 
-export function registerQuarantineRoutes(app: ZodFastifyInstance, context: { catalog: ToolCatalog }): void {
+export interface QuarantineRoutesContext {
+  catalog: ToolCatalog;
+  /** The other replicas, told of each approval (the runtime's `replicas`); absent or not shared: this replica only. */
+  replicas?: AdminActionReplicas | undefined;
+}
+
+export function registerQuarantineRoutes(app: ZodFastifyInstance, context: QuarantineRoutesContext): void {
   const { catalog } = context;
   app.get(
     '/v1/quarantine',
@@ -85,7 +101,7 @@ export function registerQuarantineRoutes(app: ZodFastifyInstance, context: { cat
       request.auditFields = { serverId };
       assertAdmin(request, 'Approving a quarantined tool');
       // What is held now (listing first), so a tool that waits only on disk from an earlier run is found too.
-      await catalog.quarantined();
+      const waiting = await catalog.quarantined();
       let approved: string[];
       try {
         approved = await catalog.approve(serverId, tool, hashes ? { expected: hashes } : {});
@@ -96,8 +112,32 @@ export function registerQuarantineRoutes(app: ZodFastifyInstance, context: { cat
       if (approved.length === 0) {
         throw notFound(`Nothing waits for approval for ${tool === undefined ? serverId : `${serverId}:${tool}`}`);
       }
-      return { serverId, approved };
+      // Each replica approves the same reviewed hashes in its own catalog; one whose definitions differ approves none.
+      const everyReplica = context.replicas?.shared === true;
+      if (everyReplica) {
+        await context.replicas?.publish({
+          kind: 'approve',
+          serverId,
+          ...(tool !== undefined ? { tool } : {}),
+          // What was pinned here, by hash: another replica pins only these definitions, never one it holds unseen.
+          hashes: hashes ?? reviewedHashes(waiting, serverId, approved),
+        });
+      }
+      return { serverId, approved, ...(everyReplica ? { appliedTo: 'every-replica' as const } : {}) };
     },
+  );
+}
+
+function reviewedHashes(
+  waiting: readonly QuarantineEntry[],
+  serverId: string,
+  approved: readonly string[],
+): Record<string, string> {
+  const names = new Set(approved);
+  return Object.fromEntries(
+    waiting
+      .filter((entry) => entry.serverId === serverId && names.has(entry.toolName))
+      .map((entry) => [entry.toolName, entry.hash]),
   );
 }
 

@@ -1,7 +1,7 @@
 import type { ToolCatalog } from '@search-mcp/catalog';
 import { errorMessage, type ServerStatus } from '@search-mcp/shared';
 import { assertAdmin } from '../access/admin-access.js';
-import type { BackendServers } from '../http-app-options.js';
+import type { AdminActionReplicas, BackendServers } from '../http-app-options.js';
 import { conflict, notFound } from '../http-errors.js';
 import { errorResponses } from '../openapi/documented-responses.js';
 import type { ZodFastifyInstance } from './rest-route-context.js';
@@ -10,9 +10,14 @@ import { serverIdParamsSchema, serverStatusSchema } from './rest-schemas.js';
 export interface ServerActionRoutesContext {
   catalog: ToolCatalog;
   servers: BackendServers;
+  /** The other replicas, told of each action (the runtime's `replicas`); absent or not shared: this replica only. */
+  replicas?: AdminActionReplicas | undefined;
 }
 
 type Action = 'restart' | 'enable' | 'disable';
+
+/** Where an admin action was done: `every-replica` or `this-replica` (docs/scale-out.md). */
+export const appliedToHeader = 'search-mcp-applied-to';
 
 const summaries: Record<Action, string> = {
   restart: 'Restart a backend server (admin): its process ends and starts again',
@@ -24,7 +29,9 @@ const summaries: Record<Action, string> = {
  * The console's server actions (docs/console.md, "REST API used by the console"): `POST /v1/servers/:serverId/restart`,
  * `…/enable` and `…/disable`, admin only. Each answers the server's status once the action is done; a start that
  * fails is no error here: the status says `failed` with its `lastError`. A server disabled in the config is the
- * config's to enable: every action on it is 409.
+ * config's to enable: every action on it is 409. With replicas sharing a store, every replica does the action on its
+ * own backend (docs/scale-out.md): the status is this replica's, and the `Search-MCP-Applied-To` header says
+ * `every-replica` (else `this-replica`).
  */
 export function registerServerActionRoutes(app: ZodFastifyInstance, context: ServerActionRoutesContext): void {
   const { catalog, servers } = context;
@@ -43,7 +50,7 @@ export function registerServerActionRoutes(app: ZodFastifyInstance, context: Ser
           response: { 200: serverStatusSchema, ...errorResponses(404, 409) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const { serverId } = request.params;
         request.auditFields = { serverId };
         assertAdmin(request, `${action[0]?.toUpperCase()}${action.slice(1)} of a backend server`);
@@ -57,6 +64,11 @@ export function registerServerActionRoutes(app: ZodFastifyInstance, context: Ser
             `MCP server '${serverId}' is disabled in the config ("enabled": false): set it to true there to run it`,
           );
         }
+        // Told before the wait: the other replicas act meanwhile (a publish that fails is logged, never thrown).
+        const told = context.replicas?.shared
+          ? context.replicas.publish({ kind: 'server', action, serverId })
+          : undefined;
+        void reply.header(appliedToHeader, told ? 'every-replica' : 'this-replica');
         try {
           await act[action](serverId);
         } catch (error) {
@@ -64,6 +76,7 @@ export function registerServerActionRoutes(app: ZodFastifyInstance, context: Ser
           request.auditFields = { ...request.auditFields, errorCode: 'ACTION_FAILED' };
           request.log.debug({ error: errorMessage(error) }, `${action} of ${serverId} failed`);
         }
+        await told;
         const status = servers.status().find((candidate) => candidate.id === serverId);
         if (!status) throw notFound(`No MCP server '${serverId}'`);
         return statusBody(status);

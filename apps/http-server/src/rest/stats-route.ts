@@ -12,7 +12,13 @@ import { statsQuerySchema, usageReportSchema } from './stats-schemas.js';
 export interface StatsRouteContext {
   catalog: ToolCatalog;
   /** The runtime's usage statistics; without them (a bare test runtime) the route answers zeros. */
-  usage?: { report(query: UsageReportQuery): UsageReport } | undefined;
+  usage?:
+    | {
+        report(query: UsageReportQuery): UsageReport;
+        /** Every replica's figures summed (docs/scale-out.md, "Usage statistics"): used when present. */
+        reportAcrossReplicas?(query: UsageReportQuery): Promise<UsageReport>;
+      }
+    | undefined;
 }
 
 /**
@@ -67,12 +73,13 @@ export function registerStatsRoute(app: ZodFastifyInstance, context: StatsRouteC
     },
     async (request) => {
       const { window, serverId, toolKey } = request.query;
-      return usage.report({
+      const query: UsageReportQuery = {
         window,
         ...(serverId !== undefined ? { serverId } : {}),
         ...(toolKey !== undefined ? { toolKey } : {}),
         visible: await visibility(request),
-      });
+      };
+      return usage.reportAcrossReplicas ? await usage.reportAcrossReplicas(query) : usage.report(query);
     },
   );
 }

@@ -1,3 +1,4 @@
+import { type ClusterStore, createMemoryClusterStore, createRedisClusterStore } from '@search-mcp/cluster';
 import {
   collectConfigSecrets,
   ConfigError,
@@ -80,6 +81,23 @@ export async function serve(commandLine: CommandLine, fail: (message: string, co
   // Before the first span: OTLP export when the OTEL_* variables ask for it (docs/console.md, "Telemetry").
   const tracing = startTraceExport(process.env, logger);
 
+  // The state replicas share (docs/scale-out.md): Redis with `cluster` in the config, else this process's own. Read
+  // at start only. An unreachable Redis stops the start here, with the reason, rather than serving half a cluster.
+  let clusterStore: ClusterStore;
+  try {
+    clusterStore = config.cluster
+      ? await createRedisClusterStore({
+          url: config.cluster.redis.url,
+          ...(config.cluster.redis.keyPrefix !== undefined ? { keyPrefix: config.cluster.redis.keyPrefix } : {}),
+          logger,
+        })
+      : createMemoryClusterStore();
+  } catch (error) {
+    await tracing?.shutdown();
+    return fail(`cluster: ${errorMessage(error)}`, 1);
+  }
+  logger.info('cluster store', { store: clusterStore.description, shared: clusterStore.shared });
+
   // Where a per-user server's authorization comes back to (`/oauth/callback`): known once the app listens.
   let callbackBase: string | undefined = commandLine.publicUrl;
   const runtime = createSearchMcpRuntime({
@@ -116,6 +134,7 @@ export async function serve(commandLine: CommandLine, fail: (message: string, co
     ...(commandLine.drainMs !== undefined ? { drainMs: commandLine.drainMs } : {}),
     ...(commandLine.publicUrl !== undefined ? { publicUrl: commandLine.publicUrl } : {}),
     configPath,
+    clusterStore,
   });
   let stopReloading: (() => Promise<void>) | undefined;
   handleShutdownSignals({
@@ -130,6 +149,8 @@ export async function serve(commandLine: CommandLine, fail: (message: string, co
       await stopReloading?.();
       await http.close();
       await runtime.close();
+      // Last: the app and the runtime may write to it while they close.
+      await clusterStore.close();
       await tracing?.shutdown();
     },
   });
@@ -138,6 +159,7 @@ export async function serve(commandLine: CommandLine, fail: (message: string, co
     await http.app.listen({ host: commandLine.host, port: commandLine.port });
   } catch (error) {
     await runtime.close();
+    await clusterStore.close();
     await tracing?.shutdown();
     return fail(`cannot listen on ${commandLine.host}:${commandLine.port}: ${errorMessage(error)}`, 1);
   }

@@ -3,8 +3,9 @@ import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { ToolCatalog } from '@search-mcp/catalog';
 import { McpClientManager } from '@search-mcp/client-manager';
-import { type ClusterStore, createMemoryClusterStore } from '@search-mcp/cluster';
+import { type ClusterStore, createMemoryClusterStore, createRedisClusterStore } from '@search-mcp/cluster';
 import { parseConfig, silentLogger } from '@search-mcp/shared';
+import { startRedisServer } from '@search-mcp/test-kit/redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { connectBarePeer, connectThroughEntry, modernEnvelope } from '../../test/stdio-entry-link.js';
@@ -220,4 +221,32 @@ describe('a replica that stops', () => {
       await store.close();
     }
   }, 60_000);
+});
+
+describe('over Redis (each replica its own connection)', () => {
+  it('B answers a task A ran to its end, and one A left running when it stopped as failed', async () => {
+    const redis = await startRedisServer();
+    const storeA = await createRedisClusterStore({ url: redis.url });
+    const storeB = await createRedisClusterStore({ url: redis.url });
+    const [a, b] = await Promise.all([startReplica(storeA), startReplica(storeB)]);
+    try {
+      const done = await createTask(a, 'ann', 'erlang');
+      const onB = await legacyClient(b, 'ann');
+      expect(await pollUntilTerminal(onB, done)).toMatchObject({ taskId: done, status: 'completed' });
+      expect(textOf(await onB('tasks/result', { taskId: done }))).toContain('# Research Report: erlang');
+
+      const taskId = await createTask(a, 'ann', 'elixir');
+      expect(await onB('tasks/get', { taskId })).toMatchObject({ status: 'working' });
+      await a.close();
+      expect(await onB('tasks/get', { taskId })).toMatchObject({
+        status: 'failed',
+        statusMessage: expect.stringMatching(/replica running this task stopped/),
+      });
+      await expect((await legacyClient(b, 'bob'))('tasks/get', { taskId: done })).rejects.toThrow(/Task not found/);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+      await Promise.all([storeA.close(), storeB.close()]);
+      await redis.stop();
+    }
+  }, 90_000);
 });

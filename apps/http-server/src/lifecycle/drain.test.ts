@@ -1,16 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createMemoryClusterStore } from '@search-mcp/cluster';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCli } from '../../test/cli-process.js';
-import {
-  eventually,
-  mainToken,
-  request,
-  slowServer,
-  startApp,
-  temporaryDirectory,
-} from '../../test/http-test-support.js';
+import { eventually, mainToken, request, slowServer, temporaryDirectory } from '../../test/http-test-support.js';
 
 let directory: { path: string; remove: () => Promise<void> };
 
@@ -72,24 +64,5 @@ describe('search-mcp-http on SIGTERM behind a load balancer (its /readyz probed)
 
     expect(await call).toMatchObject({ status: 200, body: { success: true } });
     expect(await cli.exited).toEqual([0, null]);
-  });
-});
-
-describe('GET /readyz with a shared cluster store', () => {
-  it('is 503 while the store does not answer; /healthz stays 200', async () => {
-    const store = createMemoryClusterStore();
-    const running = await startApp({ backends: 'none', app: { clusterStore: store, drainMs: 0 } });
-    try {
-      expect(await request(running.url, '/readyz', { token: null })).toMatchObject({ status: 200 });
-      // A closed store answers no ping, as a Redis that went away does not.
-      await store.close();
-      expect(await request(running.url, '/readyz', { token: null })).toMatchObject({
-        status: 503,
-        body: { status: 'not-ready', reason: 'cluster-store-down' },
-      });
-      expect(await request(running.url, '/healthz', { token: null })).toMatchObject({ status: 200 });
-    } finally {
-      await running.close();
-    }
   });
 });

@@ -21,6 +21,9 @@ interface MemoryState {
 /** The state behind each memory store, for `sameStateAs`. */
 const states = new WeakMap<ClusterStore, MemoryState>();
 
+/** How many new keys between two sweeps of expired ones. */
+const sweepEvery = 1000;
+
 interface Entry {
   /** The JSON text of a record, the count of a counter, or the members of a set. */
   value: string | number | Set<string>;
@@ -52,6 +55,16 @@ export function createMemoryClusterStore(settings: MemoryClusterStoreSettings = 
     }
     return entry;
   };
+  // Expired keys that nobody reads again (the rate-limit window of a caller long gone) would stay forever: every
+  // `sweepEvery` new keys, drop the expired ones, so the map holds about what is live (amortized O(1) a write).
+  let newKeys = 0;
+  const sweep = () => {
+    newKeys += 1;
+    if (newKeys < sweepEvery) return;
+    newKeys = 0;
+    const time = now();
+    for (const [key, entry] of entries) if (entry.expiresAt <= time) entries.delete(key);
+  };
   const expiry = (options?: RecordWriteOptions) =>
     options?.ttlMs !== undefined ? now() + Math.max(0, options.ttlMs) : Number.POSITIVE_INFINITY;
   const open = () => {
@@ -70,6 +83,7 @@ export function createMemoryClusterStore(settings: MemoryClusterStoreSettings = 
     },
     async setRecord(key, value, options) {
       open();
+      if (!entries.has(key)) sweep();
       entries.set(key, { value: JSON.stringify(value), expiresAt: expiry(options) });
     },
     async setRecordIfAbsent(key, value, options) {
@@ -97,6 +111,7 @@ export function createMemoryClusterStore(settings: MemoryClusterStoreSettings = 
         entry.value += by;
         return { count: entry.value, ttlMs: entry.expiresAt - now() };
       }
+      sweep();
       entries.set(key, { value: by, expiresAt: now() + ttlMs });
       return { count: by, ttlMs };
     },

@@ -49,6 +49,8 @@ const cancelChannel = 'tasks/cancel';
 /** A poll of the backend's task at most this often and at least this often, whatever its `pollInterval` says. */
 const watchBoundsMs = { min: 500, max: 5000 };
 const resultTimeoutMs = 30_000;
+/** The longest `close` waits for writes under way (a task's result being fetched). */
+const closeWaitMs = 2000;
 /** Consecutive failed polls before the task is recorded as failed (one may be a passing timeout). */
 const failedPollsToGiveUp = 3;
 
@@ -175,7 +177,12 @@ export class ClusterTaskRecords {
     this.closed = true;
     this.stopListening();
     for (const entry of this.watched.values()) clearTimeout(entry.timer);
-    await Promise.all([...this.watched.values()].map((entry) => entry.writes));
+    // Writes under way finish (a result being fetched is kept if it comes soon); a slow backend does not hold up a
+    // shutdown: its task reads `failed` on the other replicas, as if this one had been killed.
+    const writes = Promise.all([...this.watched.values()].map((entry) => entry.writes));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([writes, new Promise((resolve) => (timer = setTimeout(resolve, closeWaitMs)))]);
+    clearTimeout(timer);
     this.watched.clear();
     await this.heartbeat.stop();
   }

@@ -112,6 +112,7 @@ export async function serve(commandLine: CommandLine, fail: (message: string, co
       // Tokens go to the default store (the OS keyring, else a 0600 file; SEARCH_MCP_OAUTH_FILE).
       oauth: serverProcessOAuth(() => callbackBase),
     },
+    clusterStore,
   });
   const http = await buildHttpApp({
     runtime,

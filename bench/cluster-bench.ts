@@ -103,7 +103,8 @@ async function checkedCall(url: string, rig: ClusterRig): Promise<void> {
 
 /** Whether the replicas use Redis: the Redis URL appears in what they log at start (the store's description). */
 function usesRedis(rig: ClusterRig): boolean {
-  return rig.output().split('=== redis ===')[0]?.includes(rig.redisUrl) ?? false;
+  const address = rig.redisUrl.replace(/\/\d+$/, '');
+  return rig.output().split('=== haproxy ===')[0]?.includes(address) ?? false;
 }
 
 interface Throughput {

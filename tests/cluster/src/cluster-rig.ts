@@ -12,9 +12,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixtureServer } from '@search-mcp/test-kit/fixture-servers';
+import { type RedisServer, startRedisServer } from '@search-mcp/test-kit/redis';
 import { freePort } from './free-port.js';
 import { type HaproxyProcess, replicaName, startHaproxy } from './haproxy-process.js';
-import { type RedisServerProcess, startRedisServer } from './redis-server-process.js';
 import { type ReplicaProcess, startReplica } from './replica-process.js';
 
 export interface ClusterRigOptions {
@@ -55,18 +55,19 @@ export async function startClusterRig(options: ClusterRigOptions = {}): Promise<
   const token = randomBytes(24).toString('hex');
   const logs: string[] = Array.from({ length: replicaCount }, () => '');
   const replicas: Array<ReplicaProcess | undefined> = [];
-  let redis: RedisServerProcess | undefined;
+  let redis: RedisServer | undefined;
   let haproxy: HaproxyProcess | undefined;
 
   const close = async () => {
     await haproxy?.close();
     await Promise.all(replicas.map((replica) => replica?.close()));
-    await redis?.close();
+    await redis?.stop();
     await rm(directory, { recursive: true, force: true });
   };
 
   try {
-    redis = await startRedisServer({ port: await freePort(), directory: await mkdtemp(join(directory, 'redis-')) });
+    // Append-only, every write synced: a restart keeps what was written (test kit, `./redis`).
+    redis = await startRedisServer({ appendOnly: true });
     const configFile = join(directory, 'mcp-servers.json');
     await writeFile(
       configFile,
@@ -133,7 +134,6 @@ export async function startClusterRig(options: ClusterRigOptions = {}): Promise<
       output: () =>
         [
           ...logs.map((log, index) => `=== ${replicaName(index)} ===\n${log}`),
-          `=== redis ===\n${runningRedis.output()}`,
           `=== haproxy ===\n${balancer.output()}`,
         ].join('\n'),
       close,

@@ -1,15 +1,16 @@
 /**
- * Two replicas of the app over one cluster store (docs/scale-out.md): an in-process store with a view per replica
- * stands for Redis. Admin actions done on one replica reach the other, which runs its own copy of the backend; usage
+ * Two replicas of the app over one cluster store (docs/scale-out.md): a real redis-server with a connection per
+ * replica, and an in-process store with a view per replica standing for it. Admin actions done on one replica reach the other, which runs its own copy of the backend; usage
  * statistics on either show the calls of both.
  */
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
-import { type ClusterStore, createMemoryClusterStore } from '@search-mcp/cluster';
+import { type ClusterStore, createMemoryClusterStore, createRedisClusterStore } from '@search-mcp/cluster';
 import { createSearchMcpRuntime, FilePinStore, type ReplicaAction, type SearchMcpRuntime } from '@search-mcp/runtime';
 import { parseConfig, silentLogger } from '@search-mcp/shared';
-import { afterEach, describe, expect, it } from 'vitest';
+import { type RedisServer, startRedisServer } from '@search-mcp/test-kit/redis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildHttpApp, type HttpApp } from '../src/http-app.js';
 import { fixtureServer, mainToken, request, temporaryDirectory } from './http-test-support.js';
 
@@ -17,6 +18,29 @@ const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
+
+let redis: RedisServer;
+beforeAll(async () => {
+  redis = await startRedisServer();
+});
+afterAll(async () => {
+  await redis?.stop();
+});
+
+/** Two replicas' stores over the same state: a connection each to one Redis, or two views of one in-process store. */
+const storePairs: Record<string, () => Promise<readonly [ClusterStore, ClusterStore]>> = {
+  redis: async () => {
+    // A prefix per test: nothing left by the one before is read.
+    const keyPrefix = `replicas-test-${Math.random().toString(36).slice(2)}:`;
+    const first = await createRedisClusterStore({ url: redis.url, keyPrefix });
+    const second = await createRedisClusterStore({ url: redis.url, keyPrefix });
+    return [first, second];
+  },
+  'in-process': async () => {
+    const first = createMemoryClusterStore({ shared: true });
+    return [first, createMemoryClusterStore({ sameStateAs: first })];
+  },
+};
 
 interface Replica {
   url: string;
@@ -55,13 +79,12 @@ async function startReplica(name: string, store: ClusterStore, directory: string
   return { url: `http://127.0.0.1:${port}`, runtime, http } satisfies Replica;
 }
 
-async function twoReplicas(descriptionsText: Record<string, string>) {
+async function twoReplicas(storeKind: string, descriptionsText: Record<string, string>) {
   const directory = await temporaryDirectory();
   cleanups.push(directory.remove);
   const descriptions = join(directory.path, 'descriptions.json');
   await writeFile(descriptions, JSON.stringify(descriptionsText));
-  const storeA = createMemoryClusterStore({ shared: true });
-  const storeB = createMemoryClusterStore({ sameStateAs: storeA });
+  const [storeA, storeB] = await (storePairs[storeKind] as () => Promise<readonly [ClusterStore, ClusterStore]>)();
   cleanups.push(
     () => storeA.close(),
     () => storeB.close(),
@@ -87,9 +110,9 @@ function nextApplied(replica: Replica): Promise<ReplicaAction> {
   });
 }
 
-describe('replicas over one cluster store', () => {
+describe.each(Object.keys(storePairs))('replicas over one cluster store (%s)', (storeKind) => {
   it('disables, enables and restarts a server on every replica, and approves a quarantined tool on every one', async () => {
-    const { a, b, descriptions } = await twoReplicas({ echo: 'Echoes back the message' });
+    const { a, b, descriptions } = await twoReplicas(storeKind, { echo: 'Echoes back the message' });
     expect(await toolKeys(b.url)).toContain('pinned:echo');
     expect(await toolKeys(a.url)).toContain('pinned:echo');
 
@@ -126,7 +149,7 @@ describe('replicas over one cluster store', () => {
   });
 
   it('answers /v1/stats with the calls of every replica', async () => {
-    const { a, b } = await twoReplicas({ echo: 'Echoes back the message' });
+    const { a, b } = await twoReplicas(storeKind, { echo: 'Echoes back the message' });
     const call = (url: string) =>
       request(url, '/v1/tools/call', { body: { name: 'pinned:echo', parameters: { message: 'hi' } } });
     for (const url of [a.url, a.url, b.url]) expect((await call(url)).status).toBe(200);

@@ -14,6 +14,7 @@ import { createModernMcpLeg } from './modern-mcp-leg.js';
 import { SessionPool } from './session-pool.js';
 import { requestIdsOf, SessionEventStore, sseRetryIntervalMs } from './session-event-store.js';
 import { createSessionRebuilder } from './session-rebuild.js';
+import { applyChangeFromElsewhere } from './session-state-replay.js';
 import { forgetUnknownLastEventId } from './unknown-last-event-id.js';
 import { type SessionEnd, SharedSessions } from './shared-sessions.js';
 import { type PendingRequestListener, TrackedTransport } from './tracked-transport.js';
@@ -138,6 +139,10 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
     refreshEveryMs: options.sessionRecordRefreshMs ?? Math.min(60_000, options.sessionIdleTimeoutMs / 4),
     logger,
     onEndedElsewhere: (id) => void closeSession(id, 'ended by another replica', 'kept'),
+    onChangedElsewhere: (id, record) => {
+      const session = pool.get(id);
+      if (session) applyChangeFromElsewhere(id, session, record, logger);
+    },
   });
 
   const closeSession = async (id: string, reason: string, end: SessionEnd) => {

@@ -4,6 +4,7 @@ import { errorMessage, type Logger } from '@search-mcp/shared';
 import type { EndpointSession } from './endpoint-session.js';
 import { serveInternally } from './internal-request.js';
 import type { SessionPool } from './session-pool.js';
+import { replaySessionState } from './session-state-replay.js';
 import type { SessionRebuilder } from './shared-sessions.js';
 
 export interface SessionRebuildOptions {
@@ -56,23 +57,9 @@ export function createSessionRebuilder(options: SessionRebuildOptions): SessionR
         throw new Error('the replayed initialize opened no session');
       const headers = { 'mcp-session-id': id, 'mcp-protocol-version': protocolVersion };
       await replay({ jsonrpc: '2.0', method: 'notifications/initialized' }, 202, headers);
-      const restored: Array<string | number> = [];
-      if (record.logLevel !== undefined) {
-        const requestId = replayId('log-level');
-        restored.push(requestId);
-        await replay(
-          { jsonrpc: '2.0', id: requestId, method: 'logging/setLevel', params: { level: record.logLevel } },
-          200,
-          headers,
-        );
-      }
-      for (const [index, uri] of (record.subscriptions ?? []).entries()) {
-        const requestId = replayId(`subscribe:${index}`);
-        restored.push(requestId);
-        await replay({ jsonrpc: '2.0', id: requestId, method: 'resources/subscribe', params: { uri } }, 200, headers);
-      }
-      // Nobody will resume the replayed answers' streams.
-      session.events.delivered([replayId('initialize'), ...restored]);
+      await replaySessionState(session, undefined, record);
+      // Nobody will resume the replayed initialize's stream.
+      session.events.delivered([replayId('initialize')]);
       session.lastSeen = Date.now();
       slot.commit(id, session);
       return { resumed: true, session };

@@ -13,6 +13,7 @@ import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport as Sdk1Transport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type ClusterStore, createMemoryClusterStore, createRedisClusterStore } from '@search-mcp/cluster';
 import { type RedisServer, startRedisServer } from '@search-mcp/test-kit/redis';
+import type { Logger } from '@search-mcp/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alphaToken, mainToken, request, type Running, startApp } from '../../test/http-test-support.js';
 
@@ -142,6 +143,16 @@ function countingStore(): { store: ClusterStore; sessionWrites: () => number } {
   };
 }
 
+/** The MCP endpoint's log lines of both replicas (the rebuild and the replays of state say here when they fail). */
+const sessionLog: string[] = [];
+const sessionLogger: Logger = {
+  debug: () => {},
+  info: (message) => sessionLog.push(`info ${message}`),
+  warn: (message, fields) => sessionLog.push(`warn ${message} ${JSON.stringify(fields)}`),
+  error: (message, fields) => sessionLog.push(`error ${message} ${JSON.stringify(fields)}`),
+  child: () => sessionLogger,
+};
+
 let shared: ReturnType<typeof countingStore>;
 let replicaA: Running;
 let replicaB: Running;
@@ -151,8 +162,8 @@ let balancerUrl: string;
 beforeAll(async () => {
   shared = countingStore();
   [replicaA, replicaB] = await Promise.all([
-    startApp({ app: { clusterStore: shared.store } }),
-    startApp({ app: { clusterStore: shared.store } }),
+    startApp({ app: { clusterStore: shared.store, logger: sessionLogger } }),
+    startApp({ app: { clusterStore: shared.store, logger: sessionLogger } }),
   ]);
   balancer = new Forwarder();
   balancerUrl = await balancer.listen();
@@ -242,13 +253,15 @@ async function moveSession(pair: ReplicaPair, connect: (url: string) => Promise<
 }
 
 describe.each(clients)('a 2025 session of $label', ({ connect }) => {
-  it(
-    'goes on at another replica, keeps its log level, is bound to its token and ends everywhere',
-    {
-      timeout: stepTimeoutMs,
-    },
-    () => moveSession({ a: replicaA, b: replicaB, store: shared.store }, connect),
-  );
+  it('goes on at another replica, keeps its log level, is bound to its token and ends everywhere', {
+    timeout: stepTimeoutMs,
+  }, async () => {
+    sessionLog.length = 0;
+    await moveSession({ a: replicaA, b: replicaB, store: shared.store }, connect);
+    // One rebuild on B (its replays of initialize and log level included), and A's copy followed the level set at
+    // B: nothing failed on the way.
+    expect(sessionLog).toEqual(['info resumed an MCP session another replica opened']);
+  });
 });
 
 describe('two replicas over a real Redis, each with its own store client', () => {

@@ -60,7 +60,7 @@ export class SharedSessionRecords {
 const keyOf = (id: string) => `mcp-session:${id}`;
 
 /** A record written by another version may lack what a rebuild needs: such a session is not resumed (404). */
-function isSharedSessionRecord(value: unknown): value is SharedSessionRecord {
+export function isSharedSessionRecord(value: unknown): value is SharedSessionRecord {
   return (
     isRecord(value) &&
     typeof value.principal === 'string' &&

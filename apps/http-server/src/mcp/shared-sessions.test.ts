@@ -31,6 +31,7 @@ function setUp() {
     },
   };
   const endedElsewhere: string[][] = [[], []];
+  const changedElsewhere: Array<Array<{ id: string; record: SharedSessionRecord }>> = [[], []];
   const replicas = [0, 1].map(
     (index) =>
       new SharedSessions({
@@ -40,12 +41,14 @@ function setUp() {
         logger: silentLogger,
         now,
         onEndedElsewhere: (id) => endedElsewhere[index]?.push(id),
+        onChangedElsewhere: (id, record) => changedElsewhere[index]?.push({ id, record }),
       }),
   );
   return {
     store,
     calls,
     endedElsewhere,
+    changedElsewhere,
     a: replicas[0] as SharedSessions,
     b: replicas[1] as SharedSessions,
     advance: (ms: number) => {
@@ -69,7 +72,7 @@ const settled = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('SharedSessions', () => {
   it('moves a record’s expiry at most once per refresh interval, and writes a change at once', async () => {
-    const { a, store, calls, advance } = setUp();
+    const { a, store, calls, advance, changedElsewhere } = setUp();
     const id = randomUUID();
     const session = sessionStub();
     await a.opened(id, session, recordOf(a.replicaId));
@@ -92,6 +95,11 @@ describe('SharedSessions', () => {
     a.used(id, session, { jsonrpc: '2.0', id: 99, method: 'logging/setLevel', params: { level: 'error' } });
     await settled();
     expect(await store.getRecord(`mcp-session:${id}`)).toMatchObject({ logLevel: 'error' });
+    // The other replica hears of the change (its copy of the session follows); the changing one does not.
+    await expect
+      .poll(() => changedElsewhere[1])
+      .toEqual([{ id, record: expect.objectContaining({ logLevel: 'error' }) }]);
+    expect(changedElsewhere[0]).toEqual([]);
   });
 
   it('writes the record again when it vanished while the session is used here', async () => {

@@ -4,7 +4,12 @@ import type { ClusterStore } from '@search-mcp/cluster';
 import { errorMessage, isRecord, type Logger } from '@search-mcp/shared';
 import type { EndpointSession } from './endpoint-session.js';
 import { recordAfter } from './session-state-changes.js';
-import { isMintedSessionId, type SharedSessionRecord, SharedSessionRecords } from './shared-session-record.js';
+import {
+  isMintedSessionId,
+  isSharedSessionRecord,
+  type SharedSessionRecord,
+  SharedSessionRecords,
+} from './shared-session-record.js';
 
 export interface SharedSessionsOptions {
   store: ClusterStore;
@@ -15,6 +20,11 @@ export interface SharedSessionsOptions {
   logger: Logger;
   /** Another replica ended this session (its client's DELETE): close this replica's copy, if it holds one. */
   onEndedElsewhere(id: string): void;
+  /**
+   * The client changed the session's log level or subscriptions through another replica: bring this replica's copy,
+   * if it holds one, to `record` (with a balancer that is not sticky, several replicas serve one session).
+   */
+  onChangedElsewhere(id: string, record: SharedSessionRecord): void;
   /** The clock (ms), for tests. */
   now?: () => number;
 }
@@ -33,7 +43,8 @@ export type Resumption = { resumed: true; session: EndpointSession } | { resumed
 /** Builds the session of a record on this replica under its id, or says why not. */
 export type SessionRebuilder = (id: string, record: SharedSessionRecord, caller: Caller) => Promise<Resumption>;
 
-const endedChannel = 'mcp-sessions:ended';
+/** Where replicas tell each other of a session ended (`DELETE`) or changed (log level, subscriptions). */
+const sessionsChannel = 'mcp-sessions';
 
 /**
  * The 2025 sessions' records in the cluster store (apps/http-server/README.md, "Replicas"): written when a session
@@ -52,9 +63,12 @@ export class SharedSessions {
 
   constructor(private readonly options: SharedSessionsOptions) {
     this.records = new SharedSessionRecords(options.store, options.ttlMs);
-    this.stopListening = options.store.subscribe(endedChannel, ({ body }) => {
+    this.stopListening = options.store.subscribe(sessionsChannel, ({ body }) => {
       if (!isRecord(body) || typeof body.sessionId !== 'string' || body.replica === this.replicaId) return;
-      options.onEndedElsewhere(body.sessionId);
+      if (body.event === 'ended') options.onEndedElsewhere(body.sessionId);
+      else if (body.event === 'changed' && isSharedSessionRecord(body.record)) {
+        options.onChangedElsewhere(body.sessionId, body.record);
+      }
     });
   }
 
@@ -69,7 +83,7 @@ export class SharedSessions {
     if (!record) return;
     const changed = body === undefined ? undefined : recordAfter(record, body);
     if (changed) {
-      void this.save(id, session, changed);
+      void this.save(id, session, changed).then(() => this.publish(id, 'changed', { record: changed }));
       return;
     }
     const now = this.now();
@@ -89,7 +103,7 @@ export class SharedSessions {
     try {
       if (how === 'closed') {
         await this.records.delete(id);
-        await this.options.store.publish(endedChannel, { sessionId: id, replica: this.replicaId });
+        await this.publish(id, 'ended');
         return;
       }
       const record = await this.records.read(id);
@@ -137,6 +151,14 @@ export class SharedSessions {
       await this.save(id, resumption.session, { ...record, replica: this.replicaId });
     }
     return resumption;
+  }
+
+  private async publish(id: string, event: 'ended' | 'changed', fields: Record<string, unknown> = {}) {
+    try {
+      await this.options.store.publish(sessionsChannel, { sessionId: id, replica: this.replicaId, event, ...fields });
+    } catch (error) {
+      this.warn('could not tell the other replicas of an MCP session', id, error);
+    }
   }
 
   private async save(id: string, session: EndpointSession, record: SharedSessionRecord): Promise<void> {

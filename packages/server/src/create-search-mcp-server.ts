@@ -19,7 +19,7 @@ import { SearchMcpServer } from './search-mcp-server.js';
 import type { RequestExtra } from './request-extra-types.js';
 import type { SearchMcpServerOptions } from './search-mcp-server-options.js';
 import { buildServerInstructions } from './server-instructions.js';
-import { waitForStartingServers } from './starting-servers.js';
+import { serversWithKeptLists, waitForStartingServers } from './starting-servers.js';
 import { refuseCursor } from './forwarding/list-cursor.js';
 import { forwardingCapabilities, registerForwarding } from './forwarding/register-forwarding.js';
 import { toJsonRpcError } from './wire-errors.js';
@@ -156,8 +156,22 @@ export function createSearchMcpServer(options: SearchMcpServerOptions): SearchMc
     async (request: { params?: { cursor?: string; _meta?: Record<string, unknown> } }, extra) => {
       refuseCursor('tools/list', request.params?.cursor);
       const caller = context.callerOf(request.params?._meta, extra);
-      if (!listedOnce && listsBackendTools && options.manager)
-        await waitForStartingServers(options.manager, context.startupWaitMs, extra.signal);
+      if (!listedOnce && listsBackendTools && options.manager) {
+        // Servers with a kept list are listed from it at once; only those without one are worth the wait.
+        let kept = new Set<string>();
+        try {
+          const exposure = context.exposure(caller);
+          kept = serversWithKeptLists((exposure instanceof Promise ? await exposure : exposure).tools);
+        } catch {
+          // A refused caller: the listing below answers with its error.
+        }
+        await waitForStartingServers(
+          options.manager,
+          context.startupWaitMs,
+          extra.signal,
+          (status) => !kept.has(status.id),
+        );
+      }
       listedOnce = true;
       let tools: Awaited<ReturnType<typeof listTools>>;
       try {

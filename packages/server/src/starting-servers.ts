@@ -29,6 +29,16 @@ export function failedServers(
     });
 }
 
+/**
+ * The servers whose tools come from the list kept from their last run (they are still starting): a wait need not
+ * hold for them, their kept list answers at once (README, "Discovery before the servers are up").
+ */
+export function serversWithKeptLists(tools: Iterable<{ serverName: string; cached?: boolean }>): Set<string> {
+  const kept = new Set<string>();
+  for (const tool of tools) if (tool.cached) kept.add(tool.serverName);
+  return kept;
+}
+
 /** Which starting servers a wait is for. */
 export type StartingServerFilter = (status: ServerStatus) => boolean;
 
@@ -54,32 +64,14 @@ export function waitForStartingServers(
   waitsFor: StartingServerFilter = everyStartingServer,
   onWait?: (elapsedMs: number, waitingFor: string[]) => void,
 ): Promise<void> {
-  const waitingFor = () =>
-    manager
+  const waitingFor = () => {
+    const ids = manager
       .status()
       .filter((status) => status.state === 'starting' && waitsFor(status))
       .map((status) => status.id);
-  if (limitMs <= 0 || signal.aborted || waitingFor().length === 0) return Promise.resolve();
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const finish = () => {
-      clearTimeout(timer);
-      clearInterval(ticker);
-      manager.off('status-change', check);
-      signal.removeEventListener('abort', finish);
-      resolve();
-    };
-    const check = () => {
-      const ids = waitingFor();
-      if (ids.length === 0) return finish();
-      onWait?.(performance.now() - started, ids);
-    };
-    const timer = setTimeout(finish, limitMs);
-    // Every second while someone hears of the wait (progress notifications): a cold start takes many.
-    const ticker = onWait ? setInterval(check, 1000) : undefined;
-    manager.on('status-change', check);
-    signal.addEventListener('abort', finish, { once: true });
-  });
+    return ids.length > 0 ? ids : undefined;
+  };
+  return waitWhile(manager, waitingFor, { limitMs, signal, ...(onWait ? { onWait } : {}) });
 }
 
 /**
@@ -114,31 +106,53 @@ export function waitForServer(
   },
 ): Promise<ServerStatus | undefined> {
   const current = () => manager.status().find((status) => status.id === serverId);
-  const first = current();
-  if (first?.state !== 'starting' || options.limitMs <= 0 || options.signal.aborted) return Promise.resolve(first);
+  const stillStarting = () => {
+    const status = current();
+    return status?.state === 'starting' ? status : undefined;
+  };
+  const { onWait } = options;
+  return waitWhile(manager, stillStarting, {
+    limitMs: options.limitMs,
+    signal: options.signal,
+    ...(options.intervalMs !== undefined ? { intervalMs: options.intervalMs } : {}),
+    ...(onWait ? { onWait: (elapsedMs: number, status: ServerStatus) => onWait({ elapsedMs, status }) } : {}),
+  }).then(current);
+}
+
+/**
+ * The one wait loop: resolves once `pending` answers undefined (checked at once and at each status change), after
+ * `limitMs`, or when `signal` aborts. `onWait` hears what is still pending at each status change and every
+ * `intervalMs` (a second by default) while it does: a cold start takes many, and progress notifications follow it.
+ */
+function waitWhile<Pending>(
+  manager: ServerStatusSource,
+  pending: () => Pending | undefined,
+  options: {
+    limitMs: number;
+    signal: AbortSignal;
+    onWait?: (elapsedMs: number, pending: Pending) => void;
+    intervalMs?: number;
+  },
+): Promise<void> {
+  const { limitMs, signal, onWait } = options;
+  if (limitMs <= 0 || signal.aborted || pending() === undefined) return Promise.resolve();
   const started = performance.now();
   return new Promise((resolve) => {
     const finish = () => {
       clearTimeout(timer);
       clearInterval(ticker);
       manager.off('status-change', check);
-      options.signal.removeEventListener('abort', finish);
-      resolve(current());
+      signal.removeEventListener('abort', finish);
+      resolve();
     };
-    const tell = (status: ServerStatus) => options.onWait?.({ elapsedMs: performance.now() - started, status });
     const check = () => {
-      const status = current();
-      if (status?.state !== 'starting') return finish();
-      tell(status);
+      const left = pending();
+      if (left === undefined) return finish();
+      onWait?.(performance.now() - started, left);
     };
-    const timer = setTimeout(finish, options.limitMs);
-    const ticker = options.onWait
-      ? setInterval(() => {
-          const status = current();
-          if (status) tell(status);
-        }, options.intervalMs ?? 1000)
-      : undefined;
+    const timer = setTimeout(finish, limitMs);
+    const ticker = onWait ? setInterval(check, options.intervalMs ?? 1000) : undefined;
     manager.on('status-change', check);
-    options.signal.addEventListener('abort', finish, { once: true });
+    signal.addEventListener('abort', finish, { once: true });
   });
 }

@@ -1,8 +1,8 @@
 import { type Caller, isServerAllowed, isServerVisibleToProject } from '@search-mcp/catalog';
 import { ServerNotRunningError, TimeoutError } from '@search-mcp/shared';
-import { noteProgressBeforeCall } from '../progress-forwarder.js';
 import type { RequestExtra } from '../request-extra-types.js';
 import { serverIdOf, startingServerIds, type StartingServerWait, waitForServer } from '../starting-servers.js';
+import { startupWaitProgress } from '../startup-wait-progress.js';
 import type { HandlerContext } from './handler-context.js';
 
 /** A server entry's call timeout when the config has none to say (the config's own default). */
@@ -46,8 +46,9 @@ export function waitForCalledServer(
     return undefined;
   const limitMs = server.timeoutMs ?? defaultCallTimeoutMs;
   const started = performance.now();
-  const onWait = progressOfWait(serverId, meta, extra);
-  onWait?.({ elapsedMs: 0, status: { id: serverId, state: 'starting', toolCount: 0, restarts: 0 } });
+  const progress = startupWaitProgress(meta, extra);
+  progress?.(0, [serverId]);
+  const onWait = progress ? ({ elapsedMs }: StartingServerWait) => progress(elapsedMs, [serverId]) : undefined;
   return waitForServer(manager, serverId, { limitMs, signal: extra.signal, ...(onWait ? { onWait } : {}) }).then(
     (status) => {
       const remainingMs = Math.max(1, Math.round(limitMs - (performance.now() - started)));
@@ -75,32 +76,4 @@ export function waitForCalledServer(
 export interface CalledServerWait {
   /** The call's timeout: what is left of the server's `timeoutMs` after the wait (at least 1 ms). */
   remainingMs: number;
-}
-
-/** Progress notifications of the wait, under the client's token; undefined when the client gave none. */
-function progressOfWait(
-  serverId: string,
-  meta: Record<string, unknown> | undefined,
-  extra: RequestExtra,
-): ((wait: StartingServerWait) => void) | undefined {
-  const token = meta?.progressToken;
-  if (typeof token !== 'string' && typeof token !== 'number') return undefined;
-  let progress = 0;
-  return ({ elapsedMs }) => {
-    // Each notification's progress is one more than the last: the value must grow.
-    progress += 1;
-    noteProgressBeforeCall(extra, progress);
-    extra
-      .sendNotification({
-        method: 'notifications/progress',
-        params: {
-          progressToken: token,
-          progress,
-          message: `waiting for server '${serverId}' to start (${Math.round(elapsedMs / 1000)} s)`,
-        },
-      })
-      .catch(() => {
-        // The client went away; the call itself reports that.
-      });
-  };
 }

@@ -4,9 +4,10 @@ import { callerFields, errorFields } from '../audit/request-audit.js';
 import { type DiscoveryResult, toDiscoveryResults } from '../discovery-response.js';
 import { describeZodIssues, toolDiscoveryArguments } from '../meta-tool-arguments.js';
 import type { RequestExtra } from '../request-extra-types.js';
-import { failedServers, startingServerIds, waitForStartingServers } from '../starting-servers.js';
+import { failedServers, serversWithKeptLists, startingServerIds, waitForStartingServers } from '../starting-servers.js';
 import { toErrorResult } from '../wire-errors.js';
 import type { ServerStatusSource } from '../search-mcp-server-options.js';
+import { startupWaitProgress } from '../startup-wait-progress.js';
 import type { HandlerContext } from './handler-context.js';
 
 /**
@@ -45,7 +46,8 @@ export async function handleToolDiscovery(
       servers[id] !== undefined &&
       isServerVisibleToProject(servers[id].projects, caller.projectId) &&
       isServerAllowed(caller.access, caller.projectId, id);
-    const kept = await serversWithKeptLists(context, caller);
+    const exposure = context.exposure(caller);
+    const kept = serversWithKeptLists((exposure instanceof Promise ? await exposure : exposure).tools);
     if (context.manager) await waitForUnlistedServers(context, context.manager, kept, visible, extra);
     const response = await context.catalog.search(
       {
@@ -107,15 +109,6 @@ export async function handleToolDiscovery(
   }
 }
 
-/** The servers whose tools the caller sees from a kept list (they are still starting). */
-async function serversWithKeptLists(context: HandlerContext, caller: Caller): Promise<Set<string>> {
-  const exposure = context.exposure(caller);
-  const { tools } = exposure instanceof Promise ? await exposure : exposure;
-  const kept = new Set<string>();
-  for (const tool of tools) if (tool.cached) kept.add(tool.serverName);
-  return kept;
-}
-
 /**
  * The very first session has no kept lists: the servers still starting without one are waited for, at most
  * `discoveryWaitMs`, so the first discovery finds their tools; a client that gave a progress token hears of the
@@ -129,26 +122,7 @@ function waitForUnlistedServers(
   visible: (id: string) => boolean,
   extra: RequestExtra,
 ): Promise<void> {
-  const token = extra._meta?.progressToken;
-  let progress = 0;
-  const onWait =
-    typeof token === 'string' || typeof token === 'number'
-      ? (elapsedMs: number, waitingFor: string[]) => {
-          progress += 1;
-          extra
-            .sendNotification({
-              method: 'notifications/progress',
-              params: {
-                progressToken: token,
-                progress,
-                message: `waiting for ${waitingFor.length === 1 ? 'server' : 'servers'} ${waitingFor.map((id) => `'${id}'`).join(', ')} to start (${Math.round(elapsedMs / 1000)} s)`,
-              },
-            })
-            .catch(() => {
-              // The client went away; the discovery itself reports that.
-            });
-        }
-      : undefined;
+  const onWait = startupWaitProgress(extra._meta, extra);
   return waitForStartingServers(
     manager,
     context.discoveryWaitMs,

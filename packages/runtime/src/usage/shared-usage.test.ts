@@ -91,6 +91,21 @@ describe('UsageStatistics with a shared cluster store', () => {
     await b.close();
   });
 
+  it('counts tools past maxSeries as (other), as the process statistics do', async () => {
+    const store = createMemoryClusterStore({ shared: true, now: () => start });
+    stores.push(store);
+    const statistics = new UsageStatistics({ now: () => start, maxSeries: 1, cluster: { store } });
+    statistics.record(call('docs:search', start));
+    statistics.record(call('git:log', start));
+    statistics.record(call('git:diff', start));
+    const report = await statistics.reportAcrossReplicas({ window: '1h' });
+    expect(report.tools.map((tool) => [tool.toolKey, tool.calls])).toEqual([
+      ['(other)', 2],
+      ['docs:search', 1],
+    ]);
+    await statistics.close();
+  });
+
   it('is the process figures without a cluster store', async () => {
     const statistics = new UsageStatistics({ now: () => start });
     statistics.record(call('docs:search', start));

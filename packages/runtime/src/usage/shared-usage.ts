@@ -5,7 +5,7 @@ import { DurationHistogram } from './duration-histogram.js';
 import { HOUR_MS, HOURS_KEPT, MINUTE_MS, MINUTES_KEPT, SearchSeries, ToolSeries } from './usage-buckets.js';
 import { usageRecordKind } from './usage-record-kind.js';
 import { buildUsageReport } from './usage-report-builder.js';
-import { type UsageReport, type UsageReportQuery, usageWindows } from './usage-report-types.js';
+import { OTHER_SERIES, type UsageReport, type UsageReportQuery, usageWindows } from './usage-report-types.js';
 
 /** `[serverId, toolKey, calls, errors, histogram pairs, lastCallAt]` */
 type ToolRow = [string, string, number, number, Array<[number, number]>, number];
@@ -56,6 +56,8 @@ export interface SharedUsageOptions {
   logger: Logger;
   /** How often what was counted is written; default 1,000 ms. */
   flushEveryMs?: number;
+  /** Tools with a row of their own per bucket, as `UsageStatistics`' `maxSeries`; later ones count as `(other)`. */
+  maxSeries: number;
 }
 
 /**
@@ -99,12 +101,15 @@ export class SharedUsage {
         tally.searches.durations.add(duration);
         continue;
       }
-      const key = `${kind.serverId}\u0000${kind.toolKey}`;
+      let key = `${kind.serverId}\u0000${kind.toolKey}`;
+      // Bounded as the process's own series are: a bucket's record never outgrows the cap.
+      const full = !tally.tools.has(key) && tally.tools.size >= this.options.maxSeries;
+      if (full) key = `${OTHER_SERIES}\u0000${OTHER_SERIES}`;
       let tool = tally.tools.get(key);
       if (!tool) {
         tool = {
-          serverId: kind.serverId,
-          toolKey: kind.toolKey,
+          serverId: full ? OTHER_SERIES : kind.serverId,
+          toolKey: full ? OTHER_SERIES : kind.toolKey,
           calls: 0,
           errors: 0,
           durations: new DurationHistogram(),

@@ -70,6 +70,7 @@ export class UsageStatistics {
     this.shared = options.cluster
       ? new SharedUsage(options.cluster.store, {
           now: this.now,
+          maxSeries: this.maxSeries,
           logger: options.logger ?? silentLogger,
           ...(options.cluster.flushEveryMs !== undefined ? { flushEveryMs: options.cluster.flushEveryMs } : {}),
         })

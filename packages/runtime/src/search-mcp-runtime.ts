@@ -81,7 +81,7 @@ export interface SearchMcpRuntimeOptions {
   /**
    * The state replicas share (docs/scale-out.md); the caller's to close. When it is `shared` (Redis): backend OAuth
    * credentials live in it (unless `manager.oauth.store` is given), usage statistics are summed over the replicas,
-   * and admin actions (`replicas`) reach every replica.
+   * admin actions (`replicas`) reach every replica, and tasks are written through to it so any replica answers them.
    */
   clusterStore?: ClusterStore;
 }
@@ -207,6 +207,8 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
     sessions,
     logger: logger.child({ component: 'forwarding' }),
     pendingInputs,
+    // Tasks written through, so any replica answers them (packages/server/README.md, "Tasks across replicas").
+    ...(sharedStore ? { clusterStore: sharedStore } : {}),
   });
   const replicas = createReplicaFanOut(sharedStore, { manager, catalog }, logger.child({ component: 'replicas' }));
   const waitsForClient = options.backendClientCapabilities === 'first-client';
@@ -269,7 +271,7 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
     close: () => {
       closing ??= (async () => {
         replicas.close();
-        hub.close();
+        await hub.close();
         await pins.close();
         await manager.close();
         // The lists this run's servers sent are on disk before the process may exit (`search`, `call`).

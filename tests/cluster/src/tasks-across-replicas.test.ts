@@ -52,12 +52,16 @@ describe('a task whose replica is SIGKILLed', () => {
     }
   });
 
-  it('one still working when its replica died is readable from the others (not "Task not found")', async () => {
+  it('one still working when its replica died is readable from the others, then reads failed once its heartbeat is gone', async () => {
     const others = rig.replicaUrls.filter((_url, index) => index !== unfinished.replica);
     for (const url of others) {
       const answer = await getTask(url, rig.authorization, unfinished.taskId);
       expect(answer.error, `${url}: ${answer.text}`).toBeUndefined();
       expect(answer.result).toMatchObject({ taskId: unfinished.taskId, status: expect.any(String) });
     }
+    // packages/server README: a task whose replica stopped (heartbeat gone, 10 s) reads failed, saying so.
+    const ended = await waitForTaskEnd(others[0] ?? '', rig.authorization, unfinished.taskId, 30_000);
+    expect(ended.result, ended.text).toMatchObject({ taskId: unfinished.taskId, status: 'failed' });
+    expect(String(ended.result?.statusMessage)).toContain('stopped');
   });
 });

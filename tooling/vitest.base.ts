@@ -11,7 +11,7 @@ import { defineConfig } from 'vitest/config';
  * stubbed variables and `process.env` in their `afterEach`/`afterAll`, and close every server they start.
  */
 export function packageTestConfig(overrides: { include?: string[]; testTimeout?: number } = {}) {
-  const timeout = overrides.testTimeout ?? 30_000;
+  const timeout = overrides.testTimeout ?? 60_000;
   return defineConfig({
     test: {
       include: overrides.include ?? ['src/**/*.test.ts', 'test/**/*.test.ts'],

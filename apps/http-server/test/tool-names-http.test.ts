@@ -9,7 +9,14 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliProcess, startCli } from './cli-process.js';
-import { everythingEntry, fixtureServer, mcpClient, request, temporaryDirectory } from './http-test-support.js';
+import {
+  eventually,
+  everythingEntry,
+  fixtureServer,
+  mcpClient,
+  request,
+  temporaryDirectory,
+} from './http-test-support.js';
 
 /** Generous: the suite runs on 2 busy cores in CI. */
 const stepTimeoutMs = 90_000;
@@ -52,6 +59,12 @@ beforeAll(async () => {
   await writeFile(configFile, configText('process_id'));
   app = await startCli(['--config', configFile, '--port', '0'], { ...process.env, SEARCH_MCP_WATCH: '1' });
   await app.waitForStderr('watching the config file');
+  // Both servers up before the first listing: it waits for them only `startupWaitMs`, which a busy machine outlasts.
+  await eventually(async () => {
+    const { body } = await request(app.url, '/v1/servers', { token: null });
+    const servers = (body as { servers?: Array<{ state: string }> }).servers ?? [];
+    return servers.length === 2 && servers.every((server) => server.state === 'running') ? true : undefined;
+  }, stepTimeoutMs - 10_000);
   ({ client } = await mcpClient(app.url, {}));
 }, stepTimeoutMs);
 

@@ -45,7 +45,7 @@ describe.each(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)('search-mcp-http on %s',
       const listed = await request(cli.url, '/v1/tools');
       const servers = new Set((listed.body?.tools ?? []).map((tool: { serverName: string }) => tool.serverName));
       return servers.has('slow') && servers.has('stubborn') ? true : undefined;
-    });
+    }, 60_000);
     const backends = descendantsOf(cli.child.pid as number);
     expect(backends.length).toBeGreaterThanOrEqual(2);
 
@@ -82,5 +82,5 @@ describe.each(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)('search-mcp-http on %s',
       return alive.length === 0 ? alive : undefined;
     }, 5000).catch(() => backends.filter(isAlive).map((pid) => `${pid}: ${commandOf(pid)}`));
     expect(left).toEqual([]);
-  });
+  }, 120_000);
 });

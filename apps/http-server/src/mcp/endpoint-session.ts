@@ -14,4 +14,6 @@ export interface EndpointSession extends PooledSession {
   record?: SharedSessionRecord;
   /** When the record's expiry was last moved (ms). */
   sharedAt: number;
+  /** Rebuilt here from the record of a session another replica opened (its old streams' events are not here). */
+  resumed?: boolean;
 }

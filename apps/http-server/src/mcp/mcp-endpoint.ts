@@ -268,7 +268,7 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
       if (!session || session.tokenId !== caller.tokenId) return jsonRpcError(reply, 404, -32001, 'Session not found');
       session.lastSeen = Date.now();
       shared.used(sessionId, session, request.method === 'POST' ? request.body : undefined);
-      await forgetUnknownLastEventId(request, session.events);
+      if (session.resumed) await forgetUnknownLastEventId(request, session.events);
       reply.hijack();
       if (request.method === 'POST') forgetWhenDelivered(reply, session.events, request.body);
       await session.transport.inner.handleRequest(request.raw, reply.raw, request.body);

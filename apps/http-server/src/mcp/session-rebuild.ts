@@ -61,6 +61,7 @@ export function createSessionRebuilder(options: SessionRebuildOptions): SessionR
       // Nobody will resume the replayed initialize's stream.
       session.events.delivered([replayId('initialize')]);
       session.lastSeen = Date.now();
+      session.resumed = true;
       slot.commit(id, session);
       return { resumed: true, session };
     } catch (error) {

@@ -2,11 +2,11 @@ import type { FastifyRequest } from 'fastify';
 import type { SessionEventStore } from './session-event-store.js';
 
 /**
- * A GET that resumes a stream this replica never held (another replica's, before the session moved here, or one
- * already forgotten) gets a new stream rather than the SDK's 400 "Invalid event ID": the spec lets a server start a
- * fresh stream, and the client keeps its session; what the old stream still had to send is lost
- * (apps/http-server/README.md, "Replicas"). Done by taking `Last-Event-ID` off the request before the transport
- * reads it.
+ * In a session rebuilt here, a GET that resumes a stream this replica does not hold (the old replica's, or one already
+ * forgotten) gets a new stream rather than the SDK's 400 "Invalid event ID": the spec lets a server start a fresh
+ * stream, and the client keeps its session; what the old stream still had to send is lost
+ * (apps/http-server/README.md, "Replicas"). A session opened here keeps the 400 for an id it forgot. Done by taking
+ * `Last-Event-ID` off the request before the transport reads it.
  */
 export async function forgetUnknownLastEventId(request: FastifyRequest, events: SessionEventStore): Promise<void> {
   const lastEventId = request.headers['last-event-id'];

@@ -82,18 +82,15 @@ const clients: Array<{ label: string; connect(url: string): Promise<SessionClien
       };
     },
   },
-  {
-    label: 'the 2.x SDK client (2025-06-18)',
-    connect: async (url) => {
+  ...(['2025-06-18', '2025-11-25'] as const).map((version) => ({
+    label: `the 2.x SDK client (${version})`,
+    connect: async (url: string): Promise<SessionClient> => {
       const transport = new Sdk2Transport(new URL(`${url}/mcp`), {
         requestInit: { headers: { authorization: `Bearer ${mainToken}` } },
       });
-      const client = new Sdk2Client(
-        { name: 'replica-test-2', version: '2' },
-        { supportedProtocolVersions: ['2025-06-18'] },
-      );
+      const client = new Sdk2Client({ name: 'replica-test-2', version: '2' }, { supportedProtocolVersions: [version] });
       await client.connect(transport);
-      expect(client.getNegotiatedProtocolVersion()).toBe('2025-06-18');
+      expect(client.getNegotiatedProtocolVersion()).toBe(version);
       return {
         sessionId: () => transport.sessionId,
         listTools: async () => (await client.listTools()).tools.map((tool) => tool.name),
@@ -109,7 +106,7 @@ const clients: Array<{ label: string; connect(url: string): Promise<SessionClien
         close: () => client.close(),
       };
     },
-  },
+  })),
 ];
 
 /** The store both replicas share, counting writes of session records (a bad request must write none). */

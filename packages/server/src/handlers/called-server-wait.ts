@@ -1,5 +1,5 @@
 import { type Caller, isServerAllowed, isServerVisibleToProject } from '@search-mcp/catalog';
-import { ServerNotRunningError, TimeoutError } from '@search-mcp/shared';
+import { ServerNotRunningError, TimeoutError, type ToolInfo } from '@search-mcp/shared';
 import type { RequestExtra } from '../request-extra-types.js';
 import { serverIdOf, startingServerIds, type StartingServerWait, waitForServer } from '../starting-servers.js';
 import { startupWaitProgress } from '../startup-wait-progress.js';
@@ -76,4 +76,32 @@ export function waitForCalledServer(
 export interface CalledServerWait {
   /** The call's timeout: what is left of the server's `timeoutMs` after the wait (at least 1 ms). */
   remainingMs: number;
+}
+
+/** A called tool's key and the caller's tools, once its server (if it was starting) is up: see `resolveCalledTool`. */
+export interface CalledTool {
+  toolKey: string;
+  tools: readonly ToolInfo[];
+  /** Set when the call waited for its server: the call's timeout is what the wait left. */
+  waited?: CalledServerWait;
+}
+
+/**
+ * Resolves a direct call's tool name (a listed name: `server__tool`, or the tool's own name with `exposure.names:
+ * "original"`) to its key, waiting first for its server when that is still starting. The name is looked up before the
+ * wait, so a tool listed from its server's kept list waits for that server whatever its name's form; and again after
+ * it, since a server that had no kept list brings its tools (and their listed names) only when it is up.
+ */
+export async function resolveCalledTool(
+  context: HandlerContext,
+  name: string,
+  caller: Caller,
+  meta: Record<string, unknown> | undefined,
+  extra: RequestExtra,
+): Promise<CalledTool> {
+  let exposure = await context.exposure(caller);
+  const starting = waitForCalledServer(context, exposure.names.keyOf(name) ?? name, caller, meta, extra);
+  const waited = starting ? await starting : undefined;
+  if (waited) exposure = await context.exposure(caller);
+  return { toolKey: exposure.names.keyOf(name) ?? name, tools: exposure.tools, ...(waited ? { waited } : {}) };
 }

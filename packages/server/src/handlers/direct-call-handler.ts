@@ -14,7 +14,7 @@ import { runsAsTask, toCreateTaskResult } from '../tasks/modern-tasks.js';
 import { keepsTaskOwner, taskOwner, withExposedIds } from '../tasks/task-handlers.js';
 import type { ExposedTask } from '../tasks/task-table.js';
 import { JsonRpcWireError, toJsonRpcError } from '../wire-errors.js';
-import { type CalledServerWait, waitForCalledServer } from './called-server-wait.js';
+import { type CalledServerWait, resolveCalledTool } from './called-server-wait.js';
 import type { HandlerContext } from './handler-context.js';
 import { runToolCall } from './run-tool-call.js';
 
@@ -38,13 +38,8 @@ export async function handleDirectCall(
   extra: RequestExtra,
 ): Promise<ToolCallResult> {
   try {
-    // Before the names are resolved: a server that finishes connecting brings its tools (and their listed names).
-    const starting = waitForCalledServer(context, name, caller, meta, extra);
-    const waited = starting ? await starting : undefined;
     // Inside the try: a refused caller fails here already, and must get its error's code, not -32603.
-    const exposure = context.exposure(caller);
-    const { tools, names } = exposure instanceof Promise ? await exposure : exposure;
-    const toolKey = names.keyOf(name) ?? name;
+    const { toolKey, tools, waited } = await resolveCalledTool(context, name, caller, meta, extra);
     if (offersTasks(context, caller, extra)) {
       const tool = tools.find((entry: ToolInfo) => entry.toolKey === toolKey);
       // The server's status says whether it is a 2026-07-28 backend that offers tasks (any of its tools may answer
@@ -118,10 +113,7 @@ export async function handleTaskCall(
   }
   const ttl = typeof task.ttl === 'number' ? task.ttl : undefined;
   try {
-    const starting = waitForCalledServer(context, name, caller, meta, extra);
-    const waited = starting ? await starting : undefined;
-    const { names } = await context.exposure(caller);
-    const toolKey = names.keyOf(name) ?? name;
+    const { toolKey, waited } = await resolveCalledTool(context, name, caller, meta, extra);
     const { result, exposed } = await createTask(context, toolKey, args, caller, meta, extra, ttl, waited);
     return (exposed ? withExposedIds(result, exposed) : result) as ToolCallResult;
   } catch (error) {

@@ -6,19 +6,13 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { parseConfig } from '@search-mcp/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
 import { parseCommandLine } from '../src/command-line.js';
 import { httpAppDefaults } from '../src/http-app-options.js';
 import { repoRoot, request, type Running, startApp } from './http-test-support.js';
-
-// The YAML parser vitest itself depends on (`yaml`), reached through vitest so that no package declares it twice.
-const requireFromVitest = createRequire(createRequire(import.meta.url).resolve('vitest/package.json'));
-const yaml = requireFromVitest('yaml') as {
-  parseAllDocuments(text: string): Array<{ errors: Array<{ message: string }>; toJS(): unknown }>;
-};
 
 const haproxy = '/usr/sbin/haproxy';
 const composeDirectory = join(repoRoot, 'deploy/compose');
@@ -28,7 +22,7 @@ const kubernetesDirectory = join(repoRoot, 'deploy/kubernetes');
 type Manifest = Record<string, any>;
 
 async function readYamlFile(path: string): Promise<Manifest[]> {
-  const documents = yaml.parseAllDocuments(await readFile(path, 'utf8'));
+  const documents = parseAllDocuments(await readFile(path, 'utf8'));
   for (const document of documents)
     expect(
       document.errors.map((error) => error.message),

@@ -31,9 +31,10 @@ describe('settingsNeedingRestart', () => {
         ...input,
         exposure: { mode: 'proxy', pinned: ['files:read'] },
         audit: { file: '/tmp/audit.jsonl' },
+        cluster: { redis: { url: 'redis://127.0.0.1:6379' } },
         search: { cloud: { url: 'https://search.example/catalog' }, llm: { model: 'other' } },
       })),
-    ).toEqual(['exposure.mode', 'exposure.pinned', 'audit', 'search.cloud', 'search.llm']);
+    ).toEqual(['exposure.mode', 'exposure.pinned', 'audit', 'cluster', 'search.cloud', 'search.llm']);
     // The ranker's settings filled in for a strategy new to the config are told once, with the strategy.
     expect(compare((input) => ({ ...input, projects: { web: { optimization: 'llm' } } }))).toEqual([
       'search.strategy (llm: its ranker is built at start)',

@@ -3,7 +3,7 @@
  * rest of the config is read in three places:
  *
  * - at start only: `exposure.mode` and `exposure.pinned` (each MCP session is built with them), `audit` (the file is
- *   opened once), and the rankers' own settings `search.cloud`, `search.llm`, `search.hybrid` (built once, and only
+ *   opened once), `cluster` (the shared store is connected once), and the rankers' own settings `search.cloud`, `search.llm`, `search.hybrid` (built once, and only
  *   for the strategies the config used at start);
  * - by the catalog on every request: `search.strategy`, `search.maxResults`, `projects`, `auth`, `exposure.names`,
  *   and each server's `enabled`, `projects`, `toolPermissions` and `tools` overrides — live when the catalog can be
@@ -39,6 +39,7 @@ export function settingsNeedingRestart(
   if (differs(previous.exposure.mode, next.exposure.mode)) paths.push('exposure.mode');
   if (differs(previous.exposure.pinned, next.exposure.pinned)) paths.push('exposure.pinned');
   if (differs(previous.audit, next.audit)) paths.push('audit');
+  if (differs(previous.cluster, next.cluster)) paths.push('cluster');
   const before = strategiesInUse(previous);
   const newRankers = [...strategiesInUse(next)].filter(
     (strategy) => strategiesWithOwnRanker.includes(strategy) && !before.has(strategy),

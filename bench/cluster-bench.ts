@@ -8,8 +8,10 @@
  *      replica) through HAProxy to 1 and to 3 replicas, both with Redis; autocannon, every answer's text checked.
  *   2. The added latency of the shared store: the same request, one at a time, straight to one replica with `cluster`
  *      and to one without, interleaved request by request (so both see the same machine load); the difference of
- *      their p50s is what the store costs per request. Goal ≤ 0.5 ms.
- * Every replica runs with a rate limit far above the load (`--rate-limit 100000000`), so each request still takes its
+ *      their p50s is what the store costs per request. Goal ≤ 0.5 ms. Then the same with the rate limit off, and
+ *      one bare Redis round trip (PING) for scale: where the added time goes.
+ * Redis runs without persistence (its default; the tests' rig syncs every write to disk so a restart keeps it, which
+ * here would measure the disk). Every replica runs with a rate limit far above the load (`--rate-limit 100000000`), so each request still takes its
  * rate-limit window (in Redis with `cluster`) as in production, without ever being refused.
  *
  * On a 2-core machine three replicas, HAProxy, Redis and autocannon share two cores: 3 replicas need not beat 1
@@ -19,6 +21,7 @@
  * request failed or answered something else than the echo.
  */
 import { createRequire } from 'node:module';
+import { createConnection } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { type ClusterRig, startClusterRig } from '../tests/cluster/src/cluster-rig.js';
 import { isToolSuccess, modernRequest } from '../tests/cluster/src/modern-requests.js';
@@ -121,7 +124,7 @@ interface Throughput {
 
 async function throughput(replicas: number): Promise<Throughput> {
   log(`throughput: ${replicas} replica(s) behind HAProxy, with Redis`);
-  const rig = await startClusterRig({ replicas, cluster: true, rateLimitPerMinute });
+  const rig = await startClusterRig({ replicas, cluster: true, rateLimitPerMinute, durableRedis: false });
   try {
     for (let index = 0; index < replicas * 3; index += 1) await checkedCall(rig.url, rig);
     const options = {
@@ -165,13 +168,51 @@ interface AddedLatency {
   goalMs: number;
   met: boolean;
   storeInUse: 'redis' | 'in-process';
+  /** One bare Redis round trip (PING) from this process at the same time, p50: what each store call costs here. */
+  redisRoundTripP50Ms: number;
 }
 
-async function addedLatency(): Promise<AddedLatency> {
-  log(`added latency: one replica with cluster and one without, ${rounds} interleaved requests each`);
-  const withCluster = await startClusterRig({ replicas: 1, cluster: true, rateLimitPerMinute });
+/** p50 of `count` PINGs on one connection to Redis (RESP by hand: the bench has no Redis client of its own). */
+async function redisRoundTripP50(redisUrl: string, count: number): Promise<number> {
+  const { hostname, port } = new URL(redisUrl);
+  const socket = createConnection({ host: hostname, port: Number(port) });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
   try {
-    const without = await startClusterRig({ replicas: 1, cluster: false, rateLimitPerMinute });
+    const times: number[] = [];
+    for (let index = 0; index < count; index += 1) {
+      const started = performance.now();
+      await new Promise<void>((resolve) => {
+        socket.once('data', () => resolve());
+        socket.write('*1\r\n$4\r\nPING\r\n');
+      });
+      times.push(performance.now() - started);
+    }
+    return summarize(times).p50;
+  } finally {
+    socket.destroy();
+  }
+}
+
+async function addedLatency(rateLimit: number): Promise<AddedLatency> {
+  log(
+    `added latency (--rate-limit ${rateLimit}): one replica with cluster and one without, ${rounds} interleaved requests each`,
+  );
+  const withCluster = await startClusterRig({
+    replicas: 1,
+    cluster: true,
+    rateLimitPerMinute: rateLimit,
+    durableRedis: false,
+  });
+  try {
+    const without = await startClusterRig({
+      replicas: 1,
+      cluster: false,
+      rateLimitPerMinute: rateLimit,
+      durableRedis: false,
+    });
     try {
       const targets = [
         { rig: withCluster, url: withCluster.replicaUrls[0] ?? '', times: [] as number[] },
@@ -185,6 +226,7 @@ async function addedLatency(): Promise<AddedLatency> {
           if (index >= 200) target.times.push(performance.now() - started);
         }
       }
+      const pingP50 = await redisRoundTripP50(withCluster.redisUrl, 2000);
       const withP50 = summarize(targets[0]?.times ?? []).p50;
       const withoutP50 = summarize(targets[1]?.times ?? []).p50;
       const added = withP50 - withoutP50;
@@ -196,6 +238,7 @@ async function addedLatency(): Promise<AddedLatency> {
         goalMs: goalAddedMs,
         met: added <= goalAddedMs,
         storeInUse: usesRedis(withCluster) ? 'redis' : 'in-process',
+        redisRoundTripP50Ms: round(pingP50, 3),
       };
     } finally {
       await without.close();
@@ -211,12 +254,15 @@ async function main(): Promise<void> {
   log(`1 replica: ${JSON.stringify(one)}`);
   const three = await throughput(3);
   log(`3 replicas: ${JSON.stringify(three)}`);
-  const added = await addedLatency();
+  const added = await addedLatency(rateLimitPerMinute);
+  // The same with the rate limit off: what the store costs a request apart from its rate-limit window.
+  const addedWithoutRateLimit = await addedLatency(0);
   const result = {
     machine: { ...machine, loadAverageAtEnd: loadAverage() },
     settings: { seconds, warmupSeconds, connections, rounds, rateLimitPerMinute },
     throughput: [one, three],
     addedLatency: added,
+    addedLatencyWithoutRateLimit: addedWithoutRateLimit,
   };
   const storeNote = (store: 'redis' | 'in-process') =>
     store === 'redis' ? 'Redis' : 'in-process (the replicas did not report Redis: `cluster` not wired in this build)';
@@ -242,6 +288,13 @@ async function main(): Promise<void> {
         formatMs(added.addedP50Ms),
         `≤ ${goalAddedMs} ms — ${added.met ? 'met' : '**not met**'}`,
       ],
+      [
+        'latency',
+        'added p50 with the rate limit off (`--rate-limit 0`), for the breakdown',
+        formatMs(addedWithoutRateLimit.addedP50Ms),
+        '—',
+      ],
+      ['latency', 'one bare Redis round trip (PING), p50, for scale', formatMs(added.redisRoundTripP50Ms), '—'],
     ]),
     '',
     `Failed or wrong answers under load: ${one.failed} (1 replica), ${three.failed} (3 replicas). p50/p99 under ` +

@@ -24,6 +24,12 @@ export interface ClusterRigOptions {
   cluster?: boolean;
   /** `--rate-limit N` for every replica (requests per minute per token). */
   rateLimitPerMinute?: number;
+  /**
+   * Redis syncs every write to its append-only file before it answers (default true), so `restartRedis()` loses
+   * nothing; false runs it without persistence (Redis's default), as a benchmark of request cost wants: an fsync per
+   * write would be measured, not the store.
+   */
+  durableRedis?: boolean;
 }
 
 export interface ClusterRig {
@@ -67,7 +73,7 @@ export async function startClusterRig(options: ClusterRigOptions = {}): Promise<
 
   try {
     // Append-only, every write synced: a restart keeps what was written (test kit, `./redis`).
-    redis = await startRedisServer({ appendOnly: true });
+    redis = await startRedisServer({ appendOnly: options.durableRedis ?? true });
     const configFile = join(directory, 'mcp-servers.json');
     await writeFile(
       configFile,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { errorMessage, type Logger, silentLogger } from '@search-mcp/shared';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { ClusterMessage, ClusterMessageListener, ClusterStore, CounterValue } from './cluster-store.js';
 import { ClusterStoreError } from './cluster-store-error.js';
 import { watchRedisConnection } from './redis-connection-watch.js';
@@ -65,7 +65,10 @@ export async function createRedisClusterStore(settings: RedisClusterStoreSetting
     maxRetriesPerRequest: null,
     retryStrategy: (attempt: number) => Math.min(50 * 2 ** Math.min(attempt, 10), maxReconnectDelayMs),
   };
-  const client = new Redis(url, options) as ScriptedRedis;
+  // Loaded only here: every Search MCP process imports this package, and only a replica with `cluster` talks to Redis
+  // (ioredis costs a one-shot command ~0.1 s of start-up).
+  const { Redis: RedisClient } = await import('ioredis');
+  const client = new RedisClient(url, options) as ScriptedRedis;
   client.defineCommand('clusterIncrement', { numberOfKeys: 1, lua: incrementScript });
   watchRedisConnection(client, logger, 'commands');
   await connectFirst(client, description, timeoutMs);

@@ -130,6 +130,34 @@ describe.each(kinds)('the $kind cluster store', ({ replicas: make }) => {
     await vi.waitFor(async () => expect(await two.members('short-set')).toEqual([]), { timeout: 5000, interval: 25 });
   });
 
+  it("never shortens a set's time when a member is added with a shorter one; a longer one extends it", async () => {
+    const [one, two] = await replicas(make);
+    await one.addMember('long-set', 'a', { ttlMs: 60_000 });
+    await two.addMember('long-set', 'b', { ttlMs: 100 });
+    await one.addMember('growing-set', 'a', { ttlMs: 100 });
+    await two.addMember('growing-set', 'b', { ttlMs: 60_000 });
+    await one.addMember('short-set', 'a', { ttlMs: 100 });
+    // Nothing to await but expiry itself: the short set going is the sign that 100 ms passed for the others too.
+    await vi.waitFor(async () => expect(await two.members('short-set')).toEqual([]), { timeout: 5000, interval: 25 });
+    expect((await two.members('long-set')).sort()).toEqual(['a', 'b']);
+    expect((await one.members('growing-set')).sort()).toEqual(['a', 'b']);
+  });
+
+  it('writes a record unless its guarded field says it must stay (one atomic step)', async () => {
+    const [one, two] = await replicas(make);
+    const guard = { field: 'status', values: ['completed', 'failed'] };
+    expect(one.setRecordUnless).toBeDefined();
+    expect(await one.setRecordUnless?.('task', { status: 'working' }, guard, { ttlMs: 60_000 })).toBe(true);
+    expect(await two.setRecordUnless?.('task', { status: 'completed', result: 1 }, guard)).toBe(true);
+    expect(await one.setRecordUnless?.('task', { status: 'working' }, guard, { ttlMs: 60_000 })).toBe(false);
+    expect(await two.setRecordUnless?.('task', { status: 'failed' }, guard)).toBe(false);
+    expect(await one.getRecord('task')).toEqual({ status: 'completed', result: 1 });
+    await one.setRecord('plain', 7);
+    expect(await two.setRecordUnless?.('plain', { status: 'working' }, guard, { ttlMs: 150 })).toBe(true);
+    expect(await one.getRecord('plain')).toEqual({ status: 'working' });
+    await vi.waitFor(async () => expect(await one.getRecord('plain')).toBeUndefined(), { timeout: 5000, interval: 25 });
+  });
+
   it("delivers a replica's messages to every replica's listeners, with the publisher's id", async () => {
     const [one, two] = await replicas(make);
     const { heard, stop } = await listen(two, 'tools-changed');

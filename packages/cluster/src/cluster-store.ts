@@ -21,6 +21,12 @@ export interface ClusterStore {
   setRecord(key: string, value: unknown, options?: RecordWriteOptions): Promise<void>;
   /** Stores `value` only when `key` holds nothing; true when it was stored. */
   setRecordIfAbsent(key: string, value: unknown, options?: RecordWriteOptions): Promise<boolean>;
+  /**
+   * Stores `value` unless the record under `key` has its top-level `guard.field` equal to one of `guard.values` (a
+   * task that ended is never overwritten by a late status); true when it was stored. One atomic step (a Lua script on
+   * Redis). Optional, so a host's own store stays valid: callers read then write without it.
+   */
+  setRecordUnless?(key: string, value: unknown, guard: RecordGuard, options?: RecordWriteOptions): Promise<boolean>;
   /** Moves `key`'s expiry to `ttlMs` from now; false when the key is gone. */
   touchRecord(key: string, ttlMs: number): Promise<boolean>;
   deleteRecord(key: string): Promise<void>;
@@ -31,7 +37,10 @@ export interface ClusterStore {
    */
   increment(key: string, by: number, ttlMs: number): Promise<CounterValue>;
 
-  /** Adds `member` to the set under `key` (its expiry moves to `ttlMs` from now when given). */
+  /**
+   * Adds `member` to the set under `key`. With `ttlMs`, the set lives at least that long from now: a later expiry is
+   * kept (a short-lived member never cuts a long-lived one's time short).
+   */
   addMember(key: string, member: string, options?: RecordWriteOptions): Promise<void>;
   removeMember(key: string, member: string): Promise<void>;
   /** The set's members, in no particular order. */
@@ -54,6 +63,14 @@ export interface ClusterStore {
 export interface RecordWriteOptions {
   /** Milliseconds until the key expires; without it the key stays until deleted. */
   ttlMs?: number;
+}
+
+/** What keeps a record from being overwritten (`setRecordUnless`). */
+export interface RecordGuard {
+  /** A top-level field of the stored JSON object. */
+  field: string;
+  /** The values of that field that keep the record as it is. */
+  values: readonly (string | number | boolean)[];
 }
 
 export interface CounterValue {

@@ -3,6 +3,7 @@ export type {
   ClusterMessageListener,
   ClusterStore,
   CounterValue,
+  RecordGuard,
   RecordWriteOptions,
 } from './cluster-store.js';
 export { createMemoryClusterStore, type MemoryClusterStoreSettings } from './memory-cluster-store.js';

@@ -92,6 +92,21 @@ export function createMemoryClusterStore(settings: MemoryClusterStoreSettings = 
       entries.set(key, { value: JSON.stringify(value), expiresAt: expiry(options) });
       return true;
     },
+    async setRecordUnless(key, value, guard, options) {
+      open();
+      const entry = live(key);
+      if (typeof entry?.value === 'string') {
+        const current = JSON.parse(entry.value) as unknown;
+        const field =
+          current !== null && typeof current === 'object'
+            ? (current as Record<string, unknown>)[guard.field]
+            : undefined;
+        if (guard.values.some((kept) => kept === field)) return false;
+      }
+      if (!entry) sweep();
+      entries.set(key, { value: JSON.stringify(value), expiresAt: expiry(options) });
+      return true;
+    },
     async touchRecord(key, ttlMs) {
       open();
       const entry = live(key);
@@ -121,7 +136,7 @@ export function createMemoryClusterStore(settings: MemoryClusterStoreSettings = 
       const entry = live(key);
       if (entry && entry.value instanceof Set) {
         entry.value.add(member);
-        if (options?.ttlMs !== undefined) entry.expiresAt = expiry(options);
+        if (options?.ttlMs !== undefined) entry.expiresAt = Math.max(entry.expiresAt, expiry(options));
         return;
       }
       entries.set(key, { value: new Set([member]), expiresAt: expiry(options) });

@@ -39,8 +39,32 @@ end
 return {count, ttl}
 `;
 
+/**
+ * Writes `ARGV[1]` unless the JSON object under the key has its field `ARGV[2]` equal to one of the JSON values in
+ * `ARGV[4]`; `ARGV[3]` is the expiry in ms, or 0 for none. Answers 1 when it wrote.
+ */
+const setUnlessScript = `
+local current = redis.call('GET', KEYS[1])
+if current then
+  local ok, decoded = pcall(cjson.decode, current)
+  if ok and type(decoded) == 'table' then
+    local field = decoded[ARGV[2]]
+    for _, kept in ipairs(cjson.decode(ARGV[4])) do
+      if field == kept then return 0 end
+    end
+  end
+end
+if tonumber(ARGV[3]) > 0 then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
+else
+  redis.call('SET', KEYS[1], ARGV[1])
+end
+return 1
+`;
+
 type ScriptedRedis = Redis & {
   clusterIncrement(key: string, by: number, ttlMs: number): Promise<[number, number]>;
+  clusterSetUnless(key: string, text: string, field: string, ttlMs: number, values: string): Promise<number>;
 };
 
 /**
@@ -70,6 +94,7 @@ export async function createRedisClusterStore(settings: RedisClusterStoreSetting
   const { Redis: RedisClient } = await import('ioredis');
   const client = new RedisClient(url, options) as ScriptedRedis;
   client.defineCommand('clusterIncrement', { numberOfKeys: 1, lua: incrementScript });
+  client.defineCommand('clusterSetUnless', { numberOfKeys: 1, lua: setUnlessScript });
   watchRedisConnection(client, logger, 'commands');
   await connectFirst(client, description, timeoutMs);
 
@@ -154,6 +179,13 @@ export async function createRedisClusterStore(settings: RedisClusterStoreSetting
         return answer === 'OK';
       });
     },
+    setRecordUnless(name, value, guard, writeOptions) {
+      return run(`write ${name}`, async () => {
+        const ttlMs = writeOptions?.ttlMs !== undefined ? positive(writeOptions.ttlMs) : 0;
+        const text = JSON.stringify(value ?? null);
+        return (await client.clusterSetUnless(key(name), text, guard.field, ttlMs, JSON.stringify(guard.values))) === 1;
+      });
+    },
     touchRecord(name, ttlMs) {
       return run(`touch ${name}`, async () => (await client.pexpire(key(name), positive(ttlMs))) === 1);
     },
@@ -181,10 +213,13 @@ export async function createRedisClusterStore(settings: RedisClusterStoreSetting
           await client.sadd(key(name), member);
           return;
         }
+        // NX gives a new set its expiry, GT moves a running one's only later: never shortened (Redis 7).
+        const ttlMs = positive(writeOptions.ttlMs);
         const results = await client
           .multi()
           .sadd(key(name), member)
-          .pexpire(key(name), positive(writeOptions.ttlMs))
+          .pexpire(key(name), ttlMs, 'NX')
+          .pexpire(key(name), ttlMs, 'GT')
           .exec();
         const failed = results?.find(([error]) => error);
         if (failed?.[0]) throw failed[0];

@@ -50,7 +50,16 @@ describe('deploy/kubernetes', () => {
 
   it('has every kind the setup needs, each with a name', () => {
     expect(new Set(manifests.map((manifest) => manifest.kind))).toEqual(
-      new Set(['ConfigMap', 'Secret', 'Deployment', 'Service', 'PodDisruptionBudget', 'StatefulSet', 'Kustomization']),
+      new Set([
+        'ConfigMap',
+        'Secret',
+        'Deployment',
+        'Service',
+        'PodDisruptionBudget',
+        'StatefulSet',
+        'NetworkPolicy',
+        'Kustomization',
+      ]),
     );
     for (const manifest of manifests) {
       if (manifest.kind !== 'Kustomization') expect(manifest.metadata?.name, manifest.kind).toEqual(expect.any(String));
@@ -107,6 +116,44 @@ describe('deploy/kubernetes', () => {
     expect(budget?.spec.selector.matchLabels).toEqual(labels);
   });
 
+  it('runs Redis with the password of the Secret, which the replicas URL carries', () => {
+    const [secret] = byKind('Secret');
+    const [redis = {}] = byKind('StatefulSet');
+    const [container] = redis.spec.template.spec.containers;
+    const passwordIndex = (container.args as string[]).indexOf('--requirepass');
+    expect(passwordIndex).toBeGreaterThan(-1);
+    const variable = /^\$\((\w+)\)$/.exec(container.args[passwordIndex + 1])?.[1];
+    const passwordSource = (container.env as Manifest[]).find((entry) => entry.name === variable);
+    expect(passwordSource?.valueFrom.secretKeyRef).toEqual({ name: secret?.metadata.name, key: 'redis-password' });
+    // The readiness probe's redis-cli authenticates too.
+    expect(
+      (container.env as Manifest[]).find((entry) => entry.name === 'REDISCLI_AUTH')?.valueFrom.secretKeyRef,
+    ).toEqual(passwordSource?.valueFrom.secretKeyRef);
+    const [deployment] = byKind('Deployment');
+    const environment = deployment?.spec.template.spec.containers[0].env as Manifest[];
+    const url = environment.find((entry) => entry.name === 'SEARCH_MCP_REDIS_URL')?.value as string;
+    const urlPassword = /^redis:\/\/:\$\((\w+)\)@/.exec(url)?.[1];
+    // Kubernetes expands $(NAME) only from variables defined before it.
+    const passwordPosition = environment.findIndex((entry) => entry.name === urlPassword);
+    expect(passwordPosition).toBeGreaterThan(-1);
+    expect(passwordPosition).toBeLessThan(environment.findIndex((entry) => entry.name === 'SEARCH_MCP_REDIS_URL'));
+    expect(environment[passwordPosition]?.valueFrom.secretKeyRef).toEqual(passwordSource?.valueFrom.secretKeyRef);
+  });
+
+  it('lets only the search-mcp pods reach Redis', () => {
+    const [policy] = byKind('NetworkPolicy');
+    const [redis] = byKind('StatefulSet');
+    const [deployment] = byKind('Deployment');
+    expect(policy?.spec.podSelector.matchLabels).toEqual(redis?.spec.template.metadata.labels);
+    expect(policy?.spec.policyTypes).toEqual(['Ingress']);
+    expect(policy?.spec.ingress).toEqual([
+      {
+        from: [{ podSelector: { matchLabels: deployment?.spec.template.metadata.labels } }],
+        ports: [{ protocol: 'TCP', port: 6379 }],
+      },
+    ]);
+  });
+
   it('ships a config the app reads without warnings', () => {
     const [configMap] = byKind('ConfigMap');
     const config = parseConfig(JSON.parse(configMap?.data['mcp-servers.json']), {
@@ -133,6 +180,18 @@ describe('deploy/compose', () => {
     expect(compose.services.redis.image).toMatch(/^redis:7/);
     expect(compose.services.haproxy.image).toMatch(/^haproxy:/);
     expect(replica.volumes).toContain('./config:/config:ro');
+  });
+
+  it('runs Redis with a password the replicas URL carries, and publishes no Redis port', () => {
+    const redis = compose.services.redis;
+    const password = '${SEARCH_MCP_REDIS_PASSWORD:?';
+    const command = redis.command as string[];
+    expect(command[command.indexOf('--requirepass') + 1]).toContain(password);
+    expect(redis.environment.REDISCLI_AUTH).toContain(password);
+    expect(compose.services['search-mcp-http'].environment.SEARCH_MCP_REDIS_URL).toMatch(
+      /^redis:\/\/:\$\{SEARCH_MCP_REDIS_PASSWORD:\?[^}]*\}@redis:6379\/0$/,
+    );
+    expect(redis.ports).toBeUndefined();
   });
 
   it('ships a config the app reads without warnings', async () => {

@@ -57,6 +57,8 @@ export interface HttpApp {
 }
 
 const shuttingDownMessage = 'Search MCP is shutting down; retry later';
+/** Answered through the shutdown's grace period (docs/scale-out.md, "Probes and drain"): probes must see it. */
+const probePaths = new Set(['/readyz', '/healthz']);
 /** How often a closing server looks for connections that have fallen idle (see `close`). */
 const idleSweepMs = 50;
 /** How long a closing server lets connections end by themselves once every request is answered. */
@@ -97,8 +99,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   const clusterStore = options.clusterStore ?? createMemoryClusterStore();
   const activity = new ActivityCounter();
   const inFlight = new InFlightRequests(activity);
-  // Without a store passed in, the app's own in-process one always answers: only a shared store can make it unready.
-  const readiness = new Readiness(options.clusterStore);
+  // Without a store passed in, the app's own in-process one always answers: only a shared store's state is reported.
+  const readiness = new Readiness(options.clusterStore, logger);
   let shuttingDown = false;
 
   const app = Fastify({ logger: false, bodyLimit, trustProxy: false }).withTypeProvider<ZodTypeProvider>();
@@ -118,7 +120,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
 
   app.addHook('onRequest', async (request, reply) => {
     request.receivedAt = performance.now();
-    if (shuttingDown) {
+    // The probes answer to the end: /readyz says `shutting-down`, /healthz stays 200 until the process stops.
+    if (shuttingDown && !probePaths.has(pathOf(request))) {
       return reply
         .code(503)
         .header('connection', 'close')

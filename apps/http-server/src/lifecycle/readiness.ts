@@ -1,23 +1,34 @@
 import type { ClusterStore } from '@search-mcp/cluster';
+import type { Logger } from '@search-mcp/shared';
+
+/** Whether the cluster store answered the probe's ping: reported, never a reason to be unready. */
+export type ClusterStoreState = 'up' | 'down';
 
 /** What `GET /readyz` answers: ready, or why not (docs/scale-out.md, "Probes and drain"). */
 export type ReadinessState =
-  | { ready: true }
-  | { ready: false; reason: 'draining' | 'shutting-down' | 'cluster-store-down'; message: string };
+  | { ready: true; store?: ClusterStoreState }
+  | { ready: false; reason: 'draining' | 'shutting-down'; message: string };
 
-/** How long a readiness probe waits for the cluster store's `ping` before it counts the store as down. */
+/** How long a readiness probe waits for the cluster store's `ping` before it reports the store as down. */
 const pingTimeoutMs = 2000;
 
 /**
  * Whether this replica should get new traffic. It stops being ready the moment a shutdown begins (the load balancer
- * takes it out while it still answers, see `drainBeforeClose`) and while the state it shares with the other replicas
- * does not answer. It also remembers whether anything asked: a process no probe watches has nobody to drain for.
+ * takes it out while it still answers, see `drainBeforeClose`), and only then. A shared store that does not answer is
+ * reported (`store: "down"`) and logged once per outage, but the replica stays ready: every replica shares the one
+ * store, so going unready for it would take them all out together, while requests still work without it (rate limits
+ * fail open, docs/scale-out.md). It also remembers whether anything asked: a process no probe watches has nobody to
+ * drain for.
  */
 export class Readiness {
   private phase: 'serving' | 'draining' | 'shutting-down' = 'serving';
   private asked = false;
+  private storeDown = false;
 
-  constructor(private readonly store: Pick<ClusterStore, 'ping'> | undefined) {}
+  constructor(
+    private readonly store: Pick<ClusterStore, 'ping' | 'description'> | undefined,
+    private readonly logger?: Logger,
+  ) {}
 
   /** True once `GET /readyz` has been asked (a load balancer or orchestrator watches this replica). */
   get probed(): boolean {
@@ -45,10 +56,22 @@ export class Readiness {
     if (this.phase === 'shutting-down') {
       return { ready: false, reason: 'shutting-down', message: 'Search MCP is shutting down' };
     }
-    if (this.store && !(await answersWithin(this.store, pingTimeoutMs))) {
-      return { ready: false, reason: 'cluster-store-down', message: 'The cluster store (Redis) does not answer' };
+    if (!this.store) return { ready: true };
+    const answers = await answersWithin(this.store, pingTimeoutMs);
+    this.noteStore(answers);
+    return { ready: true, store: answers ? 'up' : 'down' };
+  }
+
+  /** One warning when an outage begins, one line when it ends (a probe every second must not flood the log). */
+  private noteStore(answers: boolean): void {
+    if (answers === !this.storeDown) return;
+    this.storeDown = !answers;
+    const store = this.store?.description;
+    if (this.storeDown) {
+      this.logger?.warn('the cluster store does not answer: this replica stays ready and works without it', { store });
+    } else {
+      this.logger?.info('the cluster store answers again', { store });
     }
-    return { ready: true };
   }
 }
 

@@ -56,8 +56,13 @@ export function clusterRateLimitStore(store: ClusterStore, logger: Logger): Fast
         },
       );
     },
-    // A route with a limit of its own counts in its own windows.
-    child: (routeOptions) => limiter(`${routeOptions.method}${routeOptions.url}:`),
+    // A route with a limit of its own counts in its own windows. The plugin hands over its merged limit parameters,
+    // the route under `routeInfo` (their own `method` and `url` are undefined): without it every such route would
+    // share one counter.
+    child: (params) => {
+      const route = (params as { routeInfo?: { method?: unknown; url?: unknown } }).routeInfo ?? params;
+      return limiter(`${String(route.method)}${String(route.url)}:`);
+    },
   });
 
   return class ClusterRateLimitStore {

@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { type ClusterStore, createMemoryClusterStore, createRedisClusterStore } from '@search-mcp/cluster';
+import rateLimit from '@fastify/rate-limit';
 import { createJsonLineLogger } from '@search-mcp/shared';
+import Fastify from 'fastify';
 import { type RedisServer, startRedisServer } from '@search-mcp/test-kit/redis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { request, type Running, startApp } from '../../test/http-test-support.js';
+import { clusterRateLimitStore } from './cluster-rate-limit-store.js';
 
 /** Two apps over stores that share state: two replicas behind a balancer. Closed in reverse order of starting. */
 async function twoReplicas(stores: [ClusterStore, ClusterStore], rateLimitPerMinute: number, logLines?: string[]) {
@@ -102,6 +105,30 @@ describe('rate limits across replicas', () => {
     } finally {
       if (!redis.running) await redis.start();
       await cluster.close();
+    }
+  });
+});
+
+describe('routes with limits of their own', () => {
+  it('count in their own windows, one per route', async () => {
+    const store = createMemoryClusterStore();
+    const app = Fastify();
+    await app.register(rateLimit, {
+      global: false,
+      store: clusterRateLimitStore(store, createJsonLineLogger({ write: () => {} })),
+      skipOnError: true,
+    });
+    const routeLimit = { config: { rateLimit: { max: 1, timeWindow: 60_000 } } };
+    app.get('/first', routeLimit, async () => 'first');
+    app.get('/second', routeLimit, async () => 'second');
+    try {
+      const status = async (url: string) => (await app.inject({ method: 'GET', url })).statusCode;
+      expect([await status('/first'), await status('/first')]).toEqual([200, 429]);
+      // Its own window: the first route's requests do not count here.
+      expect([await status('/second'), await status('/second')]).toEqual([200, 429]);
+    } finally {
+      await app.close();
+      await store.close();
     }
   });
 });

@@ -10,6 +10,7 @@ import {
   recordError,
   settleRecord,
   type TaskRecord,
+  terminalStatuses,
 } from './task-record.js';
 import type { ExposedTask, TaskTable } from './task-table.js';
 
@@ -49,8 +50,11 @@ const cancelChannel = 'tasks/cancel';
 /** A poll of the backend's task at most this often and at least this often, whatever its `pollInterval` says. */
 const watchBoundsMs = { min: 500, max: 5000 };
 const resultTimeoutMs = 30_000;
-/** The longest `close` waits for writes under way (a task's result being fetched). */
-const closeWaitMs = 2000;
+/**
+ * The longest `close` waits for writes under way (a task's result being fetched): short, so a store or backend that
+ * does not answer never holds up stopping the backends (the heartbeat's own stop waits at most 1 s more).
+ */
+const closeWaitMs = 1000;
 /** Consecutive failed polls before the task is recorded as failed (one may be a passing timeout). */
 const failedPollsToGiveUp = 3;
 
@@ -137,11 +141,12 @@ export class ClusterTaskRecords {
         : !(await this.heartbeat.isAlive(record.replicaId)) && replicaStoppedMessage;
     if (!stopped) return { record, running: true };
     const failed = failRecord(record, stopped);
-    // Written once, so later readers need not look at the heartbeat; a failed write changes nothing they see.
-    await this.store
-      .setRecord(recordKey(exposedId), failed, { ttlMs: Math.max(1, record.expiresAt - Date.now()) })
-      .catch(() => undefined);
-    return { record: failed, running: false };
+    // Written once, so later readers need not look at the heartbeat; a failed write changes nothing they see. An end
+    // recorded meanwhile (the task completed just now) stays, and is the answer.
+    const stored = await this.writeUnlessEnded(failed).catch(() => true);
+    if (stored) return { record: failed, running: false };
+    const ended = await this.store.getRecord<TaskRecord>(recordKey(exposedId));
+    return ended && ended.owner === owner ? { record: ended, running: !isTerminal(ended) } : undefined;
   }
 
   /** The owner's tasks in the store other than those of `held` (this replica's own, answered from the backend). */
@@ -189,12 +194,27 @@ export class ClusterTaskRecords {
 
   private write(entry: Watched, record: TaskRecord): void {
     entry.record = record;
-    const ttlMs = Math.max(1, record.expiresAt - Date.now());
     entry.writes = entry.writes
-      .then(() => this.store.setRecord(recordKey(record.exposedId), record, { ttlMs }))
+      .then(() => this.writeUnlessEnded(record))
+      .then(() => undefined)
       .catch((error: unknown) =>
         this.logger.warn('could not update a task in the cluster store', { error: errorMessage(error) }),
       );
+  }
+
+  /**
+   * Writes `record` unless the stored one already ended: an ended task's status never changes again (a `failed` read
+   * by another replica is not turned back into `working` or `completed`, nor the reverse). True when written.
+   */
+  private async writeUnlessEnded(record: TaskRecord): Promise<boolean> {
+    const key = recordKey(record.exposedId);
+    const options = { ttlMs: Math.max(1, record.expiresAt - Date.now()) };
+    if (this.store.setRecordUnless) return this.store.setRecordUnless(key, record, endedGuard, options);
+    // A host's store without the atomic write: read, then write (a narrow race remains).
+    const current = await this.store.getRecord<TaskRecord>(key);
+    if (current && isTerminal(current)) return false;
+    await this.store.setRecord(key, record, options);
+    return true;
   }
 
   /** The task ended: its result (or error) is fetched from the backend, once, and kept in the record. */
@@ -211,11 +231,9 @@ export class ClusterTaskRecords {
     entry.writes = entry.writes.then(async () => {
       const record = settleRecord(entry.record, await fetched, this.resultLimitBytes);
       entry.record = record;
-      await this.store
-        .setRecord(recordKey(record.exposedId), record, { ttlMs: Math.max(1, record.expiresAt - Date.now()) })
-        .catch((error: unknown) =>
-          this.logger.warn('could not keep a task result in the cluster store', { error: errorMessage(error) }),
-        );
+      await this.writeUnlessEnded(record).catch((error: unknown) =>
+        this.logger.warn('could not keep a task result in the cluster store', { error: errorMessage(error) }),
+      );
       this.watched.delete(task.exposedId);
     });
   }
@@ -275,4 +293,5 @@ export class ClusterTaskRecords {
 }
 
 const recordKey = (exposedId: string) => `task/${exposedId}`;
+const endedGuard = { field: 'status', values: [...terminalStatuses] };
 const ownerKey = (owner: string) => `task-owner/${owner}`;

@@ -1,6 +1,7 @@
 import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/server';
 import type { Caller } from '@search-mcp/catalog';
-import { isRecord, JsonRpcErrorCode, listsTasksExtension, TASKS_EXTENSION } from '@search-mcp/shared';
+import { ClusterStoreError } from '@search-mcp/cluster';
+import { errorMessage, isRecord, JsonRpcErrorCode, listsTasksExtension, TASKS_EXTENSION } from '@search-mcp/shared';
 import type { BackendGateway } from '../forwarding/backend-gateway.js';
 import { backendOptions, type ForwardingContext } from '../forwarding/forwarding-context.js';
 import { refuseCursor } from '../forwarding/list-cursor.js';
@@ -14,6 +15,12 @@ import { tasksExtensionCapabilities, toModernTask } from './modern-tasks.js';
 import { resultWithInput } from './task-input-relay.js';
 import type { ExposedTask } from './task-table.js';
 import { clientEraOf } from '../eras/client-era-of.js';
+
+/** What a client is told when the cluster store fails during a task method (the detail is logged). */
+const storeUnavailableMessage =
+  'Search MCP cannot reach the task state its replicas share right now (temporary; try again shortly)';
+/** The shape of our task ids (`randomUUID()` in `task-table.ts`). */
+const taskIdShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Who owns the tasks a caller creates: its token when it has one (any of its sessions), else its session. */
 export function taskOwner(session: ClientSession, caller: Caller): string {
@@ -55,13 +62,28 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
     new JsonRpcWireError(JsonRpcErrorCode.InvalidParams, `Task not found: ${taskId}`);
   const held = (taskId: string, meta: Record<string, unknown> | undefined, extra: RequestExtra) =>
     hub.sessions.tasks.get(taskId, ownerOf(meta, extra));
+  /**
+   * Runs a read or write of the cluster store for a task method: a store failure reaches the client as a generic,
+   * temporary error (its text names Redis hosts and keys: logged here, never sent).
+   */
+  const fromStore = async <Result>(work: () => Promise<Result>): Promise<Result> => {
+    try {
+      return await work();
+    } catch (error) {
+      if (!ClusterStoreError.isInstance(error)) throw error;
+      hub.logger.warn('a task method could not use the cluster store', { error: errorMessage(error) });
+      throw new JsonRpcWireError(JsonRpcErrorCode.ServerError, storeUnavailableMessage);
+    }
+  };
   /** A task this replica does not hold, from the cluster store; "not found" without one, or for anyone else. */
   const findElsewhere = async (
     taskId: string,
     meta: Record<string, unknown> | undefined,
     extra: RequestExtra,
   ): Promise<ForeignTask> => {
-    const foreign = await records?.read(taskId, ownerOf(meta, extra));
+    // Our ids are UUIDs (`task-table.ts`): anything else is unknown without a store read.
+    if (!records || !taskIdShape.test(taskId)) throw notFound(taskId);
+    const foreign = await fromStore(() => records.read(taskId, ownerOf(meta, extra)));
     if (!foreign) throw notFound(taskId);
     return foreign;
   };
@@ -100,10 +122,13 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
     if (method === 'getTask') return foreignTask(foreign);
     if (method === 'cancelTask') {
       // Only the replica running it can reach its backend: it is asked (publish/subscribe) and records `cancelled`.
-      if (foreign.running) await records?.requestCancel(foreign.record);
+      if (foreign.running) await fromStore(async () => records?.requestCancel(foreign.record));
       return foreignTask(foreign);
     }
-    const ended = records && foreign.running ? await waitForForeignEnd(records, foreign, extra.signal) : foreign.record;
+    const ended =
+      records && foreign.running
+        ? await fromStore(() => waitForForeignEnd(records, foreign, extra.signal))
+        : foreign.record;
     hub.routes.noteLinks(ended.serverId, ended.result ?? {});
     return foreignResult(ended);
   };
@@ -184,7 +209,11 @@ export function registerTaskHandlers(server: ParamsCheckingServer, context: Forw
     refuseCursor('tasks/list', request.params?.cursor);
     const owner = taskOwner(context.session, context.callerOf(request.params?._meta, extra));
     const own = hub.sessions.tasks.list(owner);
-    const elsewhere = records ? records.list(owner, new Set(own.map((task) => task.exposedId))) : Promise.resolve([]);
+    const elsewhere = records
+      ? fromStore(() => records.list(owner, new Set(own.map((task) => task.exposedId))))
+      : Promise.resolve([]);
+    // Awaited after the own tasks' polls: a store failure meanwhile must not count as an unhandled rejection.
+    elsewhere.catch(() => undefined);
     const tasks = await Promise.all(
       own.map(async (task) => {
         try {

@@ -13,6 +13,7 @@ import { registerProtectedResourceRoute } from './access/protected-resource-rout
 import { registerRateLimit } from './access/rate-limit.js';
 import { TokenVerifier } from './access/token-verifier.js';
 import { registerOAuthCallbackRoute } from './backend-oauth/oauth-callback-route.js';
+import { ReplicaCallbackRelay } from './backend-oauth/replica-callback-relay.js';
 import { type ConsoleHost, registerConsole } from './console/console-host.js';
 import { defaultConsoleDirectory } from './console/console-files.js';
 import { oauthCallbackPath } from './backend-oauth/oauth-redirect-url.js';
@@ -245,12 +246,15 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
   registerStatsRoute(app, { catalog: runtime.catalog, usage: runtime.usage });
   registerQuarantineRoutes(app, { catalog: runtime.catalog, replicas: runtime.replicas });
   if (runtime.manager) {
+    // A login begun here may come back through another replica (docs/scale-out.md, "Backend OAuth across replicas").
+    const callbackRelay = new ReplicaCallbackRelay(runtime.manager, clusterStore, logger);
+    app.addHook('onClose', async () => callbackRelay.close());
     registerServerRoutes(app, {
       catalog: runtime.catalog,
-      servers: runtime.manager,
+      servers: callbackRelay.servers,
       ...(options.publicUrl !== undefined ? { publicUrl: options.publicUrl } : {}),
     });
-    registerOAuthCallbackRoute(app, runtime.manager, logger);
+    registerOAuthCallbackRoute(app, callbackRelay.servers, logger);
   }
   registerLegacyRedirects(app);
   const consoleHost = await registerConsole(app, {

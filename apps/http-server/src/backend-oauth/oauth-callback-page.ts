@@ -3,7 +3,7 @@
  * nothing taken from the redirect's query (an attacker could craft it). The server id it names is a configured one,
  * found by the `state` Search MCP made.
  */
-export type CallbackStatus = 200 | 400 | 500 | 502;
+export type CallbackStatus = 200 | 400 | 500 | 502 | 504;
 
 export interface CallbackPage {
   status: CallbackStatus;

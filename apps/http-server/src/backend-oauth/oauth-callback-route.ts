@@ -5,6 +5,7 @@ import type { BackendServers } from '../http-app-options.js';
 import type { ZodFastifyInstance } from '../rest/rest-route-context.js';
 import { type CallbackPage, callbackPage } from './oauth-callback-page.js';
 import { oauthCallbackPath } from './oauth-redirect-url.js';
+import { ReplicaCallbackTimeoutError } from './replica-callback-relay.js';
 
 const callbackQuerySchema = z.object({
   code: z.string().optional(),
@@ -37,6 +38,7 @@ export function registerOAuthCallbackRoute(app: ZodFastifyInstance, servers: Bac
           200: htmlResponse('Authorized (the page says whether the server is connected)'),
           400: htmlResponse('The redirect matches no authorization waiting for it; nothing changed'),
           502: htmlResponse('The authorization server refused, or a later step failed (the log says why)'),
+          504: htmlResponse('The replica that began this authorization did not answer in time (docs/scale-out.md)'),
           500: htmlResponse('Internal error'),
         },
       },
@@ -79,6 +81,17 @@ async function complete(servers: BackendServers, query: URLSearchParams, logger:
 
 function failurePage(error: unknown, logger: Logger): CallbackPage {
   // The reason goes to the log only: it may quote what the authorization server put on the redirect.
+  if (error instanceof ReplicaCallbackTimeoutError) {
+    logger.warn('an OAuth callback got no answer from the replica that began the authorization', {
+      server: error.serverId,
+    });
+    return callbackPage(504, 'Search MCP did not answer in time', [
+      `The Search MCP replica that began the authorization of the MCP server '${error.serverId}' did not answer ` +
+        'within 15 seconds: it may have stopped. The authorization may still have completed: ' +
+        `GET /v1/servers/${error.serverId} says.`,
+      `To try again, start with POST /v1/servers/${error.serverId}/authorize.`,
+    ]);
+  }
   if (!BackendAuthorizationError.isInstance(error)) {
     logger.error('the OAuth callback failed', { error: errorMessage(error) });
     return callbackPage(500, 'Search MCP was not authorized', [

@@ -164,3 +164,28 @@ describe.each(Object.keys(storePairs))(
     });
   },
 );
+
+describe('GET /oauth/callback when the replica that began the login has stopped', () => {
+  it('answers after 15 s with a page saying no answer came (504), and how to check and retry', async () => {
+    // The stopping replica holds a view: closing it leaves the shared state (the origin's close would clear it).
+    const store = createMemoryClusterStore({ shared: true });
+    const first = await startReplica(createMemoryClusterStore({ sameStateAs: store }));
+    const second = await startReplica(store);
+    try {
+      await eventually(async () => ((await secureState(first)) === 'needs-auth' ? true : undefined));
+      const started = await request(first.url, '/v1/servers/secure/authorize', { method: 'POST' });
+      const callback = await redirectBack(started.body?.authorizationUrl as string);
+      await first.close();
+
+      const startedAt = Date.now();
+      const page = await fetch(onReplica(callback, second));
+      const text = await page.text();
+      expect(page.status).toBe(504);
+      expect(Date.now() - startedAt).toBeGreaterThanOrEqual(14_000);
+      expect(text).toContain('did not answer within 15 seconds');
+      expect(text).toContain('GET /v1/servers/secure says');
+    } finally {
+      await second.close();
+    }
+  }, 60_000);
+});

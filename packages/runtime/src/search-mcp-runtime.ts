@@ -271,9 +271,15 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
     close: () => {
       closing ??= (async () => {
         replicas.close();
-        await hub.close();
-        await pins.close();
-        await manager.close();
+        // The backends stop alongside the store writes of closing (tasks, heartbeat), each of which waits about 1 s
+        // at most: a cluster store that does not answer never keeps a backend process alive (docs/scale-out.md).
+        await Promise.all([
+          hub.close(),
+          (async () => {
+            await pins.close();
+            await manager.close();
+          })(),
+        ]);
         // The lists this run's servers sent are on disk before the process may exit (`search`, `call`).
         await toolLists.flush();
         // Before the audit feed: the last snapshot covers every record the file holds, and records after it are read

@@ -2,8 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ClusterMessage, createMemoryClusterStore } from '@search-mcp/cluster';
-import { diffServerConfigs, parseConfig, type ResolvedConfig, silentLogger } from '@search-mcp/shared';
-import { afterEach, describe, expect, it } from 'vitest';
+import { diffServerConfigs, type Logger, parseConfig, type ResolvedConfig, silentLogger } from '@search-mcp/shared';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ConfigReload } from './reload-types.js';
 import { createReplicaFanOut, type ReplicaAction, type ReplicaActionTargets } from './replica-fan-out.js';
 import { startHotReload } from './start-hot-reload.js';
@@ -93,6 +93,23 @@ describe('createReplicaFanOut', () => {
     expect(b.done).toEqual(['stop docs', 'approve docs search {"search":"sha256:1"}']);
     // Its own messages went by A without being applied there.
     expect(a.done).toEqual([]);
+  });
+
+  it('refuses an approve without hashes (only a raw publisher could send one), and logs it', async () => {
+    const [storeA, storeB] = twoStores();
+    const { config } = await configFile();
+    const b = replica(config);
+    const warnings: string[] = [];
+    const logger: Logger = {
+      ...silentLogger,
+      warn: (message) => warnings.push(message),
+      child: () => logger,
+    };
+    const fanOutB = createReplicaFanOut(storeB, b.targets, logger);
+    cleanups.push(fanOutB.close);
+    await storeA.publish('admin-actions', { kind: 'approve', serverId: 'docs', tool: 'search' });
+    await vi.waitFor(() => expect(warnings).toEqual(['ignored a message of another replica that is no admin action']));
+    expect(b.done).toEqual([]);
   });
 
   it('publishes nothing and hears nothing without a shared store', async () => {

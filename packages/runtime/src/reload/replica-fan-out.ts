@@ -8,7 +8,7 @@ import { errorMessage, type Logger, type ResolvedConfig } from '@search-mcp/shar
  */
 export type ReplicaAction =
   | { kind: 'server'; action: 'restart' | 'enable' | 'disable'; serverId: string }
-  | { kind: 'approve'; serverId: string; tool?: string; hashes?: Record<string, string> }
+  | { kind: 'approve'; serverId: string; tool?: string; hashes: Record<string, string> }
   | { kind: 'reload' };
 
 /** What an action is applied to: the runtime's client manager and catalog. */
@@ -142,12 +142,13 @@ function replicaAction(body: unknown): ReplicaAction | undefined {
   const hashes = value.hashes;
   const validHashes =
     typeof hashes === 'object' && hashes !== null && Object.values(hashes).every((hash) => typeof hash === 'string');
-  // Hashes that cannot be read would approve whatever waits: what was reviewed is not known, so nothing is.
-  if (hashes !== undefined && !validHashes) return undefined;
+  // Without hashes (or with unreadable ones) it would approve whatever waits: what was reviewed is not known, so
+  // nothing is. Search MCP's own publisher always sends them (apps/http-server quarantine routes).
+  if (!validHashes) return undefined;
   return {
     kind: 'approve',
     serverId: value.serverId,
     ...(typeof value.tool === 'string' ? { tool: value.tool } : {}),
-    ...(validHashes ? { hashes: hashes as Record<string, string> } : {}),
+    hashes: hashes as Record<string, string>,
   };
 }

@@ -1,6 +1,8 @@
 import { type ClusterStore, createMemoryClusterStore } from '@search-mcp/cluster';
 import type { AuditRecord } from '@search-mcp/server';
+import type { Logger } from '@search-mcp/shared';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SharedUsage } from './shared-usage.js';
 import { UsageStatistics } from './usage-statistics.js';
 
 const start = Date.UTC(2026, 10, 28, 6, 0, 10);
@@ -110,5 +112,67 @@ describe('UsageStatistics with a shared cluster store', () => {
     const statistics = new UsageStatistics({ now: () => start });
     statistics.record(call('docs:search', start));
     expect((await statistics.reportAcrossReplicas({ window: '1h' })).totals.calls).toBe(1);
+  });
+});
+
+describe('SharedUsage around store outages', () => {
+  /** A store that fails (or, `hanging`, never answers) while told to; and the warnings logged. */
+  function flakyStore() {
+    const store = createMemoryClusterStore({ shared: true });
+    stores.push(store);
+    const state = { down: false, hanging: false };
+    const gate = async () => {
+      if (state.hanging) await new Promise(() => {});
+      if (state.down) throw new Error('store down');
+    };
+    const flaky: ClusterStore = {
+      ...store,
+      setRecord: async (key, value, options) => {
+        await gate();
+        return store.setRecord(key, value, options);
+      },
+      addMember: async (key, member, options) => {
+        await gate();
+        return store.addMember(key, member, options);
+      },
+    };
+    const warnings: string[] = [];
+    const logger: Logger = {
+      debug: () => undefined,
+      info: () => undefined,
+      warn: (message) => warnings.push(message),
+      error: () => undefined,
+      child: () => logger,
+    };
+    return { flaky, state, warnings, logger };
+  }
+
+  it('warns once per outage: a write that succeeds again re-arms the warning', async () => {
+    const { flaky, state, warnings, logger } = flakyStore();
+    const usage = new SharedUsage(flaky, { now: Date.now, logger, flushEveryMs: 3_600_000, maxSeries: 10 });
+    const outage = async () => {
+      state.down = true;
+      usage.heard(call('docs:search', Date.now()));
+      await usage.flush();
+      usage.heard(call('docs:search', Date.now()));
+      await usage.flush();
+      state.down = false;
+      await usage.flush();
+    };
+    await outage();
+    expect(warnings).toHaveLength(1);
+    await outage();
+    expect(warnings).toHaveLength(2);
+    await usage.close();
+  });
+
+  it('closes within its wait when the store does not answer', async () => {
+    const { flaky, state, logger } = flakyStore();
+    const usage = new SharedUsage(flaky, { now: Date.now, logger, maxSeries: 10, closeWaitMs: 200 });
+    usage.heard(call('docs:search', Date.now()));
+    state.hanging = true;
+    const started = Date.now();
+    await usage.close();
+    expect(Date.now() - started).toBeLessThan(1000);
   });
 });

@@ -58,6 +58,8 @@ export interface SharedUsageOptions {
   flushEveryMs?: number;
   /** Tools with a row of their own per bucket, as `UsageStatistics`' `maxSeries`; later ones count as `(other)`. */
   maxSeries: number;
+  /** The longest `close` waits for its last write; default 1,000 ms. */
+  closeWaitMs?: number;
 }
 
 /**
@@ -178,12 +180,20 @@ export class SharedUsage {
     return buildUsageReport(tools.values(), searches, query, now, true);
   }
 
-  /** Stops the periodic write and writes what is left. */
+  /**
+   * Stops the periodic write and writes what is left, waiting at most `closeWaitMs` for the store: a shutdown with
+   * the store away loses this replica's last second of figures rather than outlasting its stop timeout.
+   */
   async close(): Promise<void> {
     if (this.closed) return this.flushing;
     this.closed = true;
     clearInterval(this.timer);
-    await this.flush();
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.options.closeWaitMs ?? 1000);
+    });
+    await Promise.race([this.flush(), waited]);
+    clearTimeout(timer);
   }
 
   private tallyAt(resolution: 'm' | 'h', at: number): BucketTally {
@@ -231,6 +241,8 @@ export class SharedUsage {
           (async () => {
             await this.store.setRecord(bucketKey(tally.resolution, tally.start, replicaId), record, { ttlMs });
             await this.store.addMember(membersKey(tally.resolution, tally.start), replicaId, { ttlMs });
+            // Written again: the next outage gets its own warning.
+            this.failedWarned = false;
           })().catch((error: unknown) => {
             // Counted again at the next write: the bucket is written whole.
             tally.dirty = true;

@@ -28,6 +28,8 @@ export interface NodeSessionTransportOptions {
   /** The SSE `retry` field a resumable stream opens with (ms). */
   retryInterval?: number;
   onsessioninitialized?: (sessionId: string) => void;
+  /** The client's `DELETE` ended the session: awaited before the transport answers it. */
+  onsessionclosed?: (sessionId: string) => void | Promise<void>;
 }
 
 export function createNodeSessionTransport(options: NodeSessionTransportOptions): NodeSessionTransport {

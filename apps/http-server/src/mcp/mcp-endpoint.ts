@@ -180,6 +180,8 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
         eventStore: events,
         retryInterval: sseRetryIntervalMs,
         ...(onInitialized ? { onsessioninitialized: (id: string) => onInitialized(session, id) } : {}),
+        // The record is gone (and the other replicas told) before the client hears its DELETE succeeded.
+        onsessionclosed: (id: string) => shared.ended(id, session, 'closed'),
       }),
       options.redactor,
       options.activity,
@@ -196,6 +198,9 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
     };
     transport.onclose = () => {
       if (transport.sessionId) void closeSession(transport.sessionId, 'closed', 'closed');
+    };
+    transport.onanswer = async (requestId, succeeded) => {
+      if (transport.sessionId) await shared.answered(transport.sessionId, session, requestId, succeeded);
     };
     await server.connect(transport);
     return session;
@@ -260,6 +265,11 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
     const sessionId = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader;
     if (sessionId !== undefined) {
       let session = pool.get(sessionId);
+      if (!session && request.method === 'DELETE') {
+        // Not held here: its record goes (the replica holding it hears), without rebuilding it just to end it.
+        if (await shared.endNotHeld(sessionId, caller.tokenId ?? anonymous)) return reply.code(200).send();
+        return jsonRpcError(reply, 404, -32001, 'Session not found');
+      }
       if (!session) {
         const resumption = await shared.resume(sessionId, caller, caller.tokenId ?? anonymous, rebuild);
         if (!resumption.resumed && resumption.refusal !== undefined) return refuse(reply, resumption.refusal);

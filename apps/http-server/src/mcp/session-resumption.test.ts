@@ -347,3 +347,43 @@ describe('a request naming a session no replica knows', () => {
     expect(shared.sessionWrites()).toBe(writes);
   });
 });
+
+describe('a DELETE at a replica that does not hold the session', () => {
+  it('ends it everywhere without rebuilding it there first', { timeout: stepTimeoutMs }, async () => {
+    const opened = await fetch(`${replicaA.url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${mainToken}`, 'content-type': 'application/json', ...streamAccept },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
+    });
+    expect(opened.status).toBe(200);
+    await opened.text();
+    const sessionId = opened.headers.get('mcp-session-id') ?? '';
+    const sessionsOnA = replicaA.http.mcp.sessionCount;
+    const sessionsOnB = replicaB.http.mcp.sessionCount;
+    sessionLog.length = 0;
+    const ending = (token: string) =>
+      fetch(`${replicaB.url}/mcp`, {
+        method: 'DELETE',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'mcp-session-id': sessionId,
+          'mcp-protocol-version': '2025-11-25',
+        },
+      });
+
+    // Another token's DELETE is a 404 that ends nothing.
+    expect((await ending(alphaToken)).status).toBe(404);
+    expect(await shared.store.getRecord(`mcp-session:${sessionId}`)).toBeDefined();
+    expect((await ending(mainToken)).status).toBe(200);
+    expect(sessionLog.filter((line) => line.includes('resumed'))).toEqual([]);
+    expect(replicaB.http.mcp.sessionCount).toBe(sessionsOnB);
+    expect(await shared.store.getRecord(`mcp-session:${sessionId}`)).toBeUndefined();
+    await expect.poll(() => replicaA.http.mcp.sessionCount).toBe(sessionsOnA - 1);
+    expect((await listTools(replicaA.url, sessionId)).status).toBe(404);
+  });
+});

@@ -55,9 +55,37 @@ export class SharedSessionRecords {
   async delete(id: string): Promise<void> {
     await this.store.deleteRecord(keyOf(id));
   }
+
+  /**
+   * The client ended the session (`DELETE`): a tombstone first, then the record goes. The tombstone lives as long as
+   * the record could have, so no replica that still held a copy (or was rebuilding it) writes the record back.
+   */
+  async end(id: string): Promise<void> {
+    await this.store.setRecord(endedKeyOf(id), true, { ttlMs: this.ttlMs });
+    await this.store.deleteRecord(keyOf(id));
+  }
+
+  /** True when the client ended the session (its tombstone is there). */
+  async ended(id: string): Promise<boolean> {
+    return (await this.store.getRecord<unknown>(endedKeyOf(id))) !== undefined;
+  }
+
+  /**
+   * Writes a record that may have vanished (expired, ended idle, or ended by its client): never once the client ended
+   * it. Checked before the write, and again after it, undoing the write: a `DELETE` whose tombstone landed between the
+   * check and the write is not undone (`end` writes the tombstone before it deletes). False when the session ended.
+   */
+  async writeUnlessEnded(id: string, record: SharedSessionRecord): Promise<boolean> {
+    if (await this.ended(id)) return false;
+    await this.write(id, record);
+    if (!(await this.ended(id))) return true;
+    await this.delete(id);
+    return false;
+  }
 }
 
 const keyOf = (id: string) => `mcp-session:${id}`;
+const endedKeyOf = (id: string) => `mcp-session-ended:${id}`;
 
 /** A record written by another version may lack what a rebuild needs: such a session is not resumed (404). */
 export function isSharedSessionRecord(value: unknown): value is SharedSessionRecord {

@@ -87,13 +87,16 @@ describe('SharedSessions', () => {
     a.used(id, session, undefined);
     a.used(id, session, undefined);
     await settled();
-    expect(calls).toEqual([`touch mcp-session:${id}`]);
+    expect(calls).toEqual([`get mcp-session:${id}`, `touch mcp-session:${id}`]);
     // The touch moved the expiry: the record outlives the first write's ttl.
     advance(ttlMs - 1000);
     expect(await store.getRecord(`mcp-session:${id}`)).toMatchObject({ principal: 'main' });
 
     a.used(id, session, { jsonrpc: '2.0', id: 99, method: 'logging/setLevel', params: { level: 'error' } });
     await settled();
+    // Recorded only once the server accepted it.
+    expect(await store.getRecord(`mcp-session:${id}`)).not.toHaveProperty('logLevel');
+    await a.answered(id, session, 99, true);
     expect(await store.getRecord(`mcp-session:${id}`)).toMatchObject({ logLevel: 'error' });
     // The other replica hears of the change (its copy of the session follows); the changing one does not.
     await expect
@@ -156,5 +159,89 @@ describe('SharedSessions', () => {
     expect(rebuilds).toBe(1);
     for (const answer of answers) expect(answer).toEqual({ resumed: true, session: rebuilt });
     expect(rebuilt.record).toMatchObject({ replica: b.replicaId, projectId: 'alpha' });
+  });
+
+  it('records a log level or subscription only once the server answered it with a result', async () => {
+    const { a, store, changedElsewhere } = setUp();
+    const id = randomUUID();
+    const session = sessionStub();
+    await a.opened(id, session, recordOf(a.replicaId));
+    a.used(id, session, [
+      { jsonrpc: '2.0', id: 'level', method: 'logging/setLevel', params: { level: 'no-such-level' } },
+      { jsonrpc: '2.0', id: 'subscribe', method: 'resources/subscribe', params: { uri: 'file:///watched' } },
+    ]);
+    await a.answered(id, session, 'level', false);
+    await a.answered(id, session, 'subscribe', true);
+    // An answer to a request that changed nothing (or was answered already) writes nothing.
+    await a.answered(id, session, 'subscribe', true);
+    const record = await store.getRecord<SharedSessionRecord>(`mcp-session:${id}`);
+    expect(record).not.toHaveProperty('logLevel');
+    expect(record?.subscriptions).toEqual(['file:///watched']);
+    await expect.poll(() => changedElsewhere[1]?.length).toBe(1);
+  });
+
+  it('makes the replica that serves a session the one its record names, when another served it since', async () => {
+    const { a, b, store, advance } = setUp();
+    const id = randomUUID();
+    const session = sessionStub();
+    await a.opened(id, session, recordOf(a.replicaId));
+    // B serves it for a while (a balancer that is not sticky), then A again.
+    const resumed = await b.resume(id, { tokenId: 'main' }, 'main', async () => ({
+      resumed: true,
+      session: sessionStub(),
+    }));
+    expect(resumed.resumed).toBe(true);
+    expect(await store.getRecord(`mcp-session:${id}`)).toMatchObject({ replica: b.replicaId });
+    advance(refreshEveryMs);
+    a.used(id, session, undefined);
+    await expect.poll(() => store.getRecord(`mcp-session:${id}`)).toMatchObject({ replica: a.replicaId });
+    // B's idle sweep leaves the record to A, which serves it now.
+    await b.ended(id, resumed.resumed ? resumed.session : sessionStub(), 'idle');
+    expect(await store.getRecord(`mcp-session:${id}`)).toMatchObject({ replica: a.replicaId });
+  });
+
+  it('never writes back a session its client ended, neither on use elsewhere nor from a rebuild racing the DELETE', async () => {
+    const { a, b, store, advance, endedElsewhere } = setUp();
+    const id = randomUUID();
+    const atA = sessionStub();
+    await a.opened(id, atA, recordOf(a.replicaId));
+    // B holds a copy too; the DELETE reaches A.
+    const atB = { ...sessionStub(), record: recordOf(a.replicaId) } as EndpointSession;
+    await a.ended(id, atA, 'closed');
+    advance(refreshEveryMs);
+    b.used(id, atB, undefined);
+    // B closes its copy: told by A, and again when its refresh finds the session ended.
+    await expect.poll(() => endedElsewhere[1]).toEqual([id, id]);
+    expect(await store.getRecord(`mcp-session:${id}`)).toBeUndefined();
+
+    const raced = randomUUID();
+    const opened = sessionStub();
+    await a.opened(raced, opened, recordOf(a.replicaId));
+    const answer = await b.resume(raced, { tokenId: 'main' }, 'main', async () => {
+      // The record was read; the DELETE lands at A before the rebuild is done.
+      await a.ended(raced, opened, 'closed');
+      return { resumed: true, session: sessionStub() };
+    });
+    expect(answer).toEqual({ resumed: false });
+    expect(await store.getRecord(`mcp-session:${raced}`)).toBeUndefined();
+    expect(endedElsewhere[1]).toContain(raced);
+  });
+
+  it('ends a session it does not hold without rebuilding it, only for its own principal', async () => {
+    const { a, b, store, advance, endedElsewhere } = setUp();
+    const id = randomUUID();
+    const session = sessionStub();
+    await a.opened(id, session, recordOf(a.replicaId));
+    expect(await b.endNotHeld(id, 'other')).toBe(false);
+    expect(await b.endNotHeld('not-minted', 'main')).toBe(false);
+    expect(await store.getRecord(`mcp-session:${id}`)).toBeDefined();
+    expect(await b.endNotHeld(id, 'main')).toBe(true);
+    expect(await store.getRecord(`mcp-session:${id}`)).toBeUndefined();
+    await expect.poll(() => endedElsewhere[0]).toEqual([id]);
+    // A's next refresh does not bring it back.
+    advance(refreshEveryMs);
+    a.used(id, session, undefined);
+    await expect.poll(() => endedElsewhere[0]).toEqual([id, id]);
+    expect(await store.getRecord(`mcp-session:${id}`)).toBeUndefined();
   });
 });

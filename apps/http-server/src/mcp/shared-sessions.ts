@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { RequestId } from '@modelcontextprotocol/server';
 import type { Caller } from '@search-mcp/catalog';
 import type { ClusterStore } from '@search-mcp/cluster';
 import { errorMessage, isRecord, type Logger } from '@search-mcp/shared';
 import type { EndpointSession } from './endpoint-session.js';
-import { recordAfter } from './session-state-changes.js';
+import { stateChangesIn } from './session-state-changes.js';
 import {
   isMintedSessionId,
   isSharedSessionRecord,
@@ -43,6 +44,9 @@ export type Resumption = { resumed: true; session: EndpointSession } | { resumed
 /** Builds the session of a record on this replica under its id, or says why not. */
 export type SessionRebuilder = (id: string, record: SharedSessionRecord, caller: Caller) => Promise<Resumption>;
 
+/** A session's state-changing requests waiting for their answer: at most this many (more are not recorded). */
+const maxPendingChanges = 100;
+
 /** Where replicas tell each other of a session ended (`DELETE`) or changed (log level, subscriptions). */
 const sessionsChannel = 'mcp-sessions';
 
@@ -77,32 +81,53 @@ export class SharedSessions {
     await this.save(id, session, record);
   }
 
-  /** A request of the session arrived: the record's expiry moves, at most once per `refreshEveryMs`. */
+  /**
+   * A request of the session arrived: the record's expiry moves, at most once per `refreshEveryMs`, and the requests
+   * that change the session's state wait for their answer (`answered`).
+   */
   used(id: string, session: EndpointSession, body: unknown): void {
-    const record = session.record;
-    if (!record) return;
-    const changed = body === undefined ? undefined : recordAfter(record, body);
-    if (changed) {
-      void this.save(id, session, changed).then(() => this.publish(id, 'changed', { record: changed }));
-      return;
+    if (!session.record) return;
+    for (const change of body === undefined ? [] : stateChangesIn(body)) {
+      session.stateChanges ??= new Map();
+      if (session.stateChanges.size < maxPendingChanges) session.stateChanges.set(change.requestId, change);
     }
     const now = this.now();
     if (now - session.sharedAt < this.options.refreshEveryMs) return;
     session.sharedAt = now;
-    void this.records
-      .touch(id)
-      .then(async (present) => {
-        // Gone (expired, or ended as idle by a replica that served it before): this replica serves it now.
-        if (!present && session.record) await this.records.write(id, { ...session.record, replica: this.replicaId });
-      })
-      .catch((error) => this.warn('could not refresh an MCP session record', id, error));
+    void this.refresh(id, session).catch((error) => this.warn('could not refresh an MCP session record', id, error));
+  }
+
+  /**
+   * The server answered a request of the session. A log level or subscription it accepted is written to the record
+   * (and told to the other replicas) before the client sees the answer, so its next request finds it on any replica;
+   * one it refused is never recorded.
+   */
+  async answered(id: string, session: EndpointSession, requestId: RequestId, succeeded: boolean): Promise<void> {
+    const change = session.stateChanges?.get(requestId);
+    if (!change) return;
+    session.stateChanges?.delete(requestId);
+    const changed = succeeded && session.record ? change.apply(session.record) : undefined;
+    if (!changed) return;
+    const record = { ...changed, replica: this.replicaId };
+    session.record = record;
+    session.sharedAt = this.now();
+    try {
+      if (!(await this.records.writeUnlessEnded(id, record))) return;
+    } catch (error) {
+      // The session works on this replica; another one would rebuild it without this change.
+      this.warn('could not store an MCP session record', id, error);
+      return;
+    }
+    await this.publish(id, 'changed', { record });
   }
 
   async ended(id: string, session: EndpointSession, how: SessionEnd): Promise<void> {
     if (!session.record || how === 'kept') return;
     try {
       if (how === 'closed') {
-        await this.records.delete(id);
+        // Once: a DELETE ends the record before its answer, then the transport's close ends the session here.
+        session.record = undefined;
+        await this.records.end(id);
         await this.publish(id, 'ended');
         return;
       }
@@ -127,8 +152,49 @@ export class SharedSessions {
     return running;
   }
 
+  /**
+   * A client's `DELETE` for a session this replica does not hold: its record is ended (and the replica holding it
+   * hears) without rebuilding the session here just to end it. False when there is no such session of `principal`.
+   */
+  async endNotHeld(id: string, principal: string): Promise<boolean> {
+    if (!isMintedSessionId(id)) return false;
+    try {
+      const record = await this.records.read(id);
+      if (!record || record.principal !== principal) return false;
+      await this.records.end(id);
+    } catch (error) {
+      this.warn('could not remove an MCP session record', id, error);
+      return false;
+    }
+    await this.publish(id, 'ended');
+    return true;
+  }
+
   close(): void {
     this.stopListening();
+  }
+
+  /**
+   * Moves the record's expiry, and makes this replica the one that served the session last (only that one ends it
+   * for being idle): rewritten when another replica served it since, or when it is gone (expired, or ended as idle by
+   * a replica that served it before). Never when its client ended it: this replica's copy is closed then (the word
+   * from the replica that took the `DELETE` did not reach this one).
+   */
+  private async refresh(id: string, session: EndpointSession): Promise<void> {
+    const stored = await this.records.read(id);
+    if (stored?.replica === this.replicaId) {
+      await this.records.touch(id);
+      return;
+    }
+    const current = stored ?? session.record;
+    if (!current) return;
+    // The stored fields are the newest: the other replica may have changed the level or subscriptions since.
+    const record = { ...current, replica: this.replicaId };
+    if (await this.records.writeUnlessEnded(id, record)) {
+      if (session.record) session.record = { ...session.record, replica: this.replicaId };
+    } else {
+      this.options.onEndedElsewhere(id);
+    }
   }
 
   private async rebuildFromRecord(
@@ -146,10 +212,23 @@ export class SharedSessions {
     }
     if (!record || record.principal !== principal) return { resumed: false };
     const resumption = await rebuild(id, record, caller);
-    if (resumption.resumed) {
-      this.options.logger.info('resumed an MCP session another replica opened', { session: id });
-      await this.save(id, resumption.session, { ...record, replica: this.replicaId });
+    if (!resumption.resumed) return resumption;
+    const served = { ...record, replica: this.replicaId };
+    resumption.session.record = served;
+    resumption.session.sharedAt = this.now();
+    let kept = true;
+    try {
+      kept = await this.records.writeUnlessEnded(id, served);
+    } catch (error) {
+      // The session works on this replica; the record still names the replica that served it before.
+      this.warn('could not store an MCP session record', id, error);
     }
+    if (!kept) {
+      // Its client ended it while it was being rebuilt (a DELETE through another replica): not brought back.
+      this.options.onEndedElsewhere(id);
+      return { resumed: false };
+    }
+    this.options.logger.info('resumed an MCP session another replica opened', { session: id });
     return resumption;
   }
 

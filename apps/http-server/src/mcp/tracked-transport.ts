@@ -27,6 +27,8 @@ export class TrackedTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+  /** Called with each answer to a client request (succeeded: a result, not an error) before the client gets it. */
+  onanswer?: (requestId: RequestId, succeeded: boolean) => Promise<void>;
   private readonly pending = new Set<RequestId>();
   private protocolVersion: string | undefined;
 
@@ -69,7 +71,10 @@ export class TrackedTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    if (isResponse(message)) this.settle(message.id);
+    if (isResponse(message)) {
+      this.settle(message.id);
+      await this.onanswer?.(message.id, 'result' in message);
+    }
     await this.inner.send(this.redactor.redactDeep(message), options);
   }
 

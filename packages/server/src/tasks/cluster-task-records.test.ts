@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
@@ -249,4 +250,36 @@ describe('over Redis (each replica its own connection)', () => {
       await redis.stop();
     }
   }, 90_000);
+
+  it('while Redis is down, task methods answer a generic temporary error; an id that is not ours reads nothing', async () => {
+    const redis = await startRedisServer();
+    const store = await createRedisClusterStore({ url: redis.url, connectTimeoutMs: 300 });
+    const a = await startReplica(store);
+    try {
+      const send = await legacyClient(a, 'ann');
+      await redis.stopProcess();
+      const port = new URL(redis.url).port;
+      for (const [method, params] of [
+        ['tasks/get', { taskId: randomUUID() }],
+        ['tasks/result', { taskId: randomUUID() }],
+        ['tasks/list', {}],
+      ] as const) {
+        const error = await send(method, params).then(
+          () => undefined,
+          (caught: unknown) => caught as Error & { code?: number },
+        );
+        expect(error?.message).toMatch(/temporary; try again shortly/);
+        expect(error?.code).toBe(-32000);
+        // Neither the store's address nor its keys reach the client.
+        expect(error?.message).not.toContain(port);
+        expect(error?.message).not.toMatch(/redis|task\//i);
+      }
+      // Not a UUID: unknown at once, without waiting for the store.
+      await expect(send('tasks/get', { taskId: 'search-mcp:task/../x' })).rejects.toThrow(/Task not found/);
+    } finally {
+      await a.close();
+      await store.close();
+      await redis.stop();
+    }
+  }, 60_000);
 });

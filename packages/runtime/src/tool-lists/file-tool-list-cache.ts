@@ -81,7 +81,12 @@ export class FileToolListCache implements ToolListCache {
 
   /** Resolves once every write queued so far is on disk (a short-lived command awaits it before it exits). */
   async flush(): Promise<void> {
-    await this.queue;
+    // A write queued while an earlier one was being awaited is waited for too.
+    let current: Promise<unknown>;
+    do {
+      current = this.queue;
+      await current;
+    } while (current !== this.queue);
   }
 
   /** The file's lists, or none (with the one warning) when it cannot be trusted. */

@@ -45,7 +45,8 @@ export interface RegistryHooks {
 }
 
 export function createRegistry(hooks: RegistryHooks = {}): ToolRegistry {
-  const registry = new ToolRegistry({ description: 'Host tools', timeoutMs: 300 });
+  // Long enough for a progress gap on a busy machine (progress resets it); the 'hang' tool still times out.
+  const registry = new ToolRegistry({ description: 'Host tools', timeoutMs: 2000 });
   registry.register(
     {
       name: 'echo',

@@ -11,7 +11,8 @@ import {
 import { TOOL_DISCOVERY, TOOL_EXECUTE } from '../meta-tool-definitions.js';
 import type { RequestExtra } from '../request-extra-types.js';
 import { runsAsTask, toCreateTaskResult } from '../tasks/modern-tasks.js';
-import { keepsTaskOwner, taskOwner, withExposedIds } from '../tasks/task-handlers.js';
+import { withExposedIds } from '../tasks/exposed-task-ids.js';
+import { keepsTaskOwner, taskOwner } from '../tasks/task-handlers.js';
 import type { ExposedTask } from '../tasks/task-table.js';
 import { JsonRpcWireError, toJsonRpcError } from '../wire-errors.js';
 import { type CalledServerWait, resolveCalledTool } from './called-server-wait.js';

@@ -51,9 +51,7 @@ describe('a call by a tool’s own name, listed from a kept list while its serve
     expect(manager.status()[0]?.state).toBe('starting');
     const listed = await client.listTools();
     expect(listed.tools.map((tool) => tool.name)).toContain('echo');
-    const result = await client.callTool({ name: 'echo', arguments: { message: 'hi' } }, undefined, {
-      timeout: 60_000,
-    });
+    const result = await client.callTool({ name: 'echo', arguments: { message: 'hi' } }, { timeout: 60_000 });
     expect(result.isError).toBeFalsy();
     expect(JSON.stringify(result.content)).toContain('hi');
   });

@@ -3,7 +3,7 @@ import { JsonRpcErrorCode } from '@search-mcp/shared';
 import { JsonRpcWireError } from '../wire-errors.js';
 import type { ClusterTaskRecords, ForeignTask } from './cluster-task-records.js';
 import { toModernTask } from './modern-tasks.js';
-import { withExposedIds } from './task-handlers.js';
+import { withExposedIds } from './exposed-task-ids.js';
 import { exposedOfRecord, type TaskRecord, taskOfRecord } from './task-record.js';
 
 /**

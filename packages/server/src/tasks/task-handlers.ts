@@ -1,4 +1,3 @@
-import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/server';
 import type { Caller } from '@search-mcp/catalog';
 import { ClusterStoreError } from '@search-mcp/cluster';
 import { errorMessage, isRecord, JsonRpcErrorCode, listsTasksExtension, TASKS_EXTENSION } from '@search-mcp/shared';
@@ -13,7 +12,7 @@ import type { ForeignTask } from './cluster-task-records.js';
 import { foreignModernTask, foreignResult, foreignTask, waitForForeignEnd } from './foreign-task-answers.js';
 import { tasksExtensionCapabilities, toModernTask } from './modern-tasks.js';
 import { resultWithInput } from './task-input-relay.js';
-import type { ExposedTask } from './task-table.js';
+import { withExposedIds } from './exposed-task-ids.js';
 import { clientEraOf } from '../eras/client-era-of.js';
 
 /** What a client is told when the cluster store fails during a task method (the detail is logged). */
@@ -296,19 +295,4 @@ function missingTasksExtension(method: string): JsonRpcWireError {
  */
 export function speaksTasksExtension(gateway: Pick<BackendGateway, 'status'>, serverId: string): boolean {
   return gateway.status().find((status) => status.id === serverId)?.protocolEra === 'modern';
-}
-
-/** A backend's task result with its task id replaced by ours, in the result and in its related-task `_meta`. */
-export function withExposedIds(result: Record<string, unknown>, task: ExposedTask): Record<string, unknown> {
-  const copy: Record<string, unknown> = { ...result };
-  if (copy.taskId === task.backendTaskId) copy.taskId = task.exposedId;
-  if (isRecord(copy.task) && copy.task.taskId === task.backendTaskId)
-    copy.task = { ...copy.task, taskId: task.exposedId };
-  if (isRecord(copy._meta) && isRecord(copy._meta[RELATED_TASK_META_KEY])) {
-    copy._meta = {
-      ...copy._meta,
-      [RELATED_TASK_META_KEY]: { ...copy._meta[RELATED_TASK_META_KEY], taskId: task.exposedId },
-    };
-  }
-  return copy;
 }

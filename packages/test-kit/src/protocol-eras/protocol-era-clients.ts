@@ -277,10 +277,14 @@ export async function connectProtocolEraClient(
   return kind === 'sdk1' ? connectSdk1(target, options) : connectSdk2(kind, target, options);
 }
 
-/** Child environment: the caller's PATH and HOME (so `node`/`npx` resolve) plus the target's variables. */
+/**
+ * Child environment: the caller's PATH and HOME (so `node`/`npx` resolve), the test run's switches that keep a Search
+ * MCP child from reading or writing the state folder's pins and kept tool lists (set by the shared vitest config: a
+ * child of one test must not see what an earlier one kept), plus the target's variables.
+ */
 function childEnvironment(env: Record<string, string> | undefined): Record<string, string> {
   const base: Record<string, string> = {};
-  for (const name of ['PATH', 'HOME', 'SystemRoot', 'TEMP', 'TMP']) {
+  for (const name of ['PATH', 'HOME', 'SystemRoot', 'TEMP', 'TMP', 'SEARCH_MCP_PINNING', 'SEARCH_MCP_TOOL_CACHE']) {
     const value = process.env[name];
     if (value !== undefined) base[name] = value;
   }

@@ -64,3 +64,4 @@ export {
   type WebSearchScenario,
 } from './fake-openai/fake-openai-server.js';
 export { type LoopbackWebServer, listenWebHandler } from './oauth/web-request-bridge.js';
+export { freePort } from './network/free-port.js';

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { freePort } from './free-port.js';
+import { freePort } from '@search-mcp/test-kit';
 
 const require = createRequire(import.meta.url);
 const inspectorRoot = dirname(require.resolve('@modelcontextprotocol/inspector/package.json'));

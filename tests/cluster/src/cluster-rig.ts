@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixtureServer } from '@search-mcp/test-kit/fixture-servers';
 import { type RedisServer, startRedisServer } from '@search-mcp/test-kit/redis';
-import { freePort } from './free-port.js';
+import { freePort } from '@search-mcp/test-kit';
 import { type HaproxyProcess, replicaName, startHaproxy } from './haproxy-process.js';
 import { type ReplicaProcess, startReplica } from './replica-process.js';
 

@@ -6,9 +6,9 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../network/free-port.js';
 
 export interface RedisServerOptions {
   /** Keep data across `restart()` (`--appendonly yes --appendfsync always`). Default false. */
@@ -112,14 +112,4 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
       await rm(directory, { recursive: true, force: true });
     },
   };
-}
-
-/** A port nothing listens on now: the kernel picks it, then it is given back for redis-server to take. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== 'object' || !address) throw new Error('no free port');
-  return address.port;
 }

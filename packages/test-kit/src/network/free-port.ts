@@ -1,8 +1,8 @@
 import { createServer } from 'node:net';
 
 /**
- * A port free on 127.0.0.1 right now. The rig fixes each replica's port up front: HAProxy's configuration names
- * them, and a replica restarted after a kill must come back where the load balancer looks for it.
+ * A port free on 127.0.0.1 right now: the kernel picks it, then it is given back for a process of the test to take
+ * (a redis-server, a replica whose port a load balancer's configuration names, a browser's debugging port).
  */
 export async function freePort(): Promise<number> {
   const server = createServer();

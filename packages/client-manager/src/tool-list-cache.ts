@@ -11,4 +11,6 @@ export interface ToolListCache {
   read(serverId: string, identity: string): readonly ToolDefinition[] | undefined;
   /** Keeps a running server's list (the store may write it later, in the background). */
   write(serverId: string, identity: string, tools: readonly ToolDefinition[]): void;
+  /** Resolves once the writes asked for so far are stored; a runtime awaits it when it closes. */
+  flush?(): Promise<void>;
 }

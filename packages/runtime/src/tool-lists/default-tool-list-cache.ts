@@ -17,7 +17,8 @@ export function openToolListCache(
 ): { cache: ToolListCache | undefined; flush(): Promise<void> } {
   const none = async () => undefined;
   if (option === false) return { cache: undefined, flush: none };
-  if (option !== undefined) return { cache: option, flush: none };
+  // The host's own cache is flushed on close too, when it can be: its last lists must not be lost at exit.
+  if (option !== undefined) return { cache: option, flush: async () => option.flush?.() };
   if (env[TOOL_CACHE_ENV_VARIABLE]?.trim().toLowerCase() === 'off') return { cache: undefined, flush: none };
   const cache = new FileToolListCache({ env, logger });
   return { cache, flush: () => cache.flush() };

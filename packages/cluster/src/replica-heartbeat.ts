@@ -1,3 +1,4 @@
+import { settleWithin } from '@search-mcp/shared';
 import type { ClusterStore } from './cluster-store.js';
 
 export interface ReplicaHeartbeatSettings {
@@ -90,27 +91,15 @@ export function startReplicaHeartbeat(store: ClusterStore, settings: ReplicaHear
       stopped = true;
       clearInterval(timer);
       // Bounded: with the store away, a shutdown must not wait for it (the key then expires on its own).
-      await withinMs(stopWaitMs, async () => {
+      const marked = (async () => {
         await last;
         await store.setRecord(key, { at: now(), stopped: true } satisfies HeartbeatValue, { ttlMs });
-      }).catch((error: unknown) => settings.onError?.(error));
+      })();
+      await settleWithin(marked, stopWaitMs)
+        .then((settled) => {
+          if (!settled) throw new Error(`the cluster store did not answer within ${stopWaitMs} ms`);
+        })
+        .catch((error: unknown) => settings.onError?.(error));
     },
   };
-}
-
-/** Runs `work`, giving up waiting after `ms` (the work itself goes on, its failure unheard). */
-async function withinMs(ms: number, work: () => Promise<void>): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const running = work();
-  running.catch(() => undefined);
-  try {
-    await Promise.race([
-      running,
-      new Promise<void>((_resolve, reject) => {
-        timer = setTimeout(() => reject(new Error(`the cluster store did not answer within ${ms} ms`)), ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -81,6 +81,7 @@ export type { ExposedNameStyle } from './keys/exposed-name.js';
 export type { ParsedToolKey } from './keys/tool-key.js';
 
 export { delay } from './async/delay.js';
+export { settleWithin } from './async/settle-within.js';
 export { untilAborted } from './async/until-aborted.js';
 export { isJsonRpcMessage } from './json-rpc/json-rpc-message.js';
 export {

@@ -1,6 +1,6 @@
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { ClusterStore } from '@search-mcp/cluster';
-import { errorMessage, type Logger } from '@search-mcp/shared';
+import { errorMessage, type Logger, settleWithin } from '@search-mcp/shared';
 
 /** A limit check waits this long for the shared store at most; a request never waits for Redis longer. */
 export const rateLimitStoreWaitMs = 500;
@@ -33,28 +33,17 @@ export function clusterRateLimitStore(store: ClusterStore, logger: Logger): Fast
 
   const limiter = (namespace: string): FastifyRateLimitStore => ({
     incr(key, callback, timeWindow) {
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<never>((_resolve, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`no answer within ${rateLimitStoreWaitMs} ms`)),
-          rateLimitStoreWaitMs,
-        );
-      });
       const counted = store.increment(`rate-limit:${namespace}${key}`, 1, timeWindow);
-      // A late answer or failure after the wait is over is of no use: only the race's outcome counts.
-      counted.catch(() => {});
-      Promise.race([counted, late]).then(
-        ({ count, ttlMs }) => {
-          clearTimeout(timer);
-          callback(null, { current: count, ttl: ttlMs });
-        },
-        (error: unknown) => {
-          clearTimeout(timer);
-          warn(error);
-          // With `skipOnError`, the plugin lets the request through on this error (fail open).
-          callback(error instanceof Error ? error : new Error(String(error)));
-        },
-      );
+      // A late answer or failure after the wait is over is of no use: only what came in time counts.
+      const fail = (error: unknown) => {
+        warn(error);
+        // With `skipOnError`, the plugin lets the request through on this error (fail open).
+        callback(error instanceof Error ? error : new Error(String(error)));
+      };
+      settleWithin(counted, rateLimitStoreWaitMs).then((settled) => {
+        if (settled) callback(null, { current: settled.value.count, ttl: settled.value.ttlMs });
+        else fail(new Error(`no answer within ${rateLimitStoreWaitMs} ms`));
+      }, fail);
     },
     // A route with a limit of its own counts in its own windows. The plugin hands over its merged limit parameters,
     // the route under `routeInfo` (their own `method` and `url` are undefined): without it every such route would

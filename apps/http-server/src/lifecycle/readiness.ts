@@ -1,5 +1,5 @@
 import type { ClusterStore } from '@search-mcp/cluster';
-import type { Logger } from '@search-mcp/shared';
+import { type Logger, settleWithin } from '@search-mcp/shared';
 
 /** Whether the cluster store answered the probe's ping: reported, never a reason to be unready. */
 export type ClusterStoreState = 'up' | 'down';
@@ -57,7 +57,13 @@ export class Readiness {
       return { ready: false, reason: 'shutting-down', message: 'Search MCP is shutting down' };
     }
     if (!this.store) return { ready: true };
-    const answers = await answersWithin(this.store, pingTimeoutMs);
+    const answers =
+      (
+        await settleWithin(
+          this.store.ping().catch(() => false),
+          pingTimeoutMs,
+        )
+      )?.value ?? false;
     this.noteStore(answers);
     return { ready: true, store: answers ? 'up' : 'down' };
   }
@@ -72,17 +78,5 @@ export class Readiness {
     } else {
       this.logger?.info('the cluster store answers again', { store });
     }
-  }
-}
-
-async function answersWithin(store: Pick<ClusterStore, 'ping'>, timeoutMs: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), timeoutMs);
-  });
-  try {
-    return await Promise.race([store.ping().catch(() => false), timeout]);
-  } finally {
-    clearTimeout(timer);
   }
 }

@@ -1,6 +1,6 @@
 import type { ClusterStore } from '@search-mcp/cluster';
 import type { AuditRecord } from '@search-mcp/server';
-import type { Logger } from '@search-mcp/shared';
+import { type Logger, settleWithin } from '@search-mcp/shared';
 import { DurationHistogram } from './duration-histogram.js';
 import { HOUR_MS, HOURS_KEPT, MINUTE_MS, MINUTES_KEPT, SearchSeries, ToolSeries } from './usage-buckets.js';
 import { usageRecordKind } from './usage-record-kind.js';
@@ -188,12 +188,7 @@ export class SharedUsage {
     if (this.closed) return this.flushing;
     this.closed = true;
     clearInterval(this.timer);
-    let timer: NodeJS.Timeout | undefined;
-    const waited = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, this.options.closeWaitMs ?? 1000);
-    });
-    await Promise.race([this.flush(), waited]);
-    clearTimeout(timer);
+    await settleWithin(this.flush(), this.options.closeWaitMs ?? 1000);
   }
 
   private tallyAt(resolution: 'm' | 'h', at: number): BucketTally {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type ClusterStore, type ReplicaHeartbeat, startReplicaHeartbeat } from '@search-mcp/cluster';
-import { errorMessage, isRecord, type Logger } from '@search-mcp/shared';
+import { errorMessage, isRecord, type Logger, settleWithin } from '@search-mcp/shared';
 import type { BackendGateway } from '../forwarding/backend-gateway.js';
 import {
   applyStatus,
@@ -185,9 +185,7 @@ export class ClusterTaskRecords {
     // Writes under way finish (a result being fetched is kept if it comes soon); a slow backend does not hold up a
     // shutdown: its task reads `failed` on the other replicas, as if this one had been killed.
     const writes = Promise.all([...this.watched.values()].map((entry) => entry.writes));
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([writes, new Promise((resolve) => (timer = setTimeout(resolve, closeWaitMs)))]);
-    clearTimeout(timer);
+    await settleWithin(writes, closeWaitMs);
     this.watched.clear();
     await this.heartbeat.stop();
   }

@@ -1,6 +1,6 @@
 import { connect, createServer, type Socket } from 'node:net';
 import { type ClusterStore, createMemoryClusterStore, createRedisClusterStore } from '@search-mcp/cluster';
-import { silentLogger } from '@search-mcp/shared';
+import { type Logger, silentLogger } from '@search-mcp/shared';
 import { startRedisServer } from '@search-mcp/test-kit/redis';
 import { describe, expect, it, vi } from 'vitest';
 import { ClusterTaskRecords, type ClusterTaskRecordsOptions } from './cluster-task-records.js';
@@ -14,8 +14,28 @@ const gateway: ClusterTaskRecordsOptions['gateway'] = {
   getTaskResult: async () => ({ content: [{ type: 'text', text: 'the result' }] }),
 };
 
-function replica(store: ClusterStore, tasks = new TaskTable(), heartbeat?: { ttlMs: number; intervalMs: number }) {
-  return new ClusterTaskRecords({ store, gateway, tasks, logger: silentLogger, ...(heartbeat ? { heartbeat } : {}) });
+function replica(
+  store: ClusterStore,
+  tasks = new TaskTable(),
+  heartbeat?: { ttlMs: number; intervalMs: number },
+  logger: Logger = silentLogger,
+) {
+  return new ClusterTaskRecords({ store, gateway, tasks, logger, ...(heartbeat ? { heartbeat } : {}) });
+}
+
+/** A logger that tells when the replica's own heartbeat refresh failed (it has seen the store go away). */
+function heartbeatFailures(): { logger: Logger; next: () => Promise<void> } {
+  let waiters: Array<() => void> = [];
+  const logger: Logger = {
+    ...silentLogger,
+    debug: (message) => {
+      if (message !== 'could not refresh the replica heartbeat') return;
+      for (const resolve of waiters) resolve();
+      waiters = [];
+    },
+    child: () => logger,
+  };
+  return { logger, next: () => new Promise<void>((resolve) => waiters.push(resolve)) };
 }
 
 /**
@@ -94,15 +114,22 @@ describe('cluster task records around store trouble', () => {
     const heartbeat = { ttlMs: 1000, intervalMs: 700 };
     const tasksA = new TaskTable();
     const a = replica(storeA, tasksA, heartbeat);
-    const b = replica(storeB, new TaskTable(), heartbeat);
+    const failuresB = heartbeatFailures();
+    const b = replica(storeB, new TaskTable(), heartbeat, failuresB.logger);
     try {
       const task = await runningTask(a, tasksA);
       expect(await b.read(task.exposedId, 'ann')).toMatchObject({ running: true });
 
       gateA.shut();
+      // A's beats no longer reach Redis: its key expires within the ttl, before the outage as B sees it.
+      await vi.waitFor(async () => expect(await storeB.getRecord(`replica/${a.replicaId}/alive`)).toBeUndefined(), {
+        timeout: 10_000,
+        interval: 50,
+      });
+      const outageSeenByB = failuresB.next();
       await redis.stopProcess();
-      // The outage itself: longer than the heartbeat ttl, so A's key has expired when Redis is back.
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // The outage lasts until B's own refresh has failed: B knows its store was away.
+      await outageSeenByB;
       await redis.start();
       // B is back, A not yet (its key stays missing): B's reads do not declare A gone.
       const after = await vi.waitFor(() => b.read(task.exposedId, 'ann'), { timeout: 10_000, interval: 50 });

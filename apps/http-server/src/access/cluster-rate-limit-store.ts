@@ -40,7 +40,11 @@ export function clusterRateLimitStore(store: ClusterStore, logger: Logger): Fast
         // With `skipOnError`, the plugin lets the request through on this error (fail open).
         callback(error instanceof Error ? error : new Error(String(error)));
       };
-      settleWithin(counted, rateLimitStoreWaitMs).then((settled) => {
+      // Only a shared store can fail to answer: the in-process one's count needs no timer on every request.
+      const answered = store.shared
+        ? settleWithin(counted, rateLimitStoreWaitMs)
+        : counted.then((value) => ({ value }));
+      answered.then((settled) => {
         if (settled) callback(null, { current: settled.value.count, ttl: settled.value.ttlMs });
         else fail(new Error(`no answer within ${rateLimitStoreWaitMs} ms`));
       }, fail);

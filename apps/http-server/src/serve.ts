@@ -109,7 +109,8 @@ export async function serve(commandLine: CommandLine, fail: (message: string, co
     manager: {
       // OAuth tokens the manager obtains join the app's redactor: masked in REST bodies, MCP messages, log and audit.
       redactor,
-      // Tokens go to the default store (the OS keyring, else a 0600 file; SEARCH_MCP_OAUTH_FILE).
+      // Tokens go to the default store (the OS keyring, else a 0600 file; SEARCH_MCP_OAUTH_FILE), or to the cluster store
+      // when `cluster` is set (docs/oauth.md, "Storage").
       oauth: serverProcessOAuth(() => callbackBase),
     },
     clusterStore,

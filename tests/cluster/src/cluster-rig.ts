@@ -151,7 +151,7 @@ export async function startClusterRig(options: ClusterRigOptions = {}): Promise<
 }
 
 /**
- * `/readyz` when the replicas have it (a replica that is not ready, its store unreachable, answers 503 and HAProxy
+ * `/readyz` when the replicas have it (a replica that is not ready, draining or shutting down, answers 503 and HAProxy
  * sends it nothing); `/` (health, always 200) on a build without it.
  */
 async function readinessPath(replicaUrl: string): Promise<string> {

@@ -71,9 +71,12 @@ export async function connectAndListTools(attempt: ConnectionAttempt): Promise<C
 }
 
 async function connectInEra(attempt: ConnectionAttempt, era: ProtocolEra | 'auto'): Promise<ConnectedServer> {
-  // The client is made synchronously inside the factory: its SDK must be loaded before (`auto`: the 1.x one, the
-  // era most backends end up in; a 2026-07-28 verdict of the probe loads the 2.x one too).
-  await eraStrategy(era === 'auto' ? 'legacy' : era).load(attempt.errors);
+  // The client is made synchronously inside the factory once its SDK is loaded (`auto`: the 1.x one, the era most
+  // backends end up in; a 2026-07-28 verdict of the probe loads the 2.x one too). The factory awaits it only after
+  // spawning a local server, so the module loads while the server starts.
+  const clientLoaded = eraStrategy(era === 'auto' ? 'legacy' : era).load(attempt.errors);
+  // Awaited by the factory; a factory that fails before awaiting it must not leave an unhandled rejection.
+  clientLoaded.catch(() => {});
   const { config, logger } = attempt;
   const timeoutMs = config.startupTimeoutMs;
   const started = performance.now();
@@ -85,6 +88,7 @@ async function connectInEra(attempt: ConnectionAttempt, era: ProtocolEra | 'auto
     const opened = await attempt.openConnection({
       config,
       createClient: (chosen = era === 'auto' ? 'legacy' : era) => attempt.createClient(chosen),
+      clientLoaded,
       protocolEra: era,
       clientInfo: attempt.clientInfo,
       onProbed: attempt.onProbed,

@@ -13,6 +13,11 @@ export interface ConnectionRequest {
    */
   createClient: (era?: ProtocolEra) => BackendPeer;
   /**
+   * The SDK client module of the era (`auto`: the 1.x one), still loading when the factory is called so that a local
+   * server's start overlaps it: awaited before `createClient`.
+   */
+  clientLoaded: Promise<void>;
+  /**
    * The era to connect in: `legacy` (1.x client, 2025 transports), `modern` (2.x client; a remote server is reached
    * with the 2.x Streamable HTTP transport, which sends the 2026-07-28 headers) or `auto`: probe with
    * `server/discover` first and connect in 2026-07-28 when the backend offers it, else in 2025 on the same

@@ -1,5 +1,6 @@
 import type { McpFetchLike, McpTransport, SecretRedactor } from '@search-mcp/shared';
 import type { ProcessWatchdog } from '../process/process-watchdog.js';
+import { inheritedEnvironment } from '../process/inherited-environment.js';
 import { StdioProcessTransport } from '../process/stdio-process-transport.js';
 import { sandboxLaunch } from '../sandbox/sandbox-launch.js';
 import type { ServerLaunch } from '../sandbox/server-launch.js';
@@ -7,7 +8,6 @@ import { ProgressOrderingTransport } from '../transport/progress-ordering-transp
 import type { BackendPeer, ProtocolEra } from './backend-peer.js';
 import type { ConnectionFactory, ConnectionRequest, OpenedConnection } from './connection-factory.js';
 import { probeInPlace, probeWaitMs } from './era/era-probe.js';
-import { loadLegacyClient } from '../legacy/legacy-client-loader.js';
 import type { PeerConnectOptions, PriorVerdict } from './era/prior-verdict.js';
 import { connectRemote } from './remote-connection.js';
 import { StartedTransport } from './started-transport.js';
@@ -33,12 +33,12 @@ export function createConnectionFactory(settings: ConnectionFactorySettings): Co
 async function openStdio(request: ConnectionRequest, settings: ConnectionFactorySettings): Promise<OpenedConnection> {
   const { config, logger } = request;
   if (config.transport !== 'stdio') throw new Error('not a stdio server');
-  // Whatever the era, a server is spawned with the 1.x SDK's default environment (one rule for every stdio server).
-  const { getDefaultEnvironment } = await loadLegacyClient();
+  // Whatever the era, a server inherits the same variables; spawned before any SDK client module is loaded, so
+  // that loading overlaps the server's own start.
   let launch: ServerLaunch = {
     command: config.command,
     args: config.args,
-    env: { ...getDefaultEnvironment(), ...config.env },
+    env: { ...inheritedEnvironment(), ...config.env },
     ...(config.cwd !== undefined ? { cwd: config.cwd } : {}),
   };
   // A server that cannot run in its sandbox fails to start; it never runs without it (docs/trust.md).
@@ -73,7 +73,11 @@ async function openStdio(request: ConnectionRequest, settings: ConnectionFactory
       ({ era, transport, connectTo, prior } = probed);
     } else {
       era = request.protocolEra;
+      // Spawned now, before the client's module is loaded: the server starts while it loads.
+      await transport.start();
+      connectTo = new StartedTransport(transport);
     }
+    await request.clientLoaded;
     client = request.createClient(era);
     // `prior` reaches the 2.x client only (its connect adopts the probe's discover result: no second round trip).
     const options: PeerConnectOptions = {
@@ -135,6 +139,7 @@ async function probeStdio(
 async function openRemote(request: ConnectionRequest, settings: ConnectionFactorySettings): Promise<OpenedConnection> {
   const { config } = request;
   if (config.transport === 'stdio') throw new Error('not a remote server');
+  await request.clientLoaded;
   const remote = await connectRemote(config, {
     createClient: request.createClient,
     timeoutMs: request.timeoutMs,

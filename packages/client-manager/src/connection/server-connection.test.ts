@@ -33,7 +33,8 @@ interface InMemoryBackend {
 function inMemoryBackend(setUp: (server: McpServer, attempt: number) => unknown): InMemoryBackend {
   const servers: McpServer[] = [];
   let attempts = 0;
-  const factory: ConnectionFactory = async ({ createClient, timeoutMs, signal }) => {
+  const factory: ConnectionFactory = async ({ createClient, clientLoaded, timeoutMs, signal }) => {
+    await clientLoaded;
     attempts += 1;
     const server = new McpServer(
       { name: 'in-memory', version: '1.2.3' },

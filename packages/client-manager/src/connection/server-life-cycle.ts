@@ -201,8 +201,12 @@ export abstract class ServerLifeCycle {
     return this.connect('start');
   }
 
-  /** @param reason why, for calls this stop breaks (`was removed by a config reload`). */
-  async stop(reason?: string): Promise<void> {
+  /**
+   * @param reason why, for calls this stop breaks (`was removed by a config reload`).
+   * @param options.promptly end a stdio server's process group at once (stdin closed, SIGTERM without waiting for it
+   * to exit by itself; `McpClientManager.close`).
+   */
+  async stop(reason?: string, options: { promptly?: boolean } = {}): Promise<void> {
     this.stoppedOnPurpose = true;
     this.stopReason = reason;
     this.restartScheduler.cancel();
@@ -220,7 +224,7 @@ export abstract class ServerLifeCycle {
     if (hadTools) this.settings.onToolsChanged(this.id, []);
     this.announceFeatures(capabilities);
     // A server still starting has nothing to finish: end it now instead of waiting for it to notice stdin closing.
-    if (wasStarting && serverProcess) await serverProcess.close({ immediate: true });
+    if ((wasStarting || options.promptly) && serverProcess) await serverProcess.close({ immediate: true });
     await listenStream?.close();
     await closeConnection(client, serverProcess);
   }

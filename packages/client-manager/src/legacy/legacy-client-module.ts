@@ -13,7 +13,8 @@ import { recordingRefusals } from './refusal-recording-fetch.js';
  * `src/legacy/` imports the 1.x SDK; what they need of it is this module's exports, typed with our own wire types.
  */
 export { createBackendClient } from './legacy-backend-client.js';
-export { getDefaultEnvironment };
+/** The SDK's own default environment: `process/inherited-environment.ts` is held equal to it by its test. */
+export { getDefaultEnvironment as sdkDefaultEnvironment };
 
 /** What a remote 2025 transport is built with. */
 export interface LegacyRemoteTransportInit {

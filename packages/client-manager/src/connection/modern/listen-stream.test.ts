@@ -34,7 +34,8 @@ function modernBackend(maxSubscriptions?: number): Backend {
   let latest: Server | undefined;
   let handle: { close: () => Promise<void> } | undefined;
   const listens: Array<Record<string, unknown>> = [];
-  const factory: ConnectionFactory = async ({ createClient, timeoutMs, signal }) => {
+  const factory: ConnectionFactory = async ({ createClient, clientLoaded, timeoutMs, signal }) => {
+    await clientLoaded;
     await loadModernClient();
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     handle = serveStdio(

@@ -69,7 +69,10 @@ export async function loadRuntime(
     ...(logsIn(cli) ? {} : { manager: { oauth: { openAuthorizationUrl: opener(cli, () => created, logger) } } }),
   });
   created = runtime;
-  lifecycle.onClose(() => runtime.close());
+  // A one-shot command has its answer when it closes: its backends are ended at once rather than given time to exit
+  // by themselves (`serve` and `ui` end with their client or a signal, and let them finish).
+  const oneShot = cli.command !== 'serve' && cli.command !== 'ui';
+  lifecycle.onClose(() => runtime.close({ promptly: oneShot }));
   return { runtime, config, configPath: path, logger, redactor };
 }
 

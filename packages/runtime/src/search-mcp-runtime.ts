@@ -133,8 +133,12 @@ export interface SearchMcpRuntime {
    * 2025 revisions after `initialize`, 2026-07-28 without a handshake. `connect(transport)`, then `close()`.
    */
   createServer(overrides?: Partial<SearchMcpServerOptions>): SearchMcpConnection;
-  /** Stops every backend (ending their process trees) and flushes the audit log. Safe to call more than once. */
-  close(): Promise<void>;
+  /**
+   * Stops every backend (ending their process trees) and flushes the audit log. Safe to call more than once (the
+   * first call's options count). `promptly`: backends get SIGTERM at once instead of time to exit by themselves
+   * (`McpClientManager.close`), for a one-shot command that has its answer.
+   */
+  close(options?: { promptly?: boolean }): Promise<void>;
 }
 
 /**
@@ -268,7 +272,7 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
       createEraDetectingConnection((context) => serverFactory(context, overrides), {
         onerror: (error) => logger.debug('client message not served', { error: error.message }),
       }),
-    close: () => {
+    close: (closeOptions = {}) => {
       closing ??= (async () => {
         replicas.close();
         // The backends stop alongside the store writes of closing (tasks, heartbeat), each of which waits about 1 s
@@ -277,7 +281,7 @@ export function createSearchMcpRuntime(options: SearchMcpRuntimeOptions): Search
           hub.close(),
           (async () => {
             await pins.close();
-            await manager.close();
+            await manager.close(closeOptions);
           })(),
         ]);
         // The lists this run's servers sent are on disk before the process may exit (`search`, `call`).

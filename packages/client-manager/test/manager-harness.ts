@@ -10,13 +10,18 @@ import { createRecordingLogger } from './test-support.js';
  * Managers for one test file, with fast test settings (short grace, short backoff) and a recording logger; every
  * manager and temporary directory is closed and removed after each test.
  */
-export function useManagers() {
+export function useManagers(): Managers {
+  const managers = createManagers();
+  afterEach(() => managers.close());
+  return managers;
+}
+
+export type Managers = ReturnType<typeof createManagers>;
+
+/** The managers and temporary directories of one test (or of one concurrent test), closed and removed by `close()`. */
+export function createManagers() {
   const managers: McpClientManager[] = [];
   const directories: string[] = [];
-  afterEach(async () => {
-    await Promise.all(managers.splice(0).map((manager) => manager.close()));
-    await Promise.all(directories.splice(0).map((directory) => rm(directory, { recursive: true, force: true })));
-  });
   return {
     createManager(mcpServers: Record<string, unknown>, options: McpClientManagerOptions = {}) {
       const recording = createRecordingLogger();
@@ -33,6 +38,10 @@ export function useManagers() {
       const directory = await mkdtemp(join(tmpdir(), prefix));
       directories.push(directory);
       return directory;
+    },
+    async close(): Promise<void> {
+      await Promise.all(managers.splice(0).map((manager) => manager.close()));
+      await Promise.all(directories.splice(0).map((directory) => rm(directory, { recursive: true, force: true })));
     },
   };
 }

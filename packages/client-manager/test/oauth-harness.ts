@@ -16,11 +16,17 @@ import type { AuthorizationOpener, OAuthStore } from '../src/index.js';
  * value it was given (so a test knows every token the manager ever held, to look for it where it must not be); an
  * opener that follows the authorization URL with `fetch`, as a person's browser would.
  */
-export function useOAuthFixtures() {
+export function useOAuthFixtures(): OAuthFixtures {
+  const fixtures = createOAuthFixtures();
+  afterEach(() => fixtures.close());
+  return fixtures;
+}
+
+export type OAuthFixtures = ReturnType<typeof createOAuthFixtures>;
+
+/** The OAuth fixture servers of one test (or of one concurrent test, see `oauth-test.ts`), closed by `close()`. */
+export function createOAuthFixtures() {
   const closers: Array<() => Promise<void>> = [];
-  afterEach(async () => {
-    await Promise.all(closers.splice(0).map((close) => close()));
-  });
   return {
     async startAuthorizationServer(options: AuthorizationServerOptions = {}): Promise<AuthorizationServer> {
       const authorizationServer = await startAuthorizationServer(options);
@@ -42,6 +48,10 @@ export function useOAuthFixtures() {
       const authorizationServer = await this.startAuthorizationServer(options.authorizationServer);
       const mcpServer = await this.startProtectedMcpServer({ authorizationServer, ...options.mcpServer });
       return { authorizationServer, mcpServer };
+    },
+    /** Closes every server started so far. */
+    async close(): Promise<void> {
+      await Promise.all(closers.splice(0).map((close) => close()));
     },
   };
 }

@@ -1,8 +1,8 @@
 import type { AuthorizationServer, ProtectedMcpServer } from '@search-mcp/test-kit/oauth';
 import { expect } from 'vitest';
 import type { AuthorizationOpener, McpClientManager, McpClientManagerOptions } from '../src/index.js';
-import type { useManagers } from './manager-harness.js';
-import { createRecordingOAuthStore, textOf, type RecordingOAuthStore, type useOAuthFixtures } from './oauth-harness.js';
+import type { Managers } from './manager-harness.js';
+import { createRecordingOAuthStore, textOf, type OAuthFixtures, type RecordingOAuthStore } from './oauth-harness.js';
 
 /** Where the host (`search-mcp-http`) would receive authorization redirects; the tests never go there. */
 export const redirectUrl = 'http://127.0.0.1:1/oauth/callback';
@@ -19,8 +19,8 @@ export interface PerUserSetup {
  * never opens a browser (a per-user caller is elsewhere: the host's redirect URL is the only way back).
  */
 export async function setUpPerUser(
-  fixtures: ReturnType<typeof useOAuthFixtures>,
-  managers: ReturnType<typeof useManagers>,
+  fixtures: OAuthFixtures,
+  managers: Managers,
   options: Pick<McpClientManagerOptions, 'perUser'> & {
     redirectUrl?: string | undefined;
     /** The entry's `protocol`, when not the default. */

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { statusOf, useManagers } from '../../test/manager-harness.js';
+import { describe } from 'vitest';
+import { statusOf } from '../../test/manager-harness.js';
 import {
   claimsOf,
   createRecordingOAuthStore,
@@ -12,8 +12,8 @@ import {
   storedAccessToken,
   storedCredentials,
   textOf,
-  useOAuthFixtures,
 } from '../../test/oauth-harness.js';
+import { oauthTest as it } from '../../test/oauth-test.js';
 
 /**
  * The first connect to an OAuth-protected server (docs/oauth.md), against a real authorization server: the 401 starts
@@ -21,16 +21,19 @@ import {
  * opener and the loopback redirect, the code exchange; then tools are listed and called with a token whose audience is
  * the server. No token ever shows in the status, an error or a log line.
  */
-// Fixtures first: hooks run in reverse, so every manager is closed before the servers it talks to.
-const fixtures = useOAuthFixtures();
-const { createManager } = useManagers();
+// Every case has servers and managers of its own (`oauthTest`), so the cases run at once: most of their time is spent
+// waiting (a startup timeout, an authorization that gives up), and they wait side by side.
 
-describe.each(protocolChoices)('logging in (protocol %s)', (name, protocol) => {
-  it('discovers, registers, authorizes with PKCE and resource, then lists and calls', async () => {
+describe.concurrent.each(protocolChoices)('logging in (protocol %s)', (name, protocol) => {
+  it('discovers, registers, authorizes with PKCE and resource, then lists and calls', async ({
+    expect,
+    fixtures,
+    managers,
+  }) => {
     const { authorizationServer, mcpServer } = await fixtures.startPair();
     const store = createRecordingOAuthStore();
     const opener = followingOpener();
-    const { manager, records } = createManager(
+    const { manager, records } = managers.createManager(
       { remote: { url: mcpServer.url.href, ...protocol } },
       { oauth: { openAuthorizationUrl: opener, store } },
     );
@@ -76,11 +79,15 @@ describe.each(protocolChoices)('logging in (protocol %s)', (name, protocol) => {
   });
 });
 
-describe('a server that needs OAuth beside a plain one', () => {
-  it('waits in needs-auth without an opener and keeps no token in its status', async () => {
+describe.concurrent('a server that needs OAuth beside a plain one', () => {
+  it('waits in needs-auth without an opener and keeps no token in its status', async ({
+    expect,
+    fixtures,
+    managers,
+  }) => {
     const { authorizationServer, mcpServer } = await fixtures.startPair();
     const store = createRecordingOAuthStore();
-    const { manager } = createManager(
+    const { manager } = managers.createManager(
       { remote: { url: mcpServer.url.href } },
       { oauth: { openAuthorizationUrl: false, store } },
     );
@@ -92,14 +99,18 @@ describe('a server that needs OAuth beside a plain one', () => {
   });
 });
 
-describe('two servers behind one authorization server', () => {
-  it('log in at once, each with its own registration and a token for itself', async () => {
+describe.concurrent('two servers behind one authorization server', () => {
+  it('log in at once, each with its own registration and a token for itself', async ({
+    expect,
+    fixtures,
+    managers,
+  }) => {
     const authorizationServer = await fixtures.startAuthorizationServer();
     const first = await fixtures.startProtectedMcpServer({ authorizationServer });
     const second = await fixtures.startProtectedMcpServer({ authorizationServer });
     const store = createRecordingOAuthStore();
     const opener = followingOpener();
-    const { manager } = createManager(
+    const { manager } = managers.createManager(
       { first: { url: first.url.href }, second: { url: second.url.href, protocol: '2025' } },
       { oauth: { openAuthorizationUrl: opener, store } },
     );
@@ -118,19 +129,21 @@ describe('two servers behind one authorization server', () => {
   });
 });
 
-// A startup timeout of one second: long enough for discovery and registration on a loaded machine (the browser must
-// be open when it ends), short next to the person, who finishes only once the connect has given up.
-describe.each(protocolChoices)('a person slower than the connect (protocol %s)', (_name, protocol) => {
+describe.concurrent.each(protocolChoices)('a person slower than the connect (protocol %s)', (_name, protocol) => {
   // Long enough for the OAuth discovery before the browser opens on a busy machine (at 1 s it could time out first,
   // and the server failed instead of waiting), short beside a person who acts only after the timeout.
   const startupTimeoutMs = 4000;
-  it('authorize() waits past the startup timeout while the browser is open, then connects', async () => {
+  it('authorize() waits past the startup timeout while the browser is open, then connects', async ({
+    expect,
+    fixtures,
+    managers,
+  }) => {
     const { mcpServer } = await fixtures.startPair();
     let opened: (url: URL) => void = () => {};
     const authorizationUrl = new Promise<URL>((resolve) => {
       opened = resolve;
     });
-    const { manager } = createManager(
+    const { manager } = managers.createManager(
       { remote: { url: mcpServer.url.href, startupTimeoutMs, ...protocol } },
       {
         oauth: {
@@ -152,13 +165,17 @@ describe.each(protocolChoices)('a person slower than the connect (protocol %s)',
     expect(textOf(await manager.callTool('remote', 'whoami'))).toContain('test-user');
   });
 
-  it('startAll() returns at the startup timeout; the server connects once the person is done', async () => {
+  it('startAll() returns at the startup timeout; the server connects once the person is done', async ({
+    expect,
+    fixtures,
+    managers,
+  }) => {
     const { mcpServer } = await fixtures.startPair();
     let opened: (url: URL) => void = () => {};
     const authorizationUrl = new Promise<URL>((resolve) => {
       opened = resolve;
     });
-    const { manager } = createManager(
+    const { manager } = managers.createManager(
       { remote: { url: mcpServer.url.href, startupTimeoutMs, ...protocol }, plain: plainServer },
       {
         oauth: {
@@ -177,9 +194,13 @@ describe.each(protocolChoices)('a person slower than the connect (protocol %s)',
     expect(textOf(await manager.callTool('remote', 'whoami'))).toContain('test-user');
   });
 
-  it('a person who never comes back: the server keeps waiting and says why once the authorization gives up', async () => {
+  it('a person who never comes back: the server keeps waiting and says why once the authorization gives up', async ({
+    expect,
+    fixtures,
+    managers,
+  }) => {
     const { mcpServer } = await fixtures.startPair();
-    const { manager } = createManager(
+    const { manager } = managers.createManager(
       { remote: { url: mcpServer.url.href, startupTimeoutMs: 1000, ...protocol } },
       {
         oauth: {

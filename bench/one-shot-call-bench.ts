@@ -9,8 +9,10 @@
  * Measured in the same run, interleaved:
  *   (a) server-everything's own start: spawn → initialized, with a bare SDK client over stdio;
  *   (b) `search-mcp call everything:get-sum '{"a":20,"b":22}'`: spawn of the CLI → its exit, answer checked.
- *   (c) for the breakdown: a fresh `node` importing what the CLI loads before it can spawn the server (the runtime,
- *       and the 1.x SDK client whose default environment every stdio server is spawned with).
+ *   (c) for the breakdown: a fresh `node` importing what the CLI loads before it spawns the server (the runtime; the
+ *       SDK client module loads while the server starts);
+ *   (d) for context: the same call without Search MCP, a fresh `node` whose 1.x SDK client spawns server-everything,
+ *       calls get-sum and exits.
  * Goal: (b) ≤ 2 × (a) (medians). The slow entry's mark must never appear: `call` starts only its own server.
  *
  * Writes bench/results/one-shot-call.json and .md and prints the markdown to stdout.
@@ -72,18 +74,36 @@ function callMs(config: string): Promise<number> {
   });
 }
 
-/** (c): a fresh node importing the runtime and the 1.x SDK client, as the CLI does before the spawn. */
+/** (c): a fresh node importing the runtime, as the CLI does before the spawn (the SDK client loads after it). */
 function bootMs(): Promise<number> {
   const runtime = fileURLToPath(import.meta.resolve('@search-mcp/runtime'));
-  // The SDK the client manager loads (its own dependency, not the bench's).
-  const sdkClient = createRequire(fileURLToPath(import.meta.resolve('@search-mcp/client-manager'))).resolve(
-    '@modelcontextprotocol/sdk/client/stdio.js',
-  );
-  const script = `await import(${JSON.stringify(pathToFileURL(runtime).href)}); await import(${JSON.stringify(pathToFileURL(sdkClient).href)});`;
+  return nodeScriptMs(`await import(${JSON.stringify(pathToFileURL(runtime).href)});`);
+}
+
+/**
+ * (d): the same call without Search MCP: a fresh node with the 1.x SDK client spawns server-everything, connects,
+ * calls get-sum, closes and exits (what any Node MCP client pays for this one-shot call).
+ */
+function bareCallMs(): Promise<number> {
+  const sdk = (path: string) =>
+    JSON.stringify(pathToFileURL(require.resolve(`@modelcontextprotocol/sdk/${path}`)).href);
+  const script = `
+    const { Client } = await import(${sdk('client/index.js')});
+    const { StdioClientTransport } = await import(${sdk('client/stdio.js')});
+    const client = new Client({ name: 'bare-one-shot', version: '1' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [${JSON.stringify(everything)}], stderr: 'ignore' }));
+    const result = await client.callTool({ name: 'get-sum', arguments: { a: 20, b: 22 } });
+    if (!JSON.stringify(result).includes('42')) throw new Error('no 42: ' + JSON.stringify(result));
+    await client.close();`;
+  return nodeScriptMs(script);
+}
+
+/** Spawn → exit of `node` running an ES module script. */
+function nodeScriptMs(script: string): Promise<number> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--input-type=module', '-e', script], { timeout: 60_000 }, (error) =>
-      error ? reject(error) : resolve(performance.now() - started),
+    execFile(process.execPath, ['--input-type=module', '-e', script], { timeout: 60_000 }, (error, _stdout, stderr) =>
+      error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(performance.now() - started),
     );
   });
 }
@@ -112,10 +132,13 @@ async function main(): Promise<void> {
     const starts: number[] = [];
     const calls: number[] = [];
     const boots: number[] = [];
+    const bareCalls: number[] = [];
+    await bareCallMs();
     for (let run = 0; run < runs; run += 1) {
       starts.push(await everythingStartMs());
       calls.push(await callMs(config));
       boots.push(await bootMs());
+      bareCalls.push(await bareCallMs());
       log(`run ${run + 1}/${runs}: start ${round(starts.at(-1) ?? 0, 0)} ms, call ${round(calls.at(-1) ?? 0, 0)} ms`);
     }
     const slowSpawned = existsSync(slowMark);
@@ -129,7 +152,9 @@ async function main(): Promise<void> {
       everythingStartMs: { median: round(startMedian, 1), all: starts.map((value) => round(value, 1)) },
       callMs: { median: round(callMedian, 1), all: calls.map((value) => round(value, 1)) },
       cliBootMs: { median: round(median(boots), 1), all: boots.map((value) => round(value, 1)) },
+      bareCallMs: { median: round(median(bareCalls), 1), all: bareCalls.map((value) => round(value, 1)) },
       ratio: round(ratio, 2),
+      ratioToBareCall: round(callMedian / median(bareCalls), 2),
       goalRatio,
       slowSpawned,
       goalMet,
@@ -145,10 +170,12 @@ ${slowDelayMs / 1000} s late). ${runs} interleaved runs of each, after one unmea
 |---|---|---|
 | (a) server-everything's own start (spawn → initialized, bare SDK client) | ${results.everythingStartMs.median} ms | ${results.everythingStartMs.all.join(', ')} |
 | (b) \`search-mcp call everything:get-sum\` (spawn → exit, answer 42) | ${results.callMs.median} ms | ${results.callMs.all.join(', ')} |
-| (c) part of (b): node importing the runtime and the 1.x SDK client, before any spawn | ${results.cliBootMs.median} ms | ${results.cliBootMs.all.join(', ')} |
+| (c) part of (b): node importing the runtime, before the spawn | ${results.cliBootMs.median} ms | ${results.cliBootMs.all.join(', ')} |
+| (d) the same call without Search MCP: node + the 1.x SDK client spawning server-everything (spawn → exit) | ${results.bareCallMs.median} ms | ${results.bareCallMs.all.join(', ')} |
 
 (b) / (a): **${results.ratio}×** (goal ≤ ${goalRatio}×: **${ratio <= goalRatio ? 'met' : 'not met'}**). The slow entry was
-spawned: **${slowSpawned ? 'yes (not met: call started it)' : 'no'}**.
+spawned: **${slowSpawned ? 'yes (not met: call started it)' : 'no'}**. For context, (b) / (d): ${results.ratioToBareCall}× the same
+one-shot call made by a bare SDK script.
 `;
     await writeResults('one-shot-call', results, text);
     process.stdout.write(text);

@@ -142,6 +142,24 @@ const grantModels = [
   'PushedAuthorizationRequest',
 ];
 
+let signingKeyOnce: Promise<Record<string, unknown>> | undefined;
+
+/**
+ * The RS256 key every fixture authorization server of this process signs with, made once: an RSA-2048 key costs about
+ * 0.2 s of CPU, seconds on a loaded 2-core machine, and the OAuth tests start dozens of servers. Sharing it lets no
+ * token through where it was refused before: the protected server checks the issuer (and audience) of every token, so
+ * a token of another fixture server is still refused.
+ */
+function fixtureSigningKey(): Promise<Record<string, unknown>> {
+  signingKeyOnce ??= promisify(generateKeyPair)('rsa', { modulusLength: 2048 }).then(({ privateKey }) => ({
+    ...privateKey.export({ format: 'jwk' }),
+    kid: 'fixture-signing-key',
+    alg: 'RS256',
+    use: 'sig',
+  }));
+  return signingKeyOnce;
+}
+
 export async function startAuthorizationServer(options: AuthorizationServerOptions = {}): Promise<AuthorizationServer> {
   const scopes = [...(options.scopes ?? defaultOAuthScopes)];
   let subject = options.subject ?? 'test-user';
@@ -159,12 +177,11 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const store = createMemoryAdapterStore();
-  const { privateKey } = await promisify(generateKeyPair)('rsa', { modulusLength: 2048 });
-  const signingKey = { ...privateKey.export({ format: 'jwk' }), kid: 'fixture-signing-key', alg: 'RS256', use: 'sig' };
+  const signingKey = await fixtureSigningKey();
 
   const provider = new Provider(issuer, {
     adapter: (modelName: string) => store.adapterFor(modelName),
-    jwks: { keys: [signingKey] },
+    jwks: { keys: [{ ...signingKey }] },
     cookies: { keys: [randomBytes(32).toString('hex')] },
     // Listed here so discovery advertises them (`scopes_supported`); the resource servers grant them.
     scopes: ['openid', 'offline_access', ...scopes],

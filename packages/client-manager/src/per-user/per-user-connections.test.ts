@@ -1,7 +1,8 @@
 import { BackendAuthorizationError } from '@search-mcp/shared';
-import { describe, expect, it } from 'vitest';
-import { statusOf, useManagers } from '../../test/manager-harness.js';
-import { eventually, failureOf, followingOpener, protocolChoices, useOAuthFixtures } from '../../test/oauth-harness.js';
+import { describe } from 'vitest';
+import { statusOf } from '../../test/manager-harness.js';
+import { eventually, failureOf, followingOpener, protocolChoices } from '../../test/oauth-harness.js';
+import { oauthTest as it } from '../../test/oauth-test.js';
 import { authorizeAs, redirectOf, setUpPerUser, storedSubjects, whoamiAs } from '../../test/per-user-harness.js';
 
 /**
@@ -9,14 +10,12 @@ import { authorizeAs, redirectOf, setUpPerUser, storedSubjects, whoamiAs } from 
  * the MCP server it protects: every caller authorizes with their own account, and their calls run on their own
  * connection with their own token.
  */
-// Fixtures first: hooks run in reverse, so every manager is closed before the servers it talks to.
-const fixtures = useOAuthFixtures();
-const managers = useManagers();
+// Every case has servers and managers of its own (`oauthTest`), so the cases run at once, waiting side by side.
 
-describe('two callers of a per-user server', () => {
-  it.each(protocolChoices)(
+describe.concurrent('two callers of a per-user server', () => {
+  it.for(protocolChoices)(
     'each authorizes with their own account, tokens never mixed (protocol %s)',
-    async (name, protocol) => {
+    async ([name, protocol], { expect, fixtures, managers }) => {
       const setup = await setUpPerUser(fixtures, managers, protocol);
       const { manager, mcpServer, store } = setup;
       await authorizeAs(setup, 'alice');
@@ -46,7 +45,11 @@ describe('two callers of a per-user server', () => {
     },
   );
 
-  it('without a subject the call uses the shared connection, which waits for its own login as before', async () => {
+  it('without a subject the call uses the shared connection, which waits for its own login as before', async ({
+    expect,
+    fixtures,
+    managers,
+  }) => {
     const setup = await setUpPerUser(fixtures, managers);
     await setup.manager.startAll();
     await authorizeAs(setup, 'alice');
@@ -60,7 +63,11 @@ describe('two callers of a per-user server', () => {
     });
   });
 
-  it('a first call without authorization fails with the URL to open; after it, the same call works', async () => {
+  it('a first call without authorization fails with the URL to open; after it, the same call works', async ({
+    expect,
+    fixtures,
+    managers,
+  }) => {
     const setup = await setUpPerUser(fixtures, managers);
     setup.authorizationServer.signInAs('carol');
     // Two first calls at once: one start, one authorization, the same URL for both.
@@ -82,7 +89,11 @@ describe('two callers of a per-user server', () => {
     expect(setup.authorizationServer.activity.tokenRequests).toMatchObject({ authorization_code: 1 });
   });
 
-  it('a caller whose authorization was revoked is asked to authorize again, with a URL', async () => {
+  it('a caller whose authorization was revoked is asked to authorize again, with a URL', async ({
+    expect,
+    fixtures,
+    managers,
+  }) => {
     const setup = await setUpPerUser(fixtures, managers);
     await authorizeAs(setup, 'alice');
     setup.authorizationServer.revokeAll();
@@ -94,7 +105,7 @@ describe('two callers of a per-user server', () => {
     expect(await whoamiAs(setup.manager, 'alice')).toBe('alice');
   });
 
-  it("never opens the manager's browser opener, even when it has one", async () => {
+  it("never opens the manager's browser opener, even when it has one", async ({ expect, fixtures, managers }) => {
     const opener = followingOpener();
     const setup = await setUpPerUser(fixtures, managers, { openAuthorizationUrl: opener });
     const failure = await failureOf(setup.manager.callTool('remote', 'whoami', {}, { subject: 'erin' }));
@@ -103,14 +114,22 @@ describe('two callers of a per-user server', () => {
     expect(setup.authorizationServer.activity.tokenRequests).toEqual({});
   });
 
-  it("a caller's task-augmented call is refused (the task methods reach only the shared connection)", async () => {
+  it("a caller's task-augmented call is refused (the task methods reach only the shared connection)", async ({
+    expect,
+    fixtures,
+    managers,
+  }) => {
     const setup = await setUpPerUser(fixtures, managers);
     const call = setup.manager.callTool('remote', 'whoami', {}, { subject: 'alice', task: {} });
     await expect(call).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
     expect(statusOf(setup.manager, 'remote')?.perUser?.connections).toBe(0);
   });
 
-  it('without a redirect URL from the host, the error names the route that begins an authorization', async () => {
+  it('without a redirect URL from the host, the error names the route that begins an authorization', async ({
+    expect,
+    fixtures,
+    managers,
+  }) => {
     const setup = await setUpPerUser(fixtures, managers, { redirectUrl: undefined });
     const failure = await failureOf(setup.manager.callTool('remote', 'whoami', {}, { subject: 'dave' }));
     expect(failure).toMatchObject({ step: 'authorization', needsUser: true });
@@ -118,7 +137,11 @@ describe('two callers of a per-user server', () => {
     expect(failure.message).toContain('POST /v1/servers/remote/authorize');
   });
 
-  it("logout of one caller forgets only their tokens; the other's calls go on", async () => {
+  it("logout of one caller forgets only their tokens; the other's calls go on", async ({
+    expect,
+    fixtures,
+    managers,
+  }) => {
     const setup = await setUpPerUser(fixtures, managers);
     await authorizeAs(setup, 'alice');
     await authorizeAs(setup, 'bob');
@@ -130,7 +153,11 @@ describe('two callers of a per-user server', () => {
     expect((failure as BackendAuthorizationError).authorizationUrl).toBeDefined();
   });
 
-  it("stop closes the callers' own connections and refuses their calls until start; restart closes them too", async () => {
+  it("stop closes the callers' own connections and refuses their calls until start; restart closes them too", async ({
+    expect,
+    fixtures,
+    managers,
+  }) => {
     const setup = await setUpPerUser(fixtures, managers);
     const { manager } = setup;
     await authorizeAs(setup, 'alice');

@@ -49,6 +49,10 @@ export function createOAuthFixtures() {
       const mcpServer = await this.startProtectedMcpServer({ authorizationServer, ...options.mcpServer });
       return { authorizationServer, mcpServer };
     },
+    /** Closes `close` with the servers (a front or a redirecting server a test started beside them). */
+    alsoClose(close: () => Promise<void>): void {
+      closers.push(close);
+    },
     /** Closes every server started so far. */
     async close(): Promise<void> {
       await Promise.all(closers.splice(0).map((close) => close()));

@@ -2,20 +2,21 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BackendAuthorizationError, type BackendAuthorizationStep } from '@search-mcp/shared';
 import type { AuthorizationServer, ProtectedMcpServer } from '@search-mcp/test-kit/oauth';
-import { afterEach, describe, expect, it } from 'vitest';
-import { statusOf, useManagers } from '../../test/manager-harness.js';
+import { describe, expect } from 'vitest';
+import { type Managers, statusOf } from '../../test/manager-harness.js';
 import {
   createRecordingOAuthStore,
   eventually,
   expectNoSecret,
   failureOf,
   followingOpener,
+  type OAuthFixtures,
   type RecordingOAuthStore,
   plainServer,
   secretsEverStored,
   textOf,
-  useOAuthFixtures,
 } from '../../test/oauth-harness.js';
+import { oauthTest as it } from '../../test/oauth-test.js';
 import { startFront } from '../../test/protected-server-front.js';
 import type { AuthorizationOpener, McpClientManager } from '../index.js';
 
@@ -24,13 +25,7 @@ import type { AuthorizationOpener, McpClientManager } from '../index.js';
  * `BackendAuthorizationError` naming the server and the step, holding no secret; the server waits in `needs-auth`
  * (nothing crashes), and a plain server in the same manager keeps working.
  */
-// Fixtures first: hooks run in reverse, so every manager is closed before the servers it talks to.
-const fixtures = useOAuthFixtures();
-const { createManager } = useManagers();
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  await Promise.all(closers.splice(0).map((close) => close()));
-});
+// Every case has servers and managers of its own (`oauthTest`), so the cases run at once, waiting side by side.
 
 interface Setup {
   authorizationServer: AuthorizationServer;
@@ -42,12 +37,13 @@ interface Setup {
 
 /** A manager with the OAuth server `remote` (not started yet) and the plain stdio server `plain` (started). */
 async function setUp(
+  { fixtures, managers }: { fixtures: OAuthFixtures; managers: Managers },
   options: { opener?: AuthorizationOpener | false; url?: string; authorizationTimeoutMs?: number } = {},
   pair?: { authorizationServer: AuthorizationServer; mcpServer: ProtectedMcpServer },
 ): Promise<Setup> {
   const { authorizationServer, mcpServer } = pair ?? (await fixtures.startPair());
   const store = createRecordingOAuthStore();
-  const { manager, records } = createManager(
+  const { manager, records } = managers.createManager(
     { remote: { url: options.url ?? mcpServer.url.href }, plain: plainServer },
     {
       oauth: {
@@ -87,9 +83,9 @@ async function metadataOf(authorizationServer: AuthorizationServer): Promise<Rec
   return (await (await fetch(authorizationServer.metadataUrl)).json()) as Record<string, unknown>;
 }
 
-describe('bad input from the authorization server', () => {
-  it('metadata that is not JSON: discovery', async () => {
-    const setup = await setUp();
+describe.concurrent('bad input from the authorization server', () => {
+  it('metadata that is not JSON: discovery', async ({ expect, fixtures, managers }) => {
+    const setup = await setUp({ fixtures, managers });
     setup.authorizationServer.failNext('metadata', {
       status: 200,
       contentType: 'text/html',
@@ -100,8 +96,8 @@ describe('bad input from the authorization server', () => {
     expect(setup.authorizationServer.activity.registrations).toBe(0);
   });
 
-  it('metadata naming another issuer: discovery', async () => {
-    const setup = await setUp();
+  it('metadata naming another issuer: discovery', async ({ expect, fixtures, managers }) => {
+    const setup = await setUp({ fixtures, managers });
     const forged = { ...(await metadataOf(setup.authorizationServer)), issuer: 'https://issuer.example' };
     setup.authorizationServer.failNext('metadata', { status: 200, body: JSON.stringify(forged), times: 10 });
     const failure = await expectClearFailure(setup, 'discovery', 'discovery');
@@ -110,8 +106,8 @@ describe('bad input from the authorization server', () => {
     expect(setup.authorizationServer.activity.authorizations).toBe(0);
   });
 
-  it('a registration endpoint that fails: registration', async () => {
-    const setup = await setUp();
+  it('a registration endpoint that fails: registration', async ({ expect, fixtures, managers }) => {
+    const setup = await setUp({ fixtures, managers });
     setup.authorizationServer.failNext('registration', {
       status: 500,
       body: JSON.stringify({ error: 'server_error', error_description: 'registration is down' }),
@@ -120,8 +116,8 @@ describe('bad input from the authorization server', () => {
     expect(setup.authorizationServer.activity.authorizations).toBe(0);
   });
 
-  it('a token endpoint that refuses the code: token', async () => {
-    const setup = await setUp();
+  it('a token endpoint that refuses the code: token', async ({ fixtures, managers }) => {
+    const setup = await setUp({ fixtures, managers });
     setup.authorizationServer.failNext('token', {
       status: 400,
       body: JSON.stringify({ error: 'invalid_grant', error_description: 'the code was already used' }),
@@ -131,7 +127,7 @@ describe('bad input from the authorization server', () => {
     await expectClearFailure(setup, 'token', 'code exchange');
   });
 
-  it('a redirect back with error=access_denied: authorization', async () => {
+  it('a redirect back with error=access_denied: authorization', async ({ expect, fixtures, managers }) => {
     const opener = followingOpener({
       rewriteRedirect: (redirect) => {
         const denied = new URL(redirect.origin + redirect.pathname);
@@ -142,12 +138,16 @@ describe('bad input from the authorization server', () => {
         return denied;
       },
     });
-    const setup = await setUp({ opener });
+    const setup = await setUp({ fixtures, managers }, { opener });
     await expectClearFailure(setup, 'authorization', 'access_denied: The user said no');
     expect(setup.authorizationServer.activity.tokenRequests).toEqual({});
   });
 
-  it('a redirect back naming another authorization server (iss of another host): callback', async () => {
+  it('a redirect back naming another authorization server (iss of another host): callback', async ({
+    expect,
+    fixtures,
+    managers,
+  }) => {
     const opener = followingOpener({
       rewriteRedirect: (redirect) => {
         const other = new URL(redirect);
@@ -155,15 +155,19 @@ describe('bad input from the authorization server', () => {
         return other;
       },
     });
-    const setup = await setUp({ opener });
+    const setup = await setUp({ fixtures, managers }, { opener });
     await expectClearFailure(setup, 'callback', 'redirect back');
     // The code was never exchanged.
     expect(setup.authorizationServer.activity.tokenRequests).toEqual({});
   });
 });
 
-describe('a redirect that is not ours', () => {
-  it('a redirect with a wrong state on the loopback: refused with a 400 page, nothing exchanged, the login goes on', async () => {
+describe.concurrent('a redirect that is not ours', () => {
+  it('a redirect with a wrong state on the loopback: refused with a 400 page, nothing exchanged, the login goes on', async ({
+    expect,
+    fixtures,
+    managers,
+  }) => {
     const forgedAnswers: number[] = [];
     // Another program (or a web page) hits the listener with the right code and a forged state first; the real
     // redirect comes after it.
@@ -176,7 +180,7 @@ describe('a redirect that is not ours', () => {
         await answer.body?.cancel();
       },
     });
-    const setup = await setUp({ opener });
+    const setup = await setUp({ fixtures, managers }, { opener });
     await setup.manager.start('remote');
     expect(statusOf(setup.manager, 'remote')?.state).toBe('running');
     expect(forgedAnswers).toEqual([400]);
@@ -184,8 +188,12 @@ describe('a redirect that is not ours', () => {
     expect(setup.authorizationServer.activity.tokenRequests).toEqual({ authorization_code: 1 });
   });
 
-  it('completeAuthorization with an unknown state: a 400 callback error, nothing changes', async () => {
-    const setup = await setUp({ opener: false });
+  it('completeAuthorization with an unknown state: a 400 callback error, nothing changes', async ({
+    expect,
+    fixtures,
+    managers,
+  }) => {
+    const setup = await setUp({ fixtures, managers }, { opener: false });
     await setup.manager.start('remote').catch(() => {});
     const before = statusOf(setup.manager, 'remote');
     const failure = await failureOf(
@@ -198,8 +206,12 @@ describe('a redirect that is not ours', () => {
     expect(setup.authorizationServer.activity.tokenRequests).toEqual({});
   });
 
-  it("completeAuthorization with another flow's state: refused, the started flow still completes", async () => {
-    const setup = await setUp({ opener: false });
+  it("completeAuthorization with another flow's state: refused, the started flow still completes", async ({
+    expect,
+    fixtures,
+    managers,
+  }) => {
+    const setup = await setUp({ fixtures, managers }, { opener: false });
     await setup.manager.start('remote').catch(() => {});
     const redirectUrl = 'http://127.0.0.1:1/oauth/callback';
     const { authorizationUrl } = await setup.manager.beginAuthorization('remote', { redirectUrl });
@@ -223,7 +235,7 @@ describe('a redirect that is not ours', () => {
   });
 });
 
-describe("a host's authorization (beginAuthorization / completeAuthorization)", () => {
+describe.concurrent("a host's authorization (beginAuthorization / completeAuthorization)", () => {
   /** The person's browser: follows the authorization URL until the redirect to the host's callback, not going there. */
   async function redirectOf(authorizationUrl: string, redirectUrl: string): Promise<URLSearchParams> {
     let next = new URL(authorizationUrl);
@@ -235,8 +247,12 @@ describe("a host's authorization (beginAuthorization / completeAuthorization)", 
     return next.searchParams;
   }
 
-  it('calls meanwhile do not disturb it: they fail naming the command, then the callback completes it', async () => {
-    const setup = await setUp({ opener: false });
+  it('calls meanwhile do not disturb it: they fail naming the command, then the callback completes it', async ({
+    expect,
+    fixtures,
+    managers,
+  }) => {
+    const setup = await setUp({ fixtures, managers }, { opener: false });
     await setup.manager.start('remote').catch(() => {});
     const redirectUrl = 'http://127.0.0.1:1/oauth/callback';
     const { authorizationUrl } = await setup.manager.beginAuthorization('remote', { redirectUrl });
@@ -249,8 +265,12 @@ describe("a host's authorization (beginAuthorization / completeAuthorization)", 
     expect(setup.authorizationServer.activity.tokenRequests).toEqual({ authorization_code: 1 });
   });
 
-  it('nobody comes back: after authorizationTimeoutMs it is no longer pending, and says why', async () => {
-    const setup = await setUp({ opener: false, authorizationTimeoutMs: 1500 });
+  it('nobody comes back: after authorizationTimeoutMs it is no longer pending, and says why', async ({
+    expect,
+    fixtures,
+    managers,
+  }) => {
+    const setup = await setUp({ fixtures, managers }, { opener: false, authorizationTimeoutMs: 1500 });
     await setup.manager.start('remote').catch(() => {});
     const redirectUrl = 'http://127.0.0.1:1/oauth/callback';
     const { authorizationUrl } = await setup.manager.beginAuthorization('remote', { redirectUrl });
@@ -266,13 +286,16 @@ describe("a host's authorization (beginAuthorization / completeAuthorization)", 
   });
 });
 
-describe('the person who should authorize', () => {
-  it('an opener that throws: authorization', async () => {
-    const setup = await setUp({
-      opener: () => {
-        throw new Error('no browser on this machine');
+describe.concurrent('the person who should authorize', () => {
+  it('an opener that throws: authorization', async ({ fixtures, managers }) => {
+    const setup = await setUp(
+      { fixtures, managers },
+      {
+        opener: () => {
+          throw new Error('no browser on this machine');
+        },
       },
-    });
+    );
     await expectClearFailure(
       setup,
       'authorization',
@@ -280,9 +303,16 @@ describe('the person who should authorize', () => {
     );
   });
 
-  it('nobody completes the authorization in time: authorization, with the command', async () => {
+  it('nobody completes the authorization in time: authorization, with the command', async ({
+    expect,
+    fixtures,
+    managers,
+  }) => {
     const opened: URL[] = [];
-    const setup = await setUp({ opener: (url) => void opened.push(url), authorizationTimeoutMs: 300 });
+    const setup = await setUp(
+      { fixtures, managers },
+      { opener: (url) => void opened.push(url), authorizationTimeoutMs: 300 },
+    );
     const failure = await expectClearFailure(
       setup,
       'authorization',
@@ -294,30 +324,42 @@ describe('the person who should authorize', () => {
   });
 });
 
-describe('a token for another audience', () => {
-  it('is refused by the server: resource, no loop', async () => {
+describe.concurrent('a token for another audience', () => {
+  it('is refused by the server: resource, no loop', async ({ expect, fixtures, managers }) => {
     // A front that names itself as the resource (its own RFC 9728 metadata) before the real server: the token is
     // issued for the front, and the server behind it refuses it (wrong `aud`).
     const pair = await fixtures.startPair();
     const front = await startFront(pair.mcpServer);
-    closers.push(() => front.close());
+    fixtures.alsoClose(() => front.close());
     pair.authorizationServer.allowResource(front.url);
-    const setup = await setUp({ url: front.url }, pair);
+    const setup = await setUp({ fixtures, managers }, { url: front.url }, pair);
     await expectClearFailure(setup, 'resource', 'refused the token it was just given');
     expect(pair.mcpServer.activity.unauthorized).toBeLessThanOrEqual(4);
   });
 
-  it('metadata naming another resource than the server: the client asks for no token', async () => {
+  it('metadata naming another resource than the server: the client asks for no token', async ({
+    expect,
+    fixtures,
+    managers,
+  }) => {
     // The same server reached as `localhost`: its metadata names the 127.0.0.1 URL, which is not the server asked.
     const pair = await fixtures.startPair();
-    const setup = await setUp({ url: pair.mcpServer.url.href.replace('127.0.0.1', 'localhost') }, pair);
+    const setup = await setUp(
+      { fixtures, managers },
+      { url: pair.mcpServer.url.href.replace('127.0.0.1', 'localhost') },
+      pair,
+    );
     await expectClearFailure(setup, 'resource', 'resource');
     expect(pair.authorizationServer.activity.authorizations).toBe(0);
   });
 });
 
-describe('an authorization server whose metadata redirects to another host', () => {
-  it('gets nothing from the other host: no registration there, a clear error', async () => {
+describe.concurrent('an authorization server whose metadata redirects to another host', () => {
+  it('gets nothing from the other host: no registration there, a clear error', async ({
+    expect,
+    fixtures,
+    managers,
+  }) => {
     // The resource names an authorization server whose metadata URLs answer 302 to the real one's on another host
     // (`localhost` for `127.0.0.1`): the document found there names an issuer that is not the one asked for.
     const pair = await fixtures.startPair();
@@ -327,15 +369,15 @@ describe('an authorization server whose metadata redirects to another host', () 
       response.writeHead(302, { location: target.href }).end();
     });
     await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
-    closers.push(() => new Promise<void>((resolve) => redirecting.close(() => resolve())));
+    fixtures.alsoClose(() => new Promise<void>((resolve) => redirecting.close(() => resolve())));
     const redirectingIssuer = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}`;
     const front = await startFront(pair.mcpServer, (metadata) => ({
       ...metadata,
       authorization_servers: [redirectingIssuer],
     }));
-    closers.push(() => front.close());
+    fixtures.alsoClose(() => front.close());
     pair.authorizationServer.allowResource(front.url);
-    const setup = await setUp({ url: front.url }, pair);
+    const setup = await setUp({ fixtures, managers }, { url: front.url }, pair);
     // No metadata is taken from the other host: the SDK falls back to the 2025-03-26 default endpoints of the issuer
     // asked for, whose registration answers the redirect too, and the flow stops there.
     await expectClearFailure(setup, 'registration', 'Dynamic Client Registration rejected (HTTP 302)');

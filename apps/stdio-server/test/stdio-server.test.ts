@@ -10,7 +10,8 @@ import { type McpError, ToolListChangedNotificationSchema } from '@modelcontextp
 import { fixtureServerPath } from '@search-mcp/test-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { alive, descendants, waitUntil } from './support/process-tree.js';
+import { writeLocalExampleConfig } from './support/local-example-config.js';
+import { descendants, stillAlive, waitUntil } from './support/process-tree.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '../../..');
@@ -27,6 +28,19 @@ interface Session {
 }
 
 const sessions: Session[] = [];
+
+/** The example servers run with node rather than npx (`writeLocalExampleConfig`), for every test but the first block's. */
+let directory: string;
+let localExampleConfig: string;
+
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'search-mcp-e2e-'));
+  localExampleConfig = await writeLocalExampleConfig(directory);
+});
+
+afterAll(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
 
 /** A real MCP client that starts the built binary over stdio, as an AI client does. */
 async function startSession(args: string[], closeAfterEach = true): Promise<Session> {
@@ -180,18 +194,8 @@ describe('search-mcp over stdio, meta mode, example config', () => {
 });
 
 describe('search-mcp over stdio, other modes and settings', () => {
-  let directory: string;
-
-  beforeAll(async () => {
-    directory = await mkdtemp(join(tmpdir(), 'search-mcp-e2e-'));
-  });
-
-  afterAll(async () => {
-    await rm(directory, { recursive: true, force: true });
-  });
-
   it('proxy mode lists every tool as server__tool and tells the client when servers connect', async () => {
-    const session = await startSession(['--config', exampleConfig, '--mode', 'proxy']);
+    const session = await startSession(['--config', localExampleConfig, '--mode', 'proxy']);
     let changed = 0;
     session.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       changed += 1;
@@ -227,8 +231,7 @@ describe('search-mcp over stdio, other modes and settings', () => {
 
   it('lists pinned tools next to the meta-tools once their server is connected', async () => {
     const config = join(directory, 'pinned.json');
-    const everything = JSON.parse(await import('node:fs').then((fs) => fs.readFileSync(exampleConfig, 'utf8')))
-      .mcpServers.everything;
+    const everything = JSON.parse(await readFile(localExampleConfig, 'utf8')).mcpServers.everything;
     await writeFile(config, JSON.stringify({ mcpServers: { everything }, exposure: { pinned: ['everything:echo'] } }));
     const session = await startSession(['--config', config]);
     let changed = 0;
@@ -247,15 +250,18 @@ describe('search-mcp over stdio, other modes and settings', () => {
     );
   });
 
-  it('answers the handshake at once while a backend takes 10 s to start; the first discovery waits for it (docs/first-session.md)', async () => {
+  it('answers the handshake at once while a backend takes 4 s to start; the first discovery waits for it (docs/first-session.md)', async () => {
     const config = join(directory, 'slow.json');
     await writeFile(
       config,
       JSON.stringify({
-        mcpServers: { slow: { command: process.execPath, args: [slowFixture, '--startup-delay-ms', '10000'] } },
+        mcpServers: { slow: { command: process.execPath, args: [slowFixture, '--startup-delay-ms', '4000'] } },
       }),
     );
     const session = await startSession(['--config', config]);
+    // The handshake did not wait for the backend: its instructions name it as still starting (README, "The first
+    // answer"), whatever the delay and however loaded the machine.
+    expect(session.client.getInstructions()).toContain('Still starting (their own notes are not included): slow.');
     expect((await session.client.listTools()).tools.map((tool) => tool.name)).toEqual([
       'tool_discovery',
       'tool_execute',
@@ -287,10 +293,7 @@ describe('search-mcp over stdio, other modes and settings', () => {
     const children = descendants(pid);
     expect(children.length).toBeGreaterThanOrEqual(3);
     await session.client.close();
-    await waitUntil(
-      () => !alive(pid) && children.every((child) => !alive(child)),
-      'search-mcp and every backend to exit',
-    );
+    await waitUntil(() => stillAlive([pid, ...children]).length === 0, 'search-mcp and every backend to exit');
   });
 
   it('exits cleanly on SIGTERM, taking every backend with it', async () => {
@@ -303,7 +306,7 @@ describe('search-mcp over stdio, other modes and settings', () => {
     const children = descendants(child.pid ?? -1);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
-    await waitUntil(() => children.every((pid) => !alive(pid)), 'every backend to exit');
+    await waitUntil(() => stillAlive(children).length === 0, 'every backend to exit');
   });
 
   it('answers malformed JSON-RPC on stdin with errors and keeps serving', async () => {
@@ -351,7 +354,7 @@ describe('search-mcp over stdio, other modes and settings', () => {
 
   it('serves the other servers when one entry is broken, and says why that one failed', async () => {
     const config = join(directory, 'one-broken.json');
-    const everything = JSON.parse(await readFile(exampleConfig, 'utf8')).mcpServers.everything;
+    const everything = JSON.parse(await readFile(localExampleConfig, 'utf8')).mcpServers.everything;
     await writeFile(
       config,
       JSON.stringify({
@@ -376,10 +379,15 @@ describe('search-mcp over stdio, other modes and settings', () => {
 
 describe('a client no one here wrote: the MCP Inspector CLI', () => {
   const inspector = resolve(here, '../node_modules/.bin/mcp-inspector');
+  // The example's `everything` alone (run with node): the Inspector's two calls need one backend to discover.
+  let everythingOnly: string;
+  beforeAll(async () => {
+    everythingOnly = await writeLocalExampleConfig(directory, ['everything']);
+  });
   const run = (args: string[]) =>
     promisify(execFile)(
       inspector,
-      ['--cli', '-e', `SEARCH_MCP_CONFIG=${exampleConfig}`, process.execPath, cli, ...args],
+      ['--cli', '-e', `SEARCH_MCP_CONFIG=${everythingOnly}`, process.execPath, cli, ...args],
       { cwd: repoRoot, timeout: 60_000 },
     );
 

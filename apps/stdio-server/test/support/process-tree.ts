@@ -49,18 +49,32 @@ export function alive(pid: number): boolean {
 }
 
 /**
- * Waits for a condition that no event announces (processes appearing or ending), checking every 50 ms up to
- * `timeoutMs`.
+ * The processes of `pids` that still exist (a zombie not yet reaped counts as gone), from one `ps` listing rather
+ * than one `ps` per process: a test polling a tree of seven backends spawned seven a check.
+ */
+export function stillAlive(pids: readonly number[]): number[] {
+  const living = new Set<number>();
+  for (const line of execFileSync('ps', ['-e', '-o', 'pid=,stat='], { encoding: 'utf8' }).trim().split('\n')) {
+    const [, pid = '0', state = ''] = /^\s*(\d+)\s+(\S*)/.exec(line) ?? [];
+    if (!state.startsWith('Z')) living.add(Number(pid));
+  }
+  return pids.filter((pid) => living.has(pid));
+}
+
+/**
+ * Waits for a condition that no event announces (processes appearing or ending), checking every `intervalMs` (50)
+ * up to `timeoutMs`. A check that lists processes spawns `ps` and blocks while it runs: poll those less often.
  */
 export async function waitUntil(
   check: () => boolean | Promise<boolean>,
   what: string,
   timeoutMs = 20_000,
+  intervalMs = 50,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return;
-    await new Promise((done) => setTimeout(done, 50));
+    await new Promise((done) => setTimeout(done, intervalMs));
   }
   throw new Error(`timed out waiting for ${what}`);
 }

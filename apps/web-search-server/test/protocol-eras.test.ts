@@ -4,6 +4,10 @@
  * peer for older 2025 revisions and a stateless first request — each lists the tool and runs a search (through the
  * real `openai` SDK against our OpenAI-compatible fake server). Both sides report the negotiated version: the client
  * through its API, the server in its `client connected` log line.
+ *
+ * Each connection is a process of its own (stdio), and starting one is most of what a test here costs: so each
+ * connection is used for everything that connection can show. The checks that need a fresh connection (the first
+ * message picks the era) get one; the checks that follow on an open connection share it, in order.
  */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,10 +60,16 @@ const target = () => ({
   env: serverEnvironment(),
 });
 
+/** A bare peer closed after the test. */
 function startPeer(): RawStdioPeer {
-  const peer = startRawStdioPeer({ command: process.execPath, args: [cli], env: serverEnvironment() });
+  const peer = startSharedPeer();
   peers.push(peer);
   return peer;
+}
+
+/** A bare peer the caller closes (shared by the tests of a describe). */
+function startSharedPeer(): RawStdioPeer {
+  return startRawStdioPeer({ command: process.execPath, args: [cli], env: serverEnvironment() });
 }
 
 /** The server's own report: its `client connected` log lines (JSON lines on stderr; a partial last line waits). */
@@ -78,7 +88,7 @@ async function serverReport(stderr: StderrCollector): Promise<Record<string, unk
 }
 
 describe.each(protocolEraClients)('$label', (description) => {
-  it('negotiates its era with the server, both sides agree, and lists and runs the search', async () => {
+  it('negotiates its era with the server, both sides agree, lists and runs the search, refuses invalid arguments and cancels', async () => {
     fake.options = { apiKey, webSearch: { statuses: ['queued', 'in_progress', 'completed'] } };
     const session = await connectProtocolEraClient(description.kind, target(), {
       clientName: `era-${description.kind}`,
@@ -123,50 +133,95 @@ describe.each(protocolEraClients)('$label', (description) => {
       client: { name: `era-${description.kind}` },
     });
     expect(session.transportErrors).toEqual([]);
+
+    // The same connection: invalid arguments are -32602, and cancelling a call cancels the OpenAI response.
+    const invalid = await session.callTool(toolName, { query: 'x', limit: 0 }).catch((error: unknown) => error);
+    expect(invalid).toMatchObject({ code: -32602 });
+    fake.options = { apiKey, webSearch: { statuses: ['queued', 'in_progress'] } };
+    const controller = new AbortController();
+    const running = session.callTool(
+      toolName,
+      { query: 'never finishes' },
+      { signal: controller.signal, onprogress: () => controller.abort(new Error('cancelled by the test')) },
+    );
+    await expect(running).rejects.toThrow('cancelled by the test');
+    const cancel = await fake.waitFor((request) => request.route === 'cancel-response');
+    expect(cancel.responseId).toBe(fake.createdIds.at(-1));
   });
 });
 
+const legacyInitialize = (protocolVersion: string, name: string) => ({
+  protocolVersion,
+  capabilities: {},
+  clientInfo: { name, version: '1.0.0' },
+});
+
 describe('2025-era revisions (bare JSON-RPC initialize)', () => {
-  it.each(['2025-11-25', '2025-06-18', '2025-03-26'])(
-    '%s: the server answers in the revision asked for',
+  // 2025-11-25 is the handshake of the 1.x client and of the 2.x client in legacy mode above (same checks, both sides):
+  // a bare peer adds the older revisions no SDK client offers.
+  it.each(['2025-06-18', '2025-03-26'])(
+    '%s: the server answers in the revision asked for, and the connection stays 2025 (a 2026 envelope is answered the 2025 way)',
     async (version) => {
       const peer = startPeer();
-      const initialized = await peer.request('initialize', {
-        protocolVersion: version,
-        capabilities: {},
-        clientInfo: { name: `raw-${version}`, version: '1.0.0' },
-      });
+      const initialized = await peer.request('initialize', legacyInitialize(version, `raw-${version}`));
       expect(initialized.error).toBeUndefined();
       expect(initialized.result).toMatchObject({
         protocolVersion: version,
         serverInfo: { name: 'search-mcp-web-search' },
         capabilities: { tools: {} },
       });
+      // Before `notifications/initialized`, on purpose: the envelope must not make the server call the client modern.
+      const enveloped = await peer.request('tools/list', { _meta: modernRequestMeta(modernProtocolVersion) });
+      expect(enveloped.result).toMatchObject({ tools: [{ name: toolName }] });
+      expect(enveloped.result?.resultType).toBeUndefined();
+      expect(enveloped.result?.ttlMs).toBeUndefined();
       peer.notify('notifications/initialized');
       const listed = await peer.request('tools/list', {});
       expect(listed.result).toMatchObject({ tools: [{ name: toolName }] });
       expect(listed.result?.ttlMs).toBeUndefined();
       const called = await peer.request('tools/call', { name: toolName, arguments: { query: 'older revision' } });
       expect(called.result).toMatchObject({ structuredContent: { query: 'older revision' } });
-      expect(await serverReport(peer.stderr)).toMatchObject({ era: 'legacy', protocolVersion: version });
+      expect(await serverReport(peer.stderr)).toMatchObject({
+        era: 'legacy',
+        protocolVersion: version,
+        client: { name: `raw-${version}` },
+      });
       expect(peer.noise).toEqual([]);
     },
   );
 
-  it('a revision the server does not know gets the newest 2025 revision back (the client may then leave)', async () => {
-    const peer = startPeer();
-    const initialized = await peer.request('initialize', {
-      protocolVersion: '2024-01-01',
-      capabilities: {},
-      clientInfo: { name: 'raw-old', version: '1.0.0' },
+  describe('one connection opened at a revision the server does not know', () => {
+    let peer: RawStdioPeer;
+    beforeAll(() => {
+      peer = startSharedPeer();
     });
-    expect(initialized.result).toMatchObject({ protocolVersion: latestLegacyProtocolVersion });
+    afterAll(() => peer.close());
+
+    it('gets the newest 2025 revision back (the client may then leave)', async () => {
+      const initialized = await peer.request('initialize', legacyInitialize('2024-01-01', 'raw-old'));
+      expect(initialized.result).toMatchObject({ protocolVersion: latestLegacyProtocolVersion });
+    });
+
+    it('lines that are not JSON-RPC never stop the server: non-JSON is skipped, other JSON is a logged protocol error', async () => {
+      peer.notify('notifications/initialized');
+      peer.writeLine('this is not JSON');
+      peer.writeLine('{"hello":"world"}');
+      const listed = await peer.request('tools/list', {});
+      expect(listed.result).toMatchObject({ tools: [{ name: toolName }] });
+      await peer.stderr.waitFor((text) => text.includes('"msg":"protocol error"'));
+      expect(peer.noise).toEqual([]);
+    });
   });
 });
 
-describe('2026-07-28 without a handshake (bare JSON-RPC)', () => {
+describe('2026-07-28 without a handshake (bare JSON-RPC), on one connection in order', () => {
+  let peer: RawStdioPeer;
+  beforeAll(() => {
+    peer = startSharedPeer();
+  });
+  afterAll(() => peer.close());
+
   it('a stateless first request is served: tools/list and tools/call with the envelope, no discover before', async () => {
-    const peer = startPeer();
     const meta = modernRequestMeta(modernProtocolVersion, { name: 'raw-modern', version: '3.0.0' });
     const listed = await peer.request('tools/list', { _meta: meta });
     expect(listed.error).toBeUndefined();
@@ -192,7 +247,6 @@ describe('2026-07-28 without a handshake (bare JSON-RPC)', () => {
   });
 
   it('server/discover names the revisions, capabilities and instructions, cacheable', async () => {
-    const peer = startPeer();
     const discovered = await peer.request('server/discover', { _meta: modernRequestMeta(modernProtocolVersion) });
     expect(discovered.result).toMatchObject({
       supportedVersions: [modernProtocolVersion],
@@ -203,74 +257,23 @@ describe('2026-07-28 without a handshake (bare JSON-RPC)', () => {
     });
   });
 
-  it('a request that claims an unknown revision is -32022 naming the supported ones, and the server keeps serving', async () => {
+  it('the era is fixed for the connection: initialize is refused (-32022) and a request without the envelope (-32602)', async () => {
+    const refused = await peer.request('initialize', legacyInitialize(latestLegacyProtocolVersion, 'raw-legacy'));
+    expect(refused.error).toMatchObject({ code: -32022, data: { supported: [modernProtocolVersion] } });
+    const bare = await peer.request('tools/call', { name: toolName, arguments: { query: 'x' } });
+    expect(bare.error).toMatchObject({ code: -32602, message: expect.stringContaining('_meta envelope') });
+    expect(fake.requests).toHaveLength(0);
+    expect(peer.noise).toEqual([]);
+  });
+});
+
+describe('2026-07-28: a first request that claims a revision nobody speaks', () => {
+  it('is -32022 naming the supported ones, and the server keeps serving', async () => {
     const peer = startPeer();
     const refused = await peer.request('tools/list', { _meta: modernRequestMeta('2099-01-01') });
     expect(refused.error).toMatchObject({ code: -32022 });
     expect(JSON.stringify(refused.error?.data)).toContain(modernProtocolVersion);
     const listed = await peer.request('tools/list', { _meta: modernRequestMeta(modernProtocolVersion) });
     expect(listed.result).toMatchObject({ tools: [{ name: toolName }] });
-  });
-});
-
-describe('the era is fixed for the connection, and bad input gets a clear answer', () => {
-  const initialize = {
-    protocolVersion: latestLegacyProtocolVersion,
-    capabilities: {},
-    clientInfo: { name: 'raw-legacy', version: '1.0.0' },
-  };
-
-  it('a connection opened in 2025 stays 2025: a later request with the 2026 envelope is answered the 2025 way', async () => {
-    const peer = startPeer();
-    await peer.request('initialize', initialize);
-    // Before `notifications/initialized`, on purpose: the envelope must not make the server call the client modern.
-    const listed = await peer.request('tools/list', { _meta: modernRequestMeta(modernProtocolVersion) });
-    expect(listed.result).toMatchObject({ tools: [{ name: toolName }] });
-    expect(listed.result?.resultType).toBeUndefined();
-    expect(listed.result?.ttlMs).toBeUndefined();
-    peer.notify('notifications/initialized');
-    expect(await serverReport(peer.stderr)).toMatchObject({ era: 'legacy', client: { name: 'raw-legacy' } });
-  });
-
-  it('a connection opened in 2026-07-28 refuses initialize (-32022) and a request without the envelope (-32602)', async () => {
-    const peer = startPeer();
-    await peer.request('tools/list', { _meta: modernRequestMeta(modernProtocolVersion) });
-    const refused = await peer.request('initialize', initialize);
-    expect(refused.error).toMatchObject({ code: -32022, data: { supported: [modernProtocolVersion] } });
-    const bare = await peer.request('tools/call', { name: toolName, arguments: { query: 'x' } });
-    expect(bare.error).toMatchObject({ code: -32602, message: expect.stringContaining('_meta envelope') });
-    expect(fake.requests).toHaveLength(0);
-  });
-
-  it('lines that are not JSON-RPC never stop the server: non-JSON is skipped, other JSON is a logged protocol error', async () => {
-    const peer = startPeer();
-    await peer.request('initialize', initialize);
-    peer.notify('notifications/initialized');
-    peer.writeLine('this is not JSON');
-    peer.writeLine('{"hello":"world"}');
-    const listed = await peer.request('tools/list', {});
-    expect(listed.result).toMatchObject({ tools: [{ name: toolName }] });
-    await peer.stderr.waitFor((text) => text.includes('"msg":"protocol error"'));
-    expect(peer.noise).toEqual([]);
-  });
-});
-
-describe('2026-07-28 with the 2.x client: errors and cancellation', () => {
-  it('invalid arguments are -32602, and cancelling a call cancels the OpenAI response', async () => {
-    const session = await connectProtocolEraClient('sdk2-2026', target());
-    sessions.push(session);
-    const invalid = await session.callTool(toolName, { query: 'x', limit: 0 }).catch((error: unknown) => error);
-    expect(invalid).toMatchObject({ code: -32602 });
-
-    fake.options = { apiKey, webSearch: { statuses: ['queued', 'in_progress'] } };
-    const controller = new AbortController();
-    const running = session.callTool(
-      toolName,
-      { query: 'never finishes' },
-      { signal: controller.signal, onprogress: () => controller.abort(new Error('cancelled by the test')) },
-    );
-    await expect(running).rejects.toThrow('cancelled by the test');
-    const cancel = await fake.waitFor((request) => request.route === 'cancel-response');
-    expect(cancel.responseId).toBe(fake.createdIds.at(-1));
   });
 });

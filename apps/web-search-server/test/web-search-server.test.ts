@@ -1,6 +1,11 @@
 /**
  * The built `search-mcp-web-search` binary, driven by a real MCP SDK client over stdio, searching through our
  * OpenAI-compatible fake server (`startFakeOpenAiServer` of @search-mcp/test-kit) with the real `openai` SDK inside.
+ *
+ * Starting the binary is most of what these tests cost (the SDK, `openai` and our packages load in every process), so
+ * the tests that run with the default settings share one process, in order, as one MCP client keeps one server for
+ * a session; the last of them closes its stdin. Only a setting that differs (no key, a rejected key, a timeout, a
+ * wrong setting) starts a process of its own.
  */
 import { realpathSync } from 'node:fs';
 import { execFile } from 'node:child_process';
@@ -42,8 +47,14 @@ afterEach(async () => {
   await Promise.all(sessions.splice(0).map((session) => session.client.close()));
 });
 
-/** A real MCP client that starts the built binary over stdio, as Claude Desktop does. */
+/** A real MCP client that starts the built binary over stdio, as Claude Desktop does; closed after the test. */
 async function startSession(env: Record<string, string> = {}): Promise<Session> {
+  const session = await launch(env);
+  sessions.push(session);
+  return session;
+}
+
+async function launch(env: Record<string, string> = {}): Promise<Session> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [cli],
@@ -63,7 +74,6 @@ async function startSession(env: Record<string, string> = {}): Promise<Session> 
   // A line on stdout that is not protocol would surface here.
   client.onerror = (error) => session.transportErrors.push(error);
   await client.connect(transport);
-  sessions.push(session);
   return session;
 }
 
@@ -97,11 +107,14 @@ function logLines(session: Session): Array<Record<string, unknown>> {
 
 describe('search-mcp-web-search: the binary', () => {
   it('prints its version and usage, and rejects unknown flags with exit code 2', async () => {
-    expect((await run(process.execPath, [cli, '--version'])).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
-    expect((await run(process.execPath, [cli, '--help'])).stdout).toContain('OPENAI_API_KEY');
-    const failed = await run(process.execPath, [cli, '--frobnicate']).catch(
-      (error: { code: number; stderr: string }) => error,
-    );
+    // Three independent processes: started together, they load their modules side by side.
+    const [versionRun, helpRun, failed] = await Promise.all([
+      run(process.execPath, [cli, '--version']),
+      run(process.execPath, [cli, '--help']),
+      run(process.execPath, [cli, '--frobnicate']).catch((error: { code: number; stderr: string }) => error),
+    ]);
+    expect(versionRun.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    expect(helpRun.stdout).toContain('OPENAI_API_KEY');
     expect(failed).toMatchObject({ code: 2, stderr: expect.stringContaining("Unknown option '--frobnicate'") });
   });
 
@@ -129,13 +142,47 @@ describe('search-mcp-web-search: the binary', () => {
     ).toBe(true);
   });
 
+  it('a rejected key is -32001, and the key appears nowhere (result, stderr) even when the server quotes it', async () => {
+    const wrongKey = `${apiKey}-REVOKED`;
+    const session = await startSession({ OPENAI_API_KEY: wrongKey, LOG_LEVEL: 'debug' });
+    const result = await search(session, { query: 'x' });
+    expect(result.structuredContent).toMatchObject({ error: { code: -32001, kind: 'authentication', status: 401 } });
+    expect(JSON.stringify(result)).not.toContain('REVOKED');
+    expect(session.stderr.join('')).not.toContain('REVOKED');
+    logLines(session);
+  });
+
+  it('a search past WEB_SEARCH_TIMEOUT_MS is -32002 timeout, cancelled at OpenAI', async () => {
+    fake.options = { apiKey, webSearch: { statuses: ['queued', 'in_progress'] } };
+    const session = await startSession({ WEB_SEARCH_TIMEOUT_MS: '300' });
+    const result = await search(session, { query: 'slow' });
+    expect(result.structuredContent).toMatchObject({ error: { code: -32002, kind: 'timeout' } });
+    await fake.waitFor((request) => request.route === 'cancel-response');
+  });
+
+  it('a wrong setting still starts, and every call names it (-32603)', async () => {
+    const session = await startSession({ REASONING_EFFORT: 'extreme' });
+    const result = await search(session, { query: 'x' });
+    expect(result.structuredContent).toMatchObject({ error: { code: -32603, kind: 'invalid-setting' } });
+    expect(result.content[0]?.text).toContain('REASONING_EFFORT must be one of');
+    expect(logLines(session).some((line) => String(line.msg).includes('REASONING_EFFORT'))).toBe(true);
+  });
+});
+
+describe('search-mcp-web-search: one process with the default settings, used in order', () => {
+  let session: Session;
+  beforeAll(async () => {
+    session = await launch();
+    // `callTool` checks structuredContent against the outputSchema that `listTools` gave it.
+    await session.client.listTools();
+  });
+  afterAll(() => session.client.close());
+
   it('searches, sends progress while it polls, and returns results that match the output schema', async () => {
     fake.options = {
       apiKey,
       webSearch: { statuses: ['queued', 'in_progress', 'in_progress', 'in_progress', 'completed'] },
     };
-    const session = await startSession();
-    await session.client.listTools();
     const progress: Array<{ progress: number; message?: string }> = [];
     const result = await search(
       session,
@@ -168,7 +215,6 @@ describe('search-mcp-web-search: the binary', () => {
 
   it('cancels the OpenAI response when the MCP request is cancelled, and keeps serving', async () => {
     fake.options = { apiKey, webSearch: { statuses: ['queued', 'in_progress'] } };
-    const session = await startSession();
     const controller = new AbortController();
     const running = search(
       session,
@@ -183,22 +229,7 @@ describe('search-mcp-web-search: the binary', () => {
     expect((await search(session, { query: 'after the cancel' })).isError).toBeFalsy();
   });
 
-  it('cancels the searches in flight when the client goes away (stdin closes), then exits', async () => {
-    fake.options = { apiKey, webSearch: { statuses: ['queued', 'in_progress'] } };
-    const session = await startSession();
-    const running = search(session, { query: 'left behind' }).catch((error: unknown) => error);
-    await fake.waitFor((request) => request.route === 'retrieve-response');
-    const pid = session.transport.pid as number;
-    await session.transport.close();
-    await fake.waitFor((request) => request.route === 'cancel-response');
-    await running;
-    expect(() => process.kill(pid, 0)).toThrow();
-    // It left on its own, for the right reason (not by the SIGTERM the SDK sends after 2 s).
-    expect(logLines(session)).toContainEqual(expect.objectContaining({ msg: 'shutting down', reason: 'stdin closed' }));
-  });
-
   it('answers invalid arguments with JSON-RPC -32602, and an empty query with a tool error', async () => {
-    const session = await startSession();
     for (const args of [
       {},
       { query: 'x', limit: 0 },
@@ -219,19 +250,8 @@ describe('search-mcp-web-search: the binary', () => {
     expect(fake.requests).toHaveLength(0);
   });
 
-  it('a rejected key is -32001, and the key appears nowhere (result, stderr) even when the server quotes it', async () => {
-    const wrongKey = `${apiKey}-REVOKED`;
-    const session = await startSession({ OPENAI_API_KEY: wrongKey, LOG_LEVEL: 'debug' });
-    const result = await search(session, { query: 'x' });
-    expect(result.structuredContent).toMatchObject({ error: { code: -32001, kind: 'authentication', status: 401 } });
-    expect(JSON.stringify(result)).not.toContain('REVOKED');
-    expect(session.stderr.join('')).not.toContain('REVOKED');
-    logLines(session);
-  });
-
   it('a rate limit it gave up on is -32003 with the Retry-After', async () => {
     fake.failNext('create-response', { status: 429, headers: { 'retry-after': '90' } });
-    const session = await startSession();
     const result = await search(session, { query: 'x' });
     expect(result.structuredContent).toMatchObject({
       error: { code: -32003, kind: 'rate-limit', retryAfterSeconds: 90, status: 429 },
@@ -239,19 +259,16 @@ describe('search-mcp-web-search: the binary', () => {
     expect(result.content[0]?.text).toContain('asked to wait 90 s');
   });
 
-  it('a search past WEB_SEARCH_TIMEOUT_MS is -32002 timeout, cancelled at OpenAI', async () => {
+  it('cancels the searches in flight when the client goes away (stdin closes), then exits', async () => {
     fake.options = { apiKey, webSearch: { statuses: ['queued', 'in_progress'] } };
-    const session = await startSession({ WEB_SEARCH_TIMEOUT_MS: '300' });
-    const result = await search(session, { query: 'slow' });
-    expect(result.structuredContent).toMatchObject({ error: { code: -32002, kind: 'timeout' } });
+    const running = search(session, { query: 'left behind' }).catch((error: unknown) => error);
+    await fake.waitFor((request) => request.route === 'retrieve-response');
+    const pid = session.transport.pid as number;
+    await session.transport.close();
     await fake.waitFor((request) => request.route === 'cancel-response');
-  });
-
-  it('a wrong setting still starts, and every call names it (-32603)', async () => {
-    const session = await startSession({ REASONING_EFFORT: 'extreme' });
-    const result = await search(session, { query: 'x' });
-    expect(result.structuredContent).toMatchObject({ error: { code: -32603, kind: 'invalid-setting' } });
-    expect(result.content[0]?.text).toContain('REASONING_EFFORT must be one of');
-    expect(logLines(session).some((line) => String(line.msg).includes('REASONING_EFFORT'))).toBe(true);
+    await running;
+    expect(() => process.kill(pid, 0)).toThrow();
+    // It left on its own, for the right reason (not by the SIGTERM the SDK sends after 2 s).
+    expect(logLines(session)).toContainEqual(expect.objectContaining({ msg: 'shutting down', reason: 'stdin closed' }));
   });
 });

@@ -1,14 +1,17 @@
 import { TimeoutError } from '@search-mcp/shared';
 import { fixtureServer } from '@search-mcp/test-kit';
-import { describe, expect, it } from 'vitest';
-import { stateOf, statusOf, useManagers } from '../test/manager-harness.js';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe } from 'vitest';
+import { stateOf, statusOf } from '../test/manager-harness.js';
+import { managerTest as it } from '../test/manager-test.js';
 import { isProcessAlive, waitFor } from '../test/test-support.js';
 
-const { createManager } = useManagers();
-
-describe('bad servers never hold up good ones', () => {
-  it('reports a command that does not exist and keeps the others working', async () => {
-    const { manager } = createManager({
+// Every case has managers of its own (`managerTest`), so the cases run at once: the startup timeouts run out side by
+// side.
+describe.concurrent('bad servers never hold up good ones', () => {
+  it('reports a command that does not exist and keeps the others working', async ({ expect, managers }) => {
+    const { manager } = managers.createManager({
       missing: { command: 'search-mcp-no-such-command-xyz' },
       good: fixtureServer('stdio-fixture-server.mjs'),
     });
@@ -20,8 +23,10 @@ describe('bad servers never hold up good ones', () => {
     expect(result.content).toEqual([{ type: 'text', text: 'Echo: still here' }]);
   });
 
-  it('skips garbage lines on stdout and keeps the server', async () => {
-    const { manager, records } = createManager({ noisy: fixtureServer('stdio-fixture-server.mjs', ['--garbage']) });
+  it('skips garbage lines on stdout and keeps the server', async ({ expect, managers }) => {
+    const { manager, records } = managers.createManager({
+      noisy: fixtureServer('stdio-fixture-server.mjs', ['--garbage']),
+    });
     await manager.startAll();
     expect(stateOf(manager, 'noisy')).toBe('running');
     const result = await manager.callTool('noisy', 'echo', { message: 'through the noise' });
@@ -31,8 +36,11 @@ describe('bad servers never hold up good ones', () => {
     expect(warnings.every((record) => record.fields.server === 'noisy')).toBe(true);
   });
 
-  it('gives up on a server that never answers initialize after startupTimeoutMs and ends its process', async () => {
-    const { manager } = createManager({
+  it('gives up on a server that never answers initialize after startupTimeoutMs and ends its process', async ({
+    expect,
+    managers,
+  }) => {
+    const { manager } = managers.createManager({
       // Long enough for its stderr line to arrive on a busy machine (the failure quotes it), short beside a test's budget.
       silent: fixtureServer('silent-server.mjs', [], { startupTimeoutMs: 3000 }),
       good: fixtureServer('stdio-fixture-server.mjs'),
@@ -58,8 +66,8 @@ describe('bad servers never hold up good ones', () => {
     await waitFor(() => pids.every((pid) => !isProcessAlive(pid)), 'the silent server to be ended');
   });
 
-  it('reports a server that exits at once with its exit code and stderr', async () => {
-    const { manager } = createManager({
+  it('reports a server that exits at once with its exit code and stderr', async ({ expect, managers }) => {
+    const { manager } = managers.createManager({
       quitter: fixtureServer('exit-immediately-server.mjs'),
       good: fixtureServer('stdio-fixture-server.mjs'),
     });
@@ -71,9 +79,11 @@ describe('bad servers never hold up good ones', () => {
     expect(stateOf(manager, 'good')).toBe('running');
   });
 
-  it('does not let a server that takes 10 s to start delay the others', async () => {
-    const { manager } = createManager({
-      slow: fixtureServer('stdio-fixture-server.mjs', ['--startup-delay-ms', '10000']),
+  it('does not let a server that is still starting delay the others', async ({ expect, managers }) => {
+    // The slow server answers `initialize` only once the fast one has answered a call (no fixed delay to wait out).
+    const release = join(await managers.temporaryDirectory('search-mcp-slow-start-'), 'release');
+    const { manager } = managers.createManager({
+      slow: fixtureServer('stdio-fixture-server.mjs', ['--wait-for-file', release]),
       fast: fixtureServer('stdio-fixture-server.mjs'),
     });
     const order: string[] = [];
@@ -85,6 +95,7 @@ describe('bad servers never hold up good ones', () => {
       if (serverId !== 'fast') return;
       const result = await manager.callTool('fast', 'echo', { message: 'early' });
       fastWorkedWhileSlowStarting = stateOf(manager, 'slow') === 'starting' && result.content !== undefined;
+      await writeFile(release, '');
     });
     const statuses = await manager.startAll();
     expect(order).toEqual(['fast', 'slow']);
@@ -93,8 +104,8 @@ describe('bad servers never hold up good ones', () => {
     expect(statuses.find((status) => status.id === 'slow')?.toolCount).toBeGreaterThan(0);
   });
 
-  it('fails a slow server at its own startupTimeoutMs', async () => {
-    const { manager } = createManager({
+  it('fails a slow server at its own startupTimeoutMs', async ({ expect, managers }) => {
+    const { manager } = managers.createManager({
       slow: fixtureServer('stdio-fixture-server.mjs', ['--startup-delay-ms', '10000'], { startupTimeoutMs: 500 }),
       fast: fixtureServer('stdio-fixture-server.mjs'),
     });

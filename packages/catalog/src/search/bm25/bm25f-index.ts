@@ -39,23 +39,35 @@ export interface QueryTerm {
 export class Bm25fIndexBuilder {
   private readonly vocabulary = new Map<string, number>();
   /** Dictionary number → this index's term id, or -1. Grows with the dictionary. */
-  private localOf = new Int32Array(1024).fill(-1);
-  private readonly postTerm = new IntList(4096);
+  private localOf: Int32Array;
+  private readonly postTerm: IntList;
   private readonly postTf: ByteRows;
-  private readonly docStart = new IntList(1024);
-  private readonly fieldLengths = new FloatList(1024);
-  private readonly firstFieldUnique = new IntList(1024);
+  private readonly docStart: IntList;
+  private readonly fieldLengths: FloatList;
+  private readonly firstFieldUnique: IntList;
   /** termId → posting row of the current document, or -1. Grows with the vocabulary. */
   private slotOf = new Int32Array(1024).fill(-1);
   private docCount = 0;
 
-  /** `dictionary`: the numbers of the encoded documents given to `addEncoded` (shared with their maker). */
+  /**
+   * `dictionary`: the numbers of the encoded documents given to `addEncoded` (shared with their maker). `expected`:
+   * how many documents and postings to make room for at once (the arrays still grow past them), so that a large
+   * build does not copy its arrays a dozen times over.
+   */
   constructor(
     readonly fieldCount: number,
     private readonly dictionary = new TermDictionary(),
+    expected: { documents: number; postings: number } = { documents: 1024, postings: 4096 },
   ) {
     if (fieldCount < 1 || fieldCount > 8) throw new RangeError('fieldCount must be 1..8');
-    this.postTf = new ByteRows(fieldCount, 4096);
+    const documents = Math.max(16, expected.documents);
+    const postings = Math.max(16, expected.postings);
+    this.postTerm = new IntList(postings);
+    this.postTf = new ByteRows(fieldCount, postings);
+    this.docStart = new IntList(documents);
+    this.fieldLengths = new FloatList(documents * fieldCount);
+    this.firstFieldUnique = new IntList(documents);
+    this.localOf = new Int32Array(Math.max(1024, dictionary.size)).fill(-1);
   }
 
   /** Adds one document: `fields[f]` is the term list of field f (missing fields are empty). Returns its id. */

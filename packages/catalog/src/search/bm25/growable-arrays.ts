@@ -15,6 +15,23 @@ export class IntList {
     }
     this.data[this.length++] = value;
   }
+  /** Appends a copy of its own values from `start` to `end` (a span written before). */
+  repeat(start: number, end: number): void {
+    const count = end - start;
+    if (this.length + count > this.data.length) {
+      let capacity = this.data.length * 2;
+      while (capacity < this.length + count) capacity *= 2;
+      const next = new Int32Array(capacity);
+      next.set(this.data.subarray(0, this.length));
+      this.data = next;
+    }
+    const data = this.data;
+    let at = this.length;
+    // Most spans are a few terms: a loop beats copyWithin's call for them.
+    if (count > 32) data.copyWithin(at, start, end);
+    else for (let from = start; from < end; from++) data[at++] = data[from] as number;
+    this.length += count;
+  }
 }
 
 /** Growable Uint8Array with a fixed stride (per-field term frequencies of each posting). */

@@ -9,6 +9,8 @@ import type { Bm25fIndex } from './bm25f-index.js';
 /** A word of a server id that names a server, not a kind of thing: shared by at most this many servers. */
 const MAX_SERVERS_PER_NAME_WORD = 3;
 
+const ID_SEPARATORS = /[-_.]+/;
+
 export interface ServerNames {
   /** Server number of each document. */
   serverOfDocument: Int32Array;
@@ -47,16 +49,18 @@ export function indexServerNames(tools: readonly ToolInfo[], index: Bm25fIndex):
   };
   for (const [name, number] of serverNumbers) {
     // The separators of an id separate words for the tokenizer too: a word at a time gives the same terms.
-    for (const termId of name.split(/[-_.]+/).flatMap(termIdsOf)) {
-      if (common.has(termId)) continue;
-      const servers = serversByTerm.get(termId);
-      if (servers === undefined) serversByTerm.set(termId, [number]);
-      // Servers come in ascending number: a repeat of this server's word is the last entry.
-      else if (servers[servers.length - 1] !== number) {
-        servers.push(number);
-        if (servers.length > MAX_SERVERS_PER_NAME_WORD) {
-          serversByTerm.delete(termId);
-          common.add(termId);
+    for (const word of name.split(ID_SEPARATORS)) {
+      for (const termId of termIdsOf(word)) {
+        if (common.has(termId)) continue;
+        const servers = serversByTerm.get(termId);
+        if (servers === undefined) serversByTerm.set(termId, [number]);
+        // Servers come in ascending number: a repeat of this server's word is the last entry.
+        else if (servers[servers.length - 1] !== number) {
+          servers.push(number);
+          if (servers.length > MAX_SERVERS_PER_NAME_WORD) {
+            serversByTerm.delete(termId);
+            common.add(termId);
+          }
         }
       }
     }

@@ -18,6 +18,7 @@ import {
   type ToolFieldOptions,
   type ToolFieldSink,
   translatedTerms,
+  writeSchemaTerms,
   writeToolFields,
 } from './tool-search-fields.js';
 
@@ -36,6 +37,8 @@ const EMPTY_DOCUMENT: EncodedDocuments = SEARCH_FIELDS.map(() => SEARCH_FIELDS.l
 
 export class ToolDocuments {
   readonly dictionary = new TermDictionary();
+  /** Postings per tool of the last index built from these documents: the size of the next build's arrays. */
+  postingsPerTool = 20;
   private readonly places = new WeakMap<object, DocumentPlace>();
 
   constructor(private readonly options: ToolFieldOptions) {}
@@ -48,17 +51,26 @@ export class ToolDocuments {
 
 /**
  * Finds or writes the document of each tool of one build: after `read`, the document is at `start` of `data`. It
- * remembers the term numbers of each distinct text: catalogs repeat texts (the same parameter descriptions across a
- * server's tools, one server's tools under several ids), and a Map lookup of a string costs far less than
- * tokenizing it again.
+ * remembers where the term numbers of each distinct text were first written: catalogs repeat texts (the same
+ * parameter descriptions across a server's tools, one server's tools under several ids), and a Map lookup of a
+ * string and a copy of a few numbers cost far less than tokenizing it again. It remembers the parameters field of
+ * each schema object the same way: the tools of one server listed under several ids share their schema objects, and
+ * one lookup replaces a walk of the schema and a lookup per text.
+ *
+ * Nothing is allocated per text or per schema (a span is two numbers in `spans`, its Map value a small integer):
+ * objects that outlive the young generation are what makes the garbage collector slow on a busy machine.
  */
 export class DocumentReader implements ToolFieldSink {
   data: EncodedDocuments = EMPTY_DOCUMENT;
   start = 0;
   private readonly block: Block = { data: new Int32Array(0) };
-  private readonly buffer = new IntList(1 << 16);
-  private readonly texts = new Map<string, readonly number[]>();
-  private readonly translations = new Map<string, readonly number[]>();
+  private readonly buffer: IntList;
+  /** Span number → its start and end in `buffer`, at 2n and 2n + 1. */
+  private readonly spans = new IntList(1 << 14);
+  private readonly texts = new Map<string, number>();
+  private readonly translations = new Map<string, number>();
+  /** This build only: a schema object is not assumed to keep its content from one build to the next. */
+  private readonly schemas = new Map<object, number>();
   private documentStart = 0;
   private field = 0;
 
@@ -66,7 +78,10 @@ export class DocumentReader implements ToolFieldSink {
     private readonly dictionary: TermDictionary,
     private readonly places: WeakMap<object, DocumentPlace>,
     private readonly options: ToolFieldOptions,
-  ) {}
+    capacity = 1 << 16,
+  ) {
+    this.buffer = new IntList(capacity);
+  }
 
   read(tool: unknown): void {
     if (tool === null || typeof tool !== 'object') {
@@ -86,6 +101,11 @@ export class DocumentReader implements ToolFieldSink {
     this.start = place.start;
   }
 
+  /** How many numbers this build's documents take. */
+  get length(): number {
+    return this.buffer.length;
+  }
+
   /** Keeps this build's documents as a trimmed copy (the buffer has room to spare). */
   finish(): void {
     this.block.data = this.buffer.data.slice(0, this.buffer.length);
@@ -93,22 +113,38 @@ export class DocumentReader implements ToolFieldSink {
 
   text(value: unknown): void {
     if (typeof value !== 'string' || value.length === 0) return;
-    let ids = this.texts.get(value);
-    if (ids === undefined) {
-      ids = this.encode(tokenize(value));
-      this.texts.set(value, ids);
+    const span = this.texts.get(value);
+    if (span !== undefined) {
+      this.repeat(span);
+      return;
     }
-    this.append(ids);
+    const start = this.buffer.length;
+    this.encode(tokenize(value));
+    this.texts.set(value, this.span(start));
   }
 
   translation(value: string): void {
     if (value.length === 0) return;
-    let ids = this.translations.get(value);
-    if (ids === undefined) {
-      ids = this.encode(translatedTerms(value));
-      this.translations.set(value, ids);
+    const span = this.translations.get(value);
+    if (span !== undefined) {
+      this.repeat(span);
+      return;
     }
-    this.append(ids);
+    const start = this.buffer.length;
+    this.encode(translatedTerms(value));
+    this.translations.set(value, this.span(start));
+  }
+
+  schema(schema: unknown): void {
+    if (schema === null || typeof schema !== 'object') return;
+    const span = this.schemas.get(schema);
+    if (span !== undefined) {
+      this.repeat(span);
+      return;
+    }
+    const start = this.buffer.length;
+    writeSchemaTerms(schema, this);
+    this.schemas.set(schema, this.span(start));
   }
 
   endField(): void {
@@ -123,11 +159,20 @@ export class DocumentReader implements ToolFieldSink {
     return this.documentStart;
   }
 
-  private encode(terms: readonly string[]): readonly number[] {
-    return terms.map((term) => this.dictionary.id(term));
+  private encode(terms: readonly string[]): void {
+    for (let index = 0; index < terms.length; index++) this.buffer.push(this.dictionary.id(terms[index] as string));
   }
 
-  private append(ids: readonly number[]): void {
-    for (let index = 0; index < ids.length; index++) this.buffer.push(ids[index] as number);
+  /** Records the numbers written since `start` as a span; returns its number. */
+  private span(start: number): number {
+    this.spans.push(start);
+    this.spans.push(this.buffer.length);
+    return (this.spans.length >> 1) - 1;
+  }
+
+  /** Writes a span's numbers again, at the end of the buffer. */
+  private repeat(span: number): void {
+    const spans = this.spans.data;
+    this.buffer.repeat(spans[2 * span] as number, spans[2 * span + 1] as number);
   }
 }

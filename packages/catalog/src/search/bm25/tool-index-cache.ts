@@ -4,19 +4,17 @@
  * 2. a new array of the same tool objects in the same order (an embedding host that copies its list per query):
  *    one identity comparison per tool against each kept set;
  * 3. a new array whose objects have the same content: position by position, an object that is not the kept one is
- *    compared by its text's hash (`tool-digest.ts`), stopping at the first difference.
+ *    compared with it text by text (`same-search-text.ts`), stopping at the first difference.
  * Only a tool set none of them knows is indexed. The last `capacity` sets are kept for steps 2 and 3; each keeps a
  * copy of its array, which holds its tool objects alive while it is kept.
  */
 import type { ToolInfo } from '@search-mcp/shared';
-import { type ToolDigest, toolDigest } from './tool-digest.js';
+import { sameSearchText } from './same-search-text.js';
 
 interface KeptSet<Entry> {
   /** A copy of the array last seen for this set (a copy: the caller may change its own array in place). */
   tools: readonly ToolInfo[];
   entry: Entry;
-  /** The digest of each kept tool, computed when first compared. */
-  digests: Array<ToolDigest | undefined>;
 }
 
 export class ToolIndexCache<Entry extends { toolCount: number }> {
@@ -49,7 +47,7 @@ export class ToolIndexCache<Entry extends { toolCount: number }> {
     this.builds++;
     this.byArray.set(tools, entry);
     if (this.capacity > 0) {
-      this.kept.push({ tools: tools.slice(), entry, digests: [] });
+      this.kept.push({ tools: tools.slice(), entry });
       if (this.kept.length > this.capacity) this.kept.shift();
     }
     return entry;
@@ -72,19 +70,9 @@ function sameObjects(kept: readonly ToolInfo[], tools: readonly ToolInfo[]): boo
   return true;
 }
 
-/** Whether `tools` has the kept set's content: the same object or the same digest at every position. */
+/** Whether `tools` has the kept set's content: the same object or the same text at every position. */
 function sameContent(set: KeptSet<unknown>, tools: readonly ToolInfo[]): boolean {
   if (set.tools.length !== tools.length) return false;
-  for (let at = 0; at < tools.length; at++) {
-    const tool = tools[at];
-    if (tool === set.tools[at]) continue;
-    let kept = set.digests[at];
-    if (kept === undefined) {
-      kept = toolDigest(set.tools[at]);
-      set.digests[at] = kept;
-    }
-    const digest = toolDigest(tool);
-    if (digest.first !== kept.first || digest.second !== kept.second) return false;
-  }
+  for (let at = 0; at < tools.length; at++) if (!sameSearchText(set.tools[at], tools[at])) return false;
   return true;
 }

@@ -30,7 +30,12 @@ export function buildToolIndex(
   documents: ToolDocuments,
 ): { toolIndex: ToolIndex; stats: Bm25IndexStats } {
   const started = performance.now();
-  const builder = new Bm25fIndexBuilder(SEARCH_FIELDS.length, documents.dictionary);
+  // Room for as many postings per tool as the last build had (a first build guesses), so the arrays rarely grow.
+  const postings = Math.ceil(tools.length * documents.postingsPerTool);
+  const builder = new Bm25fIndexBuilder(SEARCH_FIELDS.length, documents.dictionary, {
+    documents: tools.length,
+    postings,
+  });
   const reader = documents.reader();
   try {
     // A malformed entry still takes its slot, so document ids stay equal to array positions.
@@ -43,6 +48,7 @@ export function buildToolIndex(
     reader.finish();
   }
   const index = builder.build({ k1: settings.k1, weights: settings.weights, b: settings.b });
+  if (tools.length > 0) documents.postingsPerTool = index.postingCount / tools.length;
   const { serverOfDocument, serversByTerm } = indexServerNames(tools, index);
   const stats: Bm25IndexStats = {
     tools: tools.length,

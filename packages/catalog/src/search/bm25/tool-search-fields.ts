@@ -56,6 +56,11 @@ function addSchemaTerms(schema: unknown, depth: number, budget: { left: number }
   }
 }
 
+/** Writes the texts of a parameter schema to `sink` (`text` for each), as deep and as many as the field indexes. */
+export function writeSchemaTerms(schema: unknown, sink: ToolFieldSink): void {
+  addSchemaTerms(schema, 0, { left: MAX_PROPERTIES }, sink);
+}
+
 /** The English terms of the vocabulary concepts found in CJK text (empty for text without CJK). */
 export function translatedTerms(source: string, out: string[] = []): string[] {
   if (!containsCjk(source)) return out;
@@ -74,6 +79,11 @@ export interface ToolFieldSink {
   text(value: unknown): void;
   /** The English of the vocabulary concepts in a CJK text (`translatedTerms`) joins the current field. */
   translation(value: string): void;
+  /**
+   * The texts of a parameter schema (`writeSchemaTerms`) join the current field. A sink may remember them per schema
+   * object: one server's tools listed under several ids share their schema objects.
+   */
+  schema(schema: unknown): void;
   /** The current field is complete; the next begins. */
   endField(): void;
 }
@@ -88,7 +98,7 @@ export function writeToolFields(tool: ToolInfo, options: ToolFieldOptions, sink:
   sink.text(tool.description);
   sink.endField();
 
-  addSchemaTerms(tool.inputSchema, 0, { left: MAX_PROPERTIES }, sink);
+  sink.schema(tool.inputSchema);
   sink.endField();
 
   sink.text(tool.serverName);

@@ -1,6 +1,8 @@
 /**
  * HybridSearchProvider with the real MiniLM model over the 237 tools of the 22 recorded real servers. The tools are
  * embedded once (in beforeAll, into a temporary cache directory); every other provider here reads them from disk.
+ * The providers share one model (the `embedder` option): loading the weights is most of a provider's first query,
+ * and what a provider does with its vectors (build, cache, rank) is its own whichever model instance it holds.
  */
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
@@ -10,11 +12,13 @@ import { SearchProviderError, type SearchResult, type ToolInfo } from '@search-m
 import { loadRealServerTools } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HybridSearchProvider, type HybridSearchStatus } from './hybrid-search-provider.js';
+import { createMiniLmEmbedder } from './model/minilm-embedder.js';
 import type { TextEmbedder } from './model/text-embedder.js';
 import type { HybridVectorBuildStats } from './vectors/tool-vector-builder.js';
 
 const tools = loadRealServerTools();
 const bm25 = new Bm25SearchProvider();
+const embedder = createMiniLmEmbedder();
 const keys = (results: readonly SearchResult[]) => results.map((result) => result.toolKey);
 
 let cacheRoot: string;
@@ -25,7 +29,11 @@ let statusWhileBuilding: HybridSearchStatus;
 
 beforeAll(async () => {
   cacheRoot = await mkdtemp(join(os.tmpdir(), 'hybrid-search-test-'));
-  provider = new HybridSearchProvider({ cacheDirectory: cacheRoot, onVectorsBuilt: (stats) => builds.push(stats) });
+  provider = new HybridSearchProvider({
+    cacheDirectory: cacheRoot,
+    embedder,
+    onVectorsBuilt: (stats) => builds.push(stats),
+  });
   // The first search starts the build in the background; BM25 answers it.
   answerWhileBuilding = await provider.search({ queries: ['drop a note in #deploys'], tools, maxResults: 10 });
   statusWhileBuilding = await provider.status();
@@ -108,6 +116,7 @@ describe('HybridSearchProvider: the vector cache', () => {
     const second: HybridVectorBuildStats[] = [];
     const fresh = new HybridSearchProvider({
       cacheDirectory: cacheRoot,
+      embedder,
       onVectorsBuilt: (stats) => second.push(stats),
     });
     await fresh.ready(tools);
@@ -143,7 +152,7 @@ describe('HybridSearchProvider: the vector cache', () => {
 
 describe('HybridSearchProvider: Japanese', () => {
   it('ranks a Japanese query by BM25 alone when it cannot translate it', async () => {
-    const untranslated = new HybridSearchProvider({ cacheDirectory: cacheRoot, translate: false });
+    const untranslated = new HybridSearchProvider({ cacheDirectory: cacheRoot, embedder, translate: false });
     await untranslated.ready(tools);
     const request = { queries: ['チャンネルにメッセージを投稿'], tools, maxResults: 5 };
     expect(await untranslated.search(request)).toEqual(await bm25.search(request));
@@ -163,6 +172,7 @@ describe('HybridSearchProvider: Japanese', () => {
     const request = { queries: ['featureブランチを切って'], tools, maxResults: 10 };
     const trusting = new HybridSearchProvider({
       cacheDirectory: cacheRoot,
+      embedder,
       translate: () => 'feature branch', // a plain string: a full translation, trusted whole
     });
     await trusting.ready(tools);
@@ -176,6 +186,7 @@ describe('HybridSearchProvider: Japanese', () => {
   it('embeds the English a translator gives', async () => {
     const translated = new HybridSearchProvider({
       cacheDirectory: cacheRoot,
+      embedder,
       translate: (text) => (text.includes('覚えて') ? 'remember a fact about a person' : text),
     });
     await translated.ready(tools);

@@ -59,3 +59,19 @@ export function pidOf(manager: McpClientManager, id: string): number {
   if (pid === undefined) throw new Error(`${id} has no pid`);
   return pid;
 }
+
+/**
+ * Resolves once server `id` is in `state` (at once when it already is), on the manager's `status-change` event: no
+ * budget of its own, so a busy machine only makes it later (the test's own timeout still bounds it).
+ */
+export function stateReached(manager: McpClientManager, id: string, state: ServerState): Promise<void> {
+  if (stateOf(manager, id) === state) return Promise.resolve();
+  return new Promise((resolve) => {
+    const listener = (status: ServerStatus) => {
+      if (status.id !== id || status.state !== state) return;
+      manager.off('status-change', listener);
+      resolve();
+    };
+    manager.on('status-change', listener);
+  });
+}

@@ -58,25 +58,9 @@ describe('search strategies wired by the runtime', () => {
     expect(response.results[0]?.toolKey).toBe('local:send-message');
   });
 
-  it('ranks with the hybrid strategy through @search-mcp/embeddings, vectors cached in the configured folder', async () => {
-    const cacheDirectory = await mkdtemp(join(tmpdir(), 'search-mcp-hybrid-'));
-    directories.push(cacheDirectory);
-    const runtime = runtimeFor({ strategy: 'hybrid', hybrid: { cacheDirectory } });
-    const response = await runtime.catalog.search({ query: 'read what a document contains' });
-    expect(response.strategy).toBe('hybrid');
-    expect(response.providerId).toBe('hybrid');
-    expect(response.results.map((hit) => hit.toolKey)).toContain('local:read-file');
-    // The search started the vector build; its vectors end up in the configured folder. Waiting for it also keeps
-    // the folder's removal after the test from racing the cache write (ENOTEMPTY under CI load).
-    const readiness = await prepareHybridSearch(
-      runtime.strategyProviders.hybridProvider,
-      await runtime.catalog.visibleTools(),
-    );
-    expect(readiness.status?.cache).toMatchObject({ directory: expect.stringContaining(cacheDirectory) });
-    expect(readiness.status?.cache?.vectors).toBeGreaterThanOrEqual(2);
-  });
-
-  it('prepares hybrid search before a search: vectors built with progress, the model loaded, the cache on disk', async () => {
+  // One test, two runtimes: each runtime loads the MiniLM engine (seconds of CPU), so the cases of hybrid search share
+  // them instead of loading it three times.
+  it('prepares hybrid search before a search (progress, model, cache on disk), ranks with it, and a second runtime reads the vectors from disk', async () => {
     const cacheDirectory = await mkdtemp(join(tmpdir(), 'search-mcp-hybrid-'));
     directories.push(cacheDirectory);
     const runtime = runtimeFor({ strategy: 'hybrid', hybrid: { cacheDirectory } });
@@ -95,12 +79,24 @@ describe('search strategies wired by the runtime', () => {
     expect(readiness.status?.cache?.vectors).toBeGreaterThanOrEqual(tools.length);
     expect(readiness.status?.lastBuild).toMatchObject({ tools: tools.length, embedded: tools.length });
 
-    // A second runtime over the same cache reads the vectors from disk instead of embedding them again.
+    // It ranks through @search-mcp/embeddings.
+    const response = await runtime.catalog.search({ query: 'read what a document contains' });
+    expect(response.strategy).toBe('hybrid');
+    expect(response.providerId).toBe('hybrid');
+    expect(response.results.map((hit) => hit.toolKey)).toContain('local:read-file');
+
+    // A second runtime over the same cache answers its first search with hybrid too, and its vectors come from disk
+    // instead of being embedded again. Waiting for its build also keeps the folder's removal after the test from
+    // racing a cache write (ENOTEMPTY under CI load).
     const again = runtimeFor({ strategy: 'hybrid', hybrid: { cacheDirectory } });
+    const first = await again.catalog.search({ query: 'read what a document contains' });
+    expect(first).toMatchObject({ strategy: 'hybrid', providerId: 'hybrid' });
+    expect(first.results.map((hit) => hit.toolKey)).toContain('local:read-file');
     const second = await prepareHybridSearch(
       again.strategyProviders.hybridProvider,
       await again.catalog.visibleTools(),
     );
+    expect(second.status?.cache).toMatchObject({ directory: expect.stringContaining(cacheDirectory) });
     expect(second.status?.lastBuild).toMatchObject({ embedded: 0, fromDisk: tools.length });
   });
 

@@ -243,7 +243,7 @@ async function main(): Promise<void> {
       row('one tool changed: that search', (summary) => summary.oneChangedSearchMs),
     ].map((cells) => `| ${cells.join(' | ')} |`),
     '',
-    'A fresh array of the same objects is recognized by identity, one comparison per tool; new objects by the hash of their text (each object hashed once); a changed set re-tokenizes only the objects the provider has not seen (packages/catalog/README.md, "Search providers").',
+    'A fresh array of the same objects is recognized by identity, one comparison per tool; new objects by comparing their text with the kept ones (the same strings: one pointer comparison each); a changed set re-tokenizes only the objects the provider has not seen (packages/catalog/README.md, "Search providers").',
     '',
   ].join('\n');
   const path = await writeResults(

@@ -5,7 +5,7 @@
  *
  * Pipeline of one search (each step is a module under `../search/`):
  * 1. The index for the tool set (`bm25/tool-index.ts`): built once, cached by array identity, then for a new array
- *    by the identity of its tool objects, then by a hash of their searchable text (`bm25/tool-index-cache.ts`); a
+ *    by the identity of its tool objects, then by their searchable text (`bm25/tool-index-cache.ts`); a
  *    changed set re-tokenizes only the tool objects it has not seen (`bm25/tool-documents.ts`). See
  *    `bm25/bm25f-index.ts` for why it is our own BM25F index and not lunr's Index.
  * 2. What gets ranked (`text/query-units.ts`): each query, the clauses of a long query (a whole task), and the

@@ -6,15 +6,14 @@ import { createServer, type Server } from 'node:net';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fixtureServer, fixtureServerPath, fixtureServersDirectory } from '@search-mcp/test-kit';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, vi } from 'vitest';
 import type { McpClientManager } from '../index.js';
-import { statusOf, useManagers } from '../../test/manager-harness.js';
+import { type Managers, statusOf } from '../../test/manager-harness.js';
+import { managerTest as it } from '../../test/manager-test.js';
 import { waitFor } from '../../test/test-support.js';
 
-const { createManager, temporaryDirectory } = useManagers();
-afterEach(() => {
-  vi.unstubAllEnvs();
-});
+// Every case has managers of its own (`managerTest`), so the cases of a sandbox run at once, each with its own
+// folders, marker and servers. The one that sets SEARCH_MCP_STATE_DIR (read only for npx servers) is the only npx one.
 /** The repository: the fixture server and the SDK it imports are read from it (read-only in the sandbox). */
 const repository = resolve(fixtureServersDirectory, '../../../..');
 
@@ -46,7 +45,7 @@ function processesWith(marker: string): number[] {
     .map(Number);
 }
 
-describe.runIf(process.platform === 'linux')('a bubblewrap sandbox', () => {
+describe.runIf(process.platform === 'linux').concurrent('a bubblewrap sandbox', () => {
   let listener: Server;
   let port = 0;
   let connections = 0;
@@ -60,8 +59,8 @@ describe.runIf(process.platform === 'linux')('a bubblewrap sandbox', () => {
   });
   afterAll(() => new Promise<void>((done) => listener.close(() => done())));
 
-  async function setUp() {
-    const root = await temporaryDirectory('search-mcp-sandbox-');
+  async function setUp(managers: Managers) {
+    const root = await managers.temporaryDirectory('search-mcp-sandbox-');
     const home = join(root, 'home');
     await mkdir(join(home, '.ssh'), { recursive: true });
     await writeFile(join(home, '.ssh', 'id_rsa'), 'FAKE PRIVATE KEY');
@@ -85,13 +84,16 @@ describe.runIf(process.platform === 'linux')('a bubblewrap sandbox', () => {
             }
           : {}),
       });
-    const { manager } = createManager({ sandboxed: server(true), plain: server(false) });
+    const { manager } = managers.createManager({ sandboxed: server(true), plain: server(false) });
     await manager.startAll();
     return { manager, home, writable, readable, outside, marker };
   }
 
-  it('refuses every escape the unsandboxed server makes, and allows what the config gives', async () => {
-    const { manager, home, writable, readable, outside } = await setUp();
+  it('refuses every escape the unsandboxed server makes, and allows what the config gives', async ({
+    expect,
+    managers,
+  }) => {
+    const { manager, home, writable, readable, outside } = await setUp(managers);
     expect(statusOf(manager, 'sandboxed')).toMatchObject({ state: 'running', sandbox: 'bubblewrap' });
     expect(statusOf(manager, 'plain')?.sandbox).toBeUndefined();
     const key = join(home, '.ssh', 'id_rsa');
@@ -134,8 +136,8 @@ describe.runIf(process.platform === 'linux')('a bubblewrap sandbox', () => {
     expect(await attempt(manager, 'plain', 'process_visible', { pid: process.pid })).toMatchObject({ visible: true });
   });
 
-  it('ends the whole sandbox when the server is stopped', async () => {
-    const { manager, marker } = await setUp();
+  it('ends the whole sandbox when the server is stopped', async ({ expect, managers }) => {
+    const { manager, marker } = await setUp(managers);
     // bwrap, its pid 1 inside the namespace, the server, and the unsandboxed twin.
     expect(processesWith(marker).length).toBeGreaterThanOrEqual(3);
     await manager.stop('sandboxed');
@@ -143,20 +145,22 @@ describe.runIf(process.platform === 'linux')('a bubblewrap sandbox', () => {
     await waitFor(() => processesWith(marker).length === 0, 'every process of the sandbox to end');
   });
 
-  it('runs npx -y @modelcontextprotocol/server-everything sandboxed', { timeout: 120_000 }, async () => {
+  it('runs npx -y @modelcontextprotocol/server-everything sandboxed, and refuses it without network while its own npm cache is empty', {
+    timeout: 120_000,
+  }, async ({ expect, managers, onTestFinished }) => {
     // The server gets its own npm cache in the state folder, never the host's `~/.npm` (which unsandboxed npx runs).
-    const state = await temporaryDirectory('search-mcp-sandbox-state-');
+    const state = await managers.temporaryDirectory('search-mcp-sandbox-state-');
     vi.stubEnv('SEARCH_MCP_STATE_DIR', state);
-    const { manager } = createManager(
-      {
-        everything: {
-          command: 'npx',
-          args: ['-y', '@modelcontextprotocol/server-everything'],
-          startupTimeoutMs: 90_000,
-          sandbox: { kind: 'bubblewrap', network: true },
-        },
-      },
-      {},
+    onTestFinished(() => {
+      vi.unstubAllEnvs();
+    });
+    const npx = { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] };
+    const { manager } = managers.createManager({
+      offline: { ...npx, sandbox: { kind: 'bubblewrap' } },
+      everything: { ...npx, startupTimeoutMs: 90_000, sandbox: { kind: 'bubblewrap', network: true } },
+    });
+    await expect(manager.start('offline')).rejects.toThrow(
+      /own npm cache .* is empty: start it once with "network": true/,
     );
     await manager.start('everything');
     const result = await manager.callTool('everything', 'echo', { message: 'from the sandbox' });
@@ -164,33 +168,18 @@ describe.runIf(process.platform === 'linux')('a bubblewrap sandbox', () => {
     expect(existsSync(join(state, 'sandbox-npm-cache', 'everything', '_npx'))).toBe(true);
   });
 
-  it('fails to start an npx server without network whose own npm cache is empty', async () => {
-    const state = await temporaryDirectory('search-mcp-sandbox-state-');
-    vi.stubEnv('SEARCH_MCP_STATE_DIR', state);
-    const { manager } = createManager({
-      offline: {
-        command: 'npx',
-        args: ['-y', '@modelcontextprotocol/server-everything'],
-        sandbox: { kind: 'bubblewrap' },
-      },
-    });
-    await expect(manager.start('offline')).rejects.toThrow(
-      /own npm cache .* is empty: start it once with "network": true/,
-    );
-  });
-
-  it('fails to start with the package to install when bwrap is not on PATH', async () => {
-    const empty = await temporaryDirectory('search-mcp-no-bwrap-');
-    const { manager } = createManager({
+  it('fails to start with the package to install when bwrap is not on PATH', async ({ expect, managers }) => {
+    const empty = await managers.temporaryDirectory('search-mcp-no-bwrap-');
+    const { manager } = managers.createManager({
       probe: fixtureServer('sandbox-probe-server.mjs', [], { env: { PATH: empty }, sandbox: { kind: 'bubblewrap' } }),
     });
     await expect(manager.start('probe')).rejects.toThrow(/bwrap.*not installed.*apt-get install bubblewrap/);
   });
 });
 
-describe.runIf(process.platform === 'linux')('a bubblewrap sandbox and the home folder', () => {
-  async function makeHome() {
-    const root = await temporaryDirectory('search-mcp-sandbox-home-');
+describe.runIf(process.platform === 'linux').concurrent('a bubblewrap sandbox and the home folder', () => {
+  async function makeHome(managers: Managers) {
+    const root = await managers.temporaryDirectory('search-mcp-sandbox-home-');
     const home = join(root, 'home');
     await mkdir(join(home, '.ssh'), { recursive: true });
     const key = join(home, '.ssh', 'id_rsa');
@@ -212,11 +201,11 @@ describe.runIf(process.platform === 'linux')('a bubblewrap sandbox and the home 
     ],
   ];
 
-  it.each(spellings)('never binds a cwd that is the home spelled %s', async (_how, spell) => {
-    const { root, home, key } = await makeHome();
+  it.for(spellings)('never binds a cwd that is the home spelled %s', async ([_how, spell], { expect, managers }) => {
+    const { root, home, key } = await makeHome(managers);
     await mkdir(join(root, 'outside'));
     const cwd = await spell(root, home);
-    const { manager } = createManager({
+    const { manager } = managers.createManager({
       sandboxed: fixtureServer('sandbox-probe-server.mjs', [], {
         env: { HOME: home },
         cwd,
@@ -229,19 +218,25 @@ describe.runIf(process.platform === 'linux')('a bubblewrap sandbox and the home 
     }
   });
 
-  it.each([['~'], ['/'], [`${homedir()}/`], ['~/..']])('refuses the sandbox path %s at start', async (path) => {
-    const { home } = await makeHome();
-    const { manager } = createManager({
-      sandboxed: fixtureServer('sandbox-probe-server.mjs', [], {
-        env: { HOME: home },
-        sandbox: { kind: 'bubblewrap', paths: [repository, path] },
-      }),
-    });
-    await expect(manager.start('sandboxed')).rejects.toThrow(/is the home folder or holds it/);
-  });
+  it.for([['~'], ['/'], [`${homedir()}/`], ['~/..']])(
+    'refuses the sandbox path %s at start',
+    async ([path], { expect, managers }) => {
+      const { home } = await makeHome(managers);
+      const { manager } = managers.createManager({
+        sandboxed: fixtureServer('sandbox-probe-server.mjs', [], {
+          env: { HOME: home },
+          sandbox: { kind: 'bubblewrap', paths: [repository, path] },
+        }),
+      });
+      await expect(manager.start('sandboxed')).rejects.toThrow(/is the home folder or holds it/);
+    },
+  );
 
-  it('binds only the file of a command in ~/.local/bin, not ~/.local (its state, its shares)', async () => {
-    const { home } = await makeHome();
+  it('binds only the file of a command in ~/.local/bin, not ~/.local (its state, its shares)', async ({
+    expect,
+    managers,
+  }) => {
+    const { home } = await makeHome(managers);
     const bin = join(home, '.local', 'bin');
     const secrets = join(home, '.local', 'state', 'search-mcp');
     await mkdir(bin, { recursive: true });
@@ -253,7 +248,7 @@ describe.runIf(process.platform === 'linux')('a bubblewrap sandbox and the home 
       `#!/usr/bin/env node\nawait import(${JSON.stringify(fixtureServerPath('sandbox-probe-server.mjs'))});\n`,
     );
     await chmod(command, 0o755);
-    const { manager } = createManager({
+    const { manager } = managers.createManager({
       sandboxed: { command, env: { HOME: home }, sandbox: { kind: 'bubblewrap', paths: [repository] } },
     });
     await manager.start('sandboxed');
@@ -266,21 +261,24 @@ describe.runIf(process.platform === 'linux')('a bubblewrap sandbox and the home 
 describe('a docker sandbox', () => {
   const daemon = dockerDaemon();
 
-  it.runIf(daemon !== true)('fails to start with a clear error when no docker daemon answers', async () => {
-    const { manager } = createManager({
-      probe: fixtureServer('sandbox-probe-server.mjs', [], { sandbox: { kind: 'docker', image: 'node:20-slim' } }),
-    });
-    await expect(manager.start('probe')).rejects.toThrow(/needs (a running docker daemon|the docker CLI)/);
-  });
+  it.runIf(daemon !== true)(
+    'fails to start with a clear error when no docker daemon answers',
+    async ({ expect, managers }) => {
+      const { manager } = managers.createManager({
+        probe: fixtureServer('sandbox-probe-server.mjs', [], { sandbox: { kind: 'docker', image: 'node:20-slim' } }),
+      });
+      await expect(manager.start('probe')).rejects.toThrow(/needs (a running docker daemon|the docker CLI)/);
+    },
+  );
 
-  it('runs a server with no network and read-only mounts', async (context) => {
+  it('runs a server with no network and read-only mounts', async ({ expect, managers, skip }) => {
     if (daemon !== true) {
       console.info(`docker sandbox test skipped: ${daemon}`);
-      context.skip();
+      skip();
     }
-    const root = await temporaryDirectory('search-mcp-docker-');
+    const root = await managers.temporaryDirectory('search-mcp-docker-');
     await writeFile(join(root, 'notes.txt'), 'readable notes');
-    const { manager } = createManager({
+    const { manager } = managers.createManager({
       probe: {
         command: 'node',
         args: [join(fixtureServersDirectory, 'sandbox-probe-server.mjs')],

@@ -92,29 +92,20 @@ describe('search-mcp doctor', () => {
     // Loading the model and embedding takes seconds, more on a loaded 2-core CI machine.
   }, 180_000);
 
-  it('warns when two servers list the same resource URI, and names the one that answers', async () => {
-    const shared = join(directory, 'shared-uri.json');
+  // One config and one text and one --json run for two facts of the server table: a resource URI two servers list,
+  // and the protocol revision and era of each backend (each doctor run starts every backend of its config).
+  it('warns when two servers list the same resource URI, naming the one that answers, and shows the protocol revision and era each backend was reached in, 2026-07-28 included', async () => {
+    const config = join(directory, 'shared-uri-and-eras.json');
     const server = (name: string) => ({
       command: process.execPath,
       args: [featureServer, '--name', name, '--shared-uri', 'shared://doc'],
     });
-    await writeFile(shared, JSON.stringify({ mcpServers: { alpha: server('alpha'), beta: server('beta') } }));
-    const text = await runCli(['doctor', '--config', shared]);
-    expect(text.code).toBe(0);
-    expect(text.stdout.replace(/\s+/g, ' ')).toContain(
-      'resources: "shared://doc" is listed by "alpha" and "beta"; "alpha" answers it (first in config order)',
-    );
-    const json = await runCli(['doctor', '--json', '--config', shared]);
-    const report = JSON.parse(json.stdout) as { resourceDuplicates: Array<{ uri: string; serverIds: string[] }> };
-    expect(report.resourceDuplicates).toEqual([{ uri: 'shared://doc', serverIds: ['alpha', 'beta'] }]);
-  }, 120_000);
-
-  it('shows the protocol revision and era each backend was reached in, 2026-07-28 included', async () => {
-    const eras = join(directory, 'eras.json');
     await writeFile(
-      eras,
+      config,
       JSON.stringify({
         mcpServers: {
+          alpha: server('alpha'),
+          beta: server('beta'),
           modern: { command: process.execPath, args: [modernServer] },
           memory: {
             command: process.execPath,
@@ -124,16 +115,23 @@ describe('search-mcp doctor', () => {
         },
       }),
     );
-    const text = await runCli(['doctor', '--config', eras]);
+    const text = await runCli(['doctor', '--config', config]);
     expect(text.code).toBe(0);
+    expect(text.stdout.replace(/\s+/g, ' ')).toContain(
+      'resources: "shared://doc" is listed by "alpha" and "beta"; "alpha" answers it (first in config order)',
+    );
     expect(text.stdout).toMatch(/modern +running +\d+ +\d+ ms +2026-07-28 \(modern\)/);
     expect(text.stdout).toMatch(/memory +running +9 +\d+ ms +2025-\d{2}-\d{2} \(legacy\)/);
-    const json = await runCli(['doctor', '--json', '--config', eras]);
+    const json = await runCli(['doctor', '--json', '--config', config]);
     const report = JSON.parse(json.stdout) as {
+      resourceDuplicates: Array<{ uri: string; serverIds: string[] }>;
       servers: Array<{ id: string; protocolVersion?: string; protocolEra?: string }>;
     };
+    expect(report.resourceDuplicates).toEqual([{ uri: 'shared://doc', serverIds: ['alpha', 'beta'] }]);
     expect(
-      report.servers.map(({ id, protocolVersion, protocolEra }) => ({ id, protocolVersion, protocolEra })),
+      report.servers
+        .filter(({ id }) => id === 'modern' || id === 'memory')
+        .map(({ id, protocolVersion, protocolEra }) => ({ id, protocolVersion, protocolEra })),
     ).toEqual([
       { id: 'modern', protocolVersion: '2026-07-28', protocolEra: 'modern' },
       { id: 'memory', protocolVersion: expect.stringMatching(/^2025-/), protocolEra: 'legacy' },

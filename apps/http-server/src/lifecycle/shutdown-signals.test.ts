@@ -27,6 +27,7 @@ afterAll(async () => {
 describe('search-mcp-http on a signal', () => {
   it.concurrent.for(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)(
     '%s: answers the calls in flight (REST 503, MCP error), turns new requests away, and leaves no backend',
+    { timeout: 120_000 },
     async (signal, { expect }) => {
       const events = join(directory.path, `${signal}.events`);
       const config = join(directory.path, `${signal}.json`);
@@ -87,6 +88,5 @@ describe('search-mcp-http on a signal', () => {
       }, 5000).catch(() => backends.filter(isAlive).map((pid) => `${pid}: ${commandOf(pid)}`));
       expect(left).toEqual([]);
     },
-    120_000,
   );
 });

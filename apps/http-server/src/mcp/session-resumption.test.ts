@@ -15,9 +15,21 @@ import { type ClusterStore, createMemoryClusterStore, createRedisClusterStore } 
 import { type RedisServer, startRedisServer } from '@search-mcp/test-kit/redis';
 import type { Logger } from '@search-mcp/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alphaToken, mainToken, request, type Running, startApp } from '../../test/http-test-support.js';
+import {
+  alphaToken,
+  everythingEntry,
+  mainToken,
+  request,
+  type Running,
+  startApp,
+} from '../../test/http-test-support.js';
 
 const stepTimeoutMs = 60_000;
+/**
+ * The one backend a moved session calls (server-everything's echo and long-running operation): each replica here is a
+ * runtime of its own, and every backend is a process per replica, so the replicas start only this one.
+ */
+const everythingOnly = { mcpServers: { everything: { command: process.execPath, args: [everythingEntry] } } };
 const streamAccept = { accept: 'application/json, text/event-stream' };
 
 /** A load balancer in a few lines: every new request goes to `target`; requests already running stay where they are. */
@@ -159,8 +171,8 @@ let balancerUrl: string;
 beforeAll(async () => {
   shared = countingStore();
   [replicaA, replicaB] = await Promise.all([
-    startApp({ app: { clusterStore: shared.store, logger: sessionLogger } }),
-    startApp({ app: { clusterStore: shared.store, logger: sessionLogger } }),
+    startApp({ config: everythingOnly, app: { clusterStore: shared.store, logger: sessionLogger } }),
+    startApp({ config: everythingOnly, app: { clusterStore: shared.store, logger: sessionLogger } }),
   ]);
   balancer = new Forwarder();
   balancerUrl = await balancer.listen();
@@ -269,7 +281,9 @@ describe('two replicas over a real Redis, each with its own store client', () =>
   beforeAll(async () => {
     redis = await startRedisServer();
     stores = await Promise.all([0, 1].map(() => createRedisClusterStore({ url: redis.url })));
-    replicas = await Promise.all(stores.map((clusterStore) => startApp({ app: { clusterStore } })));
+    replicas = await Promise.all(
+      stores.map((clusterStore) => startApp({ config: everythingOnly, app: { clusterStore } })),
+    );
   }, stepTimeoutMs);
 
   afterAll(async () => {
@@ -288,7 +302,8 @@ describe('two replicas over a real Redis, each with its own store client', () =>
 
 describe('a replica that shut down', () => {
   it('leaves its sessions to the others; a stream resumed there starts anew', { timeout: stepTimeoutMs }, async () => {
-    const replicaC = await startApp({ app: { clusterStore: shared.store } });
+    // Its sessions only list the meta-tools: no backend.
+    const replicaC = await startApp({ backends: 'none', app: { clusterStore: shared.store } });
     let closed = false;
     try {
       const opened = await fetch(`${replicaC.url}/mcp`, {

@@ -1,6 +1,6 @@
 import { ServerNotRunningError } from '@search-mcp/shared';
-import { describe, expect, it } from 'vitest';
-import { statusOf, useManagers } from '../../test/manager-harness.js';
+import { describe } from 'vitest';
+import { statusOf } from '../../test/manager-harness.js';
 import {
   claimsOf,
   createRecordingOAuthStore,
@@ -13,8 +13,8 @@ import {
   storedAccessToken,
   storedCredentials,
   textOf,
-  useOAuthFixtures,
 } from '../../test/oauth-harness.js';
+import { oauthTest as it } from '../../test/oauth-test.js';
 
 /**
  * Authorization taken away (docs/oauth.md): tokens revoked at the authorization server leave the server waiting in
@@ -22,22 +22,24 @@ import {
  * as `search-mcp auth` beside a running `serve`) brings it back; `logout` revokes the tokens at the authorization
  * server (RFC 7009) and forgets them.
  */
-// Fixtures first: hooks run in reverse, so every manager is closed before the servers it talks to.
-const fixtures = useOAuthFixtures();
-const { createManager } = useManagers();
+// Every case has servers and managers of its own (`oauthTest`), so the cases run at once, waiting side by side.
 
-describe.each(protocolChoices)('revoked tokens (protocol %s)', (_name, protocol) => {
-  it('fail the call with needs-auth and the command; an authorization brings the server back', async () => {
+describe.concurrent.each(protocolChoices)('revoked tokens (protocol %s)', (_name, protocol) => {
+  it('fail the call with needs-auth and the command; an authorization brings the server back', async ({
+    expect,
+    fixtures,
+    managers,
+  }) => {
     const { authorizationServer, mcpServer } = await fixtures.startPair();
     const store = createRecordingOAuthStore();
     const config = { remote: { url: mcpServer.url.href, ...protocol } };
-    const login = createManager(config, { oauth: { openAuthorizationUrl: followingOpener(), store } }).manager;
+    const login = managers.createManager(config, { oauth: { openAuthorizationUrl: followingOpener(), store } }).manager;
     await login.startAll();
     expect(statusOf(login, 'remote')?.state).toBe('running');
     await login.close();
 
     // A manager that may never ask anyone (a server process): it connects with the stored tokens.
-    const { manager, records } = createManager(config, { oauth: { openAuthorizationUrl: false, store } });
+    const { manager, records } = managers.createManager(config, { oauth: { openAuthorizationUrl: false, store } });
     await manager.startAll();
     expect(statusOf(manager, 'remote')?.state).toBe('running');
     authorizationServer.revokeAll();
@@ -50,7 +52,9 @@ describe.each(protocolChoices)('revoked tokens (protocol %s)', (_name, protocol)
     expect(authorizationServer.activity.tokenFailures.refresh_token ?? 0).toBeGreaterThan(0);
 
     // `search-mcp auth remote` in another process: the waiting manager picks the new tokens up on its next call.
-    const authorizing = createManager(config, { oauth: { openAuthorizationUrl: followingOpener(), store } }).manager;
+    const authorizing = managers.createManager(config, {
+      oauth: { openAuthorizationUrl: followingOpener(), store },
+    }).manager;
     expect(await authorizing.authorize('remote')).toMatchObject({ state: 'running', oauth: { state: 'authorized' } });
     expect(authorizationServer.activity.authorizations).toBe(2);
     await authorizing.close();
@@ -68,11 +72,11 @@ describe.each(protocolChoices)('revoked tokens (protocol %s)', (_name, protocol)
     expectNoSecret(failure.message, secrets);
   });
 
-  it('are replaced through the opener at the next call, which succeeds', async () => {
+  it('are replaced through the opener at the next call, which succeeds', async ({ expect, fixtures, managers }) => {
     const { authorizationServer, mcpServer } = await fixtures.startPair();
     const store = createRecordingOAuthStore();
     const opener = followingOpener();
-    const { manager } = createManager(
+    const { manager } = managers.createManager(
       { remote: { url: mcpServer.url.href, ...protocol } },
       { oauth: { openAuthorizationUrl: opener, store } },
     );
@@ -90,12 +94,16 @@ describe.each(protocolChoices)('revoked tokens (protocol %s)', (_name, protocol)
   });
 });
 
-describe.each(protocolChoices)('logout (protocol %s)', (_name, protocol) => {
-  it('revokes the tokens at the authorization server, forgets them and waits in needs-auth', async () => {
+describe.concurrent.each(protocolChoices)('logout (protocol %s)', (_name, protocol) => {
+  it('revokes the tokens at the authorization server, forgets them and waits in needs-auth', async ({
+    expect,
+    fixtures,
+    managers,
+  }) => {
     const { authorizationServer, mcpServer } = await fixtures.startPair();
     const store = createRecordingOAuthStore();
     const opener = followingOpener();
-    const { manager, records } = createManager(
+    const { manager, records } = managers.createManager(
       { remote: { url: mcpServer.url.href, ...protocol } },
       { oauth: { openAuthorizationUrl: opener, store } },
     );

@@ -52,7 +52,8 @@ export interface ServedEra {
  *   `inputResponses` and `requestState`), so one handler serves both eras;
  * - `transformHandshakeResult` lets the `initialize` / `server/discover` answer name the backends' instructions;
  * - an inbound request goes to the request dispatch without first failing the SDK's two response schemas
- *   (`direct-request-dispatch.ts`).
+ *   (`direct-request-dispatch.ts`);
+ * - the error the SDK hands what still waits on a closing connection carries no stack (`_onclose`).
  *
  * What reaches below the SDK's public API is in `sdk-server-internals.ts`, nowhere else.
  */
@@ -111,6 +112,36 @@ export class ParamsCheckingServer extends Server {
     const before = transport.onmessage;
     await super.connect(transport);
     dispatchRequestsDirectly(this, transport, before);
+  }
+
+  /**
+   * The SDK's close hook for subclasses. At every close the SDK builds a "Connection closed" error for whatever still
+   * waits on the connection (usually nothing), and capturing its stack, the close path's own and of use to no one, was
+   * the largest single cost a 2026-07-28 request adds to its call (the instance's exchange closes after each request:
+   * `pnpm bench:http`). It is built without one; the limit is back before the instance's own `onclose` runs, so
+   * nothing else loses its stack.
+   */
+  protected override _onclose(): void {
+    const limit = Error.stackTraceLimit;
+    const onclose = this.onclose;
+    let restored = false;
+    const restore = () => {
+      if (restored) return;
+      restored = true;
+      Error.stackTraceLimit = limit;
+      if (this.onclose === closing) this.onclose = onclose;
+    };
+    const closing = () => {
+      restore();
+      onclose?.call(this);
+    };
+    this.onclose = closing;
+    Error.stackTraceLimit = 0;
+    try {
+      super._onclose();
+    } finally {
+      restore();
+    }
   }
 
   /** One transform for `initialize` and `server/discover`; a later call replaces it. */

@@ -61,19 +61,23 @@ describe('search-mcp search', () => {
   });
 
   it('says when no tool fits the request, in text and in --json, and says nothing when one does', async () => {
-    const text = await runCli(['search', 'send an email to my boss', '--config', config]);
+    // Four searches of one config with the default strategy (nothing written): side by side.
+    const [text, json, good, goodJsonRun] = await Promise.all([
+      runCli(['search', 'send an email to my boss', '--config', config]),
+      runCli(['search', 'send an email to my boss', '--json', '--config', config]),
+      runCli(['search', 'read graph', '--config', config]),
+      runCli(['search', 'read graph', '--json', '--config', config]),
+    ]);
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/Match: none\. no tool matches 'send an email to my boss'/);
-    const json = await runCli(['search', 'send an email to my boss', '--json', '--config', config]);
     const report = JSON.parse(json.stdout) as SearchJson;
     expect(report).toMatchObject({ strategy: 'bm25', match: 'none' });
     expect(report.notice).toContain("no tool matches 'send an email to my boss'");
     expect(report.results.every((hit) => hit.relevance < 1)).toBe(true);
 
-    const good = await runCli(['search', 'read graph', '--config', config]);
     expect(good.stdout).toContain('memory:read_graph');
     expect(good.stdout).not.toContain('Match:');
-    const goodJson = JSON.parse((await runCli(['search', 'read graph', '--json', '--config', config])).stdout);
+    const goodJson = JSON.parse(goodJsonRun.stdout);
     expect(goodJson.match).toBe('good');
     expect(goodJson.results[0]).toMatchObject({ toolKey: 'memory:read_graph', relevance: 1 });
     expect(goodJson).not.toHaveProperty('notice');

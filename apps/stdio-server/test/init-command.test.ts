@@ -295,12 +295,16 @@ describe('search-mcp init', () => {
     const mac = await put(join(home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json'), {
       mcpServers: { memory },
     });
-    const darwin = await runCli(['init', '--home', home, '--platform', 'darwin'], project);
-    expect(darwin.stdout).toContain(`Claude Desktop (user): ${mac}`);
     const windows = await put(join(home, 'AppData', 'Roaming', 'Code', 'User', 'mcp.json'), {
       servers: { memory: { type: 'stdio', ...memory } },
     });
-    const win32 = await runCli(['init', '--home', home, '--platform', 'win32'], project);
+    // Both homes in one folder, each run reading only its platform's places: side by side.
+    const [darwin, win32] = await Promise.all([
+      runCli(['init', '--home', home, '--platform', 'darwin'], project),
+      runCli(['init', '--home', home, '--platform', 'win32'], project),
+    ]);
+    expect(darwin.stdout).toContain(`Claude Desktop (user): ${mac}`);
+    expect(darwin.stdout).not.toContain(windows);
     expect(win32.stdout).toContain(`VS Code (user): ${windows}`);
     expect(win32.stdout).not.toContain(mac);
   });

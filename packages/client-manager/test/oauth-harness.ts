@@ -190,11 +190,14 @@ export function followingOpener(
   return Object.assign(opener, { urls });
 }
 
-/** Polls until `check` is true, at a short interval, failing with `what` after `timeoutMs`. */
+/**
+ * Polls until `check` is true, at a short interval, failing with `what` after `timeoutMs`: a bound for a test that
+ * would otherwise hang, far enough above what a loaded machine takes (a reconnect, an OAuth flow) not to fail a slow run.
+ */
 export async function eventually(
   check: () => boolean | Promise<boolean>,
   what: string,
-  timeoutMs = 5000,
+  timeoutMs = 20_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {

@@ -22,11 +22,15 @@ export function isProcessAlive(pid: number): boolean {
   }
 }
 
-/** Polls until `check` returns true; fails with `what` after `timeoutMs`. */
+/**
+ * Polls until `check` returns true; fails with `what` after `timeoutMs`. The default bound is only for a test that
+ * would otherwise hang: on a loaded 2-core machine running every package's tests at once, a restart or a process start
+ * took more than 10 s, so it stays well above that and below the 60 s test timeout.
+ */
 export async function waitFor(
   check: () => boolean | Promise<boolean>,
   what: string,
-  timeoutMs = 10_000,
+  timeoutMs = 30_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {

@@ -1,14 +1,18 @@
 import { BackendError, TimeoutError, ToolNotFoundError } from '@search-mcp/shared';
 import { fixtureServer } from '@search-mcp/test-kit';
-import { describe, expect, it } from 'vitest';
-import { stateOf, useManagers } from '../test/manager-harness.js';
+import { describe } from 'vitest';
+import { stateOf } from '../test/manager-harness.js';
+import { managerTest as it } from '../test/manager-test.js';
 import { waitFor } from '../test/test-support.js';
 
-const { createManager } = useManagers();
+// Every case has managers of its own (`managerTest`), so the cases run at once, their servers starting side by side.
 
-describe('calls', () => {
-  it('returns results unchanged, including error results with structuredContent and _meta', async () => {
-    const { manager } = createManager({ fixture: fixtureServer('stdio-fixture-server.mjs') });
+describe.concurrent('calls', () => {
+  it('returns results unchanged, including error results with structuredContent and _meta', async ({
+    expect,
+    managers,
+  }) => {
+    const { manager } = managers.createManager({ fixture: fixtureServer('stdio-fixture-server.mjs') });
     await manager.startAll();
     const result = await manager.callTool('fixture', 'error-result');
     expect(result).toEqual({
@@ -19,8 +23,8 @@ describe('calls', () => {
     });
   });
 
-  it("maps a backend's JSON-RPC error without doubled prefixes", async () => {
-    const { manager } = createManager({ fixture: fixtureServer('stdio-fixture-server.mjs') });
+  it("maps a backend's JSON-RPC error without doubled prefixes", async ({ expect, managers }) => {
+    const { manager } = managers.createManager({ fixture: fixtureServer('stdio-fixture-server.mjs') });
     await manager.startAll();
     const failure = await manager.callTool('fixture', 'fail').catch((error: unknown) => error);
     expect(BackendError.isInstance(failure)).toBe(true);
@@ -29,14 +33,16 @@ describe('calls', () => {
     expect((failure as BackendError).jsonRpcCode).toBe(-32000);
   });
 
-  it('rejects unknown server ids with ToolNotFoundError', async () => {
-    const { manager } = createManager({ fixture: fixtureServer('stdio-fixture-server.mjs') });
+  it('rejects unknown server ids with ToolNotFoundError', async ({ expect, managers }) => {
+    const { manager } = managers.createManager({ fixture: fixtureServer('stdio-fixture-server.mjs') });
     await expect(manager.callTool('ghost', 'echo')).rejects.toThrow(ToolNotFoundError);
     await expect(manager.callTool('ghost', 'echo')).rejects.toThrow('Tool not found: ghost:echo');
   });
 
-  it('times out a call, and lets progress reset the timeout', async () => {
-    const { manager } = createManager({ fixture: fixtureServer('stdio-fixture-server.mjs', [], { timeoutMs: 400 }) });
+  it('times out a call, and lets progress reset the timeout', async ({ expect, managers }) => {
+    const { manager } = managers.createManager({
+      fixture: fixtureServer('stdio-fixture-server.mjs', [], { timeoutMs: 400 }),
+    });
     await manager.startAll();
     const timedOut = await manager.callTool('fixture', 'sleep', { ms: 1500 }).catch((error: unknown) => error);
     expect(TimeoutError.isInstance(timedOut)).toBe(true);
@@ -54,8 +60,8 @@ describe('calls', () => {
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
   });
 
-  it('cancels a call by AbortSignal and keeps the server usable', async () => {
-    const { manager } = createManager({ fixture: fixtureServer('stdio-fixture-server.mjs') });
+  it('cancels a call by AbortSignal and keeps the server usable', async ({ expect, managers }) => {
+    const { manager } = managers.createManager({ fixture: fixtureServer('stdio-fixture-server.mjs') });
     await manager.startAll();
     const controller = new AbortController();
     const progress: number[] = [];
@@ -74,8 +80,8 @@ describe('calls', () => {
     ]);
   });
 
-  it('health-checks running and failed servers', async () => {
-    const { manager } = createManager({
+  it('health-checks running and failed servers', async ({ expect, managers }) => {
+    const { manager } = managers.createManager({
       good: fixtureServer('stdio-fixture-server.mjs'),
       bad: fixtureServer('exit-immediately-server.mjs'),
     });
@@ -87,8 +93,8 @@ describe('calls', () => {
     expect(health.find((entry) => entry.id === 'bad')).toEqual({ id: 'bad', ok: false, error: 'not running (failed)' });
   });
 
-  it('drains stderr into the log with the server id', async () => {
-    const { manager, records } = createManager({ talker: fixtureServer('stdio-fixture-server.mjs') });
+  it('drains stderr into the log with the server id', async ({ expect, managers }) => {
+    const { manager, records } = managers.createManager({ talker: fixtureServer('stdio-fixture-server.mjs') });
     await manager.startAll();
     await waitFor(
       () => records.some((record) => record.fields.line === 'fixture: ready'),

@@ -1,14 +1,15 @@
 import { ConfigError, ServerNotRunningError } from '@search-mcp/shared';
 import { fixtureServer } from '@search-mcp/test-kit';
-import { describe, expect, it } from 'vitest';
-import { pidOf, stateOf, statusOf, useManagers } from '../test/manager-harness.js';
+import { describe } from 'vitest';
+import { pidOf, stateOf, statusOf } from '../test/manager-harness.js';
+import { managerTest as it } from '../test/manager-test.js';
 import { isProcessAlive, waitFor } from '../test/test-support.js';
 import { McpClientManager } from './index.js';
 
-const { createManager, temporaryDirectory } = useManagers();
+// Every case has managers of its own (`managerTest`), so the cases run at once, their servers starting side by side.
 
-describe('configuration', () => {
-  it('rejects an invalid top-level section with a ConfigError naming the path', () => {
+describe.concurrent('configuration', () => {
+  it('rejects an invalid top-level section with a ConfigError naming the path', ({ expect }) => {
     let caught: unknown;
     try {
       new McpClientManager({ mcpServers: {}, exposure: { mode: 'everything' } } as never);
@@ -19,8 +20,8 @@ describe('configuration', () => {
     expect((caught as ConfigError).issues.map((issue) => issue.path)).toEqual(['exposure.mode']);
   });
 
-  it('keeps a disabled server out of startAll and refuses to start it', async () => {
-    const { manager } = createManager({
+  it('keeps a disabled server out of startAll and refuses to start it', async ({ expect, managers }) => {
+    const { manager } = managers.createManager({
       good: fixtureServer('stdio-fixture-server.mjs'),
       off: { ...fixtureServer('stdio-fixture-server.mjs'), enabled: false },
     });
@@ -31,8 +32,11 @@ describe('configuration', () => {
     await expect(manager.start('nope')).rejects.toThrow(ConfigError);
   });
 
-  it('answers serverState (the catalog asks it) with the current state of a configured server', async () => {
-    const { manager } = createManager({
+  it('answers serverState (the catalog asks it) with the current state of a configured server', async ({
+    expect,
+    managers,
+  }) => {
+    const { manager } = managers.createManager({
       good: fixtureServer('stdio-fixture-server.mjs'),
       off: { ...fixtureServer('stdio-fixture-server.mjs'), enabled: false },
     });
@@ -46,9 +50,9 @@ describe('configuration', () => {
     expect(manager.serverState('good')).toBe('stopped');
   });
 
-  it('passes config env over the default environment, and cwd', async () => {
-    const directory = await temporaryDirectory('search-mcp-cwd-');
-    const { manager } = createManager({
+  it('passes config env over the default environment, and cwd', async ({ expect, managers }) => {
+    const directory = await managers.temporaryDirectory('search-mcp-cwd-');
+    const { manager } = managers.createManager({
       envy: fixtureServer('stdio-fixture-server.mjs', [], { env: { FIXTURE_VALUE: 'from-config' }, cwd: directory }),
     });
     await manager.startAll();
@@ -56,8 +60,11 @@ describe('configuration', () => {
     expect(result.structuredContent).toEqual({ fixtureValue: 'from-config', hasPath: true, cwd: directory });
   });
 
-  it('keeps a server with a broken entry failed with its reason and starts the others', async () => {
-    const { manager } = createManager(
+  it('keeps a server with a broken entry failed with its reason and starts the others', async ({
+    expect,
+    managers,
+  }) => {
+    const { manager } = managers.createManager(
       {
         broken: fixtureServer('stdio-fixture-server.mjs', [], { env: { TOKEN: '${SEARCH_MCP_TEST_UNSET}' } }),
         good: fixtureServer('stdio-fixture-server.mjs'),
@@ -81,8 +88,8 @@ describe('configuration', () => {
     expect(stateOf(manager, 'broken')).toBe('failed');
   });
 
-  it('treats an id that is an Object.prototype name like any other', async () => {
-    const { manager } = createManager({ constructor: fixtureServer('stdio-fixture-server.mjs') });
+  it('treats an id that is an Object.prototype name like any other', async ({ expect, managers }) => {
+    const { manager } = managers.createManager({ constructor: fixtureServer('stdio-fixture-server.mjs') });
     expect(manager.serverIds).toEqual(['constructor']);
     await manager.startAll();
     expect(manager.serverState('constructor')).toBe('running');
@@ -95,9 +102,9 @@ describe('configuration', () => {
   });
 });
 
-describe('stop, start, restart, close', () => {
-  it('stops and restarts one server with a new process', async () => {
-    const { manager } = createManager({
+describe.concurrent('stop, start, restart, close', () => {
+  it('stops and restarts one server with a new process', async ({ expect, managers }) => {
+    const { manager } = managers.createManager({
       one: fixtureServer('stdio-fixture-server.mjs'),
       two: fixtureServer('stdio-fixture-server.mjs'),
     });
@@ -118,8 +125,11 @@ describe('stop, start, restart, close', () => {
     expect(stateOf(manager, 'two')).toBe('running');
   });
 
-  it('stops a server that is still starting at once, without waiting out the grace period', async () => {
-    const { manager } = createManager(
+  it('stops a server that is still starting at once, without waiting out the grace period', async ({
+    expect,
+    managers,
+  }) => {
+    const { manager } = managers.createManager(
       { slow: fixtureServer('stdio-fixture-server.mjs', ['--startup-delay-ms', '10000']) },
       { shutdownGraceMs: 5000 },
     );
@@ -137,8 +147,8 @@ describe('stop, start, restart, close', () => {
     await starting;
   });
 
-  it('ends the whole process tree on close, even when the launcher ignores SIGTERM', async () => {
-    const { manager } = createManager({ wrapped: fixtureServer('wrapper-server.mjs', ['--stubborn']) });
+  it('ends the whole process tree on close, even when the launcher ignores SIGTERM', async ({ expect, managers }) => {
+    const { manager } = managers.createManager({ wrapped: fixtureServer('wrapper-server.mjs', ['--stubborn']) });
     await manager.startAll();
     const launcherPid = pidOf(manager, 'wrapped');
     const result = await manager.callTool('wrapped', 'pid');

@@ -2,11 +2,12 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ToolDefinition } from '@search-mcp/shared';
 import { fixtureServer } from '@search-mcp/test-kit';
-import { describe, expect, it } from 'vitest';
-import { stateOf, useManagers } from '../test/manager-harness.js';
+import { describe } from 'vitest';
+import { type Managers, stateOf } from '../test/manager-harness.js';
+import { managerTest as it } from '../test/manager-test.js';
 import type { ToolListCache } from './tool-list-cache.js';
 
-const { createManager, temporaryDirectory } = useManagers();
+// Every case has managers of its own (`managerTest`), so the cases run at once, their servers starting side by side.
 
 /** A cache kept in memory, as a host without a state folder would keep one. */
 class MemoryToolListCache implements ToolListCache {
@@ -24,8 +25,8 @@ class MemoryToolListCache implements ToolListCache {
  * A server that answers `initialize` only once the test releases it (a file made): a kept list is asserted while the
  * server is surely still starting, however loaded the machine. The same file, so the same arguments, in every run.
  */
-async function slowServerKit() {
-  const release = join(await temporaryDirectory('search-mcp-kept-lists-'), 'release');
+async function slowServerKit(managers: Managers) {
+  const release = join(await managers.temporaryDirectory('search-mcp-kept-lists-'), 'release');
   await writeFile(release, '');
   return {
     server: (extraArgs: string[] = []) =>
@@ -35,11 +36,11 @@ async function slowServerKit() {
   };
 }
 
-describe('tool lists kept between runs', () => {
-  it('shows the kept list while the server starts, then the live one', async () => {
-    const { server: slowServer, hold, release } = await slowServerKit();
+describe.concurrent('tool lists kept between runs', () => {
+  it('shows the kept list while the server starts, then the live one', async ({ expect, managers }) => {
+    const { server: slowServer, hold, release } = await slowServerKit(managers);
     const cache = new MemoryToolListCache();
-    const first = createManager({ slow: slowServer() }, { toolListCache: cache }).manager;
+    const first = managers.createManager({ slow: slowServer() }, { toolListCache: cache }).manager;
     // Nothing kept yet: a server not started has no tools.
     expect(await first.listAllTools()).toEqual([]);
     await first.startAll();
@@ -50,7 +51,7 @@ describe('tool lists kept between runs', () => {
     await first.close();
 
     await hold();
-    const second = createManager(
+    const second = managers.createManager(
       { slow: { ...slowServer(), toolPermissions: { sleep: false } } },
       { toolListCache: cache },
     ).manager;
@@ -72,19 +73,19 @@ describe('tool lists kept between runs', () => {
     expect(now.every((tool) => tool.cached === undefined)).toBe(true);
   });
 
-  it('never shows a list kept for another entry, nor one of a server that failed', async () => {
-    const { server: slowServer, hold, release } = await slowServerKit();
-    const started = join(await temporaryDirectory('search-mcp-kept-lists-'), 'started');
+  it('never shows a list kept for another entry, nor one of a server that failed', async ({ expect, managers }) => {
+    const { server: slowServer, hold, release } = await slowServerKit(managers);
+    const started = join(await managers.temporaryDirectory('search-mcp-kept-lists-'), 'started');
     // Starts once: every later start with these same arguments exits at once (as a server whose credential expired).
     const onceServer = () => slowServer(['--only-first-start', started]);
     const cache = new MemoryToolListCache();
-    const first = createManager({ slow: onceServer() }, { toolListCache: cache }).manager;
+    const first = managers.createManager({ slow: onceServer() }, { toolListCache: cache }).manager;
     await first.startAll();
     await first.close();
     expect(cache.lists.get('slow')?.tools.length).toBeGreaterThan(0);
     // Other arguments: another server, whose tools were never listed.
     await hold();
-    const changed = createManager({ slow: slowServer(['--pages', '2']) }, { toolListCache: cache }).manager;
+    const changed = managers.createManager({ slow: slowServer(['--pages', '2']) }, { toolListCache: cache }).manager;
     const starting = changed.startAll();
     expect(stateOf(changed, 'slow')).toBe('starting');
     expect(await changed.listAllTools()).toEqual([]);
@@ -92,7 +93,7 @@ describe('tool lists kept between runs', () => {
     await starting;
 
     // The same command and arguments as the kept list's (the identity matches): only the failure hides it.
-    const failing = createManager({ slow: onceServer() }, { toolListCache: cache }).manager;
+    const failing = managers.createManager({ slow: onceServer() }, { toolListCache: cache }).manager;
     await failing.startAll();
     expect(stateOf(failing, 'slow')).toBe('failed');
     expect(await failing.listAllTools()).toEqual([]);

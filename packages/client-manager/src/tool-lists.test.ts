@@ -1,13 +1,14 @@
 import { ToolDisabledError } from '@search-mcp/shared';
 import { fixtureServer } from '@search-mcp/test-kit';
-import { describe, expect, it } from 'vitest';
-import { stateOf, useManagers } from '../test/manager-harness.js';
+import { describe } from 'vitest';
+import { stateOf } from '../test/manager-harness.js';
+import { managerTest as it } from '../test/manager-test.js';
 
-const { createManager } = useManagers();
+// Every case has managers of its own (`managerTest`), so the cases run at once, their servers starting side by side.
 
-describe('tool lists', () => {
-  it('drops malformed tools with a warning and keeps the rest of the server', async () => {
-    const { manager, records } = createManager({
+describe.concurrent('tool lists', () => {
+  it('drops malformed tools with a warning and keeps the rest of the server', async ({ expect, managers }) => {
+    const { manager, records } = managers.createManager({
       messy: fixtureServer('stdio-fixture-server.mjs', ['--malformed-tools']),
     });
     await manager.startAll();
@@ -33,8 +34,8 @@ describe('tool lists', () => {
     ]);
   });
 
-  it('follows nextCursor across pages and stops on a cursor that repeats', async () => {
-    const { manager, records } = createManager({
+  it('follows nextCursor across pages and stops on a cursor that repeats', async ({ expect, managers }) => {
+    const { manager, records } = managers.createManager({
       paged: fixtureServer('stdio-fixture-server.mjs', ['--pages', '3']),
       looping: fixtureServer('stdio-fixture-server.mjs', ['--loop-cursor']),
     });
@@ -48,8 +49,8 @@ describe('tool lists', () => {
     ).toBe(true);
   });
 
-  it('refreshes the cached list on tools/list_changed and emits tools-changed', async () => {
-    const { manager } = createManager({ dynamic: fixtureServer('stdio-fixture-server.mjs') });
+  it('refreshes the cached list on tools/list_changed and emits tools-changed', async ({ expect, managers }) => {
+    const { manager } = managers.createManager({ dynamic: fixtureServer('stdio-fixture-server.mjs') });
     await manager.startAll();
     const revision = manager.toolsRevision;
     const changed = new Promise<string[]>((resolve) => {
@@ -64,8 +65,8 @@ describe('tool lists', () => {
     expect(manager.toolsRevision).toBeGreaterThan(revision);
   });
 
-  it('hides tools whose permission is false and refuses to call them', async () => {
-    const { manager } = createManager({
+  it('hides tools whose permission is false and refuses to call them', async ({ expect, managers }) => {
+    const { manager } = managers.createManager({
       guarded: fixtureServer('stdio-fixture-server.mjs', [], { toolPermissions: { crash: false } }),
     });
     await manager.startAll();
@@ -77,8 +78,11 @@ describe('tool lists', () => {
     expect(stateOf(manager, 'guarded')).toBe('running');
   });
 
-  it('keeps every field of a definition for pass-through, and the server metadata of the config', async () => {
-    const { manager } = createManager({
+  it('keeps every field of a definition for pass-through, and the server metadata of the config', async ({
+    expect,
+    managers,
+  }) => {
+    const { manager } = managers.createManager({
       rich: fixtureServer('stdio-fixture-server.mjs', [], {
         description: 'A rich server',
         projects: ['web'],

@@ -105,18 +105,21 @@ afterAll(async () => {
 
 describe('search-mcp and an OAuth-protected remote server', { timeout: stepTimeoutMs }, () => {
   it('before a login: doctor, auth and a call say the server waits for `search-mcp auth remote`', async () => {
-    const doctor = await runCli(['doctor', '--json']);
+    // Three commands that only read the store, run side by side.
+    const [doctor, states, call] = await Promise.all([
+      runCli(['doctor', '--json']),
+      runCli(['auth']),
+      runCli(['call', 'remote:whoami']),
+    ]);
     expect(doctor.code).toBe(1);
     const server = (JSON.parse(doctor.stdout) as { servers: Array<Record<string, unknown>> }).servers[0];
     expect(server).toMatchObject({ id: 'remote', state: 'needs-auth', oauth: { state: 'needs-auth' } });
     expect(String(server?.lastError)).toContain('run `search-mcp auth remote`');
 
-    const states = await runCli(['auth']);
     expect(states.code).toBe(1);
     expect(states.stdout).toMatch(/remote +needs-auth +needs-auth/);
     expect(states.stdout).toContain(`Tokens are kept in ${store}.`);
 
-    const call = await runCli(['call', 'remote:whoami']);
     expect(call.code).toBe(1);
     expect(call.stderr).toContain("MCP server 'remote' needs OAuth authorization: run `search-mcp auth remote`");
     // Nobody was sent to a browser by any of these.
@@ -206,10 +209,9 @@ describe('search-mcp and an OAuth-protected remote server', { timeout: stepTimeo
   });
 
   it('a wrong command line is a usage error', async () => {
-    const logoutAlone = await runCli(['auth', '--logout']);
+    const [logoutAlone, unknown] = await Promise.all([runCli(['auth', '--logout']), runCli(['auth', 'nope'])]);
     expect(logoutAlone.code).toBe(2);
     expect(logoutAlone.stderr).toContain('--logout needs the server');
-    const unknown = await runCli(['auth', 'nope']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain("no server with id 'nope' is configured (remote servers: remote)");
   });

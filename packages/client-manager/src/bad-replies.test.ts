@@ -1,13 +1,14 @@
 import { BackendError } from '@search-mcp/shared';
 import { fixtureServer } from '@search-mcp/test-kit';
-import { describe, expect, it } from 'vitest';
-import { stateOf, useManagers } from '../test/manager-harness.js';
+import { describe, expect } from 'vitest';
+import { stateOf } from '../test/manager-harness.js';
+import { managerTest as it } from '../test/manager-test.js';
 
 /**
  * Every request gets one clear answer at once, whatever the backend sends back: malformed replies, results of the
  * wrong shape and replies over the size limit fail their own call (not after the 20 s timeout) and nothing else.
  */
-const { createManager } = useManagers();
+// Every case has managers of its own (`managerTest`), so the cases run at once, their servers starting side by side.
 
 const timeoutMs = 20_000;
 
@@ -20,9 +21,11 @@ async function failureOf(promise: Promise<unknown>): Promise<BackendError> {
   return failure as BackendError;
 }
 
-describe('malformed replies', () => {
-  it('fails each call at once with what was wrong, and keeps the server', async () => {
-    const { manager, records } = createManager({ raw: fixtureServer('raw-reply-server.mjs', [], { timeoutMs }) });
+describe.concurrent('malformed replies', () => {
+  it('fails each call at once with what was wrong, and keeps the server', async ({ expect, managers }) => {
+    const { manager, records } = managers.createManager({
+      raw: fixtureServer('raw-reply-server.mjs', [], { timeoutMs }),
+    });
     await manager.startAll();
     const cases: Array<[tool: string, message: string]> = [
       ['error-without-message', 'malformed response from the MCP server: error -32000 without a message'],
@@ -47,14 +50,14 @@ describe('malformed replies', () => {
     ]);
   });
 
-  it('accepts a good reply with an unknown top-level field (the SDK would drop it)', async () => {
-    const { manager } = createManager({ raw: fixtureServer('raw-reply-server.mjs', [], { timeoutMs }) });
+  it('accepts a good reply with an unknown top-level field (the SDK would drop it)', async ({ expect, managers }) => {
+    const { manager } = managers.createManager({ raw: fixtureServer('raw-reply-server.mjs', [], { timeoutMs }) });
     await manager.startAll();
     expect(await manager.callTool('raw', 'extra-field')).toEqual({ content: [{ type: 'text', text: 'ok' }] });
   });
 
-  it('rejects a tools/call result of the wrong shape with a clear error', async () => {
-    const { manager } = createManager({ raw: fixtureServer('raw-reply-server.mjs', [], { timeoutMs }) });
+  it('rejects a tools/call result of the wrong shape with a clear error', async ({ expect, managers }) => {
+    const { manager } = managers.createManager({ raw: fixtureServer('raw-reply-server.mjs', [], { timeoutMs }) });
     await manager.startAll();
     const prefix = "MCP server 'raw' returned a malformed result for tools/call";
     expect((await failureOf(manager.callTool('raw', 'content-string'))).message).toBe(
@@ -69,9 +72,9 @@ describe('malformed replies', () => {
   });
 });
 
-describe('reply size', () => {
-  it('carries a 5 MB result intact', async () => {
-    const { manager } = createManager({ raw: fixtureServer('raw-reply-server.mjs', [], { timeoutMs }) });
+describe.concurrent('reply size', () => {
+  it('carries a 5 MB result intact', async ({ expect, managers }) => {
+    const { manager } = managers.createManager({ raw: fixtureServer('raw-reply-server.mjs', [], { timeoutMs }) });
     await manager.startAll();
     const result = await manager.callTool('raw', 'big', { bytes: 5_000_000 });
     const text = (result.content as Array<{ text: string }>)[0]?.text ?? '';
@@ -79,8 +82,11 @@ describe('reply size', () => {
     expect(/^x+$/.test(text)).toBe(true);
   });
 
-  it('fails a reply over maxMessageSize at once, whether its id comes first or last, and nothing else', async () => {
-    const { manager, records } = createManager(
+  it('fails a reply over maxMessageSize at once, whether its id comes first or last, and nothing else', async ({
+    expect,
+    managers,
+  }) => {
+    const { manager, records } = managers.createManager(
       { raw: fixtureServer('raw-reply-server.mjs', [], { timeoutMs }) },
       { maxMessageSize: 100_000 },
     );
@@ -104,9 +110,9 @@ describe('reply size', () => {
   });
 });
 
-describe('floods', () => {
-  it('delivers every progress notification of a flood in order and still answers', async () => {
-    const { manager } = createManager({ raw: fixtureServer('raw-reply-server.mjs', [], { timeoutMs }) });
+describe.concurrent('floods', () => {
+  it('delivers every progress notification of a flood in order and still answers', async ({ expect, managers }) => {
+    const { manager } = managers.createManager({ raw: fixtureServer('raw-reply-server.mjs', [], { timeoutMs }) });
     await manager.startAll();
     const progress: number[] = [];
     const result = await manager.callTool(

@@ -1,19 +1,23 @@
 import { BackendError, ConfigError, ServerNotRunningError } from '@search-mcp/shared';
 import { fixtureServer } from '@search-mcp/test-kit';
-import { describe, expect, it } from 'vitest';
-import { pidOf, stateOf, statusOf, useManagers } from '../test/manager-harness.js';
+import { describe } from 'vitest';
+import { pidOf, stateOf, statusOf } from '../test/manager-harness.js';
+import { managerTest as it } from '../test/manager-test.js';
 import { isProcessAlive, realServerEntry, waitFor } from '../test/test-support.js';
 
 const memory = { command: process.execPath, args: [realServerEntry('@modelcontextprotocol/server-memory')] };
 const feature = (name: string, extra: string[] = []) => fixtureServer('feature-server.mjs', ['--name', name, ...extra]);
 
-describe('reconfigure (hot reload)', () => {
-  const { createManager, temporaryDirectory } = useManagers();
+describe.concurrent('reconfigure (hot reload)', () => {
+  // Every case has managers of its own (`managerTest`), so the cases run at once, their servers starting side by side.
 
-  it('starts added servers, stops and forgets removed ones, restarts changed ones and leaves the rest running', async () => {
-    const directory = await temporaryDirectory('search-mcp-reload-');
+  it('starts added servers, stops and forgets removed ones, restarts changed ones and leaves the rest running', async ({
+    expect,
+    managers,
+  }) => {
+    const directory = await managers.temporaryDirectory('search-mcp-reload-');
     const memoryServer = { ...memory, env: { MEMORY_FILE_PATH: `${directory}/memory.jsonl` } };
-    const { manager } = createManager({ keep: feature('keep'), gone: feature('gone'), edit: feature('edit') });
+    const { manager } = managers.createManager({ keep: feature('keep'), gone: feature('gone'), edit: feature('edit') });
     await manager.startAll();
     const keepPid = pidOf(manager, 'keep');
     const gonePid = pidOf(manager, 'gone');
@@ -49,8 +53,8 @@ describe('reconfigure (hot reload)', () => {
     expect(manager.config.mcpServers.gone).toBeUndefined();
   });
 
-  it('ends a call in flight on a removed server with an error naming the reload', async () => {
-    const { manager } = createManager({ slow: feature('slow'), other: feature('other') });
+  it('ends a call in flight on a removed server with an error naming the reload', async ({ expect, managers }) => {
+    const { manager } = managers.createManager({ slow: feature('slow'), other: feature('other') });
     await manager.startAll();
     const call = manager.callTool('slow', 'slow', { ms: 10_000 }).catch((error: unknown) => error);
     await manager.reconfigure({ mcpServers: { other: feature('other') } });
@@ -61,8 +65,11 @@ describe('reconfigure (hot reload)', () => {
     );
   });
 
-  it('keeps disabled servers stopped, and starts a broken entry as failed with its reason while others run', async () => {
-    const { manager } = createManager({ a: feature('a') });
+  it('keeps disabled servers stopped, and starts a broken entry as failed with its reason while others run', async ({
+    expect,
+    managers,
+  }) => {
+    const { manager } = managers.createManager({ a: feature('a') });
     await manager.startAll();
     const changes = await manager.reconfigure({
       mcpServers: {
@@ -79,8 +86,11 @@ describe('reconfigure (hot reload)', () => {
     await expect(manager.callTool('broken', 'x', {})).rejects.toThrow(ServerNotRunningError);
   });
 
-  it('rejects a config that cannot be used and changes nothing; reloads run one after the other', async () => {
-    const { manager } = createManager({ a: feature('a') });
+  it('rejects a config that cannot be used and changes nothing; reloads run one after the other', async ({
+    expect,
+    managers,
+  }) => {
+    const { manager } = managers.createManager({ a: feature('a') });
     await manager.startAll();
     const pid = pidOf(manager, 'a');
     await expect(manager.reconfigure({ mcpServers: 'not an object' } as never)).rejects.toThrow(ConfigError);
@@ -96,8 +106,8 @@ describe('reconfigure (hot reload)', () => {
     expect(stateOf(manager, 'b')).toBe('running');
   });
 
-  it('does not start servers before startAll: a reload only registers them', async () => {
-    const { manager } = createManager({ a: feature('a') });
+  it('does not start servers before startAll: a reload only registers them', async ({ expect, managers }) => {
+    const { manager } = managers.createManager({ a: feature('a') });
     await manager.reconfigure({ mcpServers: { a: feature('a'), b: feature('b') } });
     expect(manager.status().map((status) => [status.id, status.state])).toEqual([
       ['a', 'stopped'],

@@ -1,21 +1,25 @@
 import { inspect } from 'node:util';
 import { BackendError, createSecretRedactor } from '@search-mcp/shared';
 import { fixtureServer } from '@search-mcp/test-kit';
-import { describe, expect, it } from 'vitest';
-import { stateOf, statusOf, useManagers } from '../test/manager-harness.js';
+import { describe } from 'vitest';
+import { stateOf, statusOf } from '../test/manager-harness.js';
+import { managerTest as it } from '../test/manager-test.js';
 import { waitFor } from '../test/test-support.js';
 
 /**
  * A configured secret never appears in what the manager reports, however a backend echoes it
  * (packages/client-manager/README.md, "Behaviour").
  */
-const { createManager } = useManagers();
+// Every case has managers of its own (`managerTest`), so the cases run at once, their servers starting side by side.
 
 const canary = 'CANARY-token-7f3a9c';
 
-describe('secrets', () => {
-  it('masks a token a failing server prints, in lastError, the start error and every log record', async () => {
-    const { manager, records } = createManager({
+describe.concurrent('secrets', () => {
+  it('masks a token a failing server prints, in lastError, the start error and every log record', async ({
+    expect,
+    managers,
+  }) => {
+    const { manager, records } = managers.createManager({
       leaky: fixtureServer('leaky-server.mjs', ['--fail-start'], { env: { LEAKY_TOKEN: canary } }),
     });
     const failure = await manager.start('leaky').catch((error: unknown) => error);
@@ -30,8 +34,8 @@ describe('secrets', () => {
     expect(JSON.stringify(manager.status())).not.toContain(canary);
   });
 
-  it('masks a token a running server echoes in its errors, stderr and server info', async () => {
-    const { manager, records } = createManager({
+  it('masks a token a running server echoes in its errors, stderr and server info', async ({ expect, managers }) => {
+    const { manager, records } = managers.createManager({
       leaky: fixtureServer('leaky-server.mjs', [], { env: { LEAKY_TOKEN: canary } }),
     });
     await manager.startAll();
@@ -47,8 +51,8 @@ describe('secrets', () => {
     expect(JSON.stringify(records)).not.toContain(canary);
   });
 
-  it("uses the host's redactor instead of the one built from the config", async () => {
-    const { manager } = createManager(
+  it("uses the host's redactor instead of the one built from the config", async ({ expect, managers }) => {
+    const { manager } = managers.createManager(
       { leaky: fixtureServer('leaky-server.mjs', ['--fail-start'], { env: { LEAKY_TOKEN: 'config-value-5521' } }) },
       { redactor: createSecretRedactor(['was refused']) },
     );

@@ -16,7 +16,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '@search-mcp/test-kit';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = resolve(here, '../dist/cli.js');
@@ -43,11 +43,8 @@ beforeEach(() => {
   fake.createdIds.length = 0;
   fake.options = { apiKey };
 });
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((session) => session.client.close()));
-});
 
-/** A real MCP client that starts the built binary over stdio, as Claude Desktop does; closed after the test. */
+/** A real MCP client that starts the built binary over stdio, as Claude Desktop does; closed after its describe. */
 async function startSession(env: Record<string, string> = {}): Promise<Session> {
   const session = await launch(env);
   sessions.push(session);
@@ -106,6 +103,23 @@ function logLines(session: Session): Array<Record<string, unknown>> {
 }
 
 describe('search-mcp-web-search: the binary', () => {
+  // A process per setting that differs, started together (each waits for nothing but its own start) and used by one
+  // test each; none calls OpenAI before its test does.
+  const wrongKey = `${apiKey}-REVOKED`;
+  let withoutKey: Session;
+  let withWrongKey: Session;
+  let withShortTimeout: Session;
+  let withWrongSetting: Session;
+  beforeAll(async () => {
+    [withoutKey, withWrongKey, withShortTimeout, withWrongSetting] = await Promise.all([
+      startSession({ OPENAI_API_KEY: '' }),
+      startSession({ OPENAI_API_KEY: wrongKey, LOG_LEVEL: 'debug' }),
+      startSession({ WEB_SEARCH_TIMEOUT_MS: '300' }),
+      startSession({ REASONING_EFFORT: 'extreme' }),
+    ]);
+  });
+  afterAll(() => Promise.all(sessions.splice(0).map((session) => session.client.close())));
+
   it('prints its version and usage, and rejects unknown flags with exit code 2', async () => {
     // Three independent processes: started together, they load their modules side by side.
     const [versionRun, helpRun, failed] = await Promise.all([
@@ -119,7 +133,7 @@ describe('search-mcp-web-search: the binary', () => {
   });
 
   it('without a key: starts, lists the tool, and a call returns the setup steps as a tool error', async () => {
-    const session = await startSession({ OPENAI_API_KEY: '' });
+    const session = withoutKey;
     const { tools } = await session.client.listTools();
     expect(tools).toHaveLength(1);
     expect(tools[0]).toMatchObject({
@@ -143,8 +157,7 @@ describe('search-mcp-web-search: the binary', () => {
   });
 
   it('a rejected key is -32001, and the key appears nowhere (result, stderr) even when the server quotes it', async () => {
-    const wrongKey = `${apiKey}-REVOKED`;
-    const session = await startSession({ OPENAI_API_KEY: wrongKey, LOG_LEVEL: 'debug' });
+    const session = withWrongKey;
     const result = await search(session, { query: 'x' });
     expect(result.structuredContent).toMatchObject({ error: { code: -32001, kind: 'authentication', status: 401 } });
     expect(JSON.stringify(result)).not.toContain('REVOKED');
@@ -154,14 +167,14 @@ describe('search-mcp-web-search: the binary', () => {
 
   it('a search past WEB_SEARCH_TIMEOUT_MS is -32002 timeout, cancelled at OpenAI', async () => {
     fake.options = { apiKey, webSearch: { statuses: ['queued', 'in_progress'] } };
-    const session = await startSession({ WEB_SEARCH_TIMEOUT_MS: '300' });
+    const session = withShortTimeout;
     const result = await search(session, { query: 'slow' });
     expect(result.structuredContent).toMatchObject({ error: { code: -32002, kind: 'timeout' } });
     await fake.waitFor((request) => request.route === 'cancel-response');
   });
 
   it('a wrong setting still starts, and every call names it (-32603)', async () => {
-    const session = await startSession({ REASONING_EFFORT: 'extreme' });
+    const session = withWrongSetting;
     const result = await search(session, { query: 'x' });
     expect(result.structuredContent).toMatchObject({ error: { code: -32603, kind: 'invalid-setting' } });
     expect(result.content[0]?.text).toContain('REASONING_EFFORT must be one of');

@@ -12,8 +12,9 @@
  *   2. `POST /v1/tools/call` to `everything:echo` (server-everything over stdio);
  *   3. `tools/call` over `/mcp` in both protocol eras, each 2025 row followed by its 2026 twin (same backend, same
  *      body apart from the envelope): 2025-06-18 in one session (JSON-RPC over POST, SSE answers) against
- *      2026-07-28 requests (no session, `Mcp-Method`/`Mcp-Name` headers, the envelope in `params._meta`; the app
- *      builds one server instance per request, JSON answers) — `tool_execute` for both tools, and a direct
+ *      2026-07-28 requests (no session, `Mcp-Method`/`Mcp-Name` headers, the envelope in `params._meta`; each request
+ *      is served by a server instance of its caller's from a pool, with its own transport, JSON answers) —
+ *      `tool_execute` for both tools, and a direct
  *      `everything__echo` call; the 2026/2025 ratios of req/s and latency are reported;
  *   4. leak check: the server process's RSS (after forced GCs) before and after 100,000 REST calls to `local:echo`;
  *   5. 200 MCP sessions opened (initialize, initialized, tools/list) and closed (DELETE): session count after, and
@@ -1014,7 +1015,7 @@ function markdown(
       `in it (unique JSON-RPC ids, \`mcp-protocol-version: ${protocolVersion}\`), answers as SSE \`event: message\`. ` +
       `\`/mcp\` ${modernProtocolVersion}: the same \`tools/call\` body plus the request envelope in \`params._meta\` ` +
       '(protocolVersion, clientInfo, clientCapabilities), headers `mcp-protocol-version`, `mcp-method: tools/call`, `mcp-name: <tool>`, ' +
-      'no session: the app serves each request with its own server instance and transport (`createMcpHandler`), answers as JSON ' +
+      "no session: the app serves each request with a server instance of its caller's, taken from a pool, and a transport of its own (`createMcpHandler`), answers as JSON " +
       '(checked: `resultType: "complete"`, no `mcp-session-id`). Each 2026 row runs right after its 2025 twin, same backend. ' +
       "req/s is autocannon's mean of per-second counts; latency has 1 ms resolution. *Server CPU / request* (child process only): " +
       "the server process's user + system CPU time over the measured 10 s (/proc, 10 ms ticks) divided by the requests " +

@@ -69,8 +69,8 @@ export async function loadRuntime(
     ...(logsIn(cli) ? {} : { manager: { oauth: { openAuthorizationUrl: opener(cli, () => created, logger) } } }),
   });
   created = runtime;
-  // A one-shot command has its answer when it closes: its backends are ended at once rather than given time to exit
-  // by themselves (`serve` and `ui` end with their client or a signal, and let them finish).
+  // A one-shot command has its answer when it closes: its backends get 100 ms to exit by themselves rather than the
+  // whole grace (`serve` and `ui` end with their client or a signal, and let them finish).
   const oneShot = cli.command !== 'serve' && cli.command !== 'ui';
   lifecycle.onClose(() => runtime.close({ promptly: oneShot }));
   return { runtime, config, configPath: path, logger, redactor };

@@ -27,4 +27,12 @@ describe('McpClientManager.close({ promptly })', () => {
     await manager.close({ promptly: true });
     expect(alive(pid)).toBe(false);
   });
+
+  it('still lets a server that exits on stdin EOF end by itself (no SIGTERM)', async () => {
+    const { manager, records } = createManager({ polite: fixtureServer('stdio-fixture-server.mjs') });
+    await manager.start('polite');
+    await manager.close({ promptly: true });
+    const ended = records.find((record) => record.message === 'server process ended');
+    expect(ended?.fields.how).toBe('exit code 0');
+  });
 });

@@ -240,9 +240,10 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
 
   /**
    * Stops every server and ends every child process tree. The manager cannot be started again. By default a stdio
-   * server gets its stdin closed and the shutdown grace to exit by itself before SIGTERM; `promptly` sends SIGTERM at
-   * once: for a host that has what it needed (a one-shot command's answer) and would otherwise wait for a server's
-   * own shutdown work (server-everything takes ~350 ms to exit after its stdin ends).
+   * server gets its stdin closed and the shutdown grace to exit by itself before SIGTERM; `promptly` gives it 100 ms
+   * instead: for a host that has what it needed (a one-shot command's answer) and would otherwise wait out a server's
+   * own shutdown (server-everything takes ~350 ms to exit after its stdin ends). A server that exits on stdin EOF
+   * within those 100 ms, as most do, still ends by itself.
    */
   async close(options: { promptly?: boolean } = {}): Promise<void> {
     if (this.closed) return;

@@ -135,8 +135,8 @@ export interface SearchMcpRuntime {
   createServer(overrides?: Partial<SearchMcpServerOptions>): SearchMcpConnection;
   /**
    * Stops every backend (ending their process trees) and flushes the audit log. Safe to call more than once (the
-   * first call's options count). `promptly`: backends get SIGTERM at once instead of time to exit by themselves
-   * (`McpClientManager.close`), for a one-shot command that has its answer.
+   * first call's options count). `promptly`: backends get 100 ms to exit by themselves instead of the shutdown grace
+   * before SIGTERM (`McpClientManager.close`), for a one-shot command that has its answer.
    */
   close(options?: { promptly?: boolean }): Promise<void>;
 }

@@ -69,13 +69,13 @@ async function openStdio(request: ConnectionRequest, settings: ConnectionFactory
     let connectTo: McpTransport = transport;
     let prior: PriorVerdict | undefined;
     if (request.protocolEra === 'auto') {
+      // The probe spawns the server at once: the client's module loads while it starts.
       const probed = await probeStdio(transport, request, spawn);
       ({ era, transport, connectTo, prior } = probed);
     } else {
+      // A pinned era is spawned by the client's connect, whose handlers hear an exit during start-up ("exited
+      // during start-up (exit code 1)") rather than a process that ended before any client was attached.
       era = request.protocolEra;
-      // Spawned now, before the client's module is loaded: the server starts while it loads.
-      await transport.start();
-      connectTo = new StartedTransport(transport);
     }
     await request.clientLoaded;
     client = request.createClient(era);

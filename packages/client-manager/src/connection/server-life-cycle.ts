@@ -203,8 +203,8 @@ export abstract class ServerLifeCycle {
 
   /**
    * @param reason why, for calls this stop breaks (`was removed by a config reload`).
-   * @param options.promptly end a stdio server's process group at once (stdin closed, SIGTERM without waiting for it
-   * to exit by itself; `McpClientManager.close`).
+   * @param options.promptly end a stdio server's process group promptly (stdin closed, SIGTERM after 100 ms rather
+   * than the shutdown grace; `McpClientManager.close`).
    */
   async stop(reason?: string, options: { promptly?: boolean } = {}): Promise<void> {
     this.stoppedOnPurpose = true;
@@ -224,7 +224,8 @@ export abstract class ServerLifeCycle {
     if (hadTools) this.settings.onToolsChanged(this.id, []);
     this.announceFeatures(capabilities);
     // A server still starting has nothing to finish: end it now instead of waiting for it to notice stdin closing.
-    if ((wasStarting || options.promptly) && serverProcess) await serverProcess.close({ immediate: true });
+    if (wasStarting && serverProcess) await serverProcess.close({ immediate: true });
+    else if (options.promptly && serverProcess) await serverProcess.close({ promptly: true });
     await listenStream?.close();
     await closeConnection(client, serverProcess);
   }

@@ -34,6 +34,9 @@ const defaultMaxMessageSize = 64 * 1024 * 1024;
 /** A stderr "line" this long without a newline is reported as it is (a server writing a progress bar). */
 const maxStderrLine = 8192;
 
+/** Each wait of a prompt close (`close({ promptly: true })`): time for a quick exit on stdin EOF, then on SIGTERM. */
+const promptGraceMs = 100;
+
 /**
  * MCP stdio client transport that runs the server in its own process group, watched by the process watchdog.
  *
@@ -145,7 +148,7 @@ export class StdioProcessTransport implements ProcessTransport {
     });
   }
 
-  async close(options: { immediate?: boolean } = {}): Promise<void> {
+  async close(options: { immediate?: boolean; promptly?: boolean } = {}): Promise<void> {
     this.closeCalled = true;
     const server = this.server;
     // Nothing to end: never started, already ending, already gone, or never spawned at all.
@@ -156,7 +159,11 @@ export class StdioProcessTransport implements ProcessTransport {
     }
     this.closing = true;
     const defaultGrace = this.options.closeGraceMs ?? 2000;
-    const grace = options.immediate ? Math.min(250, defaultGrace) : defaultGrace;
+    const grace = options.immediate
+      ? Math.min(250, defaultGrace)
+      : options.promptly
+        ? Math.min(promptGraceMs, defaultGrace)
+        : defaultGrace;
     if (!server.exit) {
       // Polite first: most MCP servers exit when stdin ends.
       try {

@@ -17,7 +17,7 @@ function alive(pid: number): boolean {
 describe('McpClientManager.close({ promptly })', () => {
   it('ends a running server at once instead of giving it the shutdown grace to exit by itself', async () => {
     // The grace a polite close waits after closing stdin is longer than the test's timeout: only a prompt close
-    // (SIGTERM right after stdin ends) lets this test finish.
+    // (SIGTERM 100 ms after stdin ends) lets this test finish.
     const { manager } = createManager(
       { lingering: fixtureServer('stdio-fixture-server.mjs', ['--ignore-eof']) },
       { shutdownGraceMs: 120_000 },
@@ -26,13 +26,5 @@ describe('McpClientManager.close({ promptly })', () => {
     const pid = pidOf(manager, 'lingering');
     await manager.close({ promptly: true });
     expect(alive(pid)).toBe(false);
-  });
-
-  it('still lets a server that exits on stdin EOF end by itself (no SIGTERM)', async () => {
-    const { manager, records } = createManager({ polite: fixtureServer('stdio-fixture-server.mjs') });
-    await manager.start('polite');
-    await manager.close({ promptly: true });
-    const ended = records.find((record) => record.message === 'server process ended');
-    expect(ended?.fields.how).toBe('exit code 0');
   });
 });

@@ -3,6 +3,7 @@ import type { Caller } from '@search-mcp/catalog';
 import { isRecord, type ParamHeaderMismatch, type SecretRedactor } from '@search-mcp/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authInfoOf, callerOfAuthInfo } from './caller-auth-info.js';
+import { carriesEnvelopeClaim } from './envelope-claim.js';
 import type { EraServerFactory } from './era-server-factory.js';
 import type { ListenStreams } from './listen-streams.js';
 import type { McpServerOverrides } from './mcp-server-factory.js';
@@ -93,6 +94,8 @@ export function createModernMcpLeg(options: ModernMcpLegOptions): ModernMcpLeg {
     },
     accepts: async (request) => {
       if (request.method !== 'POST') return false;
+      // The usual 2026-07-28 call is known from its body alone: its full classification is the SDK handler's, once.
+      if (carriesEnvelopeClaim(request.body)) return true;
       // Classified from the parsed body: every 2025 POST passes here, so it is not serialised again for nothing.
       const webRequest = toWebRequest(request, null);
       if (await isLegacyRequest(webRequest, request.body)) return false;

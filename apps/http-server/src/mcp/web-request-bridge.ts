@@ -57,13 +57,15 @@ export async function sendWebResponse(
   // An SSE stream goes out as it comes; a JSON answer is one message: written whole, with its length, in one write
   // (chunked framing and a write per chunk were most of a 2026-07-28 answer's socket time).
   if (streaming) raw.writeHead(response.status, headers);
-  let json = '';
+  // A JSON answer's bytes, decoded once at the end (no `TextDecoder` made and fed for each answer).
+  const chunks: Uint8Array[] = [];
+  let interruptedJson: string | undefined;
   let gone = false;
   raw.once('close', () => {
     gone = true;
     reader.cancel().catch(() => {});
   });
-  const decoder = new TextDecoder();
+  const decoder = streaming ? new TextDecoder() : undefined;
   const interruption = interrupted?.then((message) => ({ interrupted: message }));
   try {
     for (;;) {
@@ -71,14 +73,14 @@ export async function sendWebResponse(
       if ('interrupted' in next) {
         if (streaming && !gone) raw.write(`event: message\ndata: ${JSON.stringify(next.interrupted)}\n\n`);
         // A JSON answer not complete yet is replaced by the interruption's message.
-        if (!streaming) json = JSON.stringify(next.interrupted);
+        if (!streaming) interruptedJson = JSON.stringify(next.interrupted);
         reader.cancel().catch(() => {});
         break;
       }
       const { done, value } = next;
       if (done || gone) break;
-      if (!streaming) {
-        json += decoder.decode(value, { stream: true });
+      if (!decoder) {
+        chunks.push(value);
         continue;
       }
       if (!raw.write(redactor.redact(decoder.decode(value, { stream: true })))) {
@@ -89,7 +91,7 @@ export async function sendWebResponse(
     // The stream failed or was cancelled (client gone): nothing more to write.
   } finally {
     if (!gone && !streaming) {
-      const body = redactor.redact(json + decoder.decode());
+      const body = redactor.redact(interruptedJson ?? Buffer.concat(chunks).toString('utf8'));
       raw.writeHead(response.status, { ...headers, 'content-length': String(Buffer.byteLength(body)) });
       raw.end(body);
     } else if (!gone) raw.end();

@@ -1,3 +1,3 @@
 import { packageBuildConfig } from '../../tooling/tsup.base.js';
 
-export default packageBuildConfig({ entry: ['src/index.ts', 'src/node.ts'] });
+export default packageBuildConfig({ entry: ['src/index.ts', 'src/node.ts', 'src/early-config.ts'] });

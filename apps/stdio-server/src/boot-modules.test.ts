@@ -74,7 +74,8 @@ async function loadedModules(modulesFile: string): Promise<string[]> {
 /** Modules no command needs before it starts work: the runtime's, the SDKs', ajv, the tokenizer. */
 const heavy = [
   '/packages/runtime/',
-  '/packages/client-manager/',
+  // Its `prestart` entry (Node built-ins only, with its chunk) loads first for every command: `call` spawns with it.
+  '/packages/client-manager/dist/index.js',
   '/packages/catalog/',
   '@modelcontextprotocol/',
   '/ajv',

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { configDefaults, type LogLevel, logLevels, type SearchStrategy } from '@search-mcp/shared';
 import type { McpClientName } from '@search-mcp/shared/node';
+import { cliOptions } from './cli-option-table.js';
 import { closestName } from './closest-name.js';
 import { UsageError } from './usage-error.js';
 
@@ -85,30 +86,6 @@ const commands: readonly CommandName[] = [
 /** Other names of commands. */
 const aliases: Readonly<Record<string, CommandName>> = { import: 'init' };
 
-const options = {
-  config: { type: 'string', short: 'c' },
-  mode: { type: 'string' },
-  project: { type: 'string' },
-  'log-level': { type: 'string' },
-  json: { type: 'boolean', default: false },
-  'no-watch': { type: 'boolean', default: false },
-  limit: { type: 'string', short: 'n' },
-  server: { type: 'string' },
-  strategy: { type: 'string' },
-  write: { type: 'boolean', default: false },
-  force: { type: 'boolean', default: false },
-  'replace-in': { type: 'string', multiple: true },
-  home: { type: 'string' },
-  platform: { type: 'string' },
-  logout: { type: 'boolean', default: false },
-  port: { type: 'string' },
-  'no-open': { type: 'boolean', default: false },
-  yes: { type: 'boolean', short: 'y', default: false },
-  fresh: { type: 'boolean', default: false },
-  help: { type: 'boolean', short: 'h', default: false },
-  version: { type: 'boolean', short: 'v', default: false },
-} as const;
-
 export const usage = `search-mcp: one MCP server in front of all your MCP servers
 
 Usage:
@@ -153,10 +130,10 @@ Options:
 export function parseCliArguments(argv: readonly string[]): CliArguments {
   checkOptionNames(argv);
   let parsed: ReturnType<
-    typeof parseArgs<{ args: string[]; allowPositionals: true; strict: true; options: typeof options }>
+    typeof parseArgs<{ args: string[]; allowPositionals: true; strict: true; options: typeof cliOptions }>
   >;
   try {
-    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options });
+    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: cliOptions });
   } catch (error) {
     throw new UsageError(parseArgsMessage(error));
   }
@@ -318,7 +295,7 @@ function checkCommandOptions(command: CommandName, argv: readonly string[]): voi
 
 /** Unknown `--flags` (before a `--`), with the nearest known one. */
 function checkOptionNames(argv: readonly string[]): void {
-  const known = Object.keys(options);
+  const known = Object.keys(cliOptions);
   for (const argument of argv) {
     if (argument === '--') return;
     if (!argument.startsWith('--')) continue;

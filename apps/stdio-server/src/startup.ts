@@ -1,3 +1,4 @@
+import type { PrestartedServer } from '@search-mcp/client-manager/prestart';
 import { createSearchMcpRuntime, type SearchMcpRuntime } from '@search-mcp/runtime';
 import {
   collectConfigSecrets,
@@ -28,12 +29,14 @@ export interface LoadedRuntime {
  * Loads the config (`--config`, `$SEARCH_MCP_CONFIG`, `./config/mcp-servers.json`, `~/.config/search-mcp/config.json`)
  * and wires the runtime, which the lifecycle closes on every way out. Throws a ConfigError before anything starts.
  * Logs are JSON lines on stderr with every configured secret masked (those a reload adds too, once the returned
- * redactor is handed to hot reload).
+ * redactor is handed to hot reload). `prestarted`: servers started before the runtime loaded, for its manager to
+ * adopt (`call`).
  */
 export async function loadRuntime(
   cli: CliArguments,
   defaultLevel: LogLevel,
   lifecycle: CliLifecycle,
+  prestarted: readonly PrestartedServer[] = [],
 ): Promise<LoadedRuntime> {
   const loaded = await findAndLoadConfig({
     ...(cli.config !== undefined ? { cliPath: cli.config } : {}),
@@ -66,7 +69,10 @@ export async function loadRuntime(
     // Only `auth <server>` sends a person to a browser (docs/oauth.md); `serve` asks its AI client to (a URL
     // elicitation) where the client can; every other command leaves a server that asks for OAuth waiting in
     // `needs-auth`, with the `search-mcp auth <server>` that fixes it.
-    ...(logsIn(cli) ? {} : { manager: { oauth: { openAuthorizationUrl: opener(cli, () => created, logger) } } }),
+    manager: {
+      ...(prestarted.length > 0 ? { prestarted } : {}),
+      ...(logsIn(cli) ? {} : { oauth: { openAuthorizationUrl: opener(cli, () => created, logger) } }),
+    },
   });
   created = runtime;
   // A one-shot command has its answer when it closes: its backends get 100 ms to exit by themselves rather than the

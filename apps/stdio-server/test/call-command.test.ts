@@ -4,10 +4,11 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureServerPath } from '@search-mcp/test-kit';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cli, everythingEntry } from './forwarding-support.js';
 
 interface Run {
@@ -32,18 +33,33 @@ describe('search-mcp call', () => {
   let config: string;
   let marker: string;
   let scopedMarker: string;
+  let firstStart: string;
+  let abandonedStart: string;
 
   beforeAll(async () => {
     directory = await mkdtemp(join(tmpdir(), 'search-mcp-call-'));
     config = join(directory, 'config.json');
     marker = join(directory, 'hanging-was-spawned');
     scopedMarker = join(directory, 'scoped-was-spawned');
+    firstStart = join(directory, 'once-pid');
+    abandonedStart = join(directory, 'abandoned-pid');
     const node = process.execPath;
+    const fixture = fixtureServerPath('stdio-fixture-server.mjs');
     await writeFile(
       config,
       JSON.stringify({
         mcpServers: {
           everything: { command: node, args: [everythingEntry] },
+          // Writes its pid when it starts and refuses (exit 4) to start a second time.
+          once: { command: node, args: [fixture, '--only-first-start', firstStart] },
+          // Writes its pid at once (before any import), then waits forever.
+          abandoned: {
+            command: node,
+            args: [
+              '-e',
+              `require('node:fs').writeFileSync(${JSON.stringify(abandonedStart)}, String(process.pid)); setInterval(() => {}, 1e6)`,
+            ],
+          },
           // A typo'd key: `node` without its script reads a program from stdin and never answers.
           typo: { command: node, arg: [everythingEntry], startupTimeoutMs: 60_000 },
           // Leaves a mark when spawned, then never answers either.
@@ -101,7 +117,7 @@ describe('search-mcp call', () => {
     const run = await runCli(['call', 'evrything:get-sum', '{"a":1,"b":2}', '--config', config]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`no server "evrything" in ${config}; did you mean "everything"?`);
-    expect(run.stderr).toContain('(servers: everything, typo, hanging, scoped, missing)');
+    expect(run.stderr).toContain('(servers: everything, once, abandoned, typo, hanging, scoped, missing)');
     expect(existsSync(marker)).toBe(false);
   });
 
@@ -122,4 +138,32 @@ describe('search-mcp call', () => {
     expect(run.stderr).toContain('fix: npm has no such package');
     expect(existsSync(marker)).toBe(false);
   });
+
+  it('uses the process it started before the runtime loaded (README, "Commands")', async () => {
+    // `once` refuses a second start: the call succeeds only if the runtime adopted the process started first.
+    const run = await runCli(['call', 'once:echo', '{"message":"early"}', '--config', config, '--log-level', 'debug']);
+    expect(run.stderr).toContain('adopted the process started before the manager');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Echo: early');
+  });
+
+  it('ends the server it started early when the command line turns out wrong', async () => {
+    const run = await runCli(['call', 'abandoned:echo', 'not json', '--config', config]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('the arguments are not valid JSON');
+    // It was started (it wrote its pid) and does not outlive the command.
+    await vi.waitFor(() => expect(existsSync(abandonedStart)).toBe(true), { timeout: 10_000, interval: 20 });
+    const pid = Number(await readFile(abandonedStart, 'utf8'));
+    await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 20_000, interval: 20 });
+  });
 });
+
+/** Whether a process exists. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  return true;
+}

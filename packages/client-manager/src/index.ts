@@ -29,3 +29,4 @@ export { createFileOAuthStore } from './oauth/file-oauth-store.js';
 export { createMemoryOAuthStore } from './oauth/memory-oauth-store.js';
 export { createDefaultOAuthStore, defaultOAuthFilePath } from './oauth/default-oauth-store.js';
 export type { DefaultOAuthStoreOptions } from './oauth/default-oauth-store.js';
+export type { PrestartedServer, StdioLaunch } from './process/prestarted-server.js';

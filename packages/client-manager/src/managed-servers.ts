@@ -248,6 +248,7 @@ export class ManagedServers extends EventEmitter<McpClientManagerEvents> {
   async close(options: { promptly?: boolean } = {}): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.wiring.discardPrestarted();
     await Promise.allSettled([
       ...[...this.connections.values()].map((connection) => connection.stop(undefined, options)),
       this.perUser.close(),

@@ -49,6 +49,8 @@ export interface ManagerWiring {
   createConnection: (config: ServerConfig, caller?: CallerWiring) => ServerConnection;
   /** A reload brought this config: its secrets are masked from now on (when the manager built the redactor). */
   addConfig: (config: ResolvedConfig) => void;
+  /** Ends every prestarted server no connection adopted (`McpClientManagerOptions.prestarted`). */
+  discardPrestarted: () => void;
 }
 
 /** Everything the manager builds once from its options: logger, redactor, connection factory, watchdog. */
@@ -65,7 +67,9 @@ export function wireManager(
     options.logger ?? createJsonLineLogger({ level: 'warn', write: (line) => process.stderr.write(line) }),
     redactor,
   );
+  const prestarted = [...(options.prestarted ?? [])];
   const openConnection = createConnectionFactory({
+    prestarted,
     stderrTailLines: options.stderrTailLines ?? 20,
     shutdownGraceMs: options.shutdownGraceMs ?? 2000,
     watchdog: watchdog(options.watchdogScript, config, logger),
@@ -94,6 +98,9 @@ export function wireManager(
     logger,
     redactor,
     addConfig: (next) => reloadable?.add(collectConfigSecrets(next)),
+    discardPrestarted: () => {
+      for (const entry of prestarted.splice(0)) entry.discard();
+    },
     createConnection: (serverConfig, caller) => {
       let connection: ServerConnection | undefined;
       const connectionHooks = caller?.hooks ?? hooks;

@@ -14,6 +14,7 @@ import type { McpClientManagerOAuthOptions } from './oauth/oauth-options.js';
 import type { PerUserOptions } from './per-user/per-user-options.js';
 import type { ReverseRequestRouter } from './reverse/reverse-request-types.js';
 import type { ToolListCache } from './tool-list-cache.js';
+import type { PrestartedServer } from './process/prestarted-server.js';
 
 export interface McpClientManagerOptions {
   /** Where the manager logs (JSON lines to stderr at `warn` by default). Never stdout: it belongs to stdio MCP. */
@@ -31,6 +32,13 @@ export interface McpClientManagerOptions {
   shutdownGraceMs?: number;
   /** fetch for Streamable HTTP and SSE servers (e.g. with a proxy agent). */
   fetch?: McpFetchLike;
+  /**
+   * Stdio servers already started for this manager (`prestartStdioServer` from `@search-mcp/client-manager/prestart`):
+   * the first start of each entry adopts its process when the launch it computes from the config is exactly the one
+   * started (command, arguments, environment, working directory; a sandboxed entry never matches), and ends it
+   * unused otherwise. `close()` ends every one not adopted.
+   */
+  prestarted?: readonly PrestartedServer[];
   /** Variables for `${VAR}` expansion when `config` is not parsed yet. Default `process.env`. */
   env?: Record<string, string | undefined>;
   /**

@@ -1,4 +1,5 @@
 import { isServerVisibleToProject } from '@search-mcp/catalog';
+import type { PrestartedServer } from '@search-mcp/client-manager/prestart';
 import { errorMessage, isRecord, normalizeServerId, parseToolKey } from '@search-mcp/shared';
 import type { CliArguments } from '../cli-arguments.js';
 import type { CliLifecycle } from '../cli-lifecycle.js';
@@ -13,12 +14,17 @@ import { unknownServerError } from './unknown-server-error.js';
  * the answer is printed. A server the config does not have is a usage error naming the servers (exit 2); a tool the
  * server does not list names its nearest tools (the catalog's not-found answer).
  */
-export async function callCommand(cli: CliArguments, lifecycle: CliLifecycle): Promise<number> {
+export async function callCommand(
+  cli: CliArguments,
+  lifecycle: CliLifecycle,
+  prestarted: readonly PrestartedServer[] = [],
+): Promise<number> {
   const [toolKey, json] = cli.positionals as [string, string | undefined];
   const parsed = parseToolKey(toolKey.trim());
   if (!parsed) throw new UsageError(`"${toolKey}" is not a tool key: write server:tool, e.g. everything:echo`);
   const args = parseArguments(json);
-  const { runtime, config, configPath } = await loadRuntime(cli, 'error', lifecycle);
+  // The key's server may already be running (started by `cli.ts` before this module loaded): the runtime adopts it.
+  const { runtime, config, configPath } = await loadRuntime(cli, 'error', lifecycle, prestarted);
   printConfigWarnings(config);
   const serverId = normalizeServerId(parsed.serverId) ?? parsed.serverId;
   if (!runtime.manager.serverIds.includes(serverId))

@@ -1,6 +1,7 @@
 import type { McpFetchLike, McpTransport, SecretRedactor } from '@search-mcp/shared';
 import type { ProcessWatchdog } from '../process/process-watchdog.js';
 import { inheritedEnvironment } from '../process/inherited-environment.js';
+import { adoptPrestartedServer, type DiscardReason, type PrestartedServer } from '../process/prestarted-server.js';
 import { StdioProcessTransport } from '../process/stdio-process-transport.js';
 import { sandboxLaunch } from '../sandbox/sandbox-launch.js';
 import type { ServerLaunch } from '../sandbox/server-launch.js';
@@ -22,7 +23,15 @@ export interface ConnectionFactorySettings {
   maxMessageSize: number;
   redactor: SecretRedactor;
   fetch?: McpFetchLike;
+  /** Stdio servers started before the manager (`McpClientManagerOptions.prestarted`); each is taken out when used. */
+  prestarted: PrestartedServer[];
 }
+
+const discardReasons: Record<DiscardReason, string> = {
+  ended: 'it had already ended',
+  launch: "its launch is not the config's",
+  pinned: 'the entry pins its protocol era',
+};
 
 /** The factory the manager uses: stdio servers as watched child processes, remote ones over HTTP or SSE. */
 export function createConnectionFactory(settings: ConnectionFactorySettings): ConnectionFactory {
@@ -44,8 +53,23 @@ async function openStdio(request: ConnectionRequest, settings: ConnectionFactory
   // A server that cannot run in its sandbox fails to start; it never runs without it (docs/trust.md).
   if (config.sandbox)
     launch = await sandboxLaunch(config.sandbox, { ...launch, configuredEnv: config.env, serverId: config.id });
+  // A process started for this entry before the manager existed is adopted on the first spawn, if its launch is
+  // this one; a sandboxed launch never is one.
+  const adoption = adoptPrestartedServer(settings.prestarted, config.id, launch, {
+    watchdog: settings.watchdog,
+    probesEra: request.protocolEra === 'auto',
+  });
+  if (adoption.outcome === 'adopted') logger.debug('adopted the process started before the manager');
+  if (adoption.outcome === 'discarded')
+    logger.info('did not adopt the process started for this server before the manager', {
+      reason: discardReasons[adoption.reason],
+    });
+  let first = true;
   const spawn = () => {
+    const takeOver = first && adoption.outcome === 'adopted' ? adoption.process : undefined;
+    first = false;
     const transport = new StdioProcessTransport({
+      ...(takeOver ? { adopted: takeOver } : {}),
       command: launch.command,
       args: launch.args,
       env: launch.env,

@@ -21,14 +21,14 @@ export interface ServerProcessOptions {
  * watchdog also reports the death of the process that serves behind a wrapper.
  */
 export class ServerProcess {
-  /** Called once when the server ends. */
+  /** Called once when the server ends (not if it ended before this was set: read `exit` then). */
   onexit?: (exit: ProcessExit) => void;
   /** Called once when the server is gone and its pipes are closed (all output has been read). */
   onclose?: () => void;
   /** Resolves once the server runs; rejects with a readable spawn failure (`command not found: …`). */
   readonly spawned: Promise<void>;
   private readonly child: ChildProcess;
-  private readonly watched?: WatchedGroup;
+  private watched?: WatchedGroup;
   private exitInfo?: ProcessExit;
 
   constructor(options: ServerProcessOptions) {
@@ -44,11 +44,7 @@ export class ServerProcess {
     });
     const child = this.child;
     // Registered before anything can go wrong: from here on, the host's death ends this group.
-    if (child.pid !== undefined && options.watchdog) {
-      this.watched = options.watchdog.watch(child.pid, (pid) =>
-        this.end({ code: null, signal: null, servingPid: pid }),
-      );
-    }
+    if (options.watchdog) this.watchWith(options.watchdog);
     this.spawned = new Promise((resolve, reject) => {
       child.once('spawn', () => resolve());
       // Spawn failures (ENOENT, EACCES, a missing cwd) arrive here instead of 'spawn'.
@@ -83,6 +79,15 @@ export class ServerProcess {
 
   get exit(): ProcessExit | undefined {
     return this.exitInfo;
+  }
+
+  /**
+   * From now on the watchdog ends this group if the host dies. Given at the spawn, or when a manager adopts a process
+   * started before it existed (`prestartStdioServer`); a process already watched or ended is left as it is.
+   */
+  watchWith(watchdog: ProcessWatchdog): void {
+    if (this.watched || this.exitInfo || this.child.pid === undefined) return;
+    this.watched = watchdog.watch(this.child.pid, (pid) => this.end({ code: null, signal: null, servingPid: pid }));
   }
 
   /** The server has answered: from now on its serving process is watched too, not only the one started. */

@@ -14,6 +14,11 @@ export interface StdioProcessTransportOptions {
   cwd?: string;
   /** Ends the server's process group if the host dies (see `watchdog.cjs`). Without it, SIGKILL of the host orphans it. */
   watchdog?: ProcessWatchdog;
+  /**
+   * A process already running this very launch (`prestartStdioServer`): `start()` takes it over instead of
+   * spawning, and reports its exit even if it ended before.
+   */
+  adopted?: ServerProcess;
   /** Called with each line the server writes to stderr (secrets already masked). */
   onStderrLine?: (line: string) => void;
   /** Called with each stdout line that is not a JSON-RPC message (skipped, never fatal; shortened, masked). */
@@ -103,13 +108,15 @@ export class StdioProcessTransport implements ProcessTransport {
 
   async start(): Promise<void> {
     if (this.server) throw new Error('StdioProcessTransport already started');
-    const server = new ServerProcess({
-      command: this.options.command,
-      args: this.options.args,
-      env: this.options.env,
-      ...(this.options.cwd !== undefined ? { cwd: this.options.cwd } : {}),
-      ...(this.options.watchdog ? { watchdog: this.options.watchdog } : {}),
-    });
+    const server =
+      this.options.adopted ??
+      new ServerProcess({
+        command: this.options.command,
+        args: this.options.args,
+        env: this.options.env,
+        ...(this.options.cwd !== undefined ? { cwd: this.options.cwd } : {}),
+        ...(this.options.watchdog ? { watchdog: this.options.watchdog } : {}),
+      });
     this.server = server;
     this.exited = new Promise((resolve) => {
       server.onexit = (exit) => {
@@ -127,6 +134,8 @@ export class StdioProcessTransport implements ProcessTransport {
     // EPIPE when the server died before reading what we wrote; the exit is reported through onclose.
     server.stdin.on('error', (error) => this.onerror?.(error));
     server.stderr.on('data', (chunk: Buffer) => this.stderrLines.push(chunk));
+    // An adopted process may have ended before anyone listened (its output is still in its pipes).
+    if (server.exit) server.onexit?.(server.exit);
     try {
       await server.spawned;
     } catch (error) {
@@ -151,6 +160,8 @@ export class StdioProcessTransport implements ProcessTransport {
   async close(options: { immediate?: boolean; promptly?: boolean } = {}): Promise<void> {
     this.closeCalled = true;
     const server = this.server;
+    // An adopted process this transport never started has had no request: it ends at once.
+    if (!server) this.options.adopted?.signalGroup('SIGKILL');
     // Nothing to end: never started, already ending, already gone, or never spawned at all.
     if (this.closing || !server || this.closed || server.pid === undefined) {
       this.finish();
@@ -186,7 +197,7 @@ export class StdioProcessTransport implements ProcessTransport {
   }
 
   killNow(): void {
-    this.server?.signalGroup('SIGKILL');
+    (this.server ?? this.options.adopted)?.signalGroup('SIGKILL');
   }
 
   private waitForExit(ms: number): Promise<boolean> {

@@ -1,0 +1,156 @@
+import { inheritedEnvironment } from './inherited-environment.js';
+import type { ProcessWatchdog } from './process-watchdog.js';
+import { ServerProcess } from './server-process.js';
+
+/** What a stdio server runs as: the command of its config entry, with the entry's own variables. */
+export interface StdioLaunch {
+  command: string;
+  args: readonly string[];
+  /** The entry's `env`; the inherited variables are added as for any stdio server. */
+  env?: Readonly<Record<string, string>>;
+  /** Absolute. */
+  cwd?: string;
+}
+
+/** A stdio server started before its client manager existed, waiting to be adopted by it (`prestarted`). */
+export interface PrestartedServer {
+  /** The id of the config entry it was started for. */
+  readonly serverId: string;
+  /** Its pid, once spawned. */
+  readonly pid: number | undefined;
+  /** Ends it unless a manager has adopted it (a manager ends every one it did not adopt when it closes). */
+  discard(): void;
+}
+
+/** The complete launch, as the manager computes it for a stdio entry without a sandbox. */
+interface FullLaunch {
+  command: string;
+  args: readonly string[];
+  env: Readonly<Record<string, string>>;
+  cwd?: string;
+}
+
+/** Prestarted servers not yet adopted or discarded: the host's `exit` ends them (they run in their own group). */
+const waiting = new Set<PrestartedServerProcess>();
+const endWaitingOnExit = () => {
+  for (const prestarted of waiting) prestarted.discard();
+};
+
+class PrestartedServerProcess implements PrestartedServer {
+  private state: 'waiting' | 'adopted' | 'discarded' = 'waiting';
+
+  constructor(
+    readonly serverId: string,
+    private readonly launch: FullLaunch,
+    private readonly process: ServerProcess,
+  ) {
+    if (waiting.size === 0) globalThis.process.once('exit', endWaitingOnExit);
+    waiting.add(this);
+  }
+
+  get pid(): number | undefined {
+    return this.process.pid;
+  }
+
+  discard(): void {
+    if (this.state !== 'waiting') return;
+    this.state = 'discarded';
+    this.forget();
+    // It has had no request: nothing to lose by ending its group at once.
+    this.process.signalGroup('SIGKILL');
+  }
+
+  /**
+   * Its process, when it still runs and `launch` is the one it was started with; otherwise it is discarded and the
+   * reason returned.
+   */
+  adopt(launch: FullLaunch, watchdog: ProcessWatchdog | undefined): ServerProcess | DiscardReason {
+    if (this.state !== 'waiting') return 'ended';
+    const reason = this.process.exit ? 'ended' : sameLaunch(this.launch, launch) ? undefined : 'launch';
+    if (reason) {
+      this.discard();
+      return reason;
+    }
+    this.state = 'adopted';
+    this.forget();
+    if (watchdog) this.process.watchWith(watchdog);
+    return this.process;
+  }
+
+  private forget(): void {
+    waiting.delete(this);
+    if (waiting.size === 0) globalThis.process.removeListener('exit', endWaitingOnExit);
+  }
+}
+
+/**
+ * Spawns a stdio server now, before the client manager that will talk to it exists: a one-shot command (`search-mcp
+ * call server:tool`) starts its server while its own modules still load, instead of after. The manager given it in
+ * `prestarted` adopts the process on that server's first start only if the launch it computes from the validated
+ * config is exactly this one (command, arguments, environment, working directory); otherwise it ends the process
+ * unused and spawns its own. Nothing is written to the server before it is adopted.
+ */
+export function prestartStdioServer(serverId: string, launch: StdioLaunch): PrestartedServer {
+  const full: FullLaunch = {
+    command: launch.command,
+    args: [...launch.args],
+    env: { ...inheritedEnvironment(), ...launch.env },
+    ...(launch.cwd !== undefined ? { cwd: launch.cwd } : {}),
+  };
+  const process = new ServerProcess({
+    command: full.command,
+    args: [...full.args],
+    env: { ...full.env },
+    ...(full.cwd !== undefined ? { cwd: full.cwd } : {}),
+  });
+  return new PrestartedServerProcess(serverId, full, process);
+}
+
+/**
+ * Why a prestarted process was not adopted: it had already ended (the manager starts its own, whose failure is then
+ * reported like any start's), its launch is not the config's, or the entry's era is pinned (such a server is
+ * spawned by its client's connect, which must hear an exit during start-up).
+ */
+export type DiscardReason = 'ended' | 'launch' | 'pinned';
+
+/** What became of the process prestarted for a server (none: nothing was waiting for it). */
+export type Adoption =
+  | { outcome: 'adopted'; process: ServerProcess }
+  | { outcome: 'none' }
+  | { outcome: 'discarded'; reason: DiscardReason };
+
+/**
+ * Takes the process prestarted for `serverId` out of `prestarted`: adopted when it still runs, was started with
+ * `launch` and the connection probes the era (`auto`); otherwise ended unused (`discarded`).
+ */
+export function adoptPrestartedServer(
+  prestarted: PrestartedServer[],
+  serverId: string,
+  launch: FullLaunch,
+  settings: { watchdog: ProcessWatchdog | undefined; probesEra: boolean },
+): Adoption {
+  const index = prestarted.findIndex((entry) => entry.serverId === serverId);
+  if (index === -1) return { outcome: 'none' };
+  const [entry] = prestarted.splice(index, 1);
+  // One made by another copy of this package cannot be adopted; it is ended instead.
+  if (!(entry instanceof PrestartedServerProcess)) {
+    entry?.discard();
+    return { outcome: 'discarded', reason: 'launch' };
+  }
+  if (!settings.probesEra) {
+    entry.discard();
+    return { outcome: 'discarded', reason: 'pinned' };
+  }
+  const adopted = entry.adopt(launch, settings.watchdog);
+  return typeof adopted === 'string'
+    ? { outcome: 'discarded', reason: adopted }
+    : { outcome: 'adopted', process: adopted };
+}
+
+function sameLaunch(a: FullLaunch, b: FullLaunch): boolean {
+  if (a.command !== b.command || a.cwd !== b.cwd || a.args.length !== b.args.length) return false;
+  if (a.args.some((argument, index) => argument !== b.args[index])) return false;
+  const keys = Object.keys(a.env);
+  if (keys.length !== Object.keys(b.env).length) return false;
+  return keys.every((key) => Object.hasOwn(b.env, key) && a.env[key] === b.env[key]);
+}

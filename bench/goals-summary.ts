@@ -129,10 +129,12 @@ const rows: GoalRow[] = [
   ),
   {
     issue: 26,
-    figure: '`search-mcp call` beside a broken entry / the server’s own start',
+    figure: '`search-mcp call` beside a broken entry, spawn → answer / the server’s own start',
     bench: 'one-shot-call',
     read: (result) => ({
-      value: `${ratio(result.ratio)} (${formatMs(result.callMs.median)} / ${formatMs(result.everythingStartMs.median)})`,
+      value:
+        `${ratio(result.ratio)} (${formatMs(result.callMs.median)} / ${formatMs(result.everythingStartMs.median)})` +
+        (result.callExitMs ? `; to its exit ${ratio(result.exitRatio)} (${formatMs(result.callExitMs.median)})` : ''),
       goal: `≤ ${result.goalRatio}×`,
       met: result.goalMet,
     }),

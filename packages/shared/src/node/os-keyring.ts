@@ -4,8 +4,21 @@
  * Linux the Secret Service over D-Bus, else the kernel keyring of the login session). `$SEARCH_MCP_KEYRING`
  * (`secret-service` or `keyutils`) requires one Linux store instead of letting the binding pick.
  */
-import { Entry } from '@napi-rs/keyring';
+import { createRequire } from 'node:module';
+import type { Entry } from '@napi-rs/keyring';
 import type { SecretResolver } from '../config/env-expansion.js';
+
+type EntryConstructor = typeof Entry;
+let entryClass: EntryConstructor | undefined;
+
+/**
+ * The binding's `Entry`, loaded on first use: the native module costs ~25 ms to load, and most configs name no
+ * secret, so every command would pay it for nothing (`search-mcp call` answers faster without it).
+ */
+function keyringEntry(): EntryConstructor {
+  entryClass ??= (createRequire(import.meta.url)('@napi-rs/keyring') as { Entry: EntryConstructor }).Entry;
+  return entryClass;
+}
 
 export const KEYRING_SERVICE = 'search-mcp';
 export const KEYRING_STORE_ENV_VARIABLE = 'SEARCH_MCP_KEYRING';
@@ -33,9 +46,12 @@ function entryOf(name: string, env: Environment): Entry {
   if (store !== undefined && store !== '' && store !== 'secret-service' && store !== 'keyutils') {
     throw new KeyringUnavailableError(`$${KEYRING_STORE_ENV_VARIABLE} is "${store}": use secret-service or keyutils`);
   }
-  return keyringCall(() =>
-    store ? new Entry(KEYRING_SERVICE, name, { linux: { store } }) : new Entry(KEYRING_SERVICE, name),
-  );
+  return keyringCall(() => {
+    const KeyringEntry = keyringEntry();
+    return store
+      ? new KeyringEntry(KEYRING_SERVICE, name, { linux: { store } })
+      : new KeyringEntry(KEYRING_SERVICE, name);
+  });
 }
 
 /** Runs one keyring operation; the binding's errors (all about reaching the store) become `KeyringUnavailableError`. */

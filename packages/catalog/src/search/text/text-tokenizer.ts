@@ -15,8 +15,17 @@
  *
  * Never throws: any string (query syntax characters, emoji, control characters, lone surrogates) is just text.
  */
-import lunr from 'lunr';
+import { createRequire } from 'node:module';
+import type lunrModule from 'lunr';
 import { cjkScriptOf, cjkTerms } from './cjk-segmenter.js';
+
+let lunrLoaded: typeof lunrModule | undefined;
+
+/** lunr, loaded on the first stemmed word: a command that never searches (`search-mcp call`) never pays for it. */
+function lunr(): typeof lunrModule {
+  lunrLoaded ??= createRequire(import.meta.url)('lunr') as typeof lunrModule;
+  return lunrLoaded;
+}
 
 /** One analyzed token: the index term and the word it came from (for explanations). */
 export interface AnalyzedToken {
@@ -52,7 +61,8 @@ export function stemWord(word: string): string {
   let stem = word;
   // lunr's stemmer expects plain ASCII letters; `k8s`, `café`, `v2` are kept as they are.
   if (word.length >= 3 && /^[a-z]+$/.test(word)) {
-    stem = lunr.stemmer(new lunr.Token(word, {})).toString();
+    const { stemmer, Token } = lunr();
+    stem = stemmer(new Token(word, {})).toString();
     if (stem.length === 0) stem = word;
   }
   if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();

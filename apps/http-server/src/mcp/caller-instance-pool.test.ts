@@ -6,7 +6,7 @@ import {
   Server,
 } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { CallerInstancePool } from './caller-instance-pool.js';
+import { CallerInstancePool, type CallerInstancePoolOptions } from './caller-instance-pool.js';
 
 const revision = '2026-07-28';
 
@@ -53,9 +53,9 @@ function listRequest(id: number) {
 }
 
 /** The SDK's 2026-07-28 handler over the pool, as the modern leg wires it; the caller rides in `authInfo`. */
-function handlerKit() {
+function handlerKit(options: CallerInstancePoolOptions = { idlePerCaller: 2 }) {
   const kit = serverKit();
-  const pool = new CallerInstancePool<Server>({ idlePerCaller: 2 });
+  const pool = new CallerInstancePool<Server>(options);
   const handler = createMcpHandler(
     (context) => pool.acquire(String(context.authInfo?.clientId), context.requestInfo, kit.build),
     { legacy: 'reject' },
@@ -98,6 +98,27 @@ describe('CallerInstancePool', () => {
     expect(kit.built).toHaveLength(4);
     kit.pool.close();
     expect(kit.ended()).toBe(4);
+  });
+
+  it('keeps by default as many ready as the caller had served at once, within the total', async () => {
+    // More at once than any fixed number the pool kept before (32): none is built and ended for a request.
+    const busy = handlerKit({});
+    await Promise.all(Array.from({ length: 40 }, () => busy.ask('alice')));
+    expect(busy.built).toHaveLength(40);
+    expect(busy.ended()).toBe(0);
+    await Promise.all(Array.from({ length: 40 }, () => busy.ask('alice')));
+    expect(busy.built).toHaveLength(40);
+    expect(busy.ended()).toBe(0);
+    busy.pool.close();
+    expect(busy.ended()).toBe(40);
+    // Past the total: bob's two are served, one of them kept (five ready in all), the other ended.
+    const kit = handlerKit({ idleTotal: 5 });
+    await Promise.all(Array.from({ length: 4 }, () => kit.ask('alice')));
+    await Promise.all(Array.from({ length: 2 }, () => kit.ask('bob')));
+    expect(kit.built).toHaveLength(6);
+    expect(kit.ended()).toBe(1);
+    kit.pool.close();
+    expect(kit.ended()).toBe(6);
   });
 
   it("never lends one caller's instance to another", async () => {

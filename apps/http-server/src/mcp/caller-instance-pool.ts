@@ -1,7 +1,12 @@
 import type { Server } from '@modelcontextprotocol/server';
 
 export interface CallerInstancePoolOptions {
-  /** Ready instances kept per caller (enough for its usual number of requests at once). */
+  /**
+   * Ready instances kept per caller. By default as many as the caller had requests served at once since the last
+   * sweep (within `idleTotal`): a caller with more requests at once than a fixed number kept would have instances
+   * built and ended for its requests all the time, the cost the pool is there to spare (`pnpm bench:http`, 50
+   * connections of one token).
+   */
   idlePerCaller?: number;
   /** Ready instances kept in all. */
   idleTotal?: number;
@@ -32,20 +37,23 @@ interface Entry {
  * it out of its sessions (`ClientSessions.all`), as it did when the instance was gone.
  */
 export class CallerInstancePool<S extends Server> {
-  private readonly idlePerCaller: number;
+  private readonly idlePerCaller: number | undefined;
   private readonly idleTotal: number;
   private readonly idleMs: number;
   private readonly entries = new WeakMap<S, Entry>();
   /** Per caller, the ready instances (the most recently used last: it is taken first). */
   private readonly idle = new Map<string, S[]>();
   private idleCount = 0;
+  /** Per caller, its instances lent now, and the most lent at once since the last sweep. */
+  private readonly lentCount = new Map<string, number>();
+  private readonly lentPeak = new Map<string, number>();
   /** What each request was lent, for `release`. */
   private readonly lent = new Map<Request, Array<{ server: S; lease: number }>>();
   private sweeper: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(options: CallerInstancePoolOptions = {}) {
-    this.idlePerCaller = options.idlePerCaller ?? 32;
+    this.idlePerCaller = options.idlePerCaller;
     this.idleTotal = options.idleTotal ?? 128;
     this.idleMs = options.idleMs ?? 30_000;
   }
@@ -71,6 +79,9 @@ export class CallerInstancePool<S extends Server> {
       };
     }
     entry.busy = true;
+    const lentNow = (this.lentCount.get(key) ?? 0) + 1;
+    this.lentCount.set(key, lentNow);
+    if (lentNow > (this.lentPeak.get(key) ?? 0)) this.lentPeak.set(key, lentNow);
     entry.unreleased = request === undefined;
     entry.lease += 1;
     if (request) {
@@ -112,11 +123,12 @@ export class CallerInstancePool<S extends Server> {
 
   private handBack(server: S, entry: Entry): void {
     const ready = this.idle.get(entry.key) ?? [];
-    if (this.closed || ready.length >= this.idlePerCaller || this.idleCount >= this.idleTotal) {
+    const kept = this.idlePerCaller ?? this.lentPeak.get(entry.key) ?? 1;
+    if (this.closed || ready.length >= kept || this.idleCount >= this.idleTotal) {
       this.retire(server, entry);
       return;
     }
-    entry.busy = false;
+    this.endLending(entry);
     entry.idleSince = Date.now();
     ready.push(server);
     this.idle.set(entry.key, ready);
@@ -126,11 +138,19 @@ export class CallerInstancePool<S extends Server> {
 
   /** Ends an instance for good: it leaves the hub, and a transport it still has is closed. */
   private retire(server: S, entry: Entry): void {
-    entry.busy = false;
+    this.endLending(entry);
     // Never lent again: a lease no `release` holds.
     entry.lease += 1;
     entry.teardown?.();
     if (server.transport !== undefined) void server.close().catch(() => {});
+  }
+
+  private endLending(entry: Entry): void {
+    if (!entry.busy) return;
+    entry.busy = false;
+    const lentNow = (this.lentCount.get(entry.key) ?? 1) - 1;
+    if (lentNow > 0) this.lentCount.set(entry.key, lentNow);
+    else this.lentCount.delete(entry.key);
   }
 
   /** Ends the instances nobody asked for within `idleMs` (the oldest are first in each list). */
@@ -144,6 +164,9 @@ export class CallerInstancePool<S extends Server> {
       }
       if (ready.length === 0) this.idle.delete(key);
     }
+    // A burst's peak counts until the next sweep: from then on, what each caller has lent now.
+    this.lentPeak.clear();
+    for (const [key, lentNow] of this.lentCount) this.lentPeak.set(key, lentNow);
     if (this.idleCount === 0 && this.sweeper) {
       clearInterval(this.sweeper);
       this.sweeper = undefined;

@@ -2,7 +2,8 @@
  * `search-mcp call server:tool` starts that server alone (README, "Commands"): a broken entry beside it is never
  * spawned and costs nothing, and the mistakes a person makes at the command line are explained.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -35,6 +36,7 @@ describe('search-mcp call', () => {
   let scopedMarker: string;
   let firstStart: string;
   let abandonedStart: string;
+  let interruptedStart: string;
 
   beforeAll(async () => {
     directory = await mkdtemp(join(tmpdir(), 'search-mcp-call-'));
@@ -43,6 +45,7 @@ describe('search-mcp call', () => {
     scopedMarker = join(directory, 'scoped-was-spawned');
     firstStart = join(directory, 'once-pid');
     abandonedStart = join(directory, 'abandoned-pid');
+    interruptedStart = join(directory, 'interrupted-pid');
     const node = process.execPath;
     const fixture = fixtureServerPath('stdio-fixture-server.mjs');
     await writeFile(
@@ -52,6 +55,13 @@ describe('search-mcp call', () => {
           everything: { command: node, args: [everythingEntry] },
           // Writes its pid when it starts and refuses (exit 4) to start a second time.
           once: { command: node, args: [fixture, '--only-first-start', firstStart] },
+          interrupted: {
+            command: node,
+            args: [
+              '-e',
+              `require('node:fs').writeFileSync(${JSON.stringify(interruptedStart)}, String(process.pid)); setInterval(() => {}, 1e6)`,
+            ],
+          },
           // Writes its pid at once (before any import), then waits forever.
           abandoned: {
             command: node,
@@ -117,7 +127,7 @@ describe('search-mcp call', () => {
     const run = await runCli(['call', 'evrything:get-sum', '{"a":1,"b":2}', '--config', config]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`no server "evrything" in ${config}; did you mean "everything"?`);
-    expect(run.stderr).toContain('(servers: everything, once, abandoned, typo, hanging, scoped, missing)');
+    expect(run.stderr).toContain('(servers: everything, once, interrupted, abandoned, typo, hanging, scoped, missing)');
     expect(existsSync(marker)).toBe(false);
   });
 
@@ -154,6 +164,21 @@ describe('search-mcp call', () => {
     // It was started (it wrote its pid) and does not outlive the command.
     await vi.waitFor(() => expect(existsSync(abandonedStart)).toBe(true), { timeout: 10_000, interval: 20 });
     const pid = Number(await readFile(abandonedStart, 'utf8'));
+    await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 20_000, interval: 20 });
+  });
+
+  it('ends the server it started early when interrupted while it still loads (Ctrl-C)', async () => {
+    const child = spawn(process.execPath, [cli, 'call', 'interrupted:anything', '{}', '--config', config], {
+      stdio: 'ignore',
+    });
+    const exited = once(child, 'exit');
+    // The server writes its pid within milliseconds of its spawn, while the CLI still loads the runtime.
+    await vi.waitFor(() => expect(existsSync(interruptedStart)).toBe(true), { timeout: 20_000, interval: 5 });
+    child.kill('SIGINT');
+    const [code, signal] = await exited;
+    // Ended by the signal (still loading) or exit 130 (its shutdown had begun): either way, as interrupted.
+    expect(code === 130 || signal === 'SIGINT').toBe(true);
+    const pid = Number(await readFile(interruptedStart, 'utf8'));
     await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 20_000, interval: 20 });
   });
 });

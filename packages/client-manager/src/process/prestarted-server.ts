@@ -30,11 +30,30 @@ interface FullLaunch {
   cwd?: string;
 }
 
-/** Prestarted servers not yet adopted or discarded: the host's `exit` ends them (they run in their own group). */
+/**
+ * Prestarted servers not yet adopted or discarded. They run in their own process group, which nothing else ends
+ * while they wait: the host's `exit` ends them, and so does a SIGINT, SIGTERM or SIGHUP (Ctrl-C while the host still
+ * loads), after which the signal is raised again when nobody else listens for it, so the host ends as it would have.
+ */
 const waiting = new Set<PrestartedServerProcess>();
-const endWaitingOnExit = () => {
+const endingSignals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+const endWaiting = () => {
   for (const prestarted of waiting) prestarted.discard();
 };
+const endWaitingOnSignal = (signal: NodeJS.Signals) => {
+  endWaiting();
+  if (globalThis.process.listenerCount(signal) === 0) globalThis.process.kill(globalThis.process.pid, signal);
+};
+
+function watchHost(): void {
+  globalThis.process.once('exit', endWaiting);
+  for (const signal of endingSignals) globalThis.process.once(signal, endWaitingOnSignal);
+}
+
+function unwatchHost(): void {
+  globalThis.process.removeListener('exit', endWaiting);
+  for (const signal of endingSignals) globalThis.process.removeListener(signal, endWaitingOnSignal);
+}
 
 class PrestartedServerProcess implements PrestartedServer {
   private state: 'waiting' | 'adopted' | 'discarded' = 'waiting';
@@ -44,7 +63,7 @@ class PrestartedServerProcess implements PrestartedServer {
     private readonly launch: FullLaunch,
     private readonly process: ServerProcess,
   ) {
-    if (waiting.size === 0) globalThis.process.once('exit', endWaitingOnExit);
+    if (waiting.size === 0) watchHost();
     waiting.add(this);
   }
 
@@ -78,8 +97,7 @@ class PrestartedServerProcess implements PrestartedServer {
   }
 
   private forget(): void {
-    waiting.delete(this);
-    if (waiting.size === 0) globalThis.process.removeListener('exit', endWaitingOnExit);
+    if (waiting.delete(this) && waiting.size === 0) unwatchHost();
   }
 }
 

@@ -57,11 +57,26 @@ export class McpClientManager extends ManagedServers implements ToolSource {
    * authorized with their own account (README, "Per-user servers"); a caller who has not authorized it yet
    * gets a `BackendAuthorizationError` whose `authorizationUrl` they open, then they call again.
    */
-  async callTool(
+  callTool(
     id: string,
     toolName: string,
     args: Record<string, unknown> = {},
     options: CallToolOptions = {},
+  ): Promise<McpCallToolResult> {
+    // Not an async function: every forwarded call comes this way, and an async function returning the call's promise
+    // costs a promise and three turns more. A refusal below still rejects (never throws).
+    try {
+      return this.startCall(id, toolName, args, options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  private startCall(
+    id: string,
+    toolName: string,
+    args: Record<string, unknown>,
+    options: CallToolOptions,
   ): Promise<McpCallToolResult> {
     const connection = this.connectionOf(id);
     if (!connection) {
@@ -89,18 +104,24 @@ export class McpClientManager extends ManagedServers implements ToolSource {
   }
 
   /** A tool call on one connection (a server's shared one, or a caller's own): as a task when the tool needs one. */
-  private async callOn(
+  private callOn(
     connection: ServerConnection,
     toolName: string,
     args: Record<string, unknown>,
     options: CallToolOptions,
   ): Promise<McpCallToolResult> {
+    // Not async either (see `callTool`): a failure here still rejects, so the call's span ends with it.
     const id = connection.id;
-    if (options.task) return connection.callTool(toolName, args, options);
-    if (this.taskTools.get(id)?.has(toolName) || taskOfRequestState(options.requestState) !== undefined) {
-      return this.runAsTask(connection, toolName, args, options);
+    let call: Promise<McpCallToolResult>;
+    try {
+      if (options.task) return connection.callTool(toolName, args, options);
+      if (this.taskTools.get(id)?.has(toolName) || taskOfRequestState(options.requestState) !== undefined) {
+        return this.runAsTask(connection, toolName, args, options);
+      }
+      call = connection.callTool(toolName, args, options);
+    } catch (error) {
+      return Promise.reject(error);
     }
-    const call = connection.callTool(toolName, args, options);
     if (!tasks.offersTasksExtension(connection)) return call;
     // A 2026-07-28 backend says a tool runs only as a task by refusing a plain call (`-32021`); its listing has no
     // `execution`. Such a tool is run as a task at once from then on (until its server's tool list changes).

@@ -28,37 +28,52 @@ export class ToolExecutor {
     this.retryDelayMs = options.retryDelayMs ?? 300;
   }
 
-  async execute(
+  /**
+   * Not an async function, and no array of signals: every forwarded call comes this way. The first attempt's promise
+   * is handed on with one reaction for its failure (an async loop would cost a promise and turns more per call).
+   */
+  execute(
     run: (signal: AbortSignal) => Promise<ToolCallResult>,
     options: ExecutionOptions = {},
   ): Promise<ToolCallResult> {
-    const signals: AbortSignal[] = [];
-    if (options.signal) signals.push(options.signal);
     const timeout = options.timeoutMs !== undefined ? AbortSignal.timeout(options.timeoutMs) : undefined;
-    if (timeout) signals.push(timeout);
-    const signal =
-      signals.length === 0
-        ? new AbortController().signal
-        : signals.length === 1
-          ? (signals[0] as AbortSignal)
-          : AbortSignal.any(signals);
-
-    for (let attempt = 0; ; attempt += 1) {
+    const signal = options.signal
+      ? timeout
+        ? AbortSignal.any([options.signal, timeout])
+        : options.signal
+      : (timeout ?? new AbortController().signal);
+    const attempt = (index: number): Promise<ToolCallResult> => {
+      let running: Promise<ToolCallResult>;
       try {
-        return await untilAborted(run(signal), signal, (aborted) => abortReason(aborted, timeout, options.timeoutMs));
+        running = run(signal);
       } catch (error) {
-        if (timeout?.aborted && !options.signal?.aborted) {
-          throw new TimeoutError({
-            timeoutMs: options.timeoutMs ?? 0,
-            message: `Tool call did not finish within ${options.timeoutMs} ms`,
-            cause: error,
-          });
-        }
-        const retryable = SearchMcpError.isInstance(error) && error.isRetryable;
-        if (!retryable || attempt >= this.retries || signal.aborted) throw error;
-        await delay(this.retryDelayMs * 2 ** attempt, signal);
+        running = Promise.reject(error);
       }
+      return untilAborted(running, signal, (aborted) => abortReason(aborted, timeout, options.timeoutMs)).catch(
+        (error: unknown) => this.afterFailure(error, index, signal, timeout, options).then(() => attempt(index + 1)),
+      );
+    };
+    return attempt(0);
+  }
+
+  /** Resolves when a failed attempt is to be retried (after the backoff), else rejects with what the caller gets. */
+  private async afterFailure(
+    error: unknown,
+    attempt: number,
+    signal: AbortSignal,
+    timeout: AbortSignal | undefined,
+    options: ExecutionOptions,
+  ): Promise<void> {
+    if (timeout?.aborted && !options.signal?.aborted) {
+      throw new TimeoutError({
+        timeoutMs: options.timeoutMs ?? 0,
+        message: `Tool call did not finish within ${options.timeoutMs} ms`,
+        cause: error,
+      });
     }
+    const retryable = SearchMcpError.isInstance(error) && error.isRetryable;
+    if (!retryable || attempt >= this.retries || signal.aborted) throw error;
+    await delay(this.retryDelayMs * 2 ** attempt, signal);
   }
 }
 

@@ -3,7 +3,7 @@ import { ServerNotRunningError, TimeoutError, type ToolInfo } from '@search-mcp/
 import type { RequestExtra } from '../request-extra-types.js';
 import { serverIdOf, startingServerIds, type StartingServerWait, waitForServer } from '../starting-servers.js';
 import { startupWaitProgress } from '../startup-wait-progress.js';
-import type { HandlerContext } from './handler-context.js';
+import type { HandlerContext, ToolExposure } from './handler-context.js';
 
 /** A server entry's call timeout when the config has none to say (the config's own default). */
 const defaultCallTimeoutMs = 60_000;
@@ -90,18 +90,34 @@ export interface CalledTool {
  * Resolves a direct call's tool name (a listed name: `server__tool`, or the tool's own name with `exposure.names:
  * "original"`) to its key, waiting first for its server when that is still starting. The name is looked up before the
  * wait, so a tool listed from its server's kept list waits for that server whatever its name's form; and again after
- * it, since a server that had no kept list brings its tools (and their listed names) only when it is up.
+ * it, since a server that had no kept list brings its tools (and their listed names) only when it is up. At once
+ * (no promise) while the caller's tools are unchanged and the server is not starting: nearly every forwarded call.
  */
-export async function resolveCalledTool(
+export function resolveCalledTool(
   context: HandlerContext,
   name: string,
   caller: Caller,
   meta: Record<string, unknown> | undefined,
   extra: RequestExtra,
-): Promise<CalledTool> {
-  let exposure = await context.exposure(caller);
+): CalledTool | Promise<CalledTool> {
+  const exposure = context.exposure(caller);
+  if (exposure instanceof Promise)
+    return exposure.then((listed) => calledTool(context, listed, name, caller, meta, extra));
+  return calledTool(context, exposure, name, caller, meta, extra);
+}
+
+function calledTool(
+  context: HandlerContext,
+  exposure: ToolExposure,
+  name: string,
+  caller: Caller,
+  meta: Record<string, unknown> | undefined,
+  extra: RequestExtra,
+): CalledTool | Promise<CalledTool> {
   const starting = waitForCalledServer(context, exposure.names.keyOf(name) ?? name, caller, meta, extra);
-  const waited = starting ? await starting : undefined;
-  if (waited) exposure = await context.exposure(caller);
-  return { toolKey: exposure.names.keyOf(name) ?? name, tools: exposure.tools, ...(waited ? { waited } : {}) };
+  if (!starting) return { toolKey: exposure.names.keyOf(name) ?? name, tools: exposure.tools };
+  return starting.then(async (waited) => {
+    const after = await context.exposure(caller);
+    return { toolKey: after.names.keyOf(name) ?? name, tools: after.tools, waited };
+  });
 }

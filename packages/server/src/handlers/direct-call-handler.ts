@@ -15,7 +15,7 @@ import { withExposedIds } from '../tasks/exposed-task-ids.js';
 import { keepsTaskOwner, taskOwner } from '../tasks/task-handlers.js';
 import type { ExposedTask } from '../tasks/task-table.js';
 import { JsonRpcWireError, toJsonRpcError } from '../wire-errors.js';
-import { type CalledServerWait, resolveCalledTool } from './called-server-wait.js';
+import { type CalledServerWait, type CalledTool, resolveCalledTool } from './called-server-wait.js';
 import type { HandlerContext } from './handler-context.js';
 import { runToolCall } from './run-tool-call.js';
 
@@ -30,7 +30,7 @@ import { runToolCall } from './run-tool-call.js';
  * other client gets the result in the call (a required task is then run inside the call by the client manager), as
  * does a tokenless caller of a per-request instance (HTTP), which could not find the task again.
  */
-export async function handleDirectCall(
+export function handleDirectCall(
   context: HandlerContext,
   name: string,
   args: Record<string, unknown>,
@@ -38,32 +38,55 @@ export async function handleDirectCall(
   meta: Record<string, unknown> | undefined,
   extra: RequestExtra,
 ): Promise<ToolCallResult> {
-  try {
-    // Inside the try: a refused caller fails here already, and must get its error's code, not -32603.
-    const { toolKey, tools, waited } = await resolveCalledTool(context, name, caller, meta, extra);
-    if (offersTasks(context, caller, extra)) {
-      const tool = tools.find((entry: ToolInfo) => entry.toolKey === toolKey);
-      // The server's status says whether it is a 2026-07-28 backend that offers tasks (any of its tools may answer
-      // one); built only here, for 2026 clients that declared the extension, never on the common path.
-      const backend = tool && context.manager?.status().find((status) => status.id === tool.serverName);
-      if (tool && runsAsTask(tool, backend)) {
-        const { result, exposed } = await createTask(context, toolKey, args, caller, meta, extra, undefined, waited);
-        return (exposed && isRecord(result.task) ? toCreateTaskResult(result.task, exposed) : result) as ToolCallResult;
-      }
-    }
-    return await runToolCall(context, {
-      event: 'tools/call',
-      toolKey,
-      args,
-      caller,
-      meta,
-      extra,
-      ...(waited ? { timeoutMs: waited.remainingMs } : {}),
-    });
-  } catch (error) {
+  // Not an async function: every forwarded call comes this way (see `runToolCall`). Failures become the call's
+  // JSON-RPC error, whether they are thrown here (a refused caller fails in `resolveCalledTool` already, and must get
+  // its error's code, not -32603) or by the call.
+  const fail = (error: unknown): never => {
     if (error instanceof JsonRpcWireError) throw error;
     throw authorizationElicitation(error, extra) ?? toJsonRpcError(error, name);
+  };
+  try {
+    const called = resolveCalledTool(context, name, caller, meta, extra);
+    const running =
+      called instanceof Promise
+        ? called.then((tool) => callResolved(context, tool, args, caller, meta, extra))
+        : callResolved(context, called, args, caller, meta, extra);
+    return running.catch(fail);
+  } catch (error) {
+    return Promise.reject(error).catch(fail);
   }
+}
+
+/** The call of a resolved tool: as a task for a client that may get one and a tool that runs as one, else in the call. */
+function callResolved(
+  context: HandlerContext,
+  { toolKey, tools, waited }: CalledTool,
+  args: Record<string, unknown>,
+  caller: Caller,
+  meta: Record<string, unknown> | undefined,
+  extra: RequestExtra,
+): Promise<ToolCallResult> {
+  if (offersTasks(context, caller, extra)) {
+    const tool = tools.find((entry: ToolInfo) => entry.toolKey === toolKey);
+    // The server's status says whether it is a 2026-07-28 backend that offers tasks (any of its tools may answer
+    // one); built only here, for 2026 clients that declared the extension, never on the common path.
+    const backend = tool && context.manager?.status().find((status) => status.id === tool.serverName);
+    if (tool && runsAsTask(tool, backend)) {
+      return createTask(context, toolKey, args, caller, meta, extra, undefined, waited).then(
+        ({ result, exposed }) =>
+          (exposed && isRecord(result.task) ? toCreateTaskResult(result.task, exposed) : result) as ToolCallResult,
+      );
+    }
+  }
+  return runToolCall(context, {
+    event: 'tools/call',
+    toolKey,
+    args,
+    caller,
+    meta,
+    extra,
+    ...(waited ? { timeoutMs: waited.remainingMs } : {}),
+  });
 }
 
 /**

@@ -5,7 +5,7 @@ import { authorizationElicitation } from '../authorization-elicitation.js';
 import { describeZodIssues, plainToolExecuteArguments, toolExecuteArguments } from '../meta-tool-arguments.js';
 import type { RequestExtra } from '../request-extra-types.js';
 import { JsonRpcWireError, metaToolProtocolError, toErrorResult } from '../wire-errors.js';
-import { waitForCalledServer } from './called-server-wait.js';
+import { type CalledServerWait, waitForCalledServer } from './called-server-wait.js';
 import type { HandlerContext } from './handler-context.js';
 import { runToolCall } from './run-tool-call.js';
 
@@ -15,7 +15,22 @@ import { runToolCall } from './run-tool-call.js';
  * limit is a JSON-RPC error with the retry time (`wire-errors.ts`). A
  * server still connecting is waited for (within its call timeout, `called-server-wait.ts`) rather than reported down.
  */
-export async function handleToolExecute(
+export function handleToolExecute(
+  context: HandlerContext,
+  args: Record<string, unknown>,
+  caller: Caller,
+  meta: Record<string, unknown> | undefined,
+  extra: RequestExtra,
+): Promise<ToolCallResult> {
+  // Not an async function: every forwarded call comes this way (see `runToolCall`); what throws still rejects.
+  try {
+    return executeTool(context, args, caller, meta, extra);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function executeTool(
   context: HandlerContext,
   args: Record<string, unknown>,
   caller: Caller,
@@ -44,24 +59,26 @@ export async function handleToolExecute(
   if (!checked) {
     const parsed = toolExecuteArguments.safeParse(shape);
     if (!parsed.success) {
-      return refuse(
-        `Invalid tool_execute arguments: ${describeZodIssues(parsed.error, 'arguments')}. Pass toolKey (a string) and arguments (an object).`,
+      return Promise.resolve(
+        refuse(
+          `Invalid tool_execute arguments: ${describeZodIssues(parsed.error, 'arguments')}. Pass toolKey (a string) and arguments (an object).`,
+        ),
       );
     }
     checked = parsed.data;
   }
   const toolArguments = typeof rawArguments === 'string' ? parseJsonObject(rawArguments) : (checked.arguments ?? {});
   if (toolArguments === undefined) {
-    return refuse(
-      'Invalid tool_execute arguments: "arguments" must be an object (or a JSON object string).',
-      checked.toolKey,
+    return Promise.resolve(
+      refuse(
+        'Invalid tool_execute arguments: "arguments" must be an object (or a JSON object string).',
+        checked.toolKey,
+      ),
     );
   }
   const toolKey = checked.toolKey.trim();
-  try {
-    const starting = waitForCalledServer(context, toolKey, caller, meta, extra);
-    const waited = starting ? await starting : undefined;
-    return await runToolCall(context, {
+  const call = (waited: CalledServerWait | undefined) =>
+    runToolCall(context, {
       event: 'tool_execute',
       toolKey,
       args: toolArguments,
@@ -70,7 +87,7 @@ export async function handleToolExecute(
       extra,
       ...(waited ? { timeoutMs: waited.remainingMs } : {}),
     });
-  } catch (error) {
+  const fail = (error: unknown): ToolCallResult => {
     // A bad retry (`requestState`) is a protocol error of the request, not a failure of the tool.
     if (extra.signal.aborted || error instanceof JsonRpcWireError) throw error;
     // The person must authorize a backend first: a client that can show them the URL gets it as an elicitation.
@@ -80,6 +97,12 @@ export async function handleToolExecute(
     const protocolError = metaToolProtocolError(error);
     if (protocolError) throw protocolError;
     return toErrorResult(error);
+  };
+  try {
+    const starting = waitForCalledServer(context, toolKey, caller, meta, extra);
+    return (starting ? starting.then(call) : call(undefined)).catch(fail);
+  } catch (error) {
+    return Promise.reject(error).catch(fail);
   }
 }
 

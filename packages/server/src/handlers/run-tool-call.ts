@@ -95,43 +95,65 @@ export function runToolCall(context: HandlerContext, run: ToolCallRun): Promise<
 /**
  * A call that is no round of ours (no retry, nothing to park: nearly every forwarded call): the backend call alone,
  * with no round built for it. Only a 2026-07-28 backend's `input_required` answer is bound and sealed, as a round's
- * first answer is (`input/backend-input-state.ts`).
+ * first answer is (`input/backend-input-state.ts`). Promise reactions rather than async functions, here and in
+ * `callBackend`: each async layer returning a promise costs a promise and turns more on every forwarded call.
  */
-async function callOnce(context: HandlerContext, run: ToolCallRun): Promise<ToolCallResult> {
+function callOnce(context: HandlerContext, run: ToolCallRun): Promise<ToolCallResult> {
   const progress = createProgressForwarder(run.meta, run.extra);
-  const result = await callBackend(context, run, { signal: run.extra.signal, onProgress: progress.onProgress });
-  // Nothing is awaited that need not be (a promise and a turn each).
-  const settling = progress.settle();
-  if (settling) await settling;
+  return callBackend(context, run, { signal: run.extra.signal, onProgress: progress.onProgress }).then((result) => {
+    // Nothing is awaited that need not be (a promise and a turn each).
+    const settling = progress.settle();
+    return settling ? settling.then(() => boundAnswer(context, run, result)) : boundAnswer(context, run, result);
+  });
+}
+
+/** The result as the client gets it: a backend's `input_required` bound and sealed, anything else as it is. */
+function boundAnswer(context: HandlerContext, run: ToolCallRun, result: ToolCallResult): ToolCallResult {
   if (!isInputRequiredResult(result)) return result;
   const serverId = parseToolKey(run.toolKey)?.serverId ?? '';
   return passInputRequired(context.inputs, result, serverId, roundBinding(run.caller, run.toolKey, run.args));
 }
 
 /** One call to the backend, audited. */
-async function callBackend(context: HandlerContext, run: ToolCallRun, call: BackendCall): Promise<ToolCallResult> {
-  const { event, toolKey, caller, extra } = run;
+function callBackend(context: HandlerContext, run: ToolCallRun, call: BackendCall): Promise<ToolCallResult> {
   const started = performance.now();
-  const serverId = parseToolKey(toolKey)?.serverId;
-  const target = { event, toolKey, ...(serverId ? { serverId } : {}), ...callerFields(caller) };
+  let running: Promise<ToolCallResult>;
   try {
-    const result = await context.catalog.execute(toolKey, run.args, caller, executeOptions(context, run, call));
-    const asks = isInputRequiredResult(result);
-    if (serverId !== undefined && !asks) context.noteLinks?.(serverId, result);
-    context.audit(
-      { ...target, outcome: asks ? 'input_required' : result.isError ? 'tool_error' : 'ok' },
-      extra,
-      started,
-    );
-    return result;
+    running = context.catalog.execute(run.toolKey, run.args, run.caller, executeOptions(context, run, call));
   } catch (error) {
-    context.audit(
-      { ...target, outcome: call.signal.aborted ? 'cancelled' : 'error', ...errorFields(error) },
-      extra,
-      started,
-    );
-    throw error;
+    running = Promise.reject(error);
   }
+  return running.then(
+    (result) => {
+      const serverId = parseToolKey(run.toolKey)?.serverId;
+      const asks = isInputRequiredResult(result);
+      if (serverId !== undefined && !asks) context.noteLinks?.(serverId, result);
+      context.audit(
+        { ...auditTarget(run, serverId), outcome: asks ? 'input_required' : result.isError ? 'tool_error' : 'ok' },
+        run.extra,
+        started,
+      );
+      return result;
+    },
+    (error: unknown) => {
+      const serverId = parseToolKey(run.toolKey)?.serverId;
+      context.audit(
+        {
+          ...auditTarget(run, serverId),
+          outcome: call.signal.aborted ? 'cancelled' : 'error',
+          ...errorFields(error),
+        },
+        run.extra,
+        started,
+      );
+      throw error;
+    },
+  );
+}
+
+/** What an audit record of one backend call names: the event, the tool, its server and the caller. */
+function auditTarget(run: ToolCallRun, serverId: string | undefined) {
+  return { event: run.event, toolKey: run.toolKey, ...(serverId ? { serverId } : {}), ...callerFields(run.caller) };
 }
 
 /** The catalog's options of one backend call: only what is set (one object, filled in place: every call builds it). */

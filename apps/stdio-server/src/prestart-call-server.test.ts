@@ -55,7 +55,22 @@ describe('prestartCallServer', () => {
 
   it('starts nothing for another command, a help request or a key without a server', async () => {
     const path = await configWith('commands', { mcpServers: { fixture: plain } });
+    // The options a prestart allows, each with a valid value, still start it.
+    expect(
+      startedFor(['call', 'fixture:echo', '{"a":1}', '--json', '--mode', 'proxy', '--log-level', 'debug', '-c', path]),
+    ).toEqual(['fixture']);
     for (const argv of [
+      // Options that may hide the server, mean nothing to `call`, are misspelt, lack a value or have a wrong one.
+      ['call', 'fixture:echo', '--config', path, '--project', 'team-a'],
+      ['call', 'fixture:echo', '--config', path, '--limit', '3'],
+      ['call', 'fixture:echo', '--config', path, '--confg', path],
+      ['call', 'fixture:echo', '--config'],
+      ['call', 'fixture:echo', '--config', path, '--mode', 'both'],
+      ['call', 'fixture:echo', '--config', path, '--log-level', 'loud'],
+      // Arguments that are not one JSON object, or too many of them.
+      ['call', 'fixture:echo', 'not json', '--config', path],
+      ['call', 'fixture:echo', '[1]', '--config', path],
+      ['call', 'fixture:echo', '{}', 'extra', '--config', path],
       ['search', 'fixture:echo', '--config', path],
       ['serve', '--config', path],
       ['call', 'fixture:echo', '--help', '--config', path],
@@ -81,6 +96,13 @@ describe('prestartCallServer', () => {
       remote: { url: 'http://127.0.0.1:1/mcp' },
       numberInEnv: { ...plain, env: { PORT: 8080 } },
       itself: { command: 'search-mcp', args: ['serve'] },
+      // Keys that change nothing about the launch, but typed wrong: the config refuses the entry.
+      textTimeout: { ...plain, timeoutMs: '30s' },
+      textTags: { ...plain, tags: 'demo' },
+      listPermissions: { ...plain, toolPermissions: [] },
+      toolOverrides: { ...plain, tools: { echo: { description: 'x' } } },
+      unknownKey: { ...plain, autoApprove: ['echo'] },
+      unnormalizedCwd: { ...plain, cwd: `${directory}/` },
     };
     for (const [name, entry] of Object.entries(entries)) {
       const path = await configWith(name, { mcpServers: { fixture: entry } });
@@ -92,6 +114,10 @@ describe('prestartCallServer', () => {
     const files: Record<string, unknown> = {
       comments: `{ // a comment\n "mcpServers": { "fixture": ${JSON.stringify(plain)} } }`,
       vsCode: { servers: { other: plain }, mcpServers: { fixture: plain } },
+      // Claude Code's per-directory entries may replace it (and Search MCP's own projects may hide it).
+      projects: { mcpServers: { fixture: plain }, projects: { [directory]: { mcpServers: { fixture: plain } } } },
+      // Two keys that become one id: the config refuses both.
+      sameId: { mcpServers: { fixture: plain, Fixture: plain } },
       notAnId: { mcpServers: { Fixture: plain } },
       missingFile: undefined,
     };

@@ -5,12 +5,13 @@
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixtureServerPath } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cli, everythingEntry } from './forwarding-support.js';
+import { processesWith } from './support/process-tree.js';
 
 interface Run {
   code: number;
@@ -35,8 +36,12 @@ describe('search-mcp call', () => {
   let marker: string;
   let scopedMarker: string;
   let firstStart: string;
-  let abandonedStart: string;
-  let interruptedStart: string;
+  const abandonedMarker = `search-mcp-call-test-abandoned-${process.pid}`;
+  const interruptedMarker = `search-mcp-call-test-interrupted-${process.pid}`;
+  const abandonedEntry = {
+    command: process.execPath,
+    args: ['-e', `setInterval(() => {}, 1e6) // ${abandonedMarker}`],
+  };
 
   beforeAll(async () => {
     directory = await mkdtemp(join(tmpdir(), 'search-mcp-call-'));
@@ -44,8 +49,6 @@ describe('search-mcp call', () => {
     marker = join(directory, 'hanging-was-spawned');
     scopedMarker = join(directory, 'scoped-was-spawned');
     firstStart = join(directory, 'once-pid');
-    abandonedStart = join(directory, 'abandoned-pid');
-    interruptedStart = join(directory, 'interrupted-pid');
     const node = process.execPath;
     const fixture = fixtureServerPath('stdio-fixture-server.mjs');
     await writeFile(
@@ -55,21 +58,7 @@ describe('search-mcp call', () => {
           everything: { command: node, args: [everythingEntry] },
           // Writes its pid when it starts and refuses (exit 4) to start a second time.
           once: { command: node, args: [fixture, '--only-first-start', firstStart] },
-          interrupted: {
-            command: node,
-            args: [
-              '-e',
-              `require('node:fs').writeFileSync(${JSON.stringify(interruptedStart)}, String(process.pid)); setInterval(() => {}, 1e6)`,
-            ],
-          },
-          // Writes its pid at once (before any import), then waits forever.
-          abandoned: {
-            command: node,
-            args: [
-              '-e',
-              `require('node:fs').writeFileSync(${JSON.stringify(abandonedStart)}, String(process.pid)); setInterval(() => {}, 1e6)`,
-            ],
-          },
+          interrupted: { command: node, args: ['-e', `setInterval(() => {}, 1e6) // ${interruptedMarker}`] },
           // A typo'd key: `node` without its script reads a program from stdin and never answers.
           typo: { command: node, arg: [everythingEntry], startupTimeoutMs: 60_000 },
           // Leaves a mark when spawned, then never answers either.
@@ -127,7 +116,7 @@ describe('search-mcp call', () => {
     const run = await runCli(['call', 'evrything:get-sum', '{"a":1,"b":2}', '--config', config]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`no server "evrything" in ${config}; did you mean "everything"?`);
-    expect(run.stderr).toContain('(servers: everything, once, interrupted, abandoned, typo, hanging, scoped, missing)');
+    expect(run.stderr).toContain('(servers: everything, once, interrupted, typo, hanging, scoped, missing)');
     expect(existsSync(marker)).toBe(false);
   });
 
@@ -157,14 +146,15 @@ describe('search-mcp call', () => {
     expect(run.stdout).toContain('Echo: early');
   });
 
-  it('ends the server it started early when the command line turns out wrong', async () => {
-    const run = await runCli(['call', 'abandoned:echo', 'not json', '--config', config]);
+  it('ends the server it started early when the config turns out invalid', async () => {
+    // Only the full parse sees that `search` is wrong (a usage error after the server was spawned).
+    const invalid = join(directory, 'invalid.json');
+    await writeFile(invalid, JSON.stringify({ mcpServers: { abandoned: abandonedEntry }, search: 'not an object' }));
+    const run = await runCli(['call', 'abandoned:echo', '{}', '--config', invalid]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('the arguments are not valid JSON');
-    // It was started (it wrote its pid) and does not outlive the command.
-    await vi.waitFor(() => expect(existsSync(abandonedStart)).toBe(true), { timeout: 10_000, interval: 20 });
-    const pid = Number(await readFile(abandonedStart, 'utf8'));
-    await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 20_000, interval: 20 });
+    expect(run.stderr).toContain('search: expected object');
+    // Its command line names this marker from its spawn on, whether or not it got to run.
+    await vi.waitFor(() => expect(processesWith(abandonedMarker)).toEqual([]), { timeout: 20_000, interval: 50 });
   });
 
   it('ends the server it started early when interrupted while it still loads (Ctrl-C)', async () => {
@@ -172,23 +162,13 @@ describe('search-mcp call', () => {
       stdio: 'ignore',
     });
     const exited = once(child, 'exit');
-    // The server writes its pid within milliseconds of its spawn, while the CLI still loads the runtime.
-    await vi.waitFor(() => expect(existsSync(interruptedStart)).toBe(true), { timeout: 20_000, interval: 5 });
+    // Spawned within the CLI's first milliseconds, long before the runtime has loaded.
+    await vi.waitFor(() => expect(processesWith(interruptedMarker)).not.toEqual([]), { timeout: 20_000, interval: 5 });
     child.kill('SIGINT');
     const [code, signal] = await exited;
-    // Ended by the signal (still loading) or exit 130 (its shutdown had begun): either way, as interrupted.
+    // Ended by the signal (still loading) or exit 130 (its shutdown had begun): either way, as interrupted. That the
+    // early handler alone ends it is checked without the CLI in prestart-signals.test.ts.
     expect(code === 130 || signal === 'SIGINT').toBe(true);
-    const pid = Number(await readFile(interruptedStart, 'utf8'));
-    await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 20_000, interval: 20 });
+    await vi.waitFor(() => expect(processesWith(interruptedMarker)).toEqual([]), { timeout: 20_000, interval: 50 });
   });
 });
-
-/** Whether a process exists. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  return true;
-}

@@ -35,15 +35,16 @@ function isBare(specifier: string): boolean {
 
 /**
  * The bare module specifiers a built ES module imports: static imports and re-exports, dynamic `import("…")` with a
- * string, and `require("…")` (tsup's `createRequire` shim). Lexed, not matched with a regular expression, so code
- * that merely mentions `import` in a string is not counted.
+ * string, and `require("…")` (tsup's `createRequire` shim, or a module's own lazy `createRequire`). Imports are
+ * lexed, not matched with a regular expression, so code that merely mentions `import` in a string is not counted.
  */
 export async function bareImportsOfModule(code: string): Promise<string[]> {
   await init;
   const [imports] = parse(code);
   const found = new Set<string>();
   for (const entry of imports) if (entry.n !== undefined && isBare(entry.n)) found.add(entry.n);
-  for (const match of code.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)) {
+  // `require2(…)`: esbuild renames a module's own `require` (a lazy `createRequire`) next to its shim.
+  for (const match of code.matchAll(/\brequire\d*\(\s*["']([^"']+)["']\s*\)/g)) {
     if (match[1] && isBare(match[1])) found.add(match[1]);
   }
   return [...found].filter((specifier) => !specifier.startsWith('node:')).sort();

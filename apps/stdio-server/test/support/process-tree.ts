@@ -78,3 +78,13 @@ export async function waitUntil(
   }
   throw new Error(`timed out waiting for ${what}`);
 }
+
+/** The pids of the running processes (zombies left out) whose command line contains `marker`, from one `ps`. */
+export function processesWith(marker: string): number[] {
+  const found: number[] = [];
+  for (const line of execFileSync('ps', ['-e', '-o', 'pid=,stat=,args='], { encoding: 'utf8' }).trim().split('\n')) {
+    const [, pid = '0', state = '', args = ''] = /^\s*(\d+)\s+(\S*)\s?(.*)$/.exec(line) ?? [];
+    if (!state.startsWith('Z') && args.includes(marker) && Number(pid) !== process.pid) found.push(Number(pid));
+  }
+  return found;
+}

@@ -31,6 +31,7 @@ const discardReasons: Record<DiscardReason, string> = {
   ended: 'it had already ended',
   launch: "its launch is not the config's",
   pinned: 'the entry pins its protocol era',
+  foreign: 'another copy of @search-mcp/client-manager started it',
 };
 
 /** The factory the manager uses: stdio servers as watched child processes, remote ones over HTTP or SSE. */
@@ -60,10 +61,13 @@ async function openStdio(request: ConnectionRequest, settings: ConnectionFactory
     probesEra: request.protocolEra === 'auto',
   });
   if (adoption.outcome === 'adopted') logger.debug('adopted the process started before the manager');
-  if (adoption.outcome === 'discarded')
+  if (adoption.outcome === 'discarded') {
     logger.info('did not adopt the process started for this server before the manager', {
       reason: discardReasons[adoption.reason],
     });
+    // Ended at once; a lock file or port it holds is free once it has exited.
+    await adoption.exited;
+  }
   let first = true;
   const spawn = () => {
     const takeOver = first && adoption.outcome === 'adopted' ? adoption.process : undefined;

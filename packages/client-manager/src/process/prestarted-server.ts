@@ -32,18 +32,27 @@ interface FullLaunch {
 
 /**
  * Prestarted servers not yet adopted or discarded. They run in their own process group, which nothing else ends
- * while they wait: the host's `exit` ends them, and so does a SIGINT, SIGTERM or SIGHUP (Ctrl-C while the host still
- * loads), after which the signal is raised again when nobody else listens for it, so the host ends as it would have.
+ * while they wait (the process watchdog takes over only at adoption: a host killed with SIGKILL or crashing while
+ * it still loads leaves them running): the host's `exit` ends them, and so do SIGINT, SIGTERM, SIGHUP and SIGQUIT
+ * (Ctrl-C while the host still loads), after which the signal is raised again when nobody else listens for it, so
+ * the host ends as it would have.
  */
 const waiting = new Set<PrestartedServerProcess>();
-const endingSignals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+const endingSignals = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'] as const;
 const endWaiting = () => {
   for (const prestarted of waiting) prestarted.discard();
 };
 const endWaitingOnSignal = (signal: NodeJS.Signals) => {
   endWaiting();
-  if (globalThis.process.listenerCount(signal) === 0) globalThis.process.kill(globalThis.process.pid, signal);
+  if (globalThis.process.listenerCount(signal) > 0) return;
+  try {
+    globalThis.process.kill(globalThis.process.pid, signal);
+  } catch {
+    // A signal this platform cannot raise (Windows): exit as its default action would have.
+    globalThis.process.exit(128 + (signalNumbers[signal] ?? 0));
+  }
 };
+const signalNumbers: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGTERM: 15 };
 
 function watchHost(): void {
   globalThis.process.once('exit', endWaiting);
@@ -77,6 +86,18 @@ class PrestartedServerProcess implements PrestartedServer {
     this.forget();
     // It has had no request: nothing to lose by ending its group at once.
     this.process.signalGroup('SIGKILL');
+  }
+
+  /** Resolves once its process has exited, or after `withinMs`, whichever comes first. */
+  exited(withinMs: number): Promise<void> {
+    if (this.process.exit || this.state === 'adopted') return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, withinMs);
+      this.process.onexit = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
   }
 
   /**
@@ -126,20 +147,24 @@ export function prestartStdioServer(serverId: string, launch: StdioLaunch): Pres
 
 /**
  * Why a prestarted process was not adopted: it had already ended (the manager starts its own, whose failure is then
- * reported like any start's), its launch is not the config's, or the entry's era is pinned (such a server is
- * spawned by its client's connect, which must hear an exit during start-up).
+ * reported like any start's), its launch is not the config's, the entry's era is pinned (such a server is spawned by
+ * its client's connect, which must hear an exit during start-up), or another copy of this package made it.
  */
-export type DiscardReason = 'ended' | 'launch' | 'pinned';
+export type DiscardReason = 'ended' | 'launch' | 'pinned' | 'foreign';
 
 /** What became of the process prestarted for a server (none: nothing was waiting for it). */
 export type Adoption =
   | { outcome: 'adopted'; process: ServerProcess }
   | { outcome: 'none' }
-  | { outcome: 'discarded'; reason: DiscardReason };
+  | { outcome: 'discarded'; reason: DiscardReason; exited: Promise<void> };
+
+/** How long a start waits for a discarded process to exit (a lock or port it held is free again). */
+const discardedExitWaitMs = 250;
 
 /**
  * Takes the process prestarted for `serverId` out of `prestarted`: adopted when it still runs, was started with
- * `launch` and the connection probes the era (`auto`); otherwise ended unused (`discarded`).
+ * `launch` and the connection probes the era (`auto`); otherwise ended unused (`discarded`, with a promise of its
+ * exit, bounded, to await before starting another process of the same server).
  */
 export function adoptPrestartedServer(
   prestarted: PrestartedServer[],
@@ -150,19 +175,14 @@ export function adoptPrestartedServer(
   const index = prestarted.findIndex((entry) => entry.serverId === serverId);
   if (index === -1) return { outcome: 'none' };
   const [entry] = prestarted.splice(index, 1);
-  // One made by another copy of this package cannot be adopted; it is ended instead.
   if (!(entry instanceof PrestartedServerProcess)) {
     entry?.discard();
-    return { outcome: 'discarded', reason: 'launch' };
+    return { outcome: 'discarded', reason: 'foreign', exited: Promise.resolve() };
   }
-  if (!settings.probesEra) {
-    entry.discard();
-    return { outcome: 'discarded', reason: 'pinned' };
-  }
-  const adopted = entry.adopt(launch, settings.watchdog);
-  return typeof adopted === 'string'
-    ? { outcome: 'discarded', reason: adopted }
-    : { outcome: 'adopted', process: adopted };
+  const adopted = settings.probesEra ? entry.adopt(launch, settings.watchdog) : 'pinned';
+  if (typeof adopted !== 'string') return { outcome: 'adopted', process: adopted };
+  entry.discard();
+  return { outcome: 'discarded', reason: adopted, exited: entry.exited(discardedExitWaitMs) };
 }
 
 function sameLaunch(a: FullLaunch, b: FullLaunch): boolean {

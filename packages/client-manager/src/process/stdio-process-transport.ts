@@ -15,8 +15,9 @@ export interface StdioProcessTransportOptions {
   /** Ends the server's process group if the host dies (see `watchdog.cjs`). Without it, SIGKILL of the host orphans it. */
   watchdog?: ProcessWatchdog;
   /**
-   * A process already running this very launch (`prestartStdioServer`): `start()` takes it over instead of
-   * spawning, and reports its exit even if it ended before.
+   * A process already running this very launch (`prestartStdioServer`): `start()` takes it over instead of spawning.
+   * One that has ended is never adopted, and `start()` follows the adoption in the same tick, so no event of its is
+   * missed.
    */
   adopted?: ServerProcess;
   /** Called with each line the server writes to stderr (secrets already masked). */
@@ -134,8 +135,6 @@ export class StdioProcessTransport implements ProcessTransport {
     // EPIPE when the server died before reading what we wrote; the exit is reported through onclose.
     server.stdin.on('error', (error) => this.onerror?.(error));
     server.stderr.on('data', (chunk: Buffer) => this.stderrLines.push(chunk));
-    // An adopted process may have ended before anyone listened (its output is still in its pipes).
-    if (server.exit) server.onexit?.(server.exit);
     try {
       await server.spawned;
     } catch (error) {

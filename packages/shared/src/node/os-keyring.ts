@@ -9,6 +9,8 @@ import type { Entry } from '@napi-rs/keyring';
 import type { SecretResolver } from '../config/env-expansion.js';
 
 type EntryConstructor = typeof Entry;
+// Named `require` (`require2` once built) so that tests/packaging's reading of the built file sees the dependency.
+const require = createRequire(import.meta.url);
 let entryClass: EntryConstructor | undefined;
 
 /**
@@ -16,7 +18,7 @@ let entryClass: EntryConstructor | undefined;
  * secret, so every command would pay it for nothing (`search-mcp call` answers faster without it).
  */
 function keyringEntry(): EntryConstructor {
-  entryClass ??= (createRequire(import.meta.url)('@napi-rs/keyring') as { Entry: EntryConstructor }).Entry;
+  entryClass ??= (require('@napi-rs/keyring') as { Entry: EntryConstructor }).Entry;
   return entryClass;
 }
 

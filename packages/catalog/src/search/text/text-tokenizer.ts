@@ -19,11 +19,13 @@ import { createRequire } from 'node:module';
 import type lunrModule from 'lunr';
 import { cjkScriptOf, cjkTerms } from './cjk-segmenter.js';
 
+// Named `require` (`require2` once built) so that tests/packaging's reading of the built file sees the dependency.
+const require = createRequire(import.meta.url);
 let lunrLoaded: typeof lunrModule | undefined;
 
 /** lunr, loaded on the first stemmed word: a command that never searches (`search-mcp call`) never pays for it. */
 function lunr(): typeof lunrModule {
-  lunrLoaded ??= createRequire(import.meta.url)('lunr') as typeof lunrModule;
+  lunrLoaded ??= require('lunr') as typeof lunrModule;
   return lunrLoaded;
 }
 

@@ -1,6 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type ClientCapabilities,
   type ClientRequest,
@@ -12,7 +11,6 @@ import type { BackendPeer } from '../connection/backend-peer.js';
 import { notificationSchema, relayNotifications } from '../connection/notification-relays.js';
 import type { PeerHooks, PeerSettings } from '../connection/peer-settings.js';
 import { declaredReverseMethods, reverseRequestAnswerer } from '../reverse/reverse-request-answerer.js';
-import { dispatchResponsesDirectly } from './direct-response-dispatch.js';
 
 /**
  * The 1.x SDK client of a 2025-era backend, remembering the protocol revision `initialize` settled on (the 1.x
@@ -33,16 +31,6 @@ export class BackendClient extends Client implements BackendPeer {
 
   get protocolVersion(): string | undefined {
     return this.negotiatedVersion;
-  }
-
-  /**
-   * Connects as the SDK does; answers to our requests then skip its classification of every inbound message
-   * (`dispatchResponsesDirectly`).
-   */
-  override async connect(transport: Transport, options?: RequestOptions): Promise<void> {
-    const before = transport.onmessage;
-    await super.connect(transport, options);
-    dispatchResponsesDirectly(this, transport, before);
   }
 
   checkHealth(options: { timeout: number }): Promise<unknown> {

@@ -1,18 +1,9 @@
 import { fixtureServer } from '@search-mcp/test-kit';
 import { describe, expect, it } from 'vitest';
 import { pidOf, useManagers } from '../test/manager-harness.js';
+import { isProcessAlive } from '../test/test-support.js';
 
 const { createManager } = useManagers();
-
-/** Whether a process exists (a zombie counts as gone: it has exited and only waits for its parent to reap it). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  return true;
-}
 
 describe('McpClientManager.close({ promptly })', () => {
   it('ends a running server at once instead of giving it the shutdown grace to exit by itself', async () => {
@@ -25,6 +16,6 @@ describe('McpClientManager.close({ promptly })', () => {
     await manager.start('lingering');
     const pid = pidOf(manager, 'lingering');
     await manager.close({ promptly: true });
-    expect(alive(pid)).toBe(false);
+    expect(isProcessAlive(pid)).toBe(false);
   });
 });

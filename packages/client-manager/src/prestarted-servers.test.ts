@@ -1,23 +1,14 @@
 import { fixtureServer } from '@search-mcp/test-kit';
 import { describe, expect, it, vi } from 'vitest';
+import { isProcessAlive } from '../test/test-support.js';
 import { pidOf } from '../test/manager-harness.js';
 import { managerTest } from '../test/manager-test.js';
 import { prestartStdioServer } from './prestart.js';
 
-/** Whether a process exists (a reaped one does not; a zombie still answers until node reaps it). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  return true;
-}
-
 async function gone(pid: number | undefined): Promise<void> {
   if (pid === undefined) throw new Error('the prestarted process has no pid');
   // The group is signalled at once; node reaps the child on its SIGCHLD a moment later.
-  await vi.waitFor(() => expect(alive(pid)).toBe(false), { timeout: 20_000, interval: 20 });
+  await vi.waitFor(() => expect(isProcessAlive(pid)).toBe(false), { timeout: 20_000, interval: 20 });
 }
 
 describe.concurrent('prestarted stdio servers (McpClientManagerOptions.prestarted)', () => {
@@ -58,7 +49,7 @@ describe.concurrent('prestarted stdio servers (McpClientManagerOptions.prestarte
       const unclaimed = prestartStdioServer('not-in-the-config', entry);
       const { manager } = createManager({ fixture: entry }, { prestarted: [unclaimed] });
       await manager.start('fixture');
-      expect(alive(unclaimed.pid as number)).toBe(true);
+      expect(isProcessAlive(unclaimed.pid as number)).toBe(true);
       await manager.close();
       await gone(unclaimed.pid);
     },

@@ -2,13 +2,10 @@
  * `@search-mcp/shared/node`: finding and reading config files. The root entry does no I/O
  * (packages/shared/README.md, "Entries"), so everything that touches `node:` modules lives here.
  */
-export { findAndLoadConfig, resolveConfigPath, CONFIG_PATH_ENV_VARIABLE } from './node/find-config.js';
-export type {
-  ConfigPathSource,
-  LoadedConfig,
-  ResolveConfigPathOptions,
-  ResolvedConfigPath,
-} from './node/find-config.js';
+export { resolveConfigPath, CONFIG_PATH_ENV_VARIABLE } from './node/config-location.js';
+export type { ConfigPathSource, ResolveConfigPathOptions, ResolvedConfigPath } from './node/config-location.js';
+export { findAndLoadConfig } from './node/find-config.js';
+export type { LoadedConfig } from './node/find-config.js';
 export { loadConfig } from './node/load-config.js';
 export type { LoadConfigOptions } from './node/load-config.js';
 export { JsonSyntaxError, parseJsonWithComments } from './node/parse-json-with-comments.js';

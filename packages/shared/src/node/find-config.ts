@@ -14,14 +14,6 @@ import {
 } from './config-location.js';
 import { loadConfig } from './load-config.js';
 
-export {
-  CONFIG_PATH_ENV_VARIABLE,
-  type ConfigPathSource,
-  type ResolvedConfigPath,
-  type ResolveConfigPathOptions,
-  resolveConfigPath,
-} from './config-location.js';
-
 export interface LoadedConfig extends ResolvedConfigPath {
   config: ResolvedConfig;
 }

@@ -6,15 +6,28 @@ export interface ProcessEntry {
   args: string;
 }
 
-/** Every process below `pid` (children, grandchildren, …) with its command line, from `ps`. */
-export function processTree(pid: number): ProcessEntry[] {
-  const rows = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,args='], { encoding: 'utf8' })
+interface ProcessRow {
+  pid: number;
+  ppid: number;
+  /** `ps`'s state letters (`Z…` for a zombie not yet reaped). */
+  state: string;
+  args: string;
+}
+
+/** Every process of the machine, from one `ps` listing. */
+function listProcesses(): ProcessRow[] {
+  return execFileSync('ps', ['-e', '-o', 'pid=,ppid=,stat=,args='], { encoding: 'utf8' })
     .trim()
     .split('\n')
     .map((line) => {
-      const [, child = '0', parent = '0', args = ''] = /^\s*(\d+)\s+(\d+)\s?(.*)$/.exec(line) ?? [];
-      return { pid: Number(child), ppid: Number(parent), args };
+      const [, pid = '0', ppid = '0', state = '', args = ''] = /^\s*(\d+)\s+(\d+)\s+(\S*)\s?(.*)$/.exec(line) ?? [];
+      return { pid: Number(pid), ppid: Number(ppid), state, args };
     });
+}
+
+/** Every process below `pid` (children, grandchildren, …) with its command line, from `ps`. */
+export function processTree(pid: number): ProcessEntry[] {
+  const rows = listProcesses();
   const found: ProcessEntry[] = [];
   const walk = (parent: number) => {
     for (const row of rows) {
@@ -53,11 +66,7 @@ export function alive(pid: number): boolean {
  * than one `ps` per process: a test polling a tree of seven backends spawned seven a check.
  */
 export function stillAlive(pids: readonly number[]): number[] {
-  const living = new Set<number>();
-  for (const line of execFileSync('ps', ['-e', '-o', 'pid=,stat='], { encoding: 'utf8' }).trim().split('\n')) {
-    const [, pid = '0', state = ''] = /^\s*(\d+)\s+(\S*)/.exec(line) ?? [];
-    if (!state.startsWith('Z')) living.add(Number(pid));
-  }
+  const living = new Set(listProcesses().flatMap((row) => (row.state.startsWith('Z') ? [] : [row.pid])));
   return pids.filter((pid) => living.has(pid));
 }
 
@@ -81,10 +90,7 @@ export async function waitUntil(
 
 /** The pids of the running processes (zombies left out) whose command line contains `marker`, from one `ps`. */
 export function processesWith(marker: string): number[] {
-  const found: number[] = [];
-  for (const line of execFileSync('ps', ['-e', '-o', 'pid=,stat=,args='], { encoding: 'utf8' }).trim().split('\n')) {
-    const [, pid = '0', state = '', args = ''] = /^\s*(\d+)\s+(\S*)\s?(.*)$/.exec(line) ?? [];
-    if (!state.startsWith('Z') && args.includes(marker) && Number(pid) !== process.pid) found.push(Number(pid));
-  }
-  return found;
+  return listProcesses()
+    .filter((row) => !row.state.startsWith('Z') && row.args.includes(marker) && row.pid !== process.pid)
+    .map((row) => row.pid);
 }

@@ -17,7 +17,7 @@ import type { ExposedTask } from '../tasks/task-table.js';
 import { JsonRpcWireError, toJsonRpcError } from '../wire-errors.js';
 import { type CalledServerWait, type CalledTool, resolveCalledTool } from './called-server-wait.js';
 import type { HandlerContext } from './handler-context.js';
-import { runToolCall } from './run-tool-call.js';
+import { runToolCall, type ToolCallRun } from './run-tool-call.js';
 
 /**
  * A direct `tools/call` of a backend tool, by tool key (`server:tool`, `server.tool`, `server__tool`) or listed name,
@@ -78,7 +78,19 @@ function callResolved(
       );
     }
   }
-  return runToolCall(context, {
+  return runToolCall(context, directCallRun(toolKey, args, caller, meta, extra, waited));
+}
+
+/** The run of a direct call: after a wait for its server, the call gets what the wait left of its timeout. */
+function directCallRun(
+  toolKey: string,
+  args: Record<string, unknown>,
+  caller: Caller,
+  meta: Record<string, unknown> | undefined,
+  extra: RequestExtra,
+  waited: CalledServerWait | undefined,
+): ToolCallRun {
+  return {
     event: 'tools/call',
     toolKey,
     args,
@@ -86,7 +98,7 @@ function callResolved(
     meta,
     extra,
     ...(waited ? { timeoutMs: waited.remainingMs } : {}),
-  });
+  };
 }
 
 /**
@@ -163,14 +175,8 @@ async function createTask(
 ): Promise<{ result: ToolCallResult; exposed: ExposedTask | undefined }> {
   const { tasks, session } = context;
   const result = await runToolCall(context, {
-    event: 'tools/call',
-    toolKey,
-    args,
-    caller,
-    meta,
-    extra,
+    ...directCallRun(toolKey, args, caller, meta, extra, waited),
     task: ttl !== undefined ? { ttl } : {},
-    ...(waited ? { timeoutMs: waited.remainingMs } : {}),
   });
   const created = result.task;
   const serverId = parseToolKey(toolKey)?.serverId;

@@ -10,8 +10,9 @@
  *   (a) server-everything's own start: spawn → initialized, with a bare SDK client over stdio;
  *   (b) `search-mcp call everything:get-sum '{"a":20,"b":22}'`: spawn of the CLI → its answer on stdout, and → its
  *       exit (after it has ended the server), answer checked.
- *   (c) for the breakdown: a fresh `node` importing the runtime, which the CLI loads while the server starts (the
- *       server is spawned first, `prestart-call-server.ts`; the SDK client module loads after the runtime);
+ *   (c) for the breakdown: a fresh `node` loading the CLI's `call` command chunk and what it imports (the runtime),
+ *       which the CLI loads while the server starts (the server is spawned first, `prestart-call-server.ts`; the SDK
+ *       client loads after the runtime);
  *   (d) for context: the same call without Search MCP, a fresh `node` whose 1.x SDK client spawns server-everything,
  *       calls get-sum and exits.
  * Goal: (b)'s answer ≤ 2 × (a) (medians); its exit is reported beside. The slow entry's mark must never appear: `call` starts only its own server.
@@ -19,11 +20,11 @@
  * Writes bench/results/one-shot-call.json and .md and prints the markdown to stdout.
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -88,10 +89,21 @@ function callMs(config: string): Promise<{ answerMs: number; exitMs: number }> {
   });
 }
 
-/** (c): a fresh node importing the runtime, as the CLI does before the spawn (the SDK client loads after it). */
+/**
+ * (c): a fresh node loading the `call` command of the built CLI, as the CLI does while its server starts: the chunk
+ * esbuild made for `src/commands/call-command.ts` (the CLI is one bundle: apps/stdio-server README, "How it is
+ * built"), with the runtime and the rest of what it imports statically. The SDK client loads later, at the connect.
+ */
 function bootMs(): Promise<number> {
-  const runtime = fileURLToPath(import.meta.resolve('@search-mcp/runtime'));
-  return nodeScriptMs(`await import(${JSON.stringify(pathToFileURL(runtime).href)});`);
+  const metafile = JSON.parse(readFileSync(join(dirname(cli), 'metafile-esm.json'), 'utf8')) as {
+    outputs: Record<string, { entryPoint?: string }>;
+  };
+  const output = Object.entries(metafile.outputs).find(([, { entryPoint }]) =>
+    entryPoint?.endsWith('src/commands/call-command.ts'),
+  )?.[0];
+  if (output === undefined) throw new Error('the CLI build has no chunk for src/commands/call-command.ts');
+  const chunk = join(dirname(dirname(cli)), output);
+  return nodeScriptMs(`await import(${JSON.stringify(pathToFileURL(chunk).href)});`);
 }
 
 /**
@@ -193,7 +205,7 @@ ${slowDelayMs / 1000} s late). ${runs} interleaved runs of each, after one unmea
 | (a) server-everything's own start (spawn → initialized, bare SDK client) | ${results.everythingStartMs.median} ms | ${results.everythingStartMs.all.join(', ')} |
 | (b) \`search-mcp call everything:get-sum\` (spawn → the answer 42 on stdout) | ${results.callMs.median} ms | ${results.callMs.all.join(', ')} |
 | (b′) the same call, spawn → exit (the server ended first) | ${results.callExitMs.median} ms | ${results.callExitMs.all.join(', ')} |
-| (c) part of (b): node importing the runtime (after the server's spawn, while it starts) | ${results.cliBootMs.median} ms | ${results.cliBootMs.all.join(', ')} |
+| (c) part of (b): node loading the CLI's \`call\` command and the runtime it imports (after the server's spawn, while it starts) | ${results.cliBootMs.median} ms | ${results.cliBootMs.all.join(', ')} |
 | (d) the same call without Search MCP: node + the 1.x SDK client spawning server-everything (spawn → exit) | ${results.bareCallMs.median} ms | ${results.bareCallMs.all.join(', ')} |
 
 (b) / (a): **${results.ratio}×** (goal ≤ ${goalRatio}×: **${ratio <= goalRatio ? 'met' : 'not met'}**); to its exit, (b′) / (a):

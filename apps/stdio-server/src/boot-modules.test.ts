@@ -68,8 +68,27 @@ function startCli(args: string[], modulesFile: string): ChildProcess {
   });
 }
 
+/**
+ * The CLI is one bundle (README, "How it is built"): a loaded chunk stands for every module esbuild put into it. Its
+ * metafile maps each output to its inputs (paths from this app's folder), so the checks below read the modules a
+ * command really loaded, as URLs like those of an unbundled build.
+ */
+const bundleInputs: ReadonlyMap<string, readonly string[]> = (() => {
+  const metafile = JSON.parse(readFileSync(join(appDirectory, 'dist', 'metafile-esm.json'), 'utf8')) as {
+    outputs: Record<string, { inputs: Record<string, unknown> }>;
+  };
+  return new Map(
+    Object.entries(metafile.outputs).map(([output, { inputs }]) => [
+      pathToFileURL(join(appDirectory, output)).href,
+      Object.keys(inputs).map((input) => pathToFileURL(realpathSync(join(appDirectory, input))).href),
+    ]),
+  );
+})();
+
+/** Every module loaded so far: each file Node loaded, and for a chunk of the bundle, the modules inside it. */
 async function loadedModules(modulesFile: string): Promise<string[]> {
-  return (await readFile(modulesFile, 'utf8')).split('\n').filter((line) => line !== '');
+  const files = (await readFile(modulesFile, 'utf8')).split('\n').filter((line) => line !== '');
+  return files.flatMap((url) => [url, ...(bundleInputs.get(url) ?? [])]);
 }
 
 /** Modules no command needs before it starts work: the runtime's, the SDKs', ajv, the tokenizer. */

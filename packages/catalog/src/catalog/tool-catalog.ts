@@ -11,7 +11,7 @@ import {
   type ToolCallResult,
   type ToolInfo,
 } from '@search-mcp/shared';
-import { ArgumentValidator } from '../execution/argument-validator.js';
+import { ArgumentValidator, loadArgumentValidation } from '../execution/argument-validator.js';
 import { ToolExecutor, type ToolExecutorOptions } from '../execution/tool-executor.js';
 import { RateLimiter, type RateLimiterOptions } from '../limits/rate-limiter.js';
 import { Bm25SearchProvider } from '../providers/bm25-search-provider.js';
@@ -313,6 +313,9 @@ export class ToolCatalog {
     let serverId: string;
     let toolName: string;
     if (resolved.kind === 'tool') {
+      // ajv loads before the first validation (undefined, so no await, once it has).
+      const validation = loadArgumentValidation();
+      if (validation) await validation;
       this.validator.validate(resolved.tool.toolKey, resolved.tool.inputSchema, argumentsObject);
       serverId = resolved.tool.serverName;
       // A tool an override renamed is called under the backend's own name.

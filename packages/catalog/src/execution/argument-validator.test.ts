@@ -1,7 +1,11 @@
 import { Ajv } from 'ajv';
 import { ValidationError, type JsonSchemaObject } from '@search-mcp/shared';
-import { describe, expect, it, vi } from 'vitest';
-import { ArgumentValidator } from './argument-validator.js';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { ArgumentValidator, loadArgumentValidation } from './argument-validator.js';
+
+beforeAll(async () => {
+  await loadArgumentValidation();
+});
 
 const schema = {
   $schema: 'http://json-schema.org/draft-07/schema#',

@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
 import {
   errorMessage,
@@ -10,31 +9,64 @@ import {
 } from '@search-mcp/shared';
 
 type Dialect = 'draft07' | 'draft2019' | 'draft2020';
+type AjvClass = new (options: Options) => Ajv;
 
-/** Where each dialect's Ajv class is, and its export's name (ajv is CommonJS). */
-const dialectModules: Readonly<Record<Dialect, { path: string; exportName: string }>> = {
-  draft07: { path: 'ajv', exportName: 'Ajv' },
-  draft2019: { path: 'ajv/dist/2019.js', exportName: 'Ajv2019' },
-  draft2020: { path: 'ajv/dist/2020.js', exportName: 'Ajv2020' },
-};
+interface AjvModules {
+  classes: Record<Dialect, AjvClass>;
+  addFormats: (ajv: Ajv) => Ajv;
+}
 
 const settings: Options = { allErrors: true, strict: false, validateSchema: false, allowUnionTypes: true };
 
+let ajvModules: AjvModules | undefined;
+let ajvLoading: Promise<void> | undefined;
+
 /**
- * ajv and ajv-formats (CommonJS, ~80 modules, a fifth of a second to load on a busy machine) are required on the
- * first validation, not when the catalog is built: a server answers `initialize` and `tools/list` without them, and
- * `require` keeps `validate` synchronous.
+ * ajv and ajv-formats (CommonJS, ~80 modules, a fifth of a second to load on a busy machine) are imported before the
+ * first validation, not when the catalog is built: a server answers `initialize` and `tools/list` without them.
+ * `import()` rather than `createRequire`, so that a bundler sees them: the CLI's bundle (apps/stdio-server README,
+ * "How it is built") keeps one ajv for the catalog and the SDKs. Undefined once loaded, so that a call awaits nothing
+ * (`ToolCatalog.execute` awaits only a pending load).
  */
-const requireFromHere = createRequire(import.meta.url);
+export function loadArgumentValidation(): Promise<void> | undefined {
+  if (ajvModules) return undefined;
+  ajvLoading ??= Promise.all([
+    import('ajv'),
+    import('ajv/dist/2019.js'),
+    import('ajv/dist/2020.js'),
+    import('ajv-formats'),
+  ]).then(([draft07, draft2019, draft2020, formats]) => {
+    ajvModules = {
+      classes: {
+        draft07: exportOf<AjvClass>(draft07, 'Ajv'),
+        draft2019: exportOf<AjvClass>(draft2019, 'Ajv2019'),
+        draft2020: exportOf<AjvClass>(draft2020, 'Ajv2020'),
+      },
+      addFormats: exportOf<(ajv: Ajv) => Ajv>(formats, 'default'),
+    };
+  });
+  // A failed import is retried by the next call rather than remembered.
+  ajvLoading.catch(() => {
+    ajvLoading = undefined;
+  });
+  return ajvLoading;
+}
+
+/**
+ * A CommonJS module's export through `import()`: Node names it on the namespace (or only under `default`, the
+ * `module.exports` object); a bundler's interop may nest it once more.
+ */
+function exportOf<T>(namespace: object, name: string): T {
+  const outer = namespace as Record<string, unknown>;
+  const inner = outer.default as Record<string, unknown> | undefined;
+  const found = (name === 'default' ? undefined : outer[name]) ?? inner?.[name] ?? inner?.default ?? inner;
+  if (typeof found !== 'function') throw new Error(`ajv: no export ${name}`);
+  return found as T;
+}
 
 function createAjv(dialect: Dialect): Ajv {
-  const { path, exportName } = dialectModules[dialect];
-  const AjvClass = (requireFromHere(path) as Record<string, new (options: Options) => Ajv>)[exportName];
-  if (!AjvClass) throw new Error(`${path} has no export ${exportName}`);
-  // ajv-formats is CommonJS; its function may arrive as the module or as its `default`.
-  const formatsModule = requireFromHere('ajv-formats') as { default?: (ajv: Ajv) => Ajv } & ((ajv: Ajv) => Ajv);
-  const addFormats = formatsModule.default ?? formatsModule;
-  return addFormats(new AjvClass(settings));
+  if (!ajvModules) throw new Error('ajv is not loaded yet (loadArgumentValidation() first)');
+  return ajvModules.addFormats(new ajvModules.classes[dialect](settings));
 }
 
 /**
@@ -58,7 +90,10 @@ export class ArgumentValidator {
     this.logger = options.logger ?? silentLogger;
   }
 
-  /** @throws ValidationError listing every problem. */
+  /**
+   * Only after `loadArgumentValidation()` has resolved (the catalog awaits it).
+   * @throws ValidationError listing every problem.
+   */
   validate(toolKey: string, schema: JsonSchemaObject, args: unknown): void {
     if (typeof args !== 'object' || args === null || Array.isArray(args)) {
       throw new ValidationError({

@@ -12,21 +12,12 @@ import { writeThirdPartyNotices } from '../../tooling/third-party-notices.js';
  * - what a library loads lazily with `require` (lunr, the keyring binding): esbuild cannot see through
  *   `createRequire`;
  * - native or file-relative code (the keyring binding, `open`'s scripts), and what a command loads only on demand
- *   (undici, ioredis, the OpenAI client, the `ui` command's HTTP app, the opt-in hybrid ranker).
+ *   (undici, the OpenAI SDK, the `ui` command's HTTP app, the opt-in hybrid ranker).
  * The libraries stay unbundled packages of their own for hosts that import them (tests/packaging checks both).
  */
-const external = [
-  'lunr',
-  '@napi-rs/keyring',
-  'undici',
-  'ioredis',
-  'open',
-  '@search-mcp/http',
-  '@search-mcp/openai',
-  '@search-mcp/embeddings',
-];
+const external = ['lunr', '@napi-rs/keyring', 'undici', 'openai', 'open', '@search-mcp/http', '@search-mcp/embeddings'];
 
-// Bundled CommonJS modules (cross-spawn, the OpenTelemetry API) `require` Node's built-ins: an ES module has no
+// Inlined CommonJS modules (cross-spawn, the OpenTelemetry API) `require` Node's built-ins: an ES module has no
 // `require` of its own, so every chunk gets one (esbuild renames a module's own `require` binding out of its way).
 const requireShim =
   "import { createRequire as __searchMcpCreateRequire } from 'node:module';\nconst require = __searchMcpCreateRequire(import.meta.url);";

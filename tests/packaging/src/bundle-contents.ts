@@ -43,10 +43,13 @@ export async function bareImportsOfModule(code: string): Promise<string[]> {
   const [imports] = parse(code);
   const found = new Set<string>();
   for (const entry of imports) if (entry.n !== undefined && isBare(entry.n)) found.add(entry.n);
-  // `require2(…)`: esbuild renames a module's own `require` (a lazy `createRequire`) next to its shim; `__require(…)`
-  // is its shim for an external `require` of inlined CommonJS. Inside inlined third-party modules, other `require("…")`
-  // text is that code's own business (ajv's code generator writes such calls as strings).
-  for (const match of withoutInlinedDependencies(code).matchAll(/\b(?:__)?require\d*\(\s*["']([^"']+)["']\s*\)/g)) {
+  // `require2(…)`: esbuild renames a module's own `require` (a lazy `createRequire`) next to its shim. Inside inlined
+  // third-party modules such text is that code's own business (ajv's code generator writes `require("…")` in strings).
+  for (const match of withoutInlinedDependencies(code).matchAll(/\brequire\d*\(\s*["']([^"']+)["']\s*\)/g)) {
+    if (match[1] && isBare(match[1])) found.add(match[1]);
+  }
+  // `__require(…)`: esbuild's shim for a `require` of inlined CommonJS that it left external, anywhere in the file.
+  for (const match of code.matchAll(/\b__require\(\s*["']([^"']+)["']\s*\)/g)) {
     if (match[1] && isBare(match[1])) found.add(match[1]);
   }
   return [...found].filter((specifier) => !specifier.startsWith('node:')).sort();

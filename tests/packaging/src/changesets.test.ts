@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { publishedPackages, readManifest, repositoryRoot, workspacePackages } from './workspace.js';
@@ -35,6 +35,24 @@ describe('changesets', () => {
     const published = publishedPackages().map((entry) => entry.name);
     expect((config.ignore ?? []).filter((name) => published.includes(name))).toEqual([]);
     expect(config.privatePackages).toEqual({ version: false, tag: false });
+  });
+
+  it('release the CLI whenever they release a library its bundle inlines (apps/stdio-server README, "How it is built")', () => {
+    // The bundle's inputs, from esbuild's metafile: the workspace packages whose code the CLI carries.
+    const cli = workspacePackages().find((entry) => entry.name === '@search-mcp/cli');
+    expect(cli).toBeDefined();
+    const metafile = JSON.parse(readFileSync(join(cli?.directory ?? '', 'dist', 'metafile-esm.json'), 'utf8')) as {
+      inputs: Record<string, unknown>;
+    };
+    const inputs = Object.keys(metafile.inputs).map((input) => resolve(cli?.directory ?? '', input));
+    const inlined = workspacePackages()
+      .filter((entry) => entry.name !== cli?.name && inputs.some((input) => input.startsWith(entry.directory + sep)))
+      .map((entry) => entry.name);
+    expect(inlined).toEqual(expect.arrayContaining(['@search-mcp/runtime', '@search-mcp/catalog']));
+    const pending = readdirSync(changesetDirectory).filter((file) => file.endsWith('.md') && file !== 'README.md');
+    const named = new Set(pending.flatMap((file) => packagesNamedIn(join(changesetDirectory, file))));
+    const released = inlined.filter((name) => named.has(name));
+    if (released.length > 0) expect(named.has('@search-mcp/cli'), `releases ${released.join(', ')}`).toBe(true);
   });
 
   it('turn the pending changesets into CHANGELOG.md files (`changeset version` on a copy of the repository)', async () => {

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -10,7 +11,9 @@ import { defineConfig } from 'vitest/config';
  * fresh process per file, 6 s without). Test files therefore leave no global state behind: they restore fake timers,
  * stubbed variables and `process.env` in their `afterEach`/`afterAll`, and close every server they start.
  */
-export function packageTestConfig(overrides: { include?: string[]; testTimeout?: number } = {}) {
+export function packageTestConfig(
+  overrides: { include?: string[]; testTimeout?: number; filesAtOnce?: number } = {},
+) {
   const timeout = overrides.testTimeout ?? 60_000;
   return defineConfig({
     test: {
@@ -18,6 +21,11 @@ export function packageTestConfig(overrides: { include?: string[]; testTimeout?:
       testTimeout: timeout,
       hookTimeout: timeout,
       isolate: false,
+      // vitest runs (cores − 1) files at once: one on 2 cores. A package whose files mostly wait on the processes they
+      // spawn (the apps' end-to-end tests) asks for at least `filesAtOnce`, so that its waits overlap.
+      ...(overrides.filesAtOnce !== undefined
+        ? { maxWorkers: Math.max(overrides.filesAtOnce, availableParallelism() - 1) }
+        : {}),
       // Test runs must neither read nor write the pins of the person running them (docs/trust.md, "Pinning and
       // quarantine"): the tests of pinning give their runtimes a pin store, or their children a state folder, of their own.
       // The same for the tool lists kept between runs (README, "Discovery before the servers are up").

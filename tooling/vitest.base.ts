@@ -11,9 +11,7 @@ import { defineConfig } from 'vitest/config';
  * fresh process per file, 6 s without). Test files therefore leave no global state behind: they restore fake timers,
  * stubbed variables and `process.env` in their `afterEach`/`afterAll`, and close every server they start.
  */
-export function packageTestConfig(
-  overrides: { include?: string[]; testTimeout?: number; filesAtOnce?: number } = {},
-) {
+export function packageTestConfig(overrides: { include?: string[]; testTimeout?: number; filesAtOnce?: number } = {}) {
   const timeout = overrides.testTimeout ?? 60_000;
   return defineConfig({
     test: {

@@ -83,8 +83,10 @@ export async function signInWithToken(consolePage: ConsolePage, token: string, p
   // Inserted at once, as a paste would: an OAuth access token is hundreds of characters, slow to type key by key.
   await page.keyboard.sendCharacter(token);
   await field?.press('Enter');
-  // Signed in (the navigation shows), or refused (the form says why, in an alert).
-  const settled = await page.waitForSelector('::-p-aria([name="Servers"][role="link"]), [role="alert"]');
+  // Signed in (the navigation shows), or refused (the sign-in form says why, in an alert). Only the form's alert: once
+  // signed in, a page may show alerts of its own (a viewer's events list says it needs an admin), sometimes before the
+  // navigation has rendered.
+  const settled = await page.waitForSelector('::-p-aria([name="Servers"][role="link"]), main.sign-in [role="alert"]');
   if ((await settled?.evaluate((element) => element.getAttribute('role'))) === 'alert') {
     throw new Error(`the console refused the token: ${await settled?.evaluate((element) => element.textContent)}`);
   }

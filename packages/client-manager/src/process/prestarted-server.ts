@@ -54,12 +54,18 @@ const endWaitingOnSignal = (signal: NodeJS.Signals) => {
 };
 const signalNumbers: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGTERM: 15 };
 
+let watchingHost = false;
+
 function watchHost(): void {
+  if (watchingHost) return;
+  watchingHost = true;
   globalThis.process.once('exit', endWaiting);
   for (const signal of endingSignals) globalThis.process.once(signal, endWaitingOnSignal);
 }
 
 function unwatchHost(): void {
+  if (!watchingHost) return;
+  watchingHost = false;
   globalThis.process.removeListener('exit', endWaiting);
   for (const signal of endingSignals) globalThis.process.removeListener(signal, endWaitingOnSignal);
 }
@@ -72,7 +78,6 @@ class PrestartedServerProcess implements PrestartedServer {
     private readonly launch: FullLaunch,
     private readonly process: ServerProcess,
   ) {
-    if (waiting.size === 0) watchHost();
     waiting.add(this);
   }
 
@@ -136,12 +141,23 @@ export function prestartStdioServer(serverId: string, launch: StdioLaunch): Pres
     env: { ...inheritedEnvironment(), ...launch.env },
     ...(launch.cwd !== undefined ? { cwd: launch.cwd } : {}),
   };
-  const process = new ServerProcess({
-    command: full.command,
-    args: [...full.args],
-    env: { ...full.env },
-    ...(full.cwd !== undefined ? { cwd: full.cwd } : {}),
-  });
+  // The host's handlers are in place before the spawn. A signal that arrives while the spawn returns (the server
+  // already runs: a Ctrl-C sent as soon as it shows, on a loaded machine) would otherwise meet no handler and end the
+  // host by its default action, leaving the server running in its own group. A handler installed first runs only
+  // once this function has returned, when the server is among the waiting ones it ends.
+  watchHost();
+  let process: ServerProcess;
+  try {
+    process = new ServerProcess({
+      command: full.command,
+      args: [...full.args],
+      env: { ...full.env },
+      ...(full.cwd !== undefined ? { cwd: full.cwd } : {}),
+    });
+  } catch (error) {
+    if (waiting.size === 0) unwatchHost();
+    throw error;
+  }
   return new PrestartedServerProcess(serverId, full, process);
 }
 

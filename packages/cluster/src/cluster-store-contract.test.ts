@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createJsonLineLogger } from '@search-mcp/shared';
 import { type RedisServer, startRedisServer } from '@search-mcp/test-kit/redis';
+import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ClusterMessage, ClusterStore } from './cluster-store.js';
 import { ClusterStoreError } from './cluster-store-error.js';
@@ -238,6 +239,74 @@ describe('the Redis cluster store', () => {
     const lost = lines.filter((line) => line.includes('lost its Redis connection'));
     expect(lost).toHaveLength(1);
     expect(lines.filter((line) => line.includes('reconnected to Redis'))).toHaveLength(1);
+  });
+
+  it('hears every channel subscribed while its message connection is being set up', async () => {
+    const keyPrefix = `setup-${randomUUID()}:`;
+    const one = await createRedisClusterStore({ url: redis.url, keyPrefix });
+    const two = await createRedisClusterStore({ url: redis.url, keyPrefix });
+    opened.push(one, two);
+    // One new channel per turn of the event loop while the connection opens: some land between its TCP connect and
+    // its ready check, where ioredis 5 answered the SUBSCRIBE, failed the check and reconnected without it.
+    const channels = Array.from({ length: 50 }, (_, index) => `channel-${index}`);
+    const heard = new Set<string>();
+    for (const channel of channels) {
+      two.subscribe(channel, () => heard.add(channel));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await vi.waitFor(
+      async () => {
+        for (const channel of channels) if (!heard.has(channel)) await one.publish(channel, 'hello');
+        expect(channels.filter((channel) => !heard.has(channel))).toEqual([]);
+      },
+      { timeout: 10_000, interval: 100 },
+    );
+  });
+
+  it('tries a refused SUBSCRIBE again until Redis accepts it, and says so in the log', async () => {
+    const user = `limited-${randomUUID()}`;
+    const admin = new Redis(redis.url);
+    try {
+      // A user with every command but no channel (Redis 7 ACL): its SUBSCRIBE is refused (NOPERM) until granted.
+      await admin.call('ACL', 'SETUSER', user, 'on', '>secret', '~*', '+@all', 'resetchannels');
+      const lines: string[] = [];
+      let refused: () => void = () => {};
+      const refusal = new Promise<void>((resolve) => {
+        refused = resolve;
+      });
+      const logger = createJsonLineLogger({
+        write: (line) => {
+          lines.push(line);
+          if (line.includes('could not subscribe')) refused();
+        },
+      });
+      const keyPrefix = `refused-${randomUUID()}:`;
+      const one = await createRedisClusterStore({ url: redis.url, keyPrefix });
+      const two = await createRedisClusterStore({
+        url: redis.url.replace('redis://', `redis://${user}:secret@`),
+        keyPrefix,
+        logger,
+      });
+      opened.push(one, two);
+      const heard: unknown[] = [];
+      two.subscribe('news', (message) => heard.push(message.body));
+      await refusal;
+      expect(lines.join('\n')).toMatch(/NOPERM/);
+
+      await admin.call('ACL', 'SETUSER', user, 'allchannels');
+      await vi.waitFor(
+        async () => {
+          await one.publish('news', 'heard after all');
+          expect(heard).toContain('heard after all');
+        },
+        { timeout: 10_000, interval: 100 },
+      );
+    } finally {
+      // Closed before the user goes: Redis drops its connections, which would reconnect without it.
+      await Promise.all(opened.splice(0).map((store) => store.close()));
+      await admin.call('ACL', 'DELUSER', user);
+      admin.disconnect();
+    }
   });
 
   it('counts only in whole numbers, with a clear error otherwise', async () => {

@@ -24,6 +24,9 @@ const defaultKeyPrefix = 'search-mcp:';
 const defaultConnectTimeoutMs = 5000;
 /** The longest pause between two reconnect attempts: a restarted Redis is found within this. */
 const maxReconnectDelayMs = 2000;
+/** The first pause before a failed SUBSCRIBE is tried again, and the longest (the pause doubles in between). */
+const resubscribeDelayMs = 500;
+const maxResubscribeDelayMs = 30_000;
 
 /**
  * Adds to a counter and answers `[count, ttlMs]` in one step: a counter this call creates expires `ttlMs` from now,
@@ -71,8 +74,8 @@ type ScriptedRedis = Redis & {
  * The store `search-mcp-http` replicas share, in Redis (`cluster: { redis: { url } }` in the config). Connects
  * before it answers, so a wrong URL or an unreachable Redis fails at start with a clear error. Afterwards it
  * reconnects forever; while Redis is away, commands wait at most `connectTimeoutMs` and then fail (never hang), and
- * `ping()` answers false at once. Messages travel on a second connection, whose subscriptions ioredis renews after a
- * reconnect.
+ * `ping()` answers false at once. Messages travel on a second connection, whose subscriptions the store renews each
+ * time it (re)connects, and tries again when one fails.
  */
 export async function createRedisClusterStore(settings: RedisClusterStoreSettings): Promise<ClusterStore> {
   const { url, description } = parseRedisUrl(settings.url);
@@ -100,8 +103,15 @@ export async function createRedisClusterStore(settings: RedisClusterStoreSetting
 
   let subscriber: Redis | undefined;
   const listeners = new Map<string, Set<ClusterMessageListener>>();
-  /** SUBSCRIBE commands not yet confirmed: a publish waits for them, so this store's own listeners hear it. */
+  /**
+   * Subscriptions not yet confirmed: a publish waits for them (each for at most `timeoutMs`), so this store's own
+   * listeners hear it.
+   */
   const pendingSubscriptions = new Set<Promise<unknown>>();
+  /** What `subscribe` waits for while the message connection is not ready: the SUBSCRIBE sent once it is. */
+  let renewal: { promise: Promise<unknown>; resolve: (subscribed: Promise<unknown>) => void } | undefined;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let failedAttempts = 0;
   let closed = false;
 
   const key = (name: string) => `${prefix}${name}`;
@@ -118,9 +128,17 @@ export async function createRedisClusterStore(settings: RedisClusterStoreSetting
   };
   const positive = (ttlMs: number) => Math.max(1, Math.ceil(ttlMs));
 
+  /**
+   * Messages travel on a connection of their own, opened by the first `subscribe`. Its subscriptions are kept here,
+   * not by ioredis (`autoResubscribe: false`): a SUBSCRIBE is sent only while the connection is ready, and each time it
+   * becomes ready (the first time and after every reconnect) it subscribes to every channel that has listeners. A
+   * SUBSCRIBE sent while ioredis 5 still sets the connection up answers before its ready check, whose INFO then fails
+   * in subscriber mode; ioredis reconnects without the subscriptions it had confirmed (redis/ioredis#2037), and the
+   * replica stayed deaf to its channels for good.
+   */
   const subscriberConnection = (): Redis => {
     if (subscriber) return subscriber;
-    const connection = client.duplicate();
+    const connection = client.duplicate({ lazyConnect: false, autoResubscribe: false });
     watchRedisConnection(connection, logger, 'messages');
     connection.on('message', (channel: string, text: string) => {
       const listening = listeners.get(channel.slice(prefix.length));
@@ -140,15 +158,74 @@ export async function createRedisClusterStore(settings: RedisClusterStoreSetting
         }
       }
     });
+    connection.on('ready', () => {
+      // `ready` comes a tick after the status: the connection may be gone again, and then the next `ready` renews.
+      if (closed || connection.status !== 'ready') return;
+      const waiting = renewal;
+      renewal = undefined;
+      const subscribed = subscribeNow([...listeners.keys()]);
+      waiting?.resolve(subscribed);
+    });
     subscriber = connection;
     return connection;
   };
-  const track = (command: Promise<unknown>, channel: string, action: string) => {
-    const pending = command.catch((error: unknown) => {
-      logger.warn(`could not ${action} a cluster channel`, { channel, error: errorMessage(error) });
+  /**
+   * Sends one SUBSCRIBE for `channels` when the message connection is ready (else its next `ready` does). One that
+   * fails on a ready connection (Redis too slow for `commandTimeout`, or refusing) is tried again, every channel with
+   * listeners, after a pause that doubles up to `maxResubscribeDelayMs`: a replica never stays deaf.
+   */
+  const subscribeNow = (channels: readonly string[]): Promise<unknown> => {
+    const connection = subscriber;
+    if (closed || !connection || connection.status !== 'ready' || channels.length === 0) return Promise.resolve();
+    return connection.subscribe(...channels.map(key)).then(
+      () => {
+        failedAttempts = 0;
+      },
+      (error: unknown) => {
+        if (closed) return;
+        const delayMs = Math.min(resubscribeDelayMs * 2 ** failedAttempts, maxResubscribeDelayMs);
+        failedAttempts += 1;
+        logger.warn('could not subscribe to cluster channels; trying again', {
+          channels: channels.join(', '),
+          error: errorMessage(error),
+          retryInMs: delayMs,
+        });
+        if (retryTimer) return;
+        retryTimer = setTimeout(() => {
+          retryTimer = undefined;
+          void subscribeNow([...listeners.keys()]);
+        }, delayMs);
+        retryTimer.unref();
+      },
+    );
+  };
+  /** Resolves once `channel` is subscribed: now when the message connection is ready, else when it next is. */
+  const subscribed = (channel: string): Promise<unknown> => {
+    const connection = subscriberConnection();
+    if (connection.status === 'ready') return subscribeNow([channel]);
+    if (!renewal) {
+      let resolve: (subscribed: Promise<unknown>) => void = () => {};
+      const promise = new Promise<unknown>((settle) => {
+        resolve = settle;
+      });
+      renewal = { promise, resolve };
+    }
+    return renewal.promise;
+  };
+  /** Keeps `command` among the pending subscriptions until it settles, at most `timeoutMs`: a publish never hangs. */
+  const track = (command: Promise<unknown>) => {
+    let timer: NodeJS.Timeout | undefined;
+    const pending = Promise.race([
+      command,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+        timer.unref();
+      }),
+    ]).finally(() => {
+      clearTimeout(timer);
+      pendingSubscriptions.delete(pending);
     });
     pendingSubscriptions.add(pending);
-    void pending.finally(() => pendingSubscriptions.delete(pending));
   };
 
   return {
@@ -246,14 +323,21 @@ export async function createRedisClusterStore(settings: RedisClusterStoreSetting
       if (!listening) {
         listening = new Set();
         listeners.set(channel, listening);
-        track(subscriberConnection().subscribe(key(channel)), channel, 'subscribe to');
+        track(subscribed(channel));
       }
       listening.add(listener);
       return () => {
         const current = listeners.get(channel);
         if (!current?.delete(listener) || current.size > 0) return;
         listeners.delete(channel);
-        if (!closed && subscriber) track(subscriber.unsubscribe(key(channel)), channel, 'unsubscribe from');
+        // While the connection is not ready it holds no subscription (ioredis renews none), and the next `ready`
+        // subscribes only channels that have listeners.
+        if (closed || subscriber?.status !== 'ready') return;
+        track(
+          subscriber.unsubscribe(key(channel)).catch((error: unknown) => {
+            logger.warn('could not unsubscribe from a cluster channel', { channel, error: errorMessage(error) });
+          }),
+        );
       };
     },
 
@@ -270,6 +354,9 @@ export async function createRedisClusterStore(settings: RedisClusterStoreSetting
       if (closed) return;
       closed = true;
       listeners.clear();
+      clearTimeout(retryTimer);
+      renewal?.resolve(Promise.resolve());
+      renewal = undefined;
       await Promise.all([client, subscriber].map((connection) => connection && quit(connection)));
     },
   };

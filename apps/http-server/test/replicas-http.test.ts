@@ -54,11 +54,12 @@ async function startReplica(name: string, store: ClusterStore, directory: string
     mcpServers: { pinned: { command: process.execPath, args: [fixtureServer, '--descriptions-file', descriptions] } },
     auth: { tokens: [{ id: 'main', token: mainToken }] },
   });
+  const pinStore = new FilePinStore({ path: join(directory, `pins-${name}.json`) });
   const runtime = createSearchMcpRuntime({
     config,
     logger: silentLogger,
     clusterStore: store,
-    pinStore: new FilePinStore({ path: join(directory, `pins-${name}.json`) }),
+    pinStore,
     toolListCache: false,
   });
   await runtime.manager.startAll();
@@ -74,6 +75,9 @@ async function startReplica(name: string, store: ClusterStore, directory: string
   cleanups.push(async () => {
     await http.close();
     await runtime.close();
+    // A pin store the host passes in is the host's to close: its last queued write lands before the folder goes.
+    pinStore.close();
+    await pinStore.flush();
   });
   const { port } = http.app.server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}`, runtime, http } satisfies Replica;

@@ -45,6 +45,9 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, input?: st
 describe('search-mcp secret and ${keyring:NAME} (kernel keyring)', () => {
   const session = `search-mcp-test-${process.pid}-${randomBytes(4).toString('hex')}`;
   const secretValue = `kr-${randomBytes(12).toString('hex')}`;
+  // The kernel keyring the secrets land in is the user's, shared by every session: a name of this run's own, so that
+  // a suite running beside this one (another clone's) neither finds nor deletes this run's secret.
+  const name = `TEST_TOKEN_${randomBytes(4).toString('hex').toUpperCase()}`;
   let directory: string;
   let config: string;
   let env: NodeJS.ProcessEnv;
@@ -62,7 +65,7 @@ describe('search-mcp secret and ${keyring:NAME} (kernel keyring)', () => {
     config = join(directory, 'config.json');
     await writeFile(
       config,
-      JSON.stringify({ mcpServers: { leaky: { command: process.execPath, args: [leaky, '${keyring:TEST_TOKEN}'] } } }),
+      JSON.stringify({ mcpServers: { leaky: { command: process.execPath, args: [leaky, `\${keyring:${name}}`] } } }),
     );
     const probe = await run('keyctl', ['--version'], env).catch((error: Error) => ({
       code: -1,
@@ -76,15 +79,15 @@ describe('search-mcp secret and ${keyring:NAME} (kernel keyring)', () => {
   });
 
   it('set stores from stdin, list shows the name only, the config resolves it and doctor masks it', async () => {
-    const set = await inKeyring(['secret', 'set', 'TEST_TOKEN'], `${secretValue}\n`);
+    const set = await inKeyring(['secret', 'set', name], `${secretValue}\n`);
     // keyctl's own line is the only thing on stderr.
     expect(set.stderr.replace(/^Joined session keyring: \d+\n/, '')).toBe('');
     expect(set.code).toBe(0);
-    expect(set.stdout).toContain('${keyring:TEST_TOKEN}');
+    expect(set.stdout).toContain(`\${keyring:${name}}`);
     expect(set.stdout).not.toContain(secretValue);
 
     const list = await inKeyring(['secret', 'list', '--json']);
-    expect(JSON.parse(list.stdout)).toEqual([{ name: 'TEST_TOKEN', inKeyring: true }]);
+    expect(JSON.parse(list.stdout)).toEqual([{ name: name, inKeyring: true }]);
     const index = await readFile(join(directory, 'state', 'keyring-secrets.json'), 'utf8');
     expect(index).not.toContain(secretValue);
 
@@ -93,21 +96,21 @@ describe('search-mcp secret and ${keyring:NAME} (kernel keyring)', () => {
     const output = doctor.stdout + doctor.stderr;
     expect(output).not.toContain(secretValue);
     expect(output).toContain('got ***');
-    expect(output).not.toContain('keyring secret TEST_TOKEN');
+    expect(output).not.toContain(`keyring secret ${name}`);
   });
 
   it('delete removes it: the config error names the fallbacks', async () => {
-    const deleted = await inKeyring(['secret', 'delete', 'TEST_TOKEN']);
+    const deleted = await inKeyring(['secret', 'delete', name]);
     expect(deleted.code).toBe(0);
     expect((await inKeyring(['secret', 'list', '--json'])).stdout.trim()).toBe('[]');
-    const again = await inKeyring(['secret', 'delete', 'TEST_TOKEN']);
+    const again = await inKeyring(['secret', 'delete', name]);
     expect(again.code).toBe(1);
-    expect(again.stderr).toContain('the OS keyring has no secret TEST_TOKEN');
+    expect(again.stderr).toContain(`the OS keyring has no secret ${name}`);
 
     const doctor = await inKeyring(['doctor', '--config', config]);
     const output = doctor.stdout.replace(/\s+/g, ' ');
-    expect(output).toContain('keyring secret TEST_TOKEN: the OS keyring has no secret TEST_TOKEN');
-    expect(output).toContain('search-mcp secret set TEST_TOKEN');
+    expect(output).toContain(`keyring secret ${name}: the OS keyring has no secret ${name}`);
+    expect(output).toContain(`search-mcp secret set ${name}`);
   });
 
   it('without a keyring: set fails saying so and naming the environment variable; the config error too', async () => {
@@ -116,19 +119,19 @@ describe('search-mcp secret and ${keyring:NAME} (kernel keyring)', () => {
       SEARCH_MCP_KEYRING: 'secret-service',
       DBUS_SESSION_BUS_ADDRESS: `unix:path=${join(directory, 'no-bus')}`,
     };
-    const set = await run(process.execPath, [cli, 'secret', 'set', 'TEST_TOKEN'], noKeyring, 'value\n');
+    const set = await run(process.execPath, [cli, 'secret', 'set', name], noKeyring, 'value\n');
     expect(set.code).toBe(1);
     expect(set.stderr).toContain('search-mcp: the OS keyring is not available');
-    expect(set.stderr).toContain('write ${TEST_TOKEN} in the config');
+    expect(set.stderr).toContain(`write \${${name}} in the config`);
 
     const doctor = await run(process.execPath, [cli, 'doctor', '--config', config], noKeyring);
     const output = doctor.stdout.replace(/\s+/g, ' ');
-    expect(output).toContain('keyring secret TEST_TOKEN: the OS keyring is not available');
-    expect(output).toContain('${TEST_TOKEN}');
+    expect(output).toContain(`keyring secret ${name}: the OS keyring is not available`);
+    expect(output).toContain(`\${${name}}`);
   });
 
   it('never takes the value from the command line', async () => {
-    const misuse = await run(process.execPath, [cli, 'secret', 'set', 'TEST_TOKEN', 'the-value'], env);
+    const misuse = await run(process.execPath, [cli, 'secret', 'set', name, 'the-value'], env);
     expect(misuse.code).toBe(2);
     expect(misuse.stderr).toContain('never from the command line');
   });

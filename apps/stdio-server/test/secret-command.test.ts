@@ -87,7 +87,7 @@ describe('search-mcp secret and ${keyring:NAME} (kernel keyring)', () => {
     expect(set.stdout).not.toContain(secretValue);
 
     const list = await inKeyring(['secret', 'list', '--json']);
-    expect(JSON.parse(list.stdout)).toEqual([{ name: name, inKeyring: true }]);
+    expect(JSON.parse(list.stdout)).toEqual([{ name, inKeyring: true }]);
     const index = await readFile(join(directory, 'state', 'keyring-secrets.json'), 'utf8');
     expect(index).not.toContain(secretValue);
 

@@ -40,22 +40,25 @@ describe.concurrent('calls', () => {
   });
 
   it('times out a call, and lets progress reset the timeout', async ({ expect, managers }) => {
+    // The fixture reports progress every 100 ms: a timeout ten times that is never reached between two reports, even
+    // on a machine running two suites at once (a 400 ms timeout was, once).
     const { manager } = managers.createManager({
-      fixture: fixtureServer('stdio-fixture-server.mjs', [], { timeoutMs: 400 }),
+      fixture: fixtureServer('stdio-fixture-server.mjs', [], { timeoutMs: 1000 }),
     });
     await manager.startAll();
-    const timedOut = await manager.callTool('fixture', 'sleep', { ms: 1500 }).catch((error: unknown) => error);
+    const timedOut = await manager.callTool('fixture', 'sleep', { ms: 3000 }).catch((error: unknown) => error);
     expect(TimeoutError.isInstance(timedOut)).toBe(true);
     expect((timedOut as TimeoutError).jsonRpcCode).toBe(-32001);
-    expect((timedOut as TimeoutError).message).toMatch(/did not answer tools\/call sleep within 400 ms/);
+    expect((timedOut as TimeoutError).message).toMatch(/did not answer tools\/call sleep within 1000 ms/);
     const progress: number[] = [];
+    // More than twice the timeout: only progress resetting it lets the call end.
     const result = await manager.callTool(
       'fixture',
       'sleep',
-      { ms: 1200 },
+      { ms: 2400 },
       { onProgress: (update) => progress.push(update.progress) },
     );
-    expect(result.content).toEqual([{ type: 'text', text: 'slept 1200' }]);
+    expect(result.content).toEqual([{ type: 'text', text: 'slept 2400' }]);
     expect(progress.length).toBeGreaterThanOrEqual(5);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
   });

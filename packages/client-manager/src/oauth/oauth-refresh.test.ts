@@ -20,14 +20,15 @@ import { oauthTest as it } from '../../test/oauth-test.js';
 // Every case has servers and managers of its own (`oauthTest`), so the cases run at once: most of their time is spent
 // waiting (for a token to expire, for the flows over HTTP), and they wait side by side.
 
-// Two-second tokens: a JWT's `exp` counts whole seconds from a truncated `iat`, so a one-second token may be expired
-// the moment it is issued.
+// Five-second tokens: a JWT's `exp` counts whole seconds from a truncated `iat`, so a token lives up to a second less
+// than its ttl, and the connect's own check of the token it was just given must meet it unexpired on a machine running
+// two suites at once (a two-second token did not, once: "refused the token it was just given").
 describe.concurrent.each(protocolChoices)(
   'an access token that expires mid-session (protocol %s)',
   (_name, protocol) => {
     it('is refreshed without the caller seeing an error', async ({ expect, fixtures, managers }) => {
       const { authorizationServer, mcpServer } = await fixtures.startPair({
-        authorizationServer: { accessTokenTtlSeconds: 2 },
+        authorizationServer: { accessTokenTtlSeconds: 5 },
       });
       const store = createRecordingOAuthStore();
       const opener = followingOpener();
@@ -106,7 +107,7 @@ describe.concurrent.each(protocolChoices)(
 describe.concurrent('a stored token that expired while no manager ran', () => {
   it('is refreshed at the connect (protocol auto)', async ({ expect, fixtures, managers }) => {
     const { authorizationServer, mcpServer } = await fixtures.startPair({
-      authorizationServer: { accessTokenTtlSeconds: 2 },
+      authorizationServer: { accessTokenTtlSeconds: 5 },
     });
     const store = createRecordingOAuthStore();
     const config = { remote: { url: mcpServer.url.href } };

@@ -211,7 +211,7 @@ describe('the Redis cluster store', () => {
     const lines: string[] = [];
     const logger = createJsonLineLogger({ write: (line) => lines.push(line) });
     const keyPrefix = `restart-${randomUUID()}:`;
-    const one = await createRedisClusterStore({ url: redis.url, keyPrefix, logger, connectTimeoutMs: 500 });
+    const one = await createRedisClusterStore({ url: redis.url, keyPrefix, logger, connectTimeoutMs: 1500 });
     const two = await createRedisClusterStore({ url: redis.url, keyPrefix });
     opened.push(one, two);
     const { heard } = await listen(two, 'reload');

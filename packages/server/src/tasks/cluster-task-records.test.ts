@@ -253,7 +253,9 @@ describe('over Redis (each replica its own connection)', () => {
 
   it('while Redis is down, task methods answer a generic temporary error; an id that is not ours reads nothing', async () => {
     const redis = await startRedisServer();
-    const store = await createRedisClusterStore({ url: redis.url, connectTimeoutMs: 300 });
+    // Commands wait 1 s for a Redis that is away; the first connection has as long (300 ms can be too short for it on a
+    // machine running two suites at once).
+    const store = await createRedisClusterStore({ url: redis.url, connectTimeoutMs: 1000 });
     const a = await startReplica(store);
     try {
       const send = await legacyClient(a, 'ann');

@@ -22,8 +22,8 @@ export async function writeThirdPartyNotices(options: { metafile: string; output
   const metafile = JSON.parse(readFileSync(options.metafile, 'utf8')) as Metafile;
   const folders = new Set<string>();
   for (const input of Object.keys(metafile.inputs)) {
-    const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
-    if (match?.[1]) folders.add(resolve(match[1]));
+    const installed = installedPackageOf(input);
+    if (installed) folders.add(resolve(installed.folder));
   }
   const notices = [...folders].map(noticeOf).sort((a, b) => a.name.localeCompare(b.name));
   const sections = notices.map(
@@ -34,6 +34,16 @@ export async function writeThirdPartyNotices(options: { metafile: string; output
     options.output,
     `# Third-party notices\n\nThis bundle inlines code of the following packages, under their own licences.\n\n${sections.join('\n')}`,
   );
+}
+
+/**
+ * The package a file sits in when that is the last `node_modules/<name>` of its path (pnpm nests them):
+ * `../../node_modules/.pnpm/zod@4.6.7/node_modules/zod/v4/core/api.js` → the `…/node_modules/zod` folder and `zod`.
+ * Undefined for a path through no `node_modules` (a workspace package's own file).
+ */
+export function installedPackageOf(path: string): { folder: string; name: string } | undefined {
+  const match = /^(.*node_modules\/((?:@[^/]+\/)?[^/]+))\//.exec(path);
+  return match?.[1] && match[2] ? { folder: match[1], name: match[2] } : undefined;
 }
 
 function noticeOf(folder: string): PackageNotice {

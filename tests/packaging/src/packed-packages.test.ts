@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
+import { installedPackageOf } from '../../../tooling/third-party-notices.js';
 import { foreignCodeIn, importsOfBuild, isNodeBuiltin, listFiles, packageNameOf } from './bundle-contents.js';
 import {
   type DeclaredAs,
@@ -37,12 +38,6 @@ const normalise = (path: string) => path.replace(/^\.\//, '');
  * their ES-module dependencies to start faster. Every other package ships its own code only.
  */
 const bundledApps = new Set(['@search-mcp/cli']);
-
-/** `../../node_modules/.pnpm/zod@4.6.7/node_modules/zod/v4/core/api.js` → `zod`; a workspace path → undefined. */
-function thirdPartyPackageOf(origin: string): string | undefined {
-  const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules\/)/.exec(origin);
-  return match?.[1];
-}
 
 describe('every published package', () => {
   it('is packed: the workspace has published packages and pnpm packed each', () => {
@@ -145,7 +140,7 @@ describe.each(packages)('$name as packed', (packed) => {
       // from the `// path` markers, which name the installed files esbuild read (a map's sources may go further back,
       // to the files an SDK package was itself built from).
       const inlined = new Set(
-        foreign.flatMap(({ file, origin }) => (file.endsWith('.map') ? [] : (thirdPartyPackageOf(origin) ?? []))),
+        foreign.flatMap(({ file, origin }) => (file.endsWith('.map') ? [] : (installedPackageOf(origin)?.name ?? []))),
       );
       expect(inlined.size).toBeGreaterThan(0);
       const notices = readFileSync(join(root, 'dist', 'THIRD-PARTY-NOTICES.md'), 'utf8');

@@ -54,18 +54,13 @@ const endWaitingOnSignal = (signal: NodeJS.Signals) => {
 };
 const signalNumbers: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGTERM: 15 };
 
-let watchingHost = false;
-
+/** Installed while a server waits (and during the spawn of the first one): `waiting` tells whether they are. */
 function watchHost(): void {
-  if (watchingHost) return;
-  watchingHost = true;
   globalThis.process.once('exit', endWaiting);
   for (const signal of endingSignals) globalThis.process.once(signal, endWaitingOnSignal);
 }
 
 function unwatchHost(): void {
-  if (!watchingHost) return;
-  watchingHost = false;
   globalThis.process.removeListener('exit', endWaiting);
   for (const signal of endingSignals) globalThis.process.removeListener(signal, endWaitingOnSignal);
 }
@@ -144,8 +139,9 @@ export function prestartStdioServer(serverId: string, launch: StdioLaunch): Pres
   // The host's handlers are in place before the spawn. A signal that arrives while the spawn returns (the server
   // already runs: a Ctrl-C sent as soon as it shows, on a loaded machine) would otherwise meet no handler and end the
   // host by its default action, leaving the server running in its own group. A handler installed first runs only
-  // once this function has returned, when the server is among the waiting ones it ends.
-  watchHost();
+  // once this function has returned, when the server is among the waiting ones it ends. With a server already
+  // waiting, they are in place.
+  if (waiting.size === 0) watchHost();
   let process: ServerProcess;
   try {
     process = new ServerProcess({

@@ -26,8 +26,9 @@ ARG PNPM_VERSION=10.34.9
 FROM ${NODE_IMAGE} AS build
 ARG PNPM_VERSION
 WORKDIR /repo
-# Dependencies first, from the lockfile alone, so this layer stays cached until the lockfile changes.
+# Dependencies first, from the lockfile alone (and the patches it names), so this layer stays cached until it changes.
 COPY pnpm-lock.yaml pnpm-workspace.yaml ./
+COPY patches ./patches
 RUN npx -y pnpm@${PNPM_VERSION} fetch
 COPY . .
 RUN npx -y pnpm@${PNPM_VERSION} install --offline --frozen-lockfile

@@ -67,6 +67,7 @@ describe('Dockerfile (read without an engine)', () => {
       'turbo.json',
       'tsconfig.base.json',
       'tooling',
+      'patches',
     ];
     for (const entry of workspacePackages()) needed.push(entry.relativeDirectory);
     const topLevel = (path: string) => path.split('/')[0] ?? path;

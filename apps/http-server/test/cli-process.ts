@@ -1,7 +1,7 @@
 /** Runs the built `search-mcp-http` (dist/cli.js) as a child process for the tests that need a real process. */
-import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { descendantsOf as processesBelow, isRunning, processOf } from '@search-mcp/test-kit';
 import { cliEntry } from './http-test-support.js';
 
 export interface CliProcess {
@@ -38,42 +38,18 @@ export async function startCli(args: string[], env: NodeJS.ProcessEnv = process.
   return { child, url, stderr: () => stderr, waitForStderr, exited };
 }
 
-/** The process ids of the whole tree under `pid` (children, grandchildren, …), from `ps`. */
+/** The process ids of the whole tree under `pid` (children, grandchildren, …). */
 export function descendantsOf(pid: number): number[] {
-  const table = execFileSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' })
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/).map(Number))
-    .filter((pair): pair is [number, number] => pair.length === 2 && pair.every(Number.isInteger));
-  const found: number[] = [];
-  const queue = [pid];
-  while (queue.length > 0) {
-    const parent = queue.shift() as number;
-    for (const [child, ppid] of table) {
-      if (ppid === parent && !found.includes(child)) {
-        found.push(child);
-        queue.push(child);
-      }
-    }
-  }
-  return found;
+  return processesBelow(pid).map((row) => row.pid);
 }
 
 /** True while `pid` runs; an exited process that init has not reaped yet (a zombie) does not count. */
 export function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The state follows the command name in parentheses, which may itself contain spaces or parentheses.
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
+  const row = processOf(pid);
+  return row !== undefined && isRunning(row);
 }
 
 /** The command line of `pid`, for messages. */
 export function commandOf(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
-  } catch {
-    return '(gone)';
-  }
+  return processOf(pid)?.args ?? '(gone)';
 }

@@ -3,13 +3,12 @@
  * added to the file starts and every session is told its tool list changed; removed, its process ends and every
  * session is told again; the untouched server keeps its process. One app process for the whole file.
  */
-import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliProcess, descendantsOf, startCli } from './cli-process.js';
+import { type CliProcess, commandOf, descendantsOf, startCli } from './cli-process.js';
 import { everythingEntry, fixtureServer, mcpClient, temporaryDirectory } from './http-test-support.js';
 
 /** Generous: the suite runs on 2 busy cores in CI. */
@@ -63,13 +62,7 @@ async function openSession(): Promise<Session> {
 
 /** The app's backend processes whose command line holds `part`. */
 function backendPids(part: string): number[] {
-  return descendantsOf(app.child.pid ?? -1).filter((pid) => {
-    try {
-      return execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' }).includes(part);
-    } catch {
-      return false;
-    }
-  });
+  return descendantsOf(app.child.pid ?? -1).filter((pid) => commandOf(pid).includes(part));
 }
 
 async function toolNames(session: Session): Promise<string[]> {

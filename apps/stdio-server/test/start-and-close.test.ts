@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fixtureServerPath } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processTree } from './support/process-tree.js';
+import { processesWith, processTree } from './support/process-tree.js';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const slowServer = fixtureServerPath('stdio-fixture-server.mjs');
@@ -91,9 +91,7 @@ describe.runIf(process.platform === 'linux')('serve with a backend still startin
     expect(stderr).not.toContain('fixture: ready');
     expect(exists(backend)).toBe(false);
     expect(exists(watchdog)).toBe(false);
-    const marked = execFileSync('ps', ['-e', '-o', 'pid=,stat=,args='], { encoding: 'utf8' })
-      .split('\n')
-      .filter((line) => line.includes(marker));
+    const marked = processesWith(marker);
     expect(marked, 'a process started for the backend (again, while closing?) outlived search-mcp').toEqual([]);
   });
 });

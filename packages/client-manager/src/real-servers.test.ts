@@ -1,7 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processTable } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isProcessAlive, realServerEntry, waitFor } from '../test/test-support.js';
 import { McpClientManager } from './index.js';
@@ -176,10 +176,7 @@ describe('an npx-wrapped real server', () => {
 });
 
 function processGroupMembers(groupId: number): number[] {
-  const output = execFileSync('ps', ['-e', '-o', 'pid=,pgid='], { encoding: 'utf8' });
-  return output
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/).map(Number))
-    .filter(([pid, pgid]) => pgid === groupId && pid !== undefined && !Number.isNaN(pid))
-    .map(([pid]) => pid as number);
+  return processTable()
+    .filter((row) => row.pgid === groupId)
+    .map((row) => row.pid);
 }

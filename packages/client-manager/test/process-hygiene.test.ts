@@ -1,9 +1,9 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { BackendError, type ServerStatus } from '@search-mcp/shared';
-import { fixtureServer, fixtureServerPath } from '@search-mcp/test-kit';
+import { fixtureServer, fixtureServerPath, isRunning, type ProcessRow, processTable } from '@search-mcp/test-kit';
 import { describe, type onTestFinished } from 'vitest';
 import { pidOf, stateOf } from './manager-harness.js';
 import { managerTest as it } from './manager-test.js';
@@ -11,27 +11,15 @@ import { waitFor } from './test-support.js';
 
 /**
  * No backend outlives Search MCP, even when Search MCP is killed with SIGKILL and cannot clean up: its process
- * watchdog notices the closed IPC channel and ends every backend's process group. Survivors are counted with `ps`.
+ * watchdog notices the closed IPC channel and ends every backend's process group. Survivors are counted in the process table.
  */
 
 const fixture = fixtureServerPath('stdio-fixture-server.mjs');
 const host = fileURLToPath(new URL('./fixtures/manager-host.ts', import.meta.url));
 
-interface ProcessEntry {
-  pid: number;
-  ppid: number;
-  pgid: number;
-  args: string;
-}
-
-/** Every live (not zombie) process, from `ps`. */
-function livingProcesses(): ProcessEntry[] {
-  const output = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,pgid=,stat=,args='], { encoding: 'utf8' });
-  return output
-    .split('\n')
-    .map((line) => /^\s*(\d+)\s+(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/.exec(line))
-    .filter((match): match is RegExpExecArray => match !== null && !match[4]?.startsWith('Z'))
-    .map((match) => ({ pid: Number(match[1]), ppid: Number(match[2]), pgid: Number(match[3]), args: match[5] ?? '' }));
+/** Every live (not zombie) process. */
+function livingProcesses(): ProcessRow[] {
+  return processTable().filter(isRunning);
 }
 
 /** Whether a process carries our marker variable (inherited by everything a backend starts). */
@@ -82,7 +70,7 @@ describe.concurrent('process hygiene', () => {
       });
       expect(statuses.map((status) => status.state)).toEqual(['running', 'running', 'running', 'running']);
       const groups = new Set(statuses.map((status) => status.pid));
-      const ours = (entry: ProcessEntry) => groups.has(entry.pgid) || hasMarker(entry.pid, marker);
+      const ours = (entry: ProcessRow) => groups.has(entry.pgid) || hasMarker(entry.pid, marker);
       const watchdogs = () =>
         livingProcesses().filter((entry) => entry.ppid === child.pid && entry.args.includes('watchdog.cjs'));
       // One watchdog for every server of the host. Killed from outside, it is replaced and told every group again.

@@ -65,3 +65,10 @@ export {
 } from './fake-openai/fake-openai-server.js';
 export { type LoopbackWebServer, listenWebHandler } from './oauth/web-request-bridge.js';
 export { freePort } from './network/free-port.js';
+export {
+  descendantsOf,
+  isRunning,
+  type ProcessRow,
+  processOf,
+  processTable,
+} from './processes/process-table.js';

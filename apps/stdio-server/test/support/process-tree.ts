@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { descendantsOf, isRunning, processOf, processTable } from '@search-mcp/test-kit';
 
 export interface ProcessEntry {
   pid: number;
@@ -6,67 +6,25 @@ export interface ProcessEntry {
   args: string;
 }
 
-interface ProcessRow {
-  pid: number;
-  ppid: number;
-  /** `ps`'s state letters (`Z…` for a zombie not yet reaped). */
-  state: string;
-  args: string;
-}
-
-/** Every process of the machine, from one `ps` listing. */
-function listProcesses(): ProcessRow[] {
-  return execFileSync('ps', ['-e', '-o', 'pid=,ppid=,stat=,args='], { encoding: 'utf8' })
-    .trim()
-    .split('\n')
-    .map((line) => {
-      const [, pid = '0', ppid = '0', state = '', args = ''] = /^\s*(\d+)\s+(\d+)\s+(\S*)\s?(.*)$/.exec(line) ?? [];
-      return { pid: Number(pid), ppid: Number(ppid), state, args };
-    });
-}
-
-/** Every process below `pid` (children, grandchildren, …) with its command line, from `ps`. */
+/** Every process below `pid` (children, grandchildren, …) with its command line. */
 export function processTree(pid: number): ProcessEntry[] {
-  const rows = listProcesses();
-  const found: ProcessEntry[] = [];
-  const walk = (parent: number) => {
-    for (const row of rows) {
-      if (row.ppid === parent) {
-        found.push({ pid: row.pid, args: row.args });
-        walk(row.pid);
-      }
-    }
-  };
-  walk(pid);
-  return found;
+  return descendantsOf(pid).map(({ pid: child, args }) => ({ pid: child, args }));
 }
 
-/** Every process below `pid` (children, grandchildren, …), from `ps`. */
+/** Every process below `pid` (children, grandchildren, …). */
 export function descendants(pid: number): number[] {
-  return processTree(pid).map((entry) => entry.pid);
+  return descendantsOf(pid).map((row) => row.pid);
 }
 
 /** Whether a process still exists (a zombie not yet reaped counts as gone). */
 export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const state = execFileSync('ps', ['-o', 'stat=', '-p', String(pid)], { encoding: 'utf8' }).trim();
-    return state !== '' && !state.startsWith('Z');
-  } catch {
-    return false;
-  }
+  const row = processOf(pid);
+  return row !== undefined && isRunning(row);
 }
 
-/**
- * The processes of `pids` that still exist (a zombie not yet reaped counts as gone), from one `ps` listing rather
- * than one `ps` per process: a test polling a tree of seven backends spawned seven a check.
- */
+/** The processes of `pids` that still exist (a zombie not yet reaped counts as gone), from one process table. */
 export function stillAlive(pids: readonly number[]): number[] {
-  const living = new Set(listProcesses().flatMap((row) => (row.state.startsWith('Z') ? [] : [row.pid])));
+  const living = new Set(processTable().flatMap((row) => (isRunning(row) ? [row.pid] : [])));
   return pids.filter((pid) => living.has(pid));
 }
 
@@ -88,9 +46,9 @@ export async function waitUntil(
   throw new Error(`timed out waiting for ${what}`);
 }
 
-/** The pids of the running processes (zombies left out) whose command line contains `marker`, from one `ps`. */
+/** The pids of the running processes (zombies left out) whose command line contains `marker`. */
 export function processesWith(marker: string): number[] {
-  return listProcesses()
-    .filter((row) => !row.state.startsWith('Z') && row.args.includes(marker) && row.pid !== process.pid)
+  return processTable()
+    .filter((row) => isRunning(row) && row.args.includes(marker) && row.pid !== process.pid)
     .map((row) => row.pid);
 }

@@ -30,7 +30,7 @@ export function stillAlive(pids: readonly number[]): number[] {
 
 /**
  * Waits for a condition that no event announces (processes appearing or ending), checking every `intervalMs` (50)
- * up to `timeoutMs`. A check that lists processes spawns `ps` and blocks while it runs: poll those less often.
+ * up to `timeoutMs`. A check that reads the whole process table costs a few milliseconds: poll those less often.
  */
 export async function waitUntil(
   check: () => boolean | Promise<boolean>,

@@ -11,7 +11,8 @@ import { waitFor } from './test-support.js';
 
 /**
  * No backend outlives Search MCP, even when Search MCP is killed with SIGKILL and cannot clean up: its process
- * watchdog notices the closed IPC channel and ends every backend's process group. Survivors are counted in the process table.
+ * watchdog notices the closed IPC channel and ends every backend's process group. Survivors are counted in the
+ * process table.
  */
 
 const fixture = fixtureServerPath('stdio-fixture-server.mjs');

@@ -7,8 +7,9 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { descendantsOf } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliProcess, commandOf, descendantsOf, startCli } from './cli-process.js';
+import { type CliProcess, startCli } from './cli-process.js';
 import { everythingEntry, fixtureServer, mcpClient, temporaryDirectory } from './http-test-support.js';
 
 /** Generous: the suite runs on 2 busy cores in CI. */
@@ -62,7 +63,9 @@ async function openSession(): Promise<Session> {
 
 /** The app's backend processes whose command line holds `part`. */
 function backendPids(part: string): number[] {
-  return descendantsOf(app.child.pid ?? -1).filter((pid) => commandOf(pid).includes(part));
+  return descendantsOf(app.child.pid ?? -1)
+    .filter((row) => row.args.includes(part))
+    .map((row) => row.pid);
 }
 
 async function toolNames(session: Session): Promise<string[]> {

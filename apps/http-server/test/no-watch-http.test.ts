@@ -7,8 +7,9 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { descendantsOf } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliProcess, commandOf, descendantsOf, startCli } from './cli-process.js';
+import { type CliProcess, startCli } from './cli-process.js';
 import { fixtureServer, mcpClient, temporaryDirectory } from './http-test-support.js';
 
 /** Generous: the suite runs on 2 busy cores in CI. */
@@ -97,7 +98,7 @@ describe('search-mcp-http --no-watch', () => {
 
       expect(await toolNames(notWatchingClient)).toEqual(before);
       expect(notWatching.stderr()).not.toContain('config reloaded');
-      const commands = descendantsOf(notWatching.child.pid ?? -1).map(commandOf);
+      const commands = descendantsOf(notWatching.child.pid ?? -1).map((row) => row.args);
       expect(commands.some((command) => command.includes('--label kept'))).toBe(true);
       expect(commands.some((command) => command.includes('--label added'))).toBe(false);
     },

@@ -1,14 +1,8 @@
-import { descendantsOf, isRunning, processOf, processTable } from '@search-mcp/test-kit';
-
-export interface ProcessEntry {
-  pid: number;
-  /** The command line. */
-  args: string;
-}
+import { descendantsOf, isRunning, type ProcessRow, processOf, processTable } from '@search-mcp/test-kit';
 
 /** Every process below `pid` (children, grandchildren, …) with its command line. */
-export function processTree(pid: number): ProcessEntry[] {
-  return descendantsOf(pid).map(({ pid: child, args }) => ({ pid: child, args }));
+export function processTree(pid: number): ProcessRow[] {
+  return descendantsOf(pid);
 }
 
 /** Every process below `pid` (children, grandchildren, …). */

@@ -30,7 +30,9 @@ describe('Dockerfile (read without an engine)', () => {
     expect(commands).toEqual(
       expect.arrayContaining([
         expect.stringContaining(`${pnpm} install --offline --frozen-lockfile`),
-        expect.stringMatching(/turbo run build .*--filter=@search-mcp\/cli\.\.\. .*--filter=@search-mcp\/http\.\.\./),
+        expect.stringMatching(
+          /turbo run build build:types .*--filter=@search-mcp\/cli\.\.\. .*--filter=@search-mcp\/http\.\.\./,
+        ),
         expect.stringMatching(/pack --pack-destination \/packs$/),
       ]),
     );

@@ -22,14 +22,21 @@ export interface PackResult {
 
 /**
  * Packs every published package with the pinned pnpm, which is what a release does: `workspace:` ranges become real
- * version ranges and the workspace LICENSE is added. The builds must exist: turbo runs `build` of this package's
- * workspace devDependencies before its `test`.
+ * version ranges and the workspace LICENSE is added. The builds must exist, declarations included: turbo runs `build`
+ * and `build:types` of this package's workspace devDependencies before its `test` (turbo.json).
  */
 export function packPublishedPackages(): PackResult {
   const packages = publishedPackages();
-  const unbuilt = packages.filter((entry) => !existsSync(join(entry.directory, 'dist')));
+  const unbuilt = packages.filter(
+    (entry) =>
+      !existsSync(join(entry.directory, 'dist')) ||
+      (entry.manifest.types !== undefined && !existsSync(join(entry.directory, entry.manifest.types))),
+  );
   if (unbuilt.length > 0) {
-    throw new Error(`not built: ${unbuilt.map((entry) => entry.name).join(', ')}; run the build first (turbo does)`);
+    throw new Error(
+      `not built: ${unbuilt.map((entry) => entry.name).join(', ')}; run the build first, declarations included ` +
+        '(`npx -y pnpm@10.34.9 build`; turbo does it before these tests)',
+    );
   }
   const directory = mkdtempSync(join(tmpdir(), 'search-mcp-packs-'));
   const pnpm = pnpmCommand();

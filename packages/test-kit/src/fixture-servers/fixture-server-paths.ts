@@ -3,7 +3,9 @@
  * (`node <path> …flags`), so what a test needs is a path; each script's header comment lists its flags.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fixtureScriptsDirectory } from './fixture-server-bundles.js';
 
 /** The fixture servers, by file name (each script's header comment says what it does and lists its flags). */
 export const fixtureServerNames = [
@@ -22,12 +24,18 @@ export const fixtureServerNames = [
 
 export type FixtureServerName = (typeof fixtureServerNames)[number];
 
-/** The folder holding the fixture servers (absolute path). */
+/** The folder holding the fixture servers' sources (absolute path). */
 export const fixtureServersDirectory = fileURLToPath(new URL('./', import.meta.url));
 
-/** The absolute path of one fixture server, to spawn it with `process.execPath`. */
+/** Where this package's build writes each fixture server bundled into one file (tsup.config.ts). */
+const fixtureBundlesDirectory = fileURLToPath(new URL('../../dist/fixture-servers/', import.meta.url));
+
+/**
+ * The absolute path of one fixture server, to spawn it with `process.execPath`: its bundle while the bundles are
+ * newer than every source, else its source (fixture-server-bundles.ts). Either file has the fixture's name.
+ */
 export function fixtureServerPath(name: FixtureServerName): string {
-  return fileURLToPath(new URL(name, new URL('./', import.meta.url)));
+  return join(fixtureScriptsDirectory(fixtureServersDirectory, fixtureBundlesDirectory, fixtureServerNames), name);
 }
 
 /** A stdio server config (`mcpServers` entry) running one fixture server with the current node. */

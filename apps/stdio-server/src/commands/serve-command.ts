@@ -2,6 +2,7 @@ import { callerFromMeta, withListenSubscriptions } from '@search-mcp/server';
 import { startHotReload } from '@search-mcp/runtime';
 import type { CliArguments } from '../cli-arguments.js';
 import type { CliLifecycle } from '../cli-lifecycle.js';
+import { optimiseServingSooner } from '../serving-tier-up.js';
 import { loadRuntime } from '../startup.js';
 import { StdioJsonRpcServerTransport } from '../transport/stdio-json-rpc-server-transport.js';
 import { UsageError } from '../usage-error.js';
@@ -52,6 +53,8 @@ export async function serveCommand(cli: CliArguments, lifecycle: CliLifecycle): 
     );
   }
   await server.connect(transport);
+  // From here V8 optimises the forwarding path within its first calls (serving-tier-up.ts).
+  optimiseServingSooner();
   logger.info('search-mcp serving on stdio', {
     config: configPath,
     mode: runtime.mode,

@@ -57,8 +57,9 @@ const echoRounds = Math.max(24, Math.round(Number(options.rounds) / 24) * 24);
 const echoWarmupRounds = 48;
 /**
  * The warm rows: the same measurement again once search-mcp has served this many forwarded calls (rounded up to whole
- * orders). V8 runs a fresh process's code unoptimised for its first ~1,000-2,000 calls; the warm rows show what the
- * same build costs after that, beside the goal rows of a fresh process (0: no warm rows).
+ * orders). With V8's default budget a fresh process's code ran unoptimised for its first ~1,000-2,000 calls; `serve`
+ * now lowers the budget once connected (apps/stdio-server/src/serving-tier-up.ts), and the warm rows show what the
+ * same build costs once everything is optimised, beside the goal rows of a fresh process (0: no warm rows).
  */
 const warmAfterCalls = Math.max(0, Number(options['warm-after']));
 const echoGoalRatio = 1.15;
@@ -356,9 +357,10 @@ almost nothing, barely slows. The 1.x client's \`callTool\` used here parses eac
 benchmark process itself: the same for all four paths, it does not move the ratios. Compare runs at a similar load
 (the load averages are in the header), and the CPU row between builds: it is the figure the code controls.
 
-The goal rows measure a fresh \`serve\` (its calls 97 to 1,056), while V8 still runs much of the forwarding path
-unoptimised; the warm rows repeat the measurement in the same processes once search-mcp has served the calls they
-name (the relay warms up too, so its CPU falls with ours). A CPU profile shows the pipe writes as the largest item; that is wall time
+The goal rows measure a fresh \`serve\` (its calls 97 to 1,056). With V8's default budget much of the forwarding path
+still ran unoptimised then (1.28–1.43× the relay); \`serve\` now lowers V8's optimisation budget once connected
+(apps/stdio-server/src/serving-tier-up.ts). The warm rows repeat the measurement in the same processes once search-mcp
+has served the calls they name (the relay warms up too, so its CPU falls with ours). A CPU profile shows the pipe writes as the largest item; that is wall time
 (the writer preempted by the reader it woke), not CPU: \`perf\` puts the write calls at ~4 % of the process's CPU.
 `;
 

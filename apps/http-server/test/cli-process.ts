@@ -1,7 +1,7 @@
 /** Runs the built `search-mcp-http` (dist/cli.js) as a child process for the tests that need a real process. */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { descendantsOf as processesBelow, isRunning, processOf } from '@search-mcp/test-kit';
+import { processOf } from '@search-mcp/test-kit';
 import { cliEntry } from './http-test-support.js';
 
 export interface CliProcess {
@@ -36,17 +36,6 @@ export async function startCli(args: string[], env: NodeJS.ProcessEnv = process.
   const url = /"url":"(http:\/\/[^"]+)"/.exec(stderr)?.[1];
   if (!url) throw new Error(`no url in: ${stderr}`);
   return { child, url, stderr: () => stderr, waitForStderr, exited };
-}
-
-/** The process ids of the whole tree under `pid` (children, grandchildren, …). */
-export function descendantsOf(pid: number): number[] {
-  return processesBelow(pid).map((row) => row.pid);
-}
-
-/** True while `pid` runs; an exited process that init has not reaped yet (a zombie) does not count. */
-export function isAlive(pid: number): boolean {
-  const row = processOf(pid);
-  return row !== undefined && isRunning(row);
 }
 
 /** The command line of `pid`, for messages. */

@@ -12,8 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { descendantsOf, isProcessRunning } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alive, processTree, waitUntil } from './support/process-tree.js';
+import { waitUntil } from './support/process-tree.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = resolve(here, '../dist/cli.js');
@@ -99,7 +100,7 @@ function configText(servers: Record<string, unknown>): string {
 
 /** The pid of the backend whose command line holds every one of `parts` (exactly one must). */
 function backendPid(...parts: string[]): number | undefined {
-  const found = processTree(transport.pid ?? -1).filter((entry) => parts.every((part) => entry.args.includes(part)));
+  const found = descendantsOf(transport.pid ?? -1).filter((entry) => parts.every((part) => entry.args.includes(part)));
   if (found.length > 1) throw new Error(`several processes match ${parts.join(' ')}: ${JSON.stringify(found)}`);
   return found[0]?.pid;
 }
@@ -183,7 +184,7 @@ describe('search-mcp serve: hot reload while a client is connected', () => {
       await writeFile(configFile, configText(serverEntries(true, join(directory, 'b'))));
       expect(await reloaded).toContain('config reloaded: added none; removed none; changed files (2 unchanged)');
 
-      await waitUntil(() => !alive(oldFilesPid ?? -1), 'the old files server to end', deadlineMs);
+      await waitUntil(() => !isProcessRunning(oldFilesPid ?? -1), 'the old files server to end', deadlineMs);
       expect(backendPid(filesystemEntry, join(directory, 'b'))).toBeDefined();
       expect(backendPid(memoryEntry)).toBe(memoryPid);
       const allowed = await call('tool_execute', { toolKey: 'files:list_allowed_directories' });
@@ -204,7 +205,7 @@ describe('search-mcp serve: hot reload while a client is connected', () => {
       expect(await reloaded).toContain('config reloaded: added none; removed notes; changed none (2 unchanged)');
       await changed;
 
-      await waitUntil(() => !alive(notesPid ?? -1), 'the removed server to end', deadlineMs);
+      await waitUntil(() => !isProcessRunning(notesPid ?? -1), 'the removed server to end', deadlineMs);
       expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['tool_discovery', 'tool_execute']);
       const gone = await call('tool_execute', { toolKey: 'notes:echo', arguments: { message: 'hot' } });
       expect(gone.isError).toBe(true);

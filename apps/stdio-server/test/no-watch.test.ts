@@ -12,9 +12,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { realServerFixturesDirectory } from '@search-mcp/test-kit';
+import { descendantsOf, realServerFixturesDirectory } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processTree } from './support/process-tree.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = resolve(here, '../dist/cli.js');
@@ -171,7 +170,7 @@ describe('search-mcp serve --no-watch', () => {
       // The edit has been seen and applied next door; here nothing changed and nothing was started.
       expect(await toolNames(notWatching)).toEqual(['thinking__sequentialthinking']);
       expect(notWatching.stderr()).not.toContain('config reloaded');
-      const children = processTree(notWatching.transport.pid ?? -1).map((entry) => entry.args);
+      const children = descendantsOf(notWatching.transport.pid ?? -1).map((entry) => entry.args);
       expect(children.some((args) => args.includes('brave-search.tools.json'))).toBe(false);
       expect(children.some((args) => args.includes('sequential-thinking.tools.json'))).toBe(true);
     },

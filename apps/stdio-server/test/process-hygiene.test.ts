@@ -4,8 +4,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { descendantsOf } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processTree, stillAlive, waitUntil } from './support/process-tree.js';
+import { stillAlive, waitUntil } from './support/process-tree.js';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const stubborn = fileURLToPath(new URL('./fixtures/stubborn-server.mjs', import.meta.url));
@@ -39,7 +40,7 @@ function servers(withSlowStart: boolean) {
 const backendCount = { withSlowStart: 3 + 2 + 1, withoutSlowStart: 2 + 2 + 1, stubbornAlone: 1 + 2 };
 
 function backendProcesses(pid: number) {
-  return processTree(pid).filter(
+  return descendantsOf(pid).filter(
     (entry) =>
       entry.args.includes('stubborn-server.mjs') ||
       entry.args.includes('setInterval') ||
@@ -79,7 +80,7 @@ async function expectNoOrphans(
   const pid = run.child.pid ?? -1;
   // Bounded generously: the runs of a test start side by side on a machine that may be busy.
   await waitUntil(() => backendProcesses(pid).length >= count, `${count} backend processes`, 60_000, 150);
-  const tree = processTree(pid).map((entry) => entry.pid);
+  const tree = descendantsOf(pid).map((entry) => entry.pid);
   end();
   const exit = await run.exited;
   await waitUntil(() => stillAlive(tree).length === 0, 'every backend process to end', 20_000, 150).catch(() => {

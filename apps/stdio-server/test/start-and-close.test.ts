@@ -6,9 +6,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fixtureServerPath } from '@search-mcp/test-kit';
+import { descendantsOf, fixtureServerPath } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processesWith, processTree } from './support/process-tree.js';
+import { processesWith } from './support/process-tree.js';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 const slowServer = fixtureServerPath('stdio-fixture-server.mjs');
@@ -81,7 +81,7 @@ describe.runIf(process.platform === 'linux')('serve with a backend still startin
     // `slow` has never connected, so the handshake does not wait for it: it is named instead.
     expect(answer.result.instructions).toContain('Still starting (their own notes are not included): slow.');
     const backend = await backendPid;
-    const watchdogs = processTree(child.pid as number).filter((entry) => entry.args.includes('watchdog.cjs'));
+    const watchdogs = descendantsOf(child.pid as number).filter((entry) => entry.args.includes('watchdog.cjs'));
     expect(watchdogs).toHaveLength(1);
     const watchdog = watchdogs[0]?.pid as number;
     expect(exists(backend)).toBe(true);

@@ -7,11 +7,11 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { fixtureServerPath } from '@search-mcp/test-kit';
+import { descendantsOf, fixtureServerPath } from '@search-mcp/test-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { writeLocalExampleConfig } from './support/local-example-config.js';
-import { descendants, stillAlive, waitUntil } from './support/process-tree.js';
+import { stillAlive, waitUntil } from './support/process-tree.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '../../..');
@@ -307,7 +307,7 @@ describe('search-mcp over stdio, other modes and settings', () => {
     const session = await startSession(['--config', await threeBackends()]);
     await call(session.client, 'tool_discovery', { query: 'echo' });
     const pid = session.transport.pid ?? -1;
-    const children = descendants(pid);
+    const children = descendantsOf(pid).map((row) => row.pid);
     expect(children.length).toBeGreaterThanOrEqual(3);
     await session.client.close();
     await waitUntil(() => stillAlive([pid, ...children]).length === 0, 'search-mcp and every backend to exit');
@@ -319,8 +319,8 @@ describe('search-mcp over stdio, other modes and settings', () => {
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-    await waitUntil(() => descendants(child.pid ?? -1).length >= 3, 'the backends to start');
-    const children = descendants(child.pid ?? -1);
+    await waitUntil(() => descendantsOf(child.pid ?? -1).length >= 3, 'the backends to start');
+    const children = descendantsOf(child.pid ?? -1).map((row) => row.pid);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     await waitUntil(() => stillAlive(children).length === 0, 'every backend to exit');

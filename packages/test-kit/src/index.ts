@@ -67,6 +67,7 @@ export { type LoopbackWebServer, listenWebHandler } from './oauth/web-request-br
 export { freePort } from './network/free-port.js';
 export {
   descendantsOf,
+  isProcessRunning,
   isRunning,
   type ProcessRow,
   processOf,

@@ -1,7 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { descendantsOf, isProcessRunning } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { commandOf, descendantsOf, isAlive, startCli } from '../../test/cli-process.js';
+import { commandOf, startCli } from '../../test/cli-process.js';
 import {
   eventually,
   mainToken,
@@ -51,7 +52,7 @@ describe('search-mcp-http on a signal', () => {
         const servers = new Set((listed.body?.tools ?? []).map((tool: { serverName: string }) => tool.serverName));
         return servers.has('slow') && servers.has('stubborn') ? true : undefined;
       }, 60_000);
-      const backends = descendantsOf(cli.child.pid as number);
+      const backends = descendantsOf(cli.child.pid as number).map((row) => row.pid);
       expect(backends.length).toBeGreaterThanOrEqual(2);
 
       const { client } = await mcpClient(cli.url);
@@ -83,9 +84,9 @@ describe('search-mcp-http on a signal', () => {
       expect(await cli.exited).toEqual([0, null]);
       // The backends' watchdogs end whatever is left the moment this process is gone; give them a moment to do it.
       const left = await eventually(async () => {
-        const alive = backends.filter(isAlive);
+        const alive = backends.filter(isProcessRunning);
         return alive.length === 0 ? alive : undefined;
-      }, 5000).catch(() => backends.filter(isAlive).map((pid) => `${pid}: ${commandOf(pid)}`));
+      }, 5000).catch(() => backends.filter(isProcessRunning).map((pid) => `${pid}: ${commandOf(pid)}`));
       expect(left).toEqual([]);
     },
   );

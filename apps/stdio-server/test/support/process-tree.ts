@@ -1,20 +1,4 @@
-import { descendantsOf, isRunning, type ProcessRow, processOf, processTable } from '@search-mcp/test-kit';
-
-/** Every process below `pid` (children, grandchildren, …) with its command line. */
-export function processTree(pid: number): ProcessRow[] {
-  return descendantsOf(pid);
-}
-
-/** Every process below `pid` (children, grandchildren, …). */
-export function descendants(pid: number): number[] {
-  return descendantsOf(pid).map((row) => row.pid);
-}
-
-/** Whether a process still exists (a zombie not yet reaped counts as gone). */
-export function alive(pid: number): boolean {
-  const row = processOf(pid);
-  return row !== undefined && isRunning(row);
-}
+import { isRunning, processTable } from '@search-mcp/test-kit';
 
 /** The processes of `pids` that still exist (a zombie not yet reaped counts as gone), from one process table. */
 export function stillAlive(pids: readonly number[]): number[] {

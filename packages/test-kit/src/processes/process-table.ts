@@ -49,6 +49,12 @@ export function isRunning(row: ProcessRow): boolean {
   return !row.state.startsWith('Z');
 }
 
+/** Whether process `pid` still runs: one that never existed, was reaped or is a zombie counts as gone. */
+export function isProcessRunning(pid: number): boolean {
+  const row = processOf(pid);
+  return row !== undefined && isRunning(row);
+}
+
 /** Every process below `pid` (children, grandchildren, …), from one table. */
 export function descendantsOf(pid: number, table: readonly ProcessRow[] = processTable()): ProcessRow[] {
   const found: ProcessRow[] = [];

@@ -52,6 +52,7 @@ import {
   isEsbuildService,
   isProcessAlive,
   loadAverage,
+  median,
   monotonicMicroseconds,
   processCpuMs,
   summarizeCpuProfile,
@@ -97,9 +98,13 @@ const echoMessage = 'hello from the http bench';
 /**
  * `HTTP_BENCH_ONLY=eras`: only the `/mcp` era pairs of section 3 (child-process server unless `HTTP_BENCH_MODES`
  * says otherwise), their ratios printed, nothing written to results/: a quick before/after of the 2026-07-28 leg
- * (with `HTTP_BENCH_APP`, see bench/http-bench-server.ts, for the code before a change).
+ * (with `HTTP_BENCH_APP`, see bench/http-bench-server.ts, for the code before a change). `HTTP_BENCH_ROUNDS=N` runs
+ * each pair N times in the same server and prints the median of its ratios too: one 10 s window on a shared 2-core
+ * machine can be off by 15 %, the median of five much less. `HTTP_BENCH_PAIRS=mcp-local,…` keeps only the pairs whose
+ * 2025 row has one of these keys.
  */
 const erasOnly = process.env['HTTP_BENCH_ONLY'] === 'eras';
+const eraRounds = erasOnly ? Math.max(1, Number(process.env['HTTP_BENCH_ROUNDS'] ?? '1')) : 1;
 /** Which server placements to run sections 1–3 with; `child` also runs 4 and 5. */
 const serverModes: readonly ServerMode[] =
   (process.env['HTTP_BENCH_MODES']?.split(',') as ServerMode[] | undefined) ??
@@ -498,11 +503,15 @@ const scenarios = {
 } as const;
 
 /** The `/mcp` rows in the order they run: each 2025 row, then its 2026 twin right after it. */
-const eraPairs: ReadonlyArray<readonly [Scenario, Scenario]> = [
-  [scenarios.mcpLocal, scenarios.mcpModernLocal],
-  [scenarios.mcpEverything, scenarios.mcpModernEverything],
-  [scenarios.mcpDirect, scenarios.mcpModernDirect],
-];
+/** `HTTP_BENCH_PAIRS=mcp-local,…` (eras-only runs): only the pairs whose 2025 row has one of these keys. */
+const pairFilter = erasOnly ? process.env['HTTP_BENCH_PAIRS']?.split(',') : undefined;
+const eraPairs: ReadonlyArray<readonly [Scenario, Scenario]> = (
+  [
+    [scenarios.mcpLocal, scenarios.mcpModernLocal],
+    [scenarios.mcpEverything, scenarios.mcpModernEverything],
+    [scenarios.mcpDirect, scenarios.mcpModernDirect],
+  ] as const
+).filter(([legacy]) => pairFilter === undefined || pairFilter.includes(legacy.key));
 
 interface LoadResult {
   scenario: string;
@@ -735,17 +744,18 @@ async function throughput(server: RunningServer) {
     if (!erasOnly)
       for (const scenario of [scenarios.restLocal, scenarios.restEverything])
         results.push(await measure(server, scenario));
-    for (const [legacy, modern] of eraPairs) {
-      const legacyLoad = await measure(server, legacy, sessionId);
-      const modernLoad = await measure(server, modern);
-      results.push(legacyLoad, modernLoad);
-      const ratio = eraRatio(legacyLoad, modernLoad);
-      eraRatios.push(ratio);
-      log(
-        `${server.mode} ${modern.key} / ${legacy.key}: req/s × ${ratio.requestsPerSecond}, p50 × ${ratio.p50}, p99 × ${ratio.p99}` +
-          `${ratio.serverCpuPerRequest !== undefined ? `, server CPU/request × ${ratio.serverCpuPerRequest}` : ''}`,
-      );
-    }
+    for (let round = 0; round < eraRounds; round += 1)
+      for (const [legacy, modern] of eraPairs) {
+        const legacyLoad = await measure(server, legacy, sessionId);
+        const modernLoad = await measure(server, modern);
+        results.push(legacyLoad, modernLoad);
+        const ratio = eraRatio(legacyLoad, modernLoad);
+        eraRatios.push(ratio);
+        log(
+          `${server.mode} ${modern.key} / ${legacy.key}: req/s × ${ratio.requestsPerSecond}, p50 × ${ratio.p50}, p99 × ${ratio.p99}` +
+            `${ratio.serverCpuPerRequest !== undefined ? `, server CPU/request × ${ratio.serverCpuPerRequest}` : ''}`,
+        );
+      }
     // Hundreds of thousands of 2026 requests must not have left a session (or anything counted as one) behind.
     sessionsAfterModernLoad = (await server.stats()).sessionCount;
     check(
@@ -1352,9 +1362,18 @@ async function main(): Promise<void> {
     const { runs, leak, sessions } = await measureServerModes(open);
     machine.loadAverageAtEnd = loadAverage();
     if (erasOnly) {
-      for (const [mode, run] of Object.entries(runs))
+      for (const [mode, run] of Object.entries(runs)) {
         for (const ratio of run?.eraRatios ?? [])
           process.stdout.write(`${mode} ${ratio.modern} / ${ratio.legacy}: ${JSON.stringify(ratio)}\n`);
+        for (const [legacy, modern] of eraRounds > 1 ? eraPairs : []) {
+          const rounds = (run?.eraRatios ?? []).filter((ratio) => ratio.modern === modern.key);
+          const middle = (values: number[]) => round(median(values), 3);
+          process.stdout.write(
+            `${mode} ${modern.key} / ${legacy.key}, median of ${rounds.length}: req/s × ${middle(rounds.map((ratio) => ratio.requestsPerSecond))}, ` +
+              `server CPU/request × ${middle(rounds.map((ratio) => ratio.serverCpuPerRequest ?? Number.NaN))}\n`,
+          );
+        }
+      }
       if (failures.length > 0) {
         log(`${failures.length} CHECK(S) FAILED:\n  ${failures.join('\n  ')}`);
         process.exitCode = 1;

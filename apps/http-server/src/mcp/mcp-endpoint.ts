@@ -258,7 +258,7 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
 
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
     const caller = callerOf(request);
-    if (modern && (await modern.accepts(request))) return modern.serve(request, reply, caller);
+    if (modern?.accepts(request)) return modern.serve(request, reply, caller);
     if (options.stateless) return handleStateless(request, reply, caller);
 
     const sessionHeader = request.headers['mcp-session-id'];

@@ -1,16 +1,16 @@
-import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { Caller } from '@search-mcp/catalog';
 import { isRecord, type ParamHeaderMismatch, type SecretRedactor } from '@search-mcp/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authInfoOf, callerOfAuthInfo } from './caller-auth-info.js';
-import { carriesEnvelopeClaim } from './envelope-claim.js';
 import type { EraServerFactory } from './era-server-factory.js';
 import type { ListenStreams } from './listen-streams.js';
 import type { McpServerOverrides } from './mcp-server-factory.js';
+import { isLegacyPost } from './legacy-post.js';
 import { headerMismatchError, paramHeaderMismatch } from './param-header-check.js';
 import { CallerInstancePool } from './caller-instance-pool.js';
 import type { PendingRequestListener } from './tracked-transport.js';
-import { sendWebResponse, toWebRequest } from './web-request-bridge.js';
+import { sendWebResponse, toHandlerRequest } from './web-request-bridge.js';
 
 export interface ModernMcpLegOptions {
   serverFactory: EraServerFactory;
@@ -30,8 +30,8 @@ export interface JsonRpcErrorBody {
 export interface ModernMcpLeg {
   /** 2026-07-28 requests served since start (`subscriptions/listen` included). */
   readonly requestCount: number;
-  /** Whether this request is 2026-07-28 traffic (a POST whose body carries the per-request envelope). */
-  accepts(request: FastifyRequest): Promise<boolean>;
+  /** Whether this request is 2026-07-28 traffic: a POST the SDK's classification does not route to 2025 sessions. */
+  accepts(request: FastifyRequest): boolean;
   serve(request: FastifyRequest, reply: FastifyReply, caller: Caller): Promise<void>;
   /**
    * At shutdown: ends the listen streams, answers every request still running with `error` (a JSON-RPC error, as the
@@ -83,8 +83,6 @@ export function createModernMcpLeg(options: ModernMcpLegOptions): ModernMcpLeg {
     },
     { legacy: 'reject' },
   );
-  /** The web request `accepts` built, reused by `serve` (the same one, body left out, built once per request). */
-  const webRequests = new WeakMap<FastifyRequest, Request>();
   let requestCount = 0;
   /** Requests being answered: a shutdown answers them itself (each resolves once its answer is written). */
   const running = new Set<(error: JsonRpcErrorBody) => Promise<void>>();
@@ -92,16 +90,7 @@ export function createModernMcpLeg(options: ModernMcpLegOptions): ModernMcpLeg {
     get requestCount() {
       return requestCount;
     },
-    accepts: async (request) => {
-      if (request.method !== 'POST') return false;
-      // The usual 2026-07-28 call is known from its body alone: its full classification is the SDK handler's, once.
-      if (carriesEnvelopeClaim(request.body)) return true;
-      // Classified from the parsed body: every 2025 POST passes here, so it is not serialised again for nothing.
-      const webRequest = toWebRequest(request, null);
-      if (await isLegacyRequest(webRequest, request.body)) return false;
-      webRequests.set(request, webRequest);
-      return true;
-    },
+    accepts: (request) => request.method === 'POST' && !isLegacyPost(request),
     serve: async (request, reply, caller) => {
       requestCount += 1;
       // A listen stream is not a call in flight: the shutdown ends it rather than waiting for it.
@@ -109,10 +98,8 @@ export function createModernMcpLeg(options: ModernMcpLegOptions): ModernMcpLeg {
         return options.listen.serve(request, reply, caller);
       }
       options.activity.requestStarted();
-      // Without the body: the handler gets it parsed (`parsedBody`) and then never reads the request's own, so
-      // serialising it again into the web request was work for nothing on every 2026-07-28 call.
-      const webRequest = webRequests.get(request) ?? toWebRequest(request, null);
-      webRequests.delete(request);
+      // Method, URL and headers only: the handler gets the body parsed (`parsedBody`) and reads nothing else.
+      const webRequest = toHandlerRequest(request);
       const id = isRecord(request.body) ? request.body.id : undefined;
       if (isRecord(request.body) && request.body.method === 'tools/call') calls.set(webRequest, request.body);
       let stop: (error: JsonRpcErrorBody) => void = () => {};

@@ -17,14 +17,41 @@ const bodyFramingHeaders = new Set(['content-length', 'transfer-encoding', 'conn
  * goes on.
  */
 export function toWebRequest(request: FastifyRequest, body: unknown = request.body): Request {
+  const text = request.method === 'POST' && body !== undefined && body !== null ? JSON.stringify(body) : undefined;
+  return new Request(urlOf(request), {
+    method: request.method,
+    headers: webHeaders(request),
+    ...(text !== undefined ? { body: text } : {}),
+  });
+}
+
+/**
+ * The Fastify request as the SDK's `createMcpHandler` reads a request it is given the parsed body of (`parsedBody`):
+ * its method, URL and headers, nothing more: no body, no abort signal (see `toWebRequest` for why none). A web
+ * `Request` costs an `AbortController` and undici's bookkeeping on every 2026-07-28 call, the largest single item
+ * of that leg's extra CPU against a 2025 session (`pnpm bench:http --profile`), for fields the handler never reads.
+ * The guard test (`handler-request.test.ts`) serves the requests of this leg through the SDK's real handler with
+ * every other field of the request refused, so an SDK that starts reading one fails there, not in production.
+ */
+export function toHandlerRequest(request: FastifyRequest): Request {
+  const handlerRequest: HandlerRequest = { method: request.method, url: urlOf(request), headers: webHeaders(request) };
+  return handlerRequest as Request;
+}
+
+/** What `toHandlerRequest` gives the handler of a web `Request`. */
+export type HandlerRequest = Pick<Request, 'method' | 'url' | 'headers'>;
+
+function webHeaders(request: FastifyRequest): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined || bodyFramingHeaders.has(name)) continue;
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, String(item));
   }
-  const url = `http://${request.headers.host ?? '127.0.0.1'}${request.url}`;
-  const text = request.method === 'POST' && body !== undefined && body !== null ? JSON.stringify(body) : undefined;
-  return new Request(url, { method: request.method, headers, ...(text !== undefined ? { body: text } : {}) });
+  return headers;
+}
+
+function urlOf(request: FastifyRequest): string {
+  return `http://${request.headers.host ?? '127.0.0.1'}${request.url}`;
 }
 
 /**

@@ -80,6 +80,13 @@ export interface HttpAppOptions {
   maxListenStreams?: number;
   /** Open listen streams at most per token. Default: the per-token share of sessions. */
   maxListenStreamsPerToken?: number;
+  /**
+   * Whether a 2026-07-28 client's `tools/call` and `tools/list` are answered on a server instance connected once per
+   * caller (default true), or, like every other 2026-07-28 request, through the SDK's `createMcpHandler` with an
+   * instance connected for the request (README, "The 2026-07-28 leg"). The answers are the same; the connected way
+   * costs the SDK about a third of the CPU per request.
+   */
+  connectedModernCalls?: boolean;
   /** Largest request body. Default 1 MiB. */
   bodyLimitBytes?: number;
   /** Requests per minute per token (per address without one). 0 turns it off. Default 6,000. */

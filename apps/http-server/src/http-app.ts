@@ -284,6 +284,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<HttpApp> {
     ...(options.maxListenStreamsPerToken !== undefined
       ? { maxListenStreamsPerToken: options.maxListenStreamsPerToken }
       : {}),
+    ...(options.connectedModernCalls !== undefined ? { connectedModernCalls: options.connectedModernCalls } : {}),
     clusterStore,
   });
   mcpCounts = mcp;

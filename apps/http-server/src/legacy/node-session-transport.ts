@@ -6,9 +6,9 @@ import type { EventStore, Transport } from '@modelcontextprotocol/server';
  * The one module of this app that imports the 1.x SDK (`@modelcontextprotocol/sdk`): the transport of the sessionful
  * 2025 leg of `/mcp`, which works on node's `req`/`res`.
  *
- * Why 1.x here: the 2.x packages have only the web-standard transport, and the web-standard leg built for
- * 2026-07-28 serves ×0.55–0.72 the req/s of this one on the same backend, at ×1.5–1.9 its server CPU per request
- * (`bench/results/http.md`, `docs/design/protocol-eras.md` §9). Everything else in the app, and the `Server` this
+ * Why 1.x here: the 2.x packages have only the web-standard transport, and the 2026-07-28 leg, when it was built on
+ * that web-standard plumbing alone (`createMcpHandler`), served ×0.55–0.72 the req/s of this one on the same backend,
+ * at ×1.5–1.9 its server CPU per request (`docs/design/protocol-eras.md` §9). Everything else in the app, and the `Server` this
  * transport carries, is 2.x: the two generations share the transport shape (`start/send/close/onmessage/onclose/
  * onerror/sessionId`), so nothing past this file knows which SDK made it.
  */

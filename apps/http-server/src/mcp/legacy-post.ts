@@ -19,19 +19,22 @@ export function isLegacyPost(request: FastifyRequest): boolean {
   if (carriesEnvelopeClaim(request.body)) return false;
   const outcome = classifyInboundRequest({
     httpMethod: request.method,
-    ...headerOf(request, 'protocolVersionHeader', 'mcp-protocol-version'),
-    ...headerOf(request, 'mcpMethodHeader', 'mcp-method'),
-    ...headerOf(request, 'mcpNameHeader', 'mcp-name'),
+    ...optional('protocolVersionHeader', headerOf(request, 'mcp-protocol-version')),
+    ...optional('mcpMethodHeader', headerOf(request, 'mcp-method')),
+    ...optional('mcpNameHeader', headerOf(request, 'mcp-name')),
     body: request.body,
   });
   return outcome.kind === 'legacy';
 }
 
-/** A header as the web `Headers.get` gives it (repeated values joined by `, `), under the classifier's field name. */
-function headerOf<K extends string>(request: FastifyRequest, key: K, name: string): { [P in K]?: string } {
+/** A header as the web `Headers.get` gives it (repeated values joined by `, `); `undefined` when absent. */
+export function headerOf(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
-  if (value === undefined) return {};
-  return { [key]: Array.isArray(value) ? value.join(', ') : value } as { [P in K]?: string };
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+function optional<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: string };
 }
 
 /**
@@ -42,7 +45,7 @@ function headerOf<K extends string>(request: FastifyRequest, key: K, name: strin
  * answers those errors itself). `initialize` is left out: there the SDK keeps the legacy handshake unless the whole
  * envelope is valid. `false` means "classify it", not "legacy".
  */
-function carriesEnvelopeClaim(body: unknown): boolean {
+export function carriesEnvelopeClaim(body: unknown): boolean {
   if (!isRecord(body) || typeof body.method !== 'string' || body.method === 'initialize') return false;
   if ('result' in body || 'error' in body) return false;
   const meta = isRecord(body.params) ? body.params._meta : undefined;

@@ -48,6 +48,8 @@ export interface McpEndpointOptions {
   maxListenStreams?: number;
   /** Open listen streams at most per token. Default `maxSessionsPerToken`. */
   maxListenStreamsPerToken?: number;
+  /** Whether the hot 2026-07-28 requests go to connected instances (`ModernMcpLegOptions.connectedCalls`). */
+  connectedModernCalls?: boolean;
   /**
    * Where the 2025 sessions' records go, so another replica can resume a session (apps/http-server/README.md,
    * "Replicas"). Default: an in-process store (one replica).
@@ -125,6 +127,7 @@ export function registerMcpEndpoint(app: FastifyInstance, options: McpEndpointOp
         redactor: options.redactor,
         activity: options.activity,
         ...(listen ? { listen } : {}),
+        ...(options.connectedModernCalls !== undefined ? { connectedCalls: options.connectedModernCalls } : {}),
       })
     : undefined;
 

@@ -6,7 +6,8 @@ import { authInfoOf, callerOfAuthInfo } from './caller-auth-info.js';
 import type { EraServerFactory } from './era-server-factory.js';
 import type { ListenStreams } from './listen-streams.js';
 import type { McpServerOverrides } from './mcp-server-factory.js';
-import { isLegacyPost } from './legacy-post.js';
+import { ConnectedModernCalls, type ConnectedCall } from './connected-modern-calls.js';
+import { headerOf, isLegacyPost } from './legacy-post.js';
 import { headerMismatchError, paramHeaderMismatch } from './param-header-check.js';
 import { CallerInstancePool } from './caller-instance-pool.js';
 import type { PendingRequestListener } from './tracked-transport.js';
@@ -20,6 +21,12 @@ export interface ModernMcpLegOptions {
   activity: PendingRequestListener;
   /** Serves `subscriptions/listen`; without it the SDK's own router answers (nothing is ever published there). */
   listen?: ListenStreams;
+  /**
+   * Whether the hot requests (`tools/call`, `tools/list`) are answered on a connected instance per caller
+   * (`ConnectedModernCalls`) rather than through the SDK's handler. Default true; false sends every request through
+   * the handler (the guard test compares the two).
+   */
+  connectedCalls?: boolean;
 }
 
 export interface JsonRpcErrorBody {
@@ -58,6 +65,10 @@ export interface ModernMcpLeg {
  */
 export function createModernMcpLeg(options: ModernMcpLegOptions): ModernMcpLeg {
   const instances = new CallerInstancePool<ReturnType<EraServerFactory>>();
+  const connected =
+    options.connectedCalls === false ? undefined : new ConnectedModernCalls({ redactor: options.redactor });
+  /** The caller's key: everything its instances are made with (`callerOfAuthInfo` builds it in one order). */
+  const keyOf = (era: string, caller: Caller) => `${era}\u0000${JSON.stringify(caller)}`;
   /** The parsed bodies of the `tools/call` requests being served, for the factory's `Mcp-Param-*` check. */
   const calls = new WeakMap<Request, Record<string, unknown>>();
   /** The calls refused by that check: the factory throws (nothing runs), and `serve` answers 400 itself. */
@@ -67,9 +78,9 @@ export function createModernMcpLeg(options: ModernMcpLegOptions): ModernMcpLeg {
       const caller = callerOfAuthInfo(context.authInfo);
       const overrides = options.overridesFor(caller);
       const request = context.requestInfo;
-      // Keyed by everything the instance was made with for this caller (`callerOfAuthInfo` builds it in one order).
-      const key = `${context.era}\u0000${JSON.stringify(caller)}`;
-      const server = instances.acquire(key, request, () => options.serverFactory({ era: context.era }, overrides));
+      const server = instances.acquire(keyOf(context.era, caller), request, () =>
+        options.serverFactory({ era: context.era }, overrides),
+      );
       const call = request && calls.get(request);
       if (request && call) {
         const meta = isRecord(call.params) && isRecord(call.params._meta) ? call.params._meta : undefined;
@@ -84,6 +95,40 @@ export function createModernMcpLeg(options: ModernMcpLegOptions): ModernMcpLeg {
     { legacy: 'reject' },
   );
   let requestCount = 0;
+  /** A hot request on the caller's connected instance: its `Mcp-Param-*` headers checked first, as on the handler. */
+  const serveConnected = async (
+    calls: ConnectedModernCalls,
+    call: ConnectedCall,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    caller: Caller,
+  ) => {
+    options.activity.requestStarted();
+    try {
+      const overrides = options.overridesFor(caller);
+      const key = keyOf('modern', caller);
+      const build = () => options.serverFactory({ era: 'modern' }, overrides);
+      if (call.body.method === 'tools/call') {
+        const params = isRecord(call.body.params) ? call.body.params : {};
+        const meta = isRecord(params._meta) ? params._meta : undefined;
+        const mismatch = await paramHeaderMismatch(
+          calls.serverFor(key, build),
+          overrides.resolveCaller({ meta }),
+          call.body,
+          {
+            get: (name) => headerOf(request, name.toLowerCase()),
+          },
+        );
+        if (mismatch) {
+          const refusal = JSON.stringify({ jsonrpc: '2.0', id: call.body.id, error: headerMismatchError(mismatch) });
+          return await reply.code(400).type('application/json').send(options.redactor.redact(refusal));
+        }
+      }
+      await calls.serve(key, build, call, reply);
+    } finally {
+      options.activity.requestEnded();
+    }
+  };
   /** Requests being answered: a shutdown answers them itself (each resolves once its answer is written). */
   const running = new Set<(error: JsonRpcErrorBody) => Promise<void>>();
   return {
@@ -97,6 +142,8 @@ export function createModernMcpLeg(options: ModernMcpLegOptions): ModernMcpLeg {
       if (options.listen && isRecord(request.body) && request.body.method === 'subscriptions/listen') {
         return options.listen.serve(request, reply, caller);
       }
+      const call = connected?.takes(request);
+      if (connected && call) return serveConnected(connected, call, request, reply, caller);
       options.activity.requestStarted();
       // Method, URL and headers only: the handler gets the body parsed (`parsedBody`) and reads nothing else.
       const webRequest = toHandlerRequest(request);
@@ -151,6 +198,7 @@ export function createModernMcpLeg(options: ModernMcpLegOptions): ModernMcpLeg {
       await options.listen?.close();
       // Answered first, aborted after: aborting first would end the streams before the answers are on them.
       if (error) await Promise.all([...running].map((interrupt) => interrupt(error)));
+      await connected?.close(error);
       await handler.close();
       instances.close();
     },

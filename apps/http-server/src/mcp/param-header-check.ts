@@ -8,6 +8,11 @@ import {
   scanHeaderDeclarations,
 } from '@search-mcp/shared';
 
+/** Where the request's headers are read (a web `Headers`, or Fastify's through a getter): by lower-case name. */
+export interface HeaderSource {
+  get(name: string): string | null | undefined;
+}
+
 /** A server instance that knows which tool a caller was listed under a name (the runtime's instances do). */
 export interface ListedToolSource {
   listedTool(caller: Caller, name: string): Promise<{ inputSchema?: unknown } | undefined>;
@@ -25,7 +30,7 @@ export async function paramHeaderMismatch(
   server: unknown,
   caller: Caller,
   body: unknown,
-  headers: Headers,
+  headers: HeaderSource,
 ): Promise<ParamHeaderMismatch | undefined> {
   if (!isRecord(body) || body.method !== 'tools/call' || !isRecord(body.params)) return undefined;
   const { name, arguments: args } = body.params;

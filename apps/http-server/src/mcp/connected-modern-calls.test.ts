@@ -1,0 +1,160 @@
+/**
+ * The connections of `ConnectedModernCalls` over a real SDK server and Fastify: when they close (unused, past the
+ * idle cap, their instance gone) and what a request in flight then gets. How answers look against the SDK's handler is
+ * test/connected-modern-calls-http.test.ts.
+ */
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  Server,
+} from '@modelcontextprotocol/server';
+import { noSecrets } from '@search-mcp/shared';
+import Fastify from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConnectedModernCalls, type ConnectedModernCallsOptions } from './connected-modern-calls.js';
+
+const revision = '2026-07-28';
+
+/** Real SDK servers with an `echo` tool and a `close-me` tool (closes its own server, never answers), counted. */
+function serverKit() {
+  const built: Server[] = [];
+  const closed: Server[] = [];
+  const waiters: Array<() => void> = [];
+  const build = () => {
+    const server = new Server({ name: 'connected-test', version: '1' }, { capabilities: { tools: {} } });
+    server.setRequestHandler('tools/list', async () => ({ tools: [] }));
+    server.setRequestHandler('tools/call', async (request) => {
+      if (request.params.name === 'close-me') {
+        void server.close();
+        return new Promise<never>(() => {});
+      }
+      return { content: [{ type: 'text', text: String(request.params.arguments?.text) }] };
+    });
+    server.onclose = () => {
+      closed.push(server);
+      for (const wake of waiters.splice(0)) wake();
+    };
+    built.push(server);
+    return server;
+  };
+  /** Resolves once `count` servers have closed. */
+  const closedCount = async (count: number) => {
+    while (closed.length < count) await new Promise<void>((resolve) => waiters.push(resolve));
+  };
+  return { built, closed, build, closedCount };
+}
+
+const apps: Array<{ close(): Promise<unknown> }> = [];
+afterEach(async () => {
+  for (const app of apps.splice(0)) await app.close();
+});
+
+/** A Fastify app whose `/mcp/:caller` serves every request on the connection of `:caller`. */
+function appKit(options: Partial<ConnectedModernCallsOptions> = {}) {
+  const kit = serverKit();
+  const calls = new ConnectedModernCalls({ redactor: noSecrets, ...options });
+  const app = Fastify();
+  app.post<{ Params: { caller: string } }>('/mcp/:caller', async (request, reply) => {
+    const call = calls.takes(request);
+    if (!call) return reply.code(418).send({ taken: false });
+    await calls.serve(request.params.caller, kit.build, call, reply);
+  });
+  apps.push(app, { close: () => calls.close() });
+  const ask = async (caller: string, name: string, text = 'hi') => {
+    const response = await app.inject({
+      method: 'POST',
+      url: `/mcp/${caller}`,
+      headers: {
+        'content-type': 'application/json',
+        'mcp-protocol-version': revision,
+        'mcp-method': 'tools/call',
+        'mcp-name': name,
+      },
+      payload: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          name,
+          arguments: { text },
+          _meta: {
+            [PROTOCOL_VERSION_META_KEY]: revision,
+            [CLIENT_INFO_META_KEY]: { name: 'connected-test-client', version: '1' },
+            [CLIENT_CAPABILITIES_META_KEY]: {},
+          },
+        },
+      },
+    });
+    return { status: response.statusCode, body: response.json() as Record<string, unknown> };
+  };
+  return { ...kit, calls, ask };
+}
+
+describe('ConnectedModernCalls', () => {
+  it("serves one caller's requests on one connected instance, and other callers on their own", async () => {
+    const kit = appKit();
+    for (const text of ['one', 'two', 'three']) {
+      expect(await kit.ask('alice', 'echo', text)).toMatchObject({
+        status: 200,
+        body: { id: 1, result: { content: [{ text }] } },
+      });
+    }
+    await kit.ask('bob', 'echo');
+    expect(kit.built).toHaveLength(2);
+    expect(kit.closed).toHaveLength(0);
+  });
+
+  it('closes a connection nobody used for idleMs, and opens a new one for the next request', async () => {
+    const kit = appKit({ idleMs: 50 });
+    await kit.ask('alice', 'echo');
+    await kit.closedCount(1);
+    expect(kit.closed[0]).toBe(kit.built[0]);
+    expect(await kit.ask('alice', 'echo', 'again')).toMatchObject({
+      body: { result: { content: [{ text: 'again' }] } },
+    });
+    expect(kit.built).toHaveLength(2);
+  });
+
+  it('keeps at most idleTotal unused connections, closing the least recently used first', async () => {
+    const kit = appKit({ idleTotal: 1 });
+    await kit.ask('alice', 'echo');
+    await kit.ask('bob', 'echo');
+    await kit.closedCount(1);
+    expect(kit.closed).toEqual([kit.built[0]]);
+  });
+
+  it('answers a request in flight with an internal error when its instance closes, and serves the next on a new one', async () => {
+    const kit = appKit();
+    expect(await kit.ask('alice', 'close-me')).toMatchObject({
+      status: 200,
+      body: { id: 1, error: { code: -32603, message: 'The server instance closed' } },
+    });
+    expect(await kit.ask('alice', 'echo', 'after')).toMatchObject({
+      body: { result: { content: [{ text: 'after' }] } },
+    });
+    expect(kit.built).toHaveLength(2);
+  });
+
+  it('leaves a request it does not take to its caller (a notification here)', async () => {
+    const kit = appKit();
+    const app = Fastify();
+    apps.push(app);
+    let taken: unknown = 'unset';
+    app.post('/probe', async (request) => {
+      taken = kit.calls.takes(request);
+      return {};
+    });
+    await app.inject({
+      method: 'POST',
+      url: '/probe',
+      headers: {
+        'content-type': 'application/json',
+        'mcp-protocol-version': revision,
+        'mcp-method': 'notifications/cancelled',
+      },
+      payload: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } },
+    });
+    expect(taken).toBeUndefined();
+  });
+});

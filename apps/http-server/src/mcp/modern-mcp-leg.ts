@@ -48,16 +48,19 @@ export interface ModernMcpLeg {
 }
 
 /**
- * `/mcp` for 2026-07-28 clients, next to the sessionful 2025 endpoint: the SDK's `createMcpHandler` with
- * `legacy: 'reject'` (2025 traffic never reaches it: the endpoint routes it to its sessions), no `Mcp-Session-Id`. A
- * request is served by a server instance of its caller's, taken from a pool (`CallerInstancePool`) rather than built
- * for it (building and ending one per request was most of this leg's extra CPU against a 2025 session): an instance
- * serves one request at a time, and what it keeps between requests is only what its caller's next one would build. The SDK checks `Mcp-Method`/`Mcp-Name` against the body (`400`, `-32020`); the
- * `Mcp-Param-*` headers of a `tools/call` are checked here against the `x-mcp-header` arguments of the tool as listed
- * to the caller (SEP-2243, same answer), at the SDK's own step for them: after its header, version and capability
- * checks (the factory is called only then), before anything runs. Tokens and projects hold as on the 2025 leg: the
- * caller the auth hook resolved rides to the factory as `authInfo`. `subscriptions/listen` goes to the listen
- * streams, which publish only what each caller may see.
+ * `/mcp` for 2026-07-28 clients, next to the sessionful 2025 endpoint, no `Mcp-Session-Id`. `tools/call` and
+ * `tools/list` whose headers the SDK would take as they are go to the caller's connected instance
+ * (`ConnectedModernCalls`); every other request to the SDK's `createMcpHandler` with `legacy: 'reject'` (2025 traffic
+ * never reaches it: the endpoint routes it to its sessions). There a request is served by a server instance of its
+ * caller's, taken from a pool (`CallerInstancePool`) rather than built for it (building and ending one per request
+ * was most of this leg's extra CPU against a 2025 session): an instance serves one request at a time, and what it
+ * keeps between requests is only what its caller's next one would build. The SDK checks `Mcp-Method`/`Mcp-Name`
+ * against the body (`400`, `-32020`); the `Mcp-Param-*` headers of a `tools/call` are checked here against the
+ * `x-mcp-header` arguments of the tool as listed to the caller (SEP-2243, same answer), at the SDK's own step for
+ * them: after its header, version and capability checks (the factory is called only then), before anything runs.
+ * Tokens and projects hold as on the 2025 leg: the caller the auth hook resolved rides to the factory as `authInfo`
+ * (to the connected instances, in their key). `subscriptions/listen` goes to the listen streams, which publish only
+ * what each caller may see.
  *
  * A request's work may outlive its response: when a call answers `input_required` (a backend asked for input), the
  * backend call waits in the runtime for the client's retry, a new POST. Only the client closing the response stream
@@ -97,7 +100,7 @@ export function createModernMcpLeg(options: ModernMcpLegOptions): ModernMcpLeg {
   let requestCount = 0;
   /** A hot request on the caller's connected instance: its `Mcp-Param-*` headers checked first, as on the handler. */
   const serveConnected = async (
-    calls: ConnectedModernCalls,
+    connections: ConnectedModernCalls,
     call: ConnectedCall,
     request: FastifyRequest,
     reply: FastifyReply,
@@ -112,7 +115,7 @@ export function createModernMcpLeg(options: ModernMcpLegOptions): ModernMcpLeg {
         const params = isRecord(call.body.params) ? call.body.params : {};
         const meta = isRecord(params._meta) ? params._meta : undefined;
         const mismatch = await paramHeaderMismatch(
-          calls.serverFor(key, build),
+          connections.serverFor(key, build),
           overrides.resolveCaller({ meta }),
           call.body,
           {
@@ -124,7 +127,7 @@ export function createModernMcpLeg(options: ModernMcpLegOptions): ModernMcpLeg {
           return await reply.code(400).type('application/json').send(options.redactor.redact(refusal));
         }
       }
-      await calls.serve(key, build, call, reply);
+      await connections.serve(key, build, call, reply);
     } finally {
       options.activity.requestEnded();
     }

@@ -9,6 +9,7 @@ import {
   PROTOCOL_VERSION_META_KEY,
   Server,
 } from '@modelcontextprotocol/server';
+import { connect } from 'node:net';
 import { noSecrets } from '@search-mcp/shared';
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -156,5 +157,76 @@ describe('ConnectedModernCalls', () => {
       payload: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } },
     });
     expect(taken).toBeUndefined();
+  });
+
+  it('holds a flooding instance back while the client reads nothing, and lets it finish once the client reads', async () => {
+    const total = 4000;
+    const chunk = 'x'.repeat(4096);
+    let sent = 0;
+    const build = () => {
+      const server = new Server({ name: 'flood-test', version: '1' }, { capabilities: { tools: {} } });
+      server.setRequestHandler('tools/call', async (request, context) => {
+        const progressToken = request.params._meta?.progressToken ?? 'flood';
+        for (let index = 0; index < total; index += 1) {
+          await context.mcpReq.notify({
+            method: 'notifications/progress',
+            params: { progressToken, progress: index, message: chunk },
+          });
+          sent += 1;
+        }
+        return { content: [{ type: 'text', text: 'flooded' }] };
+      });
+      return server;
+    };
+    const calls = new ConnectedModernCalls({ redactor: noSecrets });
+    const app = Fastify();
+    app.post('/mcp', async (request, reply) => {
+      const call = calls.takes(request);
+      if (!call) return reply.code(418).send();
+      await calls.serve('flooder', build, call, reply);
+    });
+    apps.push(app, { close: () => calls.close() });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = app.server.address() as { port: number };
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: 'flood',
+        arguments: {},
+        _meta: {
+          progressToken: 'flood',
+          [PROTOCOL_VERSION_META_KEY]: revision,
+          [CLIENT_INFO_META_KEY]: { name: 'slow-reader', version: '1' },
+          [CLIENT_CAPABILITIES_META_KEY]: {},
+        },
+      },
+    });
+    const socket = connect(port, '127.0.0.1');
+    socket.pause();
+    socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nMcp-Protocol-Version: ${revision}\r\n` +
+        `Mcp-Method: tools/call\r\nMcp-Name: flood\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    // No event says "the socket is full": wait until the count stops moving while nothing is read.
+    let last = -1;
+    while (sent !== last) {
+      last = sent;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(sent).toBeGreaterThan(0);
+    expect(sent).toBeLessThan(total);
+    let received = '';
+    const answered = new Promise<void>((resolve) => {
+      socket.on('data', (data: Buffer) => {
+        received = (received + data.toString('utf8')).slice(-4096);
+        if (received.includes('"text":"flooded"')) resolve();
+      });
+    });
+    socket.resume();
+    await answered;
+    socket.destroy();
+    expect(sent).toBe(total);
   });
 });

@@ -88,7 +88,8 @@ interface CallerConnection {
  * except a missing client capability (`400`, the SDK's rule). Requests carry ids of the connection's own (two
  * clients of one caller may use the same id at once); the answer carries the client's. The client closing the
  * response early cancels the request (`notifications/cancelled` on the connection, as on stdio); a response that
- * ended normally cancels nothing, so a call answered `input_required` goes on waiting for the retry.
+ * ended normally cancels nothing, so a call answered `input_required` goes on waiting for the retry. A streamed answer
+ * the client reads slowly holds its instance's sender back (as the SDK handler's stream does), rather than buffering.
  */
 export class ConnectedModernCalls {
   private readonly connections = new Map<string, CallerConnection>();
@@ -228,7 +229,7 @@ export class ConnectedModernCalls {
         this.ended(connection);
         wire.onclose?.();
       },
-      send: async (message, options) => this.deliver(exchanges, message, options),
+      send: (message, options) => this.deliver(exchanges, message, options) ?? Promise.resolve(),
     };
     const handle = serveStdio(() => server, { transport: wire, legacy: 'reject' });
     const connection: CallerConnection = {
@@ -260,12 +261,16 @@ export class ConnectedModernCalls {
     }
   }
 
-  /** A message of the instance: the answer or a notification of a request in flight; anything else is dropped. */
+  /**
+   * A message of the instance: the answer or a notification of a request in flight; anything else is dropped. A
+   * notification the socket cannot take now resolves once it can (or the client is gone): the instance's sender waits,
+   * so a backend flooding a slow client is held back rather than buffered without end.
+   */
   private deliver(
     exchanges: Map<number, Exchange>,
     message: JSONRPCMessage,
     options: TransportSendOptions | undefined,
-  ): void {
+  ): Promise<void> | undefined {
     if ('id' in message && ('result' in message || 'error' in message)) {
       const exchange = typeof message.id === 'number' ? exchanges.get(message.id) : undefined;
       if (!exchange) return;
@@ -284,7 +289,8 @@ export class ConnectedModernCalls {
       exchange.keepAlive = setInterval(() => exchange.raw.write(': keepalive\n\n'), keepAliveMs);
       exchange.keepAlive.unref();
     }
-    exchange.raw.write(this.frame(message));
+    if (!exchange.raw.write(this.frame(message))) return drained(exchange.raw);
+    return undefined;
   }
 
   /** Writes the request's answer: whole JSON with its length, or the last frame of its stream. */
@@ -338,4 +344,17 @@ export class ConnectedModernCalls {
     }
     if (this.connections.size > 0) this.scheduleSweep();
   }
+}
+
+/** Resolves once `raw` takes writes again, or is closed. */
+function drained(raw: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      raw.off('drain', done);
+      raw.off('close', done);
+      resolve();
+    };
+    raw.on('drain', done);
+    raw.on('close', done);
+  });
 }

@@ -25,7 +25,9 @@ function serverKit() {
   const build = () => {
     const server = new Server({ name: 'connected-test', version: '1' }, { capabilities: { tools: {} } });
     server.setRequestHandler('tools/list', async () => ({ tools: [] }));
-    server.setRequestHandler('tools/call', async (request) => {
+    server.setRequestHandler('tools/call', async (request, context) => {
+      if (request.params.name === 'which-id')
+        return { content: [{ type: 'text', text: JSON.stringify(context.mcpReq.id) }] };
       if (request.params.name === 'close-me') {
         void server.close();
         return new Promise<never>(() => {});
@@ -62,7 +64,7 @@ function appKit(options: Partial<ConnectedModernCallsOptions> = {}) {
     await calls.serve(request.params.caller, kit.build, call, reply);
   });
   apps.push(app, { close: () => calls.close() });
-  const ask = async (caller: string, name: string, text = 'hi') => {
+  const ask = async (caller: string, name: string, text = 'hi', id: string | number = 1) => {
     const response = await app.inject({
       method: 'POST',
       url: `/mcp/${caller}`,
@@ -74,7 +76,7 @@ function appKit(options: Partial<ConnectedModernCallsOptions> = {}) {
       },
       payload: {
         jsonrpc: '2.0',
-        id: 1,
+        id,
         method: 'tools/call',
         params: {
           name,
@@ -135,6 +137,30 @@ describe('ConnectedModernCalls', () => {
       body: { result: { content: [{ text: 'after' }] } },
     });
     expect(kit.built).toHaveLength(2);
+  });
+
+  it("runs a request under its client's id, and under one of its own only when that id is in flight there", async () => {
+    const kit = appKit();
+    expect(await kit.ask('alice', 'which-id', 'x', 'client-7')).toMatchObject({
+      body: { id: 'client-7', result: { content: [{ text: '"client-7"' }] } },
+    });
+    expect(await kit.ask('alice', 'which-id', 'x', 42)).toMatchObject({
+      body: { id: 42, result: { content: [{ text: '42' }] } },
+    });
+    // The same id again once the first is answered: the client's own again.
+    expect(await kit.ask('alice', 'which-id', 'x', 42)).toMatchObject({
+      body: { result: { content: [{ text: '42' }] } },
+    });
+  });
+
+  it('ends an instance that never served a request (its only call refused first) when its connection closes', async () => {
+    const kit = serverKit();
+    const calls = new ConnectedModernCalls({ redactor: noSecrets, idleMs: 50 });
+    apps.push({ close: () => calls.close() });
+    // What the leg does for a call whose Mcp-Param-* headers disagree: the instance is looked at, the call not sent.
+    calls.serverFor('alice', kit.build);
+    await kit.closedCount(1);
+    expect(kit.closed).toEqual([kit.built[0]]);
   });
 
   it('leaves a request it does not take to its caller (a notification here)', async () => {

@@ -55,14 +55,23 @@ interface Exchange {
   readonly done: () => void;
 }
 
+type RequestId = string | number;
+
+/** How many ids of requests cancelled on a connection are kept from reuse (their handling may still be running). */
+const cancelledIdsKept = 1000;
+
 /** One caller's connected instance. */
 interface CallerConnection {
   readonly key: string;
   readonly server: Server;
   readonly wire: Transport;
   readonly close: () => Promise<void>;
-  /** The requests in flight, by the id they carry on the connection (ours, unique: clients' ids may repeat). */
-  readonly exchanges: Map<number, Exchange>;
+  /** The requests in flight, by the id they carry on the connection (unique there: clients' ids may repeat). */
+  readonly exchanges: Map<RequestId, Exchange>;
+  /** Ids of requests cancelled here, oldest first: a request cancelled may still be running on the instance. */
+  readonly cancelled: Set<RequestId>;
+  /** Whether a message ever reached the instance (connecting it). */
+  delivered: boolean;
   nextId: number;
   lastUsed: number;
 }
@@ -85,8 +94,9 @@ interface CallerConnection {
  *
  * Answers are the handler's: JSON (`200`), or an SSE stream when a notification of the request (progress, a log
  * message it asked for) comes before its result; an error the instance answers is `200` like any in-band error,
- * except a missing client capability (`400`, the SDK's rule). Requests carry ids of the connection's own (two
- * clients of one caller may use the same id at once); the answer carries the client's. The client closing the
+ * except a missing client capability (`400`, the SDK's rule). A request carries its client's id on the connection
+ * (what audit records and spans name), or one of ours when a request in flight there has it (two clients of one
+ * caller may use one id at once); the answer carries the client's. The client closing the
  * response early cancels the request (`notifications/cancelled` on the connection, as on stdio); a response that
  * ended normally cancels nothing, so a call answered `input_required` goes on waiting for the retry. A streamed answer
  * the client reads slowly holds its instance's sender back (as the SDK handler's stream does), rather than buffering.
@@ -138,7 +148,9 @@ export class ConnectedModernCalls {
    * none: what a call is checked against before it runs.
    */
   serverFor(key: string, build: () => Server): Server {
-    return this.connectionFor(key, build).server;
+    const connection = this.connectionFor(key, build);
+    connection.lastUsed = Date.now();
+    return connection.server;
   }
 
   /** Answers `call` on the connection of `key`; resolves once the answer is out or the client is gone. */
@@ -154,11 +166,13 @@ export class ConnectedModernCalls {
       else await reply.code(200).send({ jsonrpc: '2.0', id: call.body.id, error: this.closeError });
       return 'abandoned';
     }
-    const connection = this.connectionFor(key, build);
-    connection.lastUsed = Date.now();
-    const wireId = connection.nextId++;
     reply.hijack();
     const raw = reply.raw;
+    // Gone while the request waited (its header check): nothing to answer, nothing to run.
+    if (raw.destroyed) return 'abandoned';
+    const connection = this.connectionFor(key, build);
+    connection.lastUsed = Date.now();
+    const wireId = this.wireIdFor(connection, call.body.id);
     return new Promise((resolve) => {
       const exchange: Exchange = {
         clientId: call.body.id,
@@ -181,12 +195,9 @@ export class ConnectedModernCalls {
         // The client left before the answer: the request is cancelled, as a 2026-07-28 client cancels over HTTP.
         clearInterval(exchange.keepAlive);
         exchange.done();
-        void connection.wire.onmessage?.({
-          jsonrpc: '2.0',
-          method: 'notifications/cancelled',
-          params: { requestId: wireId, reason: 'The client closed the response stream' },
-        });
+        this.cancel(connection, wireId, 'The client closed the response stream');
       });
+      connection.delivered = true;
       connection.wire.onmessage?.({ ...call.body, id: wireId } as JSONRPCMessage);
     });
   }
@@ -205,14 +216,11 @@ export class ConnectedModernCalls {
       for (const [wireId, exchange] of [...connection.exchanges]) {
         if (error) this.finish(exchange, { jsonrpc: '2.0', id: exchange.clientId, error }, 200);
         else {
+          clearInterval(exchange.keepAlive);
           exchange.done();
           exchange.raw.destroy();
         }
-        connection.wire.onmessage?.({
-          jsonrpc: '2.0',
-          method: 'notifications/cancelled',
-          params: { requestId: wireId, reason: 'The server is shutting down' },
-        });
+        this.cancel(connection, wireId, 'The server is shutting down');
       }
     }
     await Promise.all(connections.map((connection) => connection.close().catch(() => {})));
@@ -222,7 +230,7 @@ export class ConnectedModernCalls {
     const open = this.connections.get(key);
     if (open) return open;
     const server = build();
-    const exchanges = new Map<number, Exchange>();
+    const exchanges = new Map<RequestId, Exchange>();
     const wire: Transport = {
       start: async () => {},
       close: async () => {
@@ -236,14 +244,45 @@ export class ConnectedModernCalls {
       key,
       server,
       wire,
-      close: () => handle.close(),
+      close: async () => {
+        await handle.close();
+        // Never connected (its only request refused before it ran): the SDK's close does nothing to it, so its own
+        // `onclose`, where it leaves the runtime's hub, is run here, as for the handler's unconnected instances.
+        if (!connection.delivered && server.transport === undefined) server.onclose?.();
+      },
       exchanges,
+      cancelled: new Set(),
+      delivered: false,
       nextId: 1,
       lastUsed: Date.now(),
     };
     this.connections.set(key, connection);
     this.scheduleSweep();
     return connection;
+  }
+
+  /**
+   * The id a request carries on the connection: the client's own (what the instance's audit records and spans name),
+   * unless a request in flight there, or one cancelled there that may still run, has it; then one of ours.
+   */
+  private wireIdFor(connection: CallerConnection, clientId: RequestId): RequestId {
+    let id = clientId;
+    while (connection.exchanges.has(id) || connection.cancelled.has(id)) id = `search-mcp:${connection.nextId++}`;
+    return id;
+  }
+
+  /** Cancels a request on its connection; its id is kept from reuse while its handling may still be running. */
+  private cancel(connection: CallerConnection, wireId: RequestId, reason: string): void {
+    connection.cancelled.add(wireId);
+    if (connection.cancelled.size > cancelledIdsKept) {
+      const oldest = connection.cancelled.values().next().value;
+      if (oldest !== undefined) connection.cancelled.delete(oldest);
+    }
+    connection.wire.onmessage?.({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: wireId, reason },
+    });
   }
 
   /**
@@ -267,12 +306,12 @@ export class ConnectedModernCalls {
    * so a backend flooding a slow client is held back rather than buffered without end.
    */
   private deliver(
-    exchanges: Map<number, Exchange>,
+    exchanges: Map<RequestId, Exchange>,
     message: JSONRPCMessage,
     options: TransportSendOptions | undefined,
   ): Promise<void> | undefined {
     if ('id' in message && ('result' in message || 'error' in message)) {
-      const exchange = typeof message.id === 'number' ? exchanges.get(message.id) : undefined;
+      const exchange = message.id === undefined ? undefined : exchanges.get(message.id);
       if (!exchange) return;
       const error = 'error' in message ? message.error : undefined;
       // In-band errors are answered 200; a missing client capability is 400 (the SDK handler's rule).
@@ -281,8 +320,8 @@ export class ConnectedModernCalls {
       return;
     }
     const related = options?.relatedRequestId;
-    const exchange = typeof related === 'number' ? exchanges.get(related) : undefined;
-    if (!exchange || exchange.finished) return;
+    const exchange = related === undefined ? undefined : exchanges.get(related);
+    if (!exchange || exchange.finished || exchange.raw.destroyed) return;
     if (!exchange.streaming) {
       exchange.streaming = true;
       exchange.raw.writeHead(200, sseHeaders);
@@ -348,6 +387,7 @@ export class ConnectedModernCalls {
 
 /** Resolves once `raw` takes writes again, or is closed. */
 function drained(raw: ServerResponse): Promise<void> {
+  if (raw.destroyed || raw.writableEnded) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       raw.off('drain', done);

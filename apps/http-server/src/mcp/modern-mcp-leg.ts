@@ -109,11 +109,14 @@ export function createModernMcpLeg(options: ModernMcpLegOptions): ModernMcpLeg {
     options.activity.requestStarted();
     try {
       const overrides = options.overridesFor(caller);
-      const key = keyOf('modern', caller);
+      const params = isRecord(call.body.params) ? call.body.params : {};
+      const meta = isRecord(params._meta) ? params._meta : undefined;
+      // A message may name its project (`_meta.projectId`): one connection per project named, so every request on an
+      // instance resolves to one caller (the instance keeps the caller of its latest request).
+      const project = typeof meta?.projectId === 'string' ? meta.projectId : '';
+      const key = `${keyOf('modern', caller)}\u0000${project}`;
       const build = () => options.serverFactory({ era: 'modern' }, overrides);
       if (call.body.method === 'tools/call') {
-        const params = isRecord(call.body.params) ? call.body.params : {};
-        const meta = isRecord(params._meta) ? params._meta : undefined;
         const mismatch = await paramHeaderMismatch(
           connections.serverFor(key, build),
           overrides.resolveCaller({ meta }),

@@ -107,8 +107,11 @@ export class ClientSessions {
   }
 
   /**
-   * The sessions open now. A stateless instance between requests (HTTP 2026-07-28 instances are kept ready per caller
-   * by the http app) has no transport: nothing can reach its client, so it is left out, as if it were gone.
+   * The sessions open now. A stateless instance between requests (HTTP 2026-07-28 instances kept ready per caller by
+   * the http app) has no transport: nothing can reach its client, so it is left out, as if it were gone. An instance
+   * the http app keeps connected for a caller's `tools/call` and `tools/list` has one between them and counts: its
+   * client is about (`elicitUrl` then sees more than one client), though nothing reaches it outside its requests
+   * (`canBeAskedDirectly`).
    */
   all(): ClientSession[] {
     return [...this.sessions.values()].filter(isOpen);

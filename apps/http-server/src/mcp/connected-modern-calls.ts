@@ -39,6 +39,7 @@ export interface ConnectedModernCallsOptions {
   idleMs?: number;
 }
 
+/** The JSON-RPC error a shutdown answers requests in flight with (both paths of the 2026-07-28 leg). */
 export interface JsonRpcErrorBody {
   code: number;
   message: string;

@@ -6,7 +6,7 @@ import { authInfoOf, callerOfAuthInfo } from './caller-auth-info.js';
 import type { EraServerFactory } from './era-server-factory.js';
 import type { ListenStreams } from './listen-streams.js';
 import type { McpServerOverrides } from './mcp-server-factory.js';
-import { ConnectedModernCalls, type ConnectedCall } from './connected-modern-calls.js';
+import { type ConnectedCall, ConnectedModernCalls, type JsonRpcErrorBody } from './connected-modern-calls.js';
 import { headerOf, isLegacyPost } from './legacy-post.js';
 import { headerMismatchError, paramHeaderMismatch } from './param-header-check.js';
 import { CallerInstancePool } from './caller-instance-pool.js';
@@ -27,11 +27,6 @@ export interface ModernMcpLegOptions {
    * the handler (the guard test compares the two).
    */
   connectedCalls?: boolean;
-}
-
-export interface JsonRpcErrorBody {
-  code: number;
-  message: string;
 }
 
 export interface ModernMcpLeg {

@@ -39,7 +39,7 @@ export function toHandlerRequest(request: FastifyRequest): Request {
 }
 
 /** What `toHandlerRequest` gives the handler of a web `Request`. */
-export type HandlerRequest = Pick<Request, 'method' | 'url' | 'headers'>;
+type HandlerRequest = Pick<Request, 'method' | 'url' | 'headers'>;
 
 function webHeaders(request: FastifyRequest): Headers {
   const headers = new Headers();

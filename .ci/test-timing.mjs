@@ -4,8 +4,11 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-// The suites against real outside services, which turbo runs after every package's tests (turbo.json).
+// The suites against real outside services, which turbo runs after every package's tests (turbo.json): the packages'
+// files that start an authorization server, Redis or bubblewrap (tooling/real-service-tests.ts), then conformance,
+// browser and cluster.
 const realServiceSuites = new Set([
+  '@search-mcp/real-service-tests',
   '@search-mcp/conformance-tests',
   '@search-mcp/browser-tests',
   '@search-mcp/cluster-tests',

@@ -1,5 +1,7 @@
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { relative } from 'node:path';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { realServiceTestFiles, realServiceTestsIn, repositoryRoot } from './real-service-tests.js';
 
 /**
  * The one vitest configuration every package tests with. Tests sit beside the code (`src/**\/*.test.ts`) or under
@@ -10,12 +12,27 @@ import { defineConfig } from 'vitest/config';
  * once rather than once per file, which took most of the CPU time of a run (the shared package: 42 s of CPU with a
  * fresh process per file, 6 s without). Test files therefore leave no global state behind: they restore fake timers,
  * stubbed variables and `process.env` in their `afterEach`/`afterAll`, and close every server they start.
+ *
+ * A package's run leaves out its files that start a real outside service (an authorization server, Redis,
+ * bubblewrap: tooling/real-service-tests.ts) and refuses such a start (`SEARCH_MCP_REAL_SERVICES=refuse`, see the
+ * test kit's `claimRealService`); `realServiceSuite` is the configuration of tests/real-services, which runs those
+ * files from the repository root after every package's tests.
  */
-export function packageTestConfig(overrides: { include?: string[]; testTimeout?: number; filesAtOnce?: number } = {}) {
+export function packageTestConfig(
+  overrides: { include?: string[]; testTimeout?: number; filesAtOnce?: number; realServiceSuite?: boolean } = {},
+) {
   const timeout = overrides.testTimeout ?? 60_000;
+  const suite = overrides.realServiceSuite === true;
+  // vitest's root is the directory it runs in (a package's, under turbo): its globs are relative to it.
+  const packageDirectory = process.cwd();
   return defineConfig({
+    ...(suite ? { root: repositoryRoot } : {}),
     test: {
-      include: overrides.include ?? ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      include: suite ? [...realServiceTestFiles] : (overrides.include ?? ['src/**/*.test.ts', 'test/**/*.test.ts']),
+      exclude: [
+        ...configDefaults.exclude,
+        ...(suite ? [] : realServiceTestsIn(relative(repositoryRoot, packageDirectory))),
+      ],
       testTimeout: timeout,
       hookTimeout: timeout,
       isolate: false,
@@ -27,7 +44,11 @@ export function packageTestConfig(overrides: { include?: string[]; testTimeout?:
       // Test runs must neither read nor write the pins of the person running them (docs/trust.md, "Pinning and
       // quarantine"): the tests of pinning give their runtimes a pin store, or their children a state folder, of their own.
       // The same for the tool lists kept between runs (README, "Discovery before the servers are up").
-      env: { SEARCH_MCP_PINNING: 'off', SEARCH_MCP_TOOL_CACHE: 'off' },
+      env: {
+        SEARCH_MCP_PINNING: 'off',
+        SEARCH_MCP_TOOL_CACHE: 'off',
+        SEARCH_MCP_REAL_SERVICES: suite ? 'run' : 'refuse',
+      },
     },
   });
 }

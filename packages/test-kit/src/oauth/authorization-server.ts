@@ -36,6 +36,7 @@ import {
 import { createAutomaticInteractions, interactionPath } from './automatic-interactions.js';
 import { createFlowCookieJar } from './flow-cookie-jar.js';
 import { createMemoryAdapterStore } from './memory-adapter.js';
+import { claimRealService } from '../real-services/real-service-phase.js';
 
 export type { AuthorizationServerEndpoint, PlannedFault } from './authorization-server-faults.js';
 export type {
@@ -161,6 +162,7 @@ function fixtureSigningKey(): Promise<Record<string, unknown>> {
 }
 
 export async function startAuthorizationServer(options: AuthorizationServerOptions = {}): Promise<AuthorizationServer> {
+  claimRealService('an authorization server (oidc-provider)');
   const scopes = [...(options.scopes ?? defaultOAuthScopes)];
   let subject = options.subject ?? 'test-user';
   const resources = new Set((options.resources ?? []).map((resource) => new URL(resource).href));

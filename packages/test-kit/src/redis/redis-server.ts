@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../network/free-port.js';
+import { claimRealService } from '../real-services/real-service-phase.js';
 
 export interface RedisServerOptions {
   /** Keep data across `restart()` (`--appendonly yes --appendfsync always`). Default false. */
@@ -38,6 +39,7 @@ export interface RedisServer {
 const readyLine = 'Ready to accept connections';
 
 export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
+  claimRealService('Redis');
   const command = options.command ?? process.env.REDIS_SERVER ?? 'redis-server';
   const startTimeoutMs = options.startTimeoutMs ?? 10_000;
   const directory = await mkdtemp(join(tmpdir(), 'search-mcp-redis-'));

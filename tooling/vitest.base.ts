@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { relative } from 'node:path';
-import { configDefaults, defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig, mergeConfig } from 'vitest/config';
 import { realServiceTestFiles, realServiceTestsIn, repositoryRoot } from './real-service-tests.js';
 
 /**
@@ -15,8 +15,8 @@ import { realServiceTestFiles, realServiceTestsIn, repositoryRoot } from './real
  *
  * A package's run leaves out its files that start a real outside service (an authorization server, Redis,
  * bubblewrap: tooling/real-service-tests.ts) and refuses such a start (`SEARCH_MCP_REAL_SERVICES=refuse`, see the
- * test kit's `claimRealService`); `realServiceSuite` is the configuration of tests/real-services, which runs those
- * files from the repository root after every package's tests.
+ * test kit's `claimRealService`). The real-service suites (tests/conformance, browser, cluster) say
+ * `realServiceSuite: true`; tests/real-services runs the listed files with `listedRealServiceTestConfig`.
  */
 export function packageTestConfig(
   overrides: { include?: string[]; testTimeout?: number; filesAtOnce?: number; realServiceSuite?: boolean } = {},
@@ -24,15 +24,11 @@ export function packageTestConfig(
   const timeout = overrides.testTimeout ?? 60_000;
   const suite = overrides.realServiceSuite === true;
   // vitest's root is the directory it runs in (a package's, under turbo): its globs are relative to it.
-  const packageDirectory = process.cwd();
+  const packagePath = relative(repositoryRoot, process.cwd());
   return defineConfig({
-    ...(suite ? { root: repositoryRoot } : {}),
     test: {
-      include: suite ? [...realServiceTestFiles] : (overrides.include ?? ['src/**/*.test.ts', 'test/**/*.test.ts']),
-      exclude: [
-        ...configDefaults.exclude,
-        ...(suite ? [] : realServiceTestsIn(relative(repositoryRoot, packageDirectory))),
-      ],
+      include: overrides.include ?? ['src/**/*.test.ts', 'test/**/*.test.ts'],
+      exclude: [...configDefaults.exclude, ...(suite ? [] : realServiceTestsIn(packagePath))],
       testTimeout: timeout,
       hookTimeout: timeout,
       isolate: false,
@@ -51,4 +47,16 @@ export function packageTestConfig(
       },
     },
   });
+}
+
+/**
+ * tests/real-services: the files of tooling/real-service-tests.ts where they sit, from the repository root (each
+ * resolves its imports from its own package). Most of their time is waiting on the services and processes they
+ * start: two files at a time.
+ */
+export function listedRealServiceTestConfig() {
+  return mergeConfig(
+    packageTestConfig({ include: [...realServiceTestFiles], filesAtOnce: 2, realServiceSuite: true }),
+    defineConfig({ root: repositoryRoot }),
+  );
 }

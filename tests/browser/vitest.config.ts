@@ -5,6 +5,6 @@ import { packageTestConfig } from '../../tooling/vitest.base.js';
 // beforeAll: tens of seconds on a busy 2-core CI machine, hence the long timeouts. One file at a time: each starts
 // its own Chromium.
 export default mergeConfig(
-  packageTestConfig({ include: ['src/**/*.test.ts'], testTimeout: 180_000 }),
+  packageTestConfig({ include: ['src/**/*.test.ts'], testTimeout: 180_000, realServiceSuite: true }),
   defineConfig({ test: { fileParallelism: false } }),
 );

@@ -5,6 +5,6 @@ import { packageTestConfig } from '../../tooling/vitest.base.js';
 // and runs load through them: long timeouts, and one file at a time (two rigs at once on a 2-core machine would make
 // the load, not the cluster, what fails).
 export default mergeConfig(
-  packageTestConfig({ include: ['src/**/*.test.ts'], testTimeout: 180_000 }),
+  packageTestConfig({ include: ['src/**/*.test.ts'], testTimeout: 180_000, realServiceSuite: true }),
   defineConfig({ test: { fileParallelism: false } }),
 );

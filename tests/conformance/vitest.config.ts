@@ -6,6 +6,6 @@ import { packageTestConfig } from '../../tooling/vitest.base.js';
 // run one after the other: the server scenarios' stream checks wait for frames within fixed windows, and the client
 // runs beside them would make those windows the thing measured.
 export default mergeConfig(
-  packageTestConfig({ include: ['src/**/*.test.ts'], testTimeout: 300_000 }),
+  packageTestConfig({ include: ['src/**/*.test.ts'], testTimeout: 300_000, realServiceSuite: true }),
   defineConfig({ test: { fileParallelism: false } }),
 );

@@ -20,3 +20,39 @@ export function packageBuildConfig(overrides: Options = {}) {
     ...overrides,
   });
 }
+
+// Inlined CommonJS modules (cross-spawn, the OpenTelemetry API, fastify) `require` Node's built-ins: an ES module has
+// no `require` of its own, so every chunk gets one (esbuild renames a module's own `require` binding out of its way).
+const requireShim =
+  "import { createRequire as __searchMcpCreateRequire } from 'node:module';\nconst require = __searchMcpCreateRequire(import.meta.url);";
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * An app published as one bundle (apps/stdio-server README, "How it is built"): Search MCP's libraries and their
+ * dependencies are inlined, because Node spends most of a start in resolving and loading hundreds of small modules.
+ * `external` is what stays in `node_modules`, each one of the app's `dependencies`: what a library loads with
+ * `require` (esbuild cannot see through `createRequire`), native or file-relative code, and what loads on demand.
+ * Writes esbuild's metafile (`dist/metafile-esm.json`) for the app's third-party notices.
+ */
+export function bundledAppBuildConfig(options: {
+  entry: string[];
+  external: string[];
+  onSuccess: () => Promise<void>;
+}) {
+  return packageBuildConfig({
+    entry: options.entry,
+    banner: { js: `#!/usr/bin/env node\n${requireShim}` },
+    // tsup lets `noExternal` win over `external`: everything but the list.
+    noExternal: [new RegExp(`^(?!(?:${options.external.map(escapeRegExp).join('|')})(?:/|$))`)],
+    external: options.external,
+    metafile: true,
+    esbuildOptions(esbuildOptions) {
+      // The maps name every inlined file; their text stays in the packages it came from (a smaller install).
+      esbuildOptions.sourcesContent = false;
+    },
+    onSuccess: options.onSuccess,
+  });
+}

@@ -1,13 +1,33 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import ts from 'typescript';
-import { packageBuildConfig } from '../../tooling/tsup.base.js';
+import { bundledAppBuildConfig } from '../../tooling/tsup.base.js';
+import { writeThirdPartyNotices } from '../../tooling/third-party-notices.js';
 
-// `local-console` is the subpath `@search-mcp/http/local-console` (what `search-mcp ui` starts). The web console's
-// files are copied into dist/console after this build (`scripts/copy-console.mjs`).
-export default packageBuildConfig({
+/**
+ * search-mcp-http is one bundle, as the CLI is (README of this app, "How it is built"): the libraries, fastify, zod,
+ * the MCP SDKs and OpenTelemetry are inlined, because a start spent most of its 1 s of CPU resolving and loading ~900
+ * modules. Left outside, each one of this package's `dependencies` (or its optional peer): what a library loads
+ * with `require` (lunr, the keyring binding), native code, and what loads on demand (undici, the OpenAI SDK, the
+ * opt-in hybrid ranker).
+ * `local-console` is the subpath `@search-mcp/http/local-console` (what `search-mcp ui` starts). The web console's
+ * files are copied into dist/console after this build (`scripts/copy-console.mjs`).
+ */
+const external = ['lunr', '@napi-rs/keyring', 'undici', 'openai', '@search-mcp/embeddings'];
+
+const requireHere = createRequire(import.meta.url);
+
+export default bundledAppBuildConfig({
   entry: ['src/cli.ts', 'src/local-console.ts'],
-  banner: { js: '#!/usr/bin/env node' },
-  onSuccess: writeLocalConsoleDeclarations,
+  external,
+  onSuccess: async () => {
+    // The process watchdog is a script the client manager spawns from beside its own module: here, the bundle.
+    const clientManager = dirname(requireHere.resolve('@search-mcp/client-manager/package.json'));
+    await copyFile(join(clientManager, 'dist', 'watchdog.cjs'), 'dist/watchdog.cjs');
+    await writeThirdPartyNotices({ metafile: 'dist/metafile-esm.json', output: 'dist/THIRD-PARTY-NOTICES.md' });
+    await writeLocalConsoleDeclarations();
+  },
 });
 
 /**

@@ -1,7 +1,7 @@
 import { copyFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { packageBuildConfig } from '../../tooling/tsup.base.js';
+import { bundledAppBuildConfig } from '../../tooling/tsup.base.js';
 import { writeThirdPartyNotices } from '../../tooling/third-party-notices.js';
 
 /**
@@ -17,28 +17,11 @@ import { writeThirdPartyNotices } from '../../tooling/third-party-notices.js';
  */
 const external = ['lunr', '@napi-rs/keyring', 'undici', 'openai', 'open', '@search-mcp/http', '@search-mcp/embeddings'];
 
-// Inlined CommonJS modules (cross-spawn, the OpenTelemetry API) `require` Node's built-ins: an ES module has no
-// `require` of its own, so every chunk gets one (esbuild renames a module's own `require` binding out of its way).
-const requireShim =
-  "import { createRequire as __searchMcpCreateRequire } from 'node:module';\nconst require = __searchMcpCreateRequire(import.meta.url);";
-
 const requireHere = createRequire(import.meta.url);
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-export default packageBuildConfig({
+export default bundledAppBuildConfig({
   entry: ['src/cli.ts'],
-  banner: { js: `#!/usr/bin/env node\n${requireShim}` },
-  // tsup lets `noExternal` win over `external`: everything but the list above.
-  noExternal: [new RegExp(`^(?!(?:${external.map(escapeRegExp).join('|')})(?:/|$))`)],
   external,
-  metafile: true,
-  esbuildOptions(options) {
-    // The maps name every inlined file; their text stays in the packages it came from (a smaller install).
-    options.sourcesContent = false;
-  },
   onSuccess: async () => {
     // The process watchdog is a script the client manager spawns from beside its own module: here, the bundle.
     const clientManager = dirname(requireHere.resolve('@search-mcp/client-manager/package.json'));

@@ -6,12 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createSearchMcpRuntime, startHotReload } from '@search-mcp/runtime';
-import {
-  collectConfigSecrets,
-  createGrowingSecretRedactor,
-  createJsonLineLogger,
-  type LogLevel,
-} from '@search-mcp/shared';
+import { collectConfigSecrets, createGrowingSecretRedactor, createJsonLineLogger } from '@search-mcp/shared';
 import { findAndLoadConfig } from '@search-mcp/shared/node';
 import { serverProcessOAuth } from './backend-oauth/oauth-redirect-url.js';
 import { buildHttpApp } from './http-app.js';
@@ -22,8 +17,11 @@ export interface LocalConsoleOptions {
   configPath?: string;
   /** The port on 127.0.0.1; default 0, a free one. */
   port?: number;
-  /** Default `warn`. */
-  logLevel?: LogLevel;
+  /**
+   * Default `warn`. The shared package's `LogLevel`, spelt out: this package inlines its libraries, so its one
+   * declaration file names no other package.
+   */
+  logLevel?: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Where log lines go; default stderr. */
   writeLog?: (line: string) => void;
   /** Watch the config file and apply its edits live; default true (`SEARCH_MCP_WATCH=0` turns it off too). */

@@ -37,23 +37,27 @@ describe('changesets', () => {
     expect(config.privatePackages).toEqual({ version: false, tag: false });
   });
 
-  it('release the CLI whenever they release a library its bundle inlines (apps/stdio-server README, "How it is built")', () => {
-    // The bundle's inputs, from esbuild's metafile: the workspace packages whose code the CLI carries.
-    const cli = workspacePackages().find((entry) => entry.name === '@search-mcp/cli');
-    expect(cli).toBeDefined();
-    const metafile = JSON.parse(readFileSync(join(cli?.directory ?? '', 'dist', 'metafile-esm.json'), 'utf8')) as {
-      inputs: Record<string, unknown>;
-    };
-    const inputs = Object.keys(metafile.inputs).map((input) => resolve(cli?.directory ?? '', input));
-    const inlined = workspacePackages()
-      .filter((entry) => entry.name !== cli?.name && inputs.some((input) => input.startsWith(entry.directory + sep)))
-      .map((entry) => entry.name);
-    expect(inlined).toEqual(expect.arrayContaining(['@search-mcp/runtime', '@search-mcp/catalog']));
-    const pending = readdirSync(changesetDirectory).filter((file) => file.endsWith('.md') && file !== 'README.md');
-    const named = new Set(pending.flatMap((file) => packagesNamedIn(join(changesetDirectory, file))));
-    const released = inlined.filter((name) => named.has(name));
-    if (released.length > 0) expect(named.has('@search-mcp/cli'), `releases ${released.join(', ')}`).toBe(true);
-  });
+  it.each(['@search-mcp/cli', '@search-mcp/http'])(
+    'release %s whenever they release a library its bundle inlines (its README, "How it is built")',
+    (app) => {
+      // The bundle's inputs, from esbuild's metafile: the workspace packages whose code the app carries.
+      const bundled = workspacePackages().find((entry) => entry.name === app);
+      expect(bundled).toBeDefined();
+      const directory = bundled?.directory ?? '';
+      const metafile = JSON.parse(readFileSync(join(directory, 'dist', 'metafile-esm.json'), 'utf8')) as {
+        inputs: Record<string, unknown>;
+      };
+      const inputs = Object.keys(metafile.inputs).map((input) => resolve(directory, input));
+      const inlined = workspacePackages()
+        .filter((entry) => entry.name !== app && inputs.some((input) => input.startsWith(entry.directory + sep)))
+        .map((entry) => entry.name);
+      expect(inlined).toEqual(expect.arrayContaining(['@search-mcp/runtime', '@search-mcp/catalog']));
+      const pending = readdirSync(changesetDirectory).filter((file) => file.endsWith('.md') && file !== 'README.md');
+      const named = new Set(pending.flatMap((file) => packagesNamedIn(join(changesetDirectory, file))));
+      const released = inlined.filter((name) => named.has(name));
+      if (released.length > 0) expect(named.has(app), `releases ${released.join(', ')}`).toBe(true);
+    },
+  );
 
   it('turn the pending changesets into CHANGELOG.md files (`changeset version` on a copy of the repository)', async () => {
     const copy = mkdtempSync(join(tmpdir(), 'search-mcp-changesets-'));

@@ -34,10 +34,10 @@ function exportTargets(exports: unknown): string[] {
 const normalise = (path: string) => path.replace(/^\.\//, '');
 
 /**
- * The apps published as one bundle (apps/stdio-server README, "How it is built"): the CLI inlines the libraries and
- * their ES-module dependencies to start faster. Every other package ships its own code only.
+ * The apps published as one bundle (the apps' READMEs, "How it is built"): the CLI and search-mcp-http inline the
+ * libraries and their dependencies to start faster. Every other package ships its own code only.
  */
-const bundledApps = new Set(['@search-mcp/cli']);
+const bundledApps = new Set(['@search-mcp/cli', '@search-mcp/http']);
 
 describe('every published package', () => {
   it('is packed: the workspace has published packages and pnpm packed each', () => {

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProcessWatchdog } from './process-watchdog.js';
 import { StdioProcessTransport } from './stdio-process-transport.js';
@@ -85,5 +86,36 @@ describe.runIf(process.platform === 'linux')('ProcessWatchdog', () => {
     expect(transport.exit).toEqual({ code: 3, signal: null });
     await transport.close();
     expect(exists(watchdogPid)).toBe(false);
+  });
+
+  it('reports the death of a server behind a wrapper that crashes right after answering, while the watchdog still boots', async () => {
+    // Behind `sh -c "node …; sleep 600"`: node answers a first request and exits at the second; sh then runs `sleep`,
+    // which holds the same stdout. The watchdog boots 1.5 s late (a busy machine), long after node is gone: the
+    // serving process must have been found when node answered, or `sleep` would be watched and the death never seen.
+    const slowScript = fileURLToPath(new URL('../../test/fixtures/slow-booting-watchdog.cjs', import.meta.url));
+    const watchdog = new ProcessWatchdog(slowScript, 1000);
+    const server =
+      "let n=0;process.stdin.on('data',(d)=>{for(const line of String(d).split('\\n')){if(!line)continue;n++;" +
+      "if(n>1)process.exit(1);process.stdout.write(JSON.stringify({jsonrpc:'2.0',id:JSON.parse(line).id,result:{pid:process.pid}})+'\\n')}})";
+    const transport = new StdioProcessTransport({
+      command: 'sh',
+      args: ['-c', `"${process.execPath}" -e "${server}"; sleep 600`],
+      env: { PATH: process.env['PATH'] ?? '' },
+      closeGraceMs: 500,
+      watchdog,
+    });
+    transports.push(transport);
+    const closed = new Promise<void>((resolve) => {
+      transport.onclose = resolve;
+    });
+    const answered = new Promise<{ pid: number }>((resolve) => {
+      transport.onmessage = (message) => resolve((message as { result: { pid: number } }).result);
+    });
+    await transport.start();
+    await transport.send({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    const { pid } = await answered;
+    await transport.send({ jsonrpc: '2.0', id: 2, method: 'ping' });
+    await closed;
+    expect(transport.exit).toEqual({ code: null, signal: null, servingPid: pid });
   });
 });

@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { isRecord } from '@search-mcp/shared';
 import { isWindows } from './process-group.js';
+import { findServingProcess, type ServingProcess } from './serving-process.js';
 
 /** One server's process group, registered with the watchdog. */
 export interface WatchedGroup {
-  /** The server has answered: find its serving process and report that process's death (Linux). */
+  /** The server has answered: find its serving process now and have its death reported (Linux). */
   findServer(): void;
   /** The group has ended: stop watching it. */
   forget(): void;
@@ -12,7 +13,10 @@ export interface WatchedGroup {
 
 interface GroupEntry {
   onServerExit: (pid: number) => void;
-  findServer: boolean;
+  /** Looked for once, at the first answer. */
+  searched: boolean;
+  /** The process serving behind a wrapper, when the leader does not serve itself. */
+  server?: ServingProcess;
 }
 
 /** A watchdog that dies this soon after its start is not restarted more than `maxQuickDeaths` times in a row. */
@@ -39,14 +43,16 @@ export class ProcessWatchdog {
 
   /** Watches the group led by `group` (a server's pid); `onServerExit` hears of its serving process's death. */
   watch(group: number, onServerExit: (pid: number) => void): WatchedGroup {
-    this.groups.set(group, { onServerExit, findServer: false });
+    this.groups.set(group, { onServerExit, searched: false });
     this.send({ type: 'watch', group });
     return {
       findServer: () => {
         const entry = this.groups.get(group);
-        if (!entry || entry.findServer) return;
-        entry.findServer = true;
-        this.send({ type: 'find-server', group });
+        if (!entry || entry.searched) return;
+        entry.searched = true;
+        // Here and now, not in the watchdog, which may still be booting: see serving-process.ts.
+        entry.server = findServingProcess(group);
+        if (entry.server) this.send({ type: 'watch-server', group, ...entry.server });
       },
       forget: () => {
         if (this.groups.delete(group)) this.send({ type: 'forget', group });
@@ -88,7 +94,7 @@ export class ProcessWatchdog {
     });
   }
 
-  private send(message: { type: string; group: number }): void {
+  private send(message: { type: string; group: number; pid?: number; startTime?: string }): void {
     const child = this.running();
     if (!child?.connected) return;
     child.send(message, () => {
@@ -131,7 +137,7 @@ export class ProcessWatchdog {
   private rewatch(): void {
     for (const [group, entry] of this.groups) {
       this.send({ type: 'watch', group });
-      if (entry.findServer) this.send({ type: 'find-server', group });
+      if (entry.server) this.send({ type: 'watch-server', group, ...entry.server });
     }
   }
 }

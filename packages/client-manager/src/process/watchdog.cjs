@@ -11,15 +11,15 @@
  *   those still alive, and exits as soon as none is left (at once after a clean shutdown). It also checks every
  *   second whether it has been handed to another parent (a second way to notice), and does the same on SIGTERM,
  *   SIGINT and SIGHUP.
- * - On Linux it can find the process that actually serves in a group (behind `sh -c "node server.js; sleep 600"`
- *   that is `node`, while `sh` lives on: the only child holding the server's stdout, followed down from the group
- *   leader) and report its death, so a crash behind a wrapper is noticed at once instead of after every later call
- *   has timed out.
+ * - On Linux it watches the process that actually serves in a group (behind `sh -c "node server.js; sleep 600"`
+ *   that is `node`, while `sh` lives on), which Search MCP finds when the server first answers (serving-process.ts),
+ *   and reports its death, so a crash behind a wrapper is noticed at once instead of after every later call has
+ *   timed out.
  * One watchdog serves every server: starting a server waits for nothing, and it costs one process, not one each.
  *
  * Protocol (JSON messages over the Node IPC channel):
  *   Search MCP → watchdog  { type: 'watch', group }         end this group if Search MCP dies
- *                          { type: 'find-server', group }   find the serving process in it and report its death
+ *                          { type: 'watch-server', group, pid, startTime }   report the death of this process of it
  *                          { type: 'forget', group }        the group has ended; stop watching it
  *   watchdog → Search MCP  { type: 'server-exit', group, pid }   the serving process of `group` has ended
  *
@@ -29,7 +29,7 @@
  * Node drops IPC messages that arrive before a 'message' listener exists).
  */
 const { spawn } = require('node:child_process');
-const { readdirSync, readFileSync, readlinkSync } = require('node:fs');
+const { readdirSync, readFileSync } = require('node:fs');
 
 const isWindows = process.platform === 'win32';
 const parentPid = process.ppid;
@@ -53,7 +53,9 @@ process.on('message', (/** @type {any} */ message) => {
   if (!Number.isInteger(group) || group <= 0) return;
   if (message.type === 'watch') groups.set(group, undefined);
   else if (message.type === 'forget') groups.delete(group);
-  else if (message.type === 'find-server' && groups.has(group)) groups.set(group, findServingProcess(group));
+  else if (message.type === 'watch-server' && groups.has(group) && Number.isInteger(message.pid)) {
+    groups.set(group, { pid: message.pid, startTime: String(message.startTime) });
+  }
 });
 // Search MCP died (or let go): nothing it started may outlive it.
 process.on('disconnect', () => shutDown());
@@ -73,39 +75,6 @@ function checkServingProcesses() {
   }
 }
 
-/**
- * From the group leader, follow the only child process that holds the same stdout, as long as there is exactly one
- * (a launcher's chain: `npx` → `sh` → `node`). Undefined when the leader itself serves, or off Linux.
- * @param {number} leader
- */
-function findServingProcess(leader) {
-  if (process.platform !== 'linux') return undefined;
-  try {
-    const stdout = readlinkSync(`/proc/${leader}/fd/1`);
-    /** @type {Map<number, number[]>} */
-    const childrenOf = new Map();
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      const stat = readStat(Number(entry));
-      if (!stat) continue;
-      const siblings = childrenOf.get(stat.ppid) ?? [];
-      siblings.push(Number(entry));
-      childrenOf.set(stat.ppid, siblings);
-    }
-    let current = leader;
-    for (;;) {
-      const holders = (childrenOf.get(current) ?? []).filter((pid) => linkOf(`/proc/${pid}/fd/1`) === stdout);
-      if (holders.length !== 1 || holders[0] === undefined) break;
-      current = holders[0];
-    }
-    if (current === leader) return undefined;
-    const stat = readStat(current);
-    return stat ? { pid: current, startTime: stat.startTime } : undefined;
-  } catch {
-    return undefined; // /proc unreadable: the leader's own exit still counts.
-  }
-}
-
 /** @param {number} pid */
 function readStat(pid) {
   let text;
@@ -117,15 +86,6 @@ function readStat(pid) {
   // `pid (comm) state ppid …`: comm may hold spaces and parentheses, so fields are counted after the last `)`.
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   return { state: fields[0], ppid: Number(fields[1]), pgrp: Number(fields[2]), startTime: fields[19] };
-}
-
-/** @param {string} path */
-function linkOf(path) {
-  try {
-    return readlinkSync(path);
-  } catch {
-    return undefined;
-  }
 }
 
 function shutDown() {

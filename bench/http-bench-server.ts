@@ -19,10 +19,10 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
 import { ToolRegistry } from '@search-mcp/catalog';
-import { build } from 'esbuild';
 import { parseConfig, silentLogger } from '@search-mcp/shared';
 import type { buildHttpApp as BuildHttpApp } from '../apps/http-server/src/http-app.js';
 import { createSearchMcpRuntime } from '@search-mcp/runtime';
+import { buildWithPackagesOutside } from './src/packages-outside-build.js';
 import {
   findGarbageCollector,
   isEsbuildService,
@@ -38,8 +38,8 @@ export const benchMaxSessions = 256;
 
 const benchDirectory = dirname(fileURLToPath(import.meta.url));
 /**
- * The HTTP app has no library entry (its package ships only the binary), so the bench bundles its source the way the
- * app's build does (esbuild, ESM for Node 20, its packages left to node_modules) and imports that. Not its source
+ * The HTTP app has no library entry (its package ships only the binary), so the bench builds its source with esbuild
+ * (ESM for Node 20, its packages left to node_modules: src/packages-outside-build.ts) and imports that. Not its source
  * through tsx: tsx keeps function names, wrapping every function the code creates in a `__name` call the built app
  * does not make, a cost per request that fell on the leg creating the most closures (about 2 % of a 2026-07-28
  * request under `--profile`). `HTTP_BENCH_APP` names another copy of `http-app.ts` (an older checkout of
@@ -59,18 +59,7 @@ const { buildHttpApp } = (await import(pathToFileURL(await bundleApp(appSource))
 async function bundleApp(source: string): Promise<string> {
   const sourceDirectory = dirname(source);
   const outfile = join(dirname(sourceDirectory), '.bench-build', `${basename(sourceDirectory)}-http-app.mjs`);
-  await build({
-    entryPoints: [source],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    sourcemap: true,
-    logLevel: 'error',
-  });
-  return outfile;
+  return buildWithPackagesOutside(source, outfile);
 }
 const appDirectory = resolve(benchDirectory, '..', 'apps', 'http-server');
 /** server-everything is a devDependency of apps/http-server: resolve it from there, like the test does. */

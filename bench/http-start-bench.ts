@@ -17,8 +17,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { machineInfo, machineSummary, median, progressLog, round, writeResults } from './src/bench-support.js';
+import { buildWithPackagesOutside } from './src/packages-outside-build.js';
 
 const appDirectory = fileURLToPath(new URL('../apps/http-server/', import.meta.url));
 const runs = Number(process.env.HTTP_START_BENCH_RUNS ?? 9);
@@ -31,19 +31,11 @@ interface Start {
 }
 
 /** The pre-bundle build: the app's source with its packages left to node_modules. */
-async function buildUnbundled(): Promise<string> {
-  const outfile = join(appDirectory, '.bench-build', 'unbundled-cli.mjs');
-  await build({
-    entryPoints: [join(appDirectory, 'src', 'cli.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'error',
-  });
-  return outfile;
+function buildUnbundled(): Promise<string> {
+  return buildWithPackagesOutside(
+    join(appDirectory, 'src', 'cli.ts'),
+    join(appDirectory, '.bench-build', 'unbundled-cli.mjs'),
+  );
 }
 
 /** CPU time of a live process so far (utime + stime of /proc/<pid>/stat). */
@@ -61,16 +53,17 @@ function startOnce(cli: string, config: string): Promise<Start> {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
+    let start: Start | undefined;
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
-      if (!stderr.includes('search-mcp-http listening')) return;
-      const wallMs = performance.now() - started;
-      const cpuMs = cpuMsOf(child.pid ?? 0);
-      child.stderr.removeAllListeners('data');
-      child.once('exit', () => resolve({ wallMs, cpuMs }));
+      if (start !== undefined || !stderr.includes('search-mcp-http listening')) return;
+      start = { wallMs: performance.now() - started, cpuMs: cpuMsOf(child.pid ?? 0) };
       child.kill('SIGTERM');
     });
-    child.once('exit', (code) => reject(new Error(`${cli} exited (${code}) before listening:\n${stderr}`)));
+    child.once('exit', (code) => {
+      if (start !== undefined) resolve(start);
+      else reject(new Error(`${cli} exited (${code}) before listening:\n${stderr}`));
+    });
   });
 }
 

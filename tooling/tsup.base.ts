@@ -1,4 +1,8 @@
+import { copyFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
+import { writeThirdPartyNotices } from './third-party-notices.js';
 
 /**
  * The one tsup configuration every package builds with: ESM for Node 20, source maps, no declarations. tsup's
@@ -35,12 +39,14 @@ function escapeRegExp(text: string): string {
  * dependencies are inlined, because Node spends most of a start in resolving and loading hundreds of small modules.
  * `external` is what stays in `node_modules`, each one of the app's `dependencies`: what a library loads with
  * `require` (esbuild cannot see through `createRequire`), native or file-relative code, and what loads on demand.
- * Writes esbuild's metafile (`dist/metafile-esm.json`) for the app's third-party notices.
+ * After the build, beside the bundle: the client manager's process watchdog (`dist/watchdog.cjs`, a script it spawns
+ * from beside its own module, here the bundle) and `dist/THIRD-PARTY-NOTICES.md`, from esbuild's metafile
+ * (`dist/metafile-esm.json`); then the app's own `afterBuild`.
  */
 export function bundledAppBuildConfig(options: {
   entry: string[];
   external: string[];
-  onSuccess: () => Promise<void>;
+  afterBuild?: () => Promise<void>;
 }) {
   return packageBuildConfig({
     entry: options.entry,
@@ -53,6 +59,13 @@ export function bundledAppBuildConfig(options: {
       // The maps name every inlined file; their text stays in the packages it came from (a smaller install).
       esbuildOptions.sourcesContent = false;
     },
-    onSuccess: options.onSuccess,
+    onSuccess: async () => {
+      // tsup runs in the app's folder: the client manager resolves from there, as the bundle's own import did.
+      const requireFromApp = createRequire(join(process.cwd(), 'package.json'));
+      const clientManager = dirname(requireFromApp.resolve('@search-mcp/client-manager/package.json'));
+      await copyFile(join(clientManager, 'dist', 'watchdog.cjs'), 'dist/watchdog.cjs');
+      await writeThirdPartyNotices({ metafile: 'dist/metafile-esm.json', output: 'dist/THIRD-PARTY-NOTICES.md' });
+      await options.afterBuild?.();
+    },
   });
 }

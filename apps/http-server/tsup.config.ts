@@ -1,9 +1,6 @@
-import { copyFile, readFile, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
 import ts from 'typescript';
 import { bundledAppBuildConfig } from '../../tooling/tsup.base.js';
-import { writeThirdPartyNotices } from '../../tooling/third-party-notices.js';
 
 /**
  * search-mcp-http is one bundle, as the CLI is (README of this app, "How it is built"): the libraries, fastify, zod,
@@ -18,18 +15,10 @@ import { writeThirdPartyNotices } from '../../tooling/third-party-notices.js';
  */
 const external = ['lunr', '@napi-rs/keyring', 'undici', 'openai', 'ioredis', '@search-mcp/embeddings'];
 
-const requireHere = createRequire(import.meta.url);
-
 export default bundledAppBuildConfig({
   entry: ['src/cli.ts', 'src/local-console.ts'],
   external,
-  onSuccess: async () => {
-    // The process watchdog is a script the client manager spawns from beside its own module: here, the bundle.
-    const clientManager = dirname(requireHere.resolve('@search-mcp/client-manager/package.json'));
-    await copyFile(join(clientManager, 'dist', 'watchdog.cjs'), 'dist/watchdog.cjs');
-    await writeThirdPartyNotices({ metafile: 'dist/metafile-esm.json', output: 'dist/THIRD-PARTY-NOTICES.md' });
-    await writeLocalConsoleDeclarations();
-  },
+  afterBuild: writeLocalConsoleDeclarations,
 });
 
 /**

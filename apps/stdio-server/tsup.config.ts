@@ -1,8 +1,4 @@
-import { copyFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { bundledAppBuildConfig } from '../../tooling/tsup.base.js';
-import { writeThirdPartyNotices } from '../../tooling/third-party-notices.js';
 
 /**
  * The CLI is one bundle (README of this app, "How it is built"): Search MCP's libraries and their ES-module
@@ -17,15 +13,4 @@ import { writeThirdPartyNotices } from '../../tooling/third-party-notices.js';
  */
 const external = ['lunr', '@napi-rs/keyring', 'undici', 'openai', 'open', '@search-mcp/http', '@search-mcp/embeddings'];
 
-const requireHere = createRequire(import.meta.url);
-
-export default bundledAppBuildConfig({
-  entry: ['src/cli.ts'],
-  external,
-  onSuccess: async () => {
-    // The process watchdog is a script the client manager spawns from beside its own module: here, the bundle.
-    const clientManager = dirname(requireHere.resolve('@search-mcp/client-manager/package.json'));
-    await copyFile(join(clientManager, 'dist', 'watchdog.cjs'), 'dist/watchdog.cjs');
-    await writeThirdPartyNotices({ metafile: 'dist/metafile-esm.json', output: 'dist/THIRD-PARTY-NOTICES.md' });
-  },
-});
+export default bundledAppBuildConfig({ entry: ['src/cli.ts'], external });

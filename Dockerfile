@@ -32,7 +32,8 @@ COPY patches ./patches
 RUN npx -y pnpm@${PNPM_VERSION} fetch
 COPY . .
 RUN npx -y pnpm@${PNPM_VERSION} install --offline --frozen-lockfile
-RUN npx -y pnpm@${PNPM_VERSION} exec turbo run build build:types --filter=@search-mcp/cli... --filter=@search-mcp/http...
+RUN npx -y pnpm@${PNPM_VERSION} exec turbo run build --filter=@search-mcp/cli... --filter=@search-mcp/http... \
+  && npx -y pnpm@${PNPM_VERSION} build:types
 RUN npx -y pnpm@${PNPM_VERSION} --recursive --filter "@search-mcp/cli..." --filter "@search-mcp/http..." \
       pack --pack-destination /packs
 

@@ -6,11 +6,12 @@ import { writeThirdPartyNotices } from './third-party-notices.js';
 
 /**
  * The one tsup configuration every package builds with: ESM for Node 20, source maps, no declarations. tsup's
- * declarations (a rollup of every package's types) were most of a cold build (5½ minutes on 2 cores); a library
- * writes its declarations with `tsc -p tsconfig.build.json` in a task of its own, `build:types` (client-manager still
- * rolls them up with `tsup --dts-only`, its tsup.config.ts says why), and an app, a bin nothing imports, writes none.
- * `build` is this JavaScript alone so that the tests, which run JavaScript, wait for no declarations: turbo.json
- * chains `build:types` after it.
+ * declarations (a rollup of every package's types) were most of a cold build (5½ minutes on 2 cores): the libraries'
+ * declarations come from one TypeScript program over the whole workspace, `pnpm build:types`
+ * (tooling/build-types.ts), and an app, a bin nothing imports, writes none.
+ * `build` is this JavaScript alone so that the tests, which run JavaScript, wait for no declarations. The two run at
+ * once, into the same `dist/`: a build removes its old files but leaves the declarations (`clean` below), and the
+ * declarations task replaces only those.
  * A package passes only what differs (its entry points, a bin's banner).
  */
 export function packageBuildConfig(overrides: Options = {}) {
@@ -20,7 +21,7 @@ export function packageBuildConfig(overrides: Options = {}) {
     target: 'node20',
     dts: false,
     sourcemap: true,
-    clean: true,
+    clean: ['!**/*.d.ts'],
     ...overrides,
   });
 }

@@ -3,10 +3,7 @@ import { packageBuildConfig } from '../../tooling/tsup.base.js';
 
 // `watchdog.cjs` runs as its own process (see src/process/watchdog.cjs) and must sit beside `index.js`. It is copied
 // as it is: plain CommonJS with Node built-ins only, nothing to bundle.
-// Declarations are rolled up by this config's `tsup --dts-only` (the `build:types` script), unlike the other libraries'
-// `tsc` per module: per module, the internal modules' declarations import the 1.x and 2.x SDK clients, which the public
-// API does not expose (they stay dependencies, not peers; tests/packaging checks it), and a rollup keeps only what
-// `index.ts` exports.
+// Its declarations are rolled up per entry point by `pnpm build:types` (tooling/build-types.ts says why).
 // `prestart` is a second entry that must load nothing but Node built-ins (see src/prestart.ts); what it shares with
 // `index` lands in a common chunk, so both see the same classes.
 export default packageBuildConfig({

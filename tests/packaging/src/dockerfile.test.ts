@@ -31,7 +31,7 @@ describe('Dockerfile (read without an engine)', () => {
       expect.arrayContaining([
         expect.stringContaining(`${pnpm} install --offline --frozen-lockfile`),
         expect.stringMatching(
-          /turbo run build build:types .*--filter=@search-mcp\/cli\.\.\. .*--filter=@search-mcp\/http\.\.\./,
+          /turbo run build .*--filter=@search-mcp\/cli\.\.\. .*--filter=@search-mcp\/http\.\.\. .*&& .*build:types$/,
         ),
         expect.stringMatching(/pack --pack-destination \/packs$/),
       ]),

@@ -23,7 +23,7 @@ export interface PackResult {
 /**
  * Packs every published package with the pinned pnpm, which is what a release does: `workspace:` ranges become real
  * version ranges and the workspace LICENSE is added. The builds must exist, declarations included: turbo runs `build`
- * and `build:types` of this package's workspace devDependencies before its `test` (turbo.json).
+ * of this package's workspace devDependencies and the root's `build:types` before its `test` (turbo.json).
  */
 export function packPublishedPackages(): PackResult {
   const packages = publishedPackages();

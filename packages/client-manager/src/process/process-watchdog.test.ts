@@ -109,7 +109,9 @@ describe.runIf(process.platform === 'linux')('ProcessWatchdog', () => {
       transport.onclose = resolve;
     });
     const answered = new Promise<{ pid: number }>((resolve) => {
-      transport.onmessage = (message) => resolve((message as { result: { pid: number } }).result);
+      transport.onmessage = (message) => {
+        if ('result' in message) resolve(message.result as { pid: number });
+      };
     });
     await transport.start();
     await transport.send({ jsonrpc: '2.0', id: 1, method: 'ping' });

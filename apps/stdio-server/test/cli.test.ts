@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { fixtureServer } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
-const stubborn = fileURLToPath(new URL('./fixtures/stubborn-server.mjs', import.meta.url));
 
 interface Outcome {
   code: number;
@@ -46,9 +46,9 @@ describe('the search-mcp command line', () => {
       config,
       JSON.stringify({
         mcpServers: {
-          github: { command: process.execPath, args: [stubborn] },
+          github: fixtureServer('stdio-fixture-server.mjs'),
           broken: { command: process.execPath, args: ['-e', 'process.exit(3)'] },
-          off: { command: process.execPath, args: [stubborn], enabled: false },
+          off: fixtureServer('stdio-fixture-server.mjs', [], { enabled: false }),
         },
       }),
     );

@@ -4,12 +4,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { descendantsOf } from '@search-mcp/test-kit';
+import { descendantsOf, fixtureServerPath } from '@search-mcp/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stillAlive, waitUntil } from './support/process-tree.js';
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
-const stubborn = fileURLToPath(new URL('./fixtures/stubborn-server.mjs', import.meta.url));
+const fixture = fixtureServerPath('stdio-fixture-server.mjs');
 
 /**
  * Backends that make shutting down hard: one ignores SIGTERM and stdin EOF and forks two workers that do too, one
@@ -19,14 +19,14 @@ function servers(withSlowStart: boolean) {
   return {
     stubborn: {
       command: process.execPath,
-      args: [stubborn, '--ignore-sigterm', '--ignore-eof', '--grandchildren', '2'],
+      args: [fixture, '--stubborn', '--ignore-eof', '--grandchildren', '2'],
     },
-    wrapped: { command: 'sh', args: ['-c', `"${process.execPath}" "${stubborn}" --ignore-eof; sleep 60`] },
+    wrapped: { command: 'sh', args: ['-c', `"${process.execPath}" "${fixture}" --ignore-eof; sleep 60`] },
     ...(withSlowStart
       ? {
           slow: {
             command: process.execPath,
-            args: [stubborn, '--startup-delay-ms', '60000'],
+            args: [fixture, '--startup-delay-ms', '60000'],
             startupTimeoutMs: 120_000,
           },
         }
@@ -42,7 +42,7 @@ const backendCount = { withSlowStart: 3 + 2 + 1, withoutSlowStart: 2 + 2 + 1, st
 function backendProcesses(pid: number) {
   return descendantsOf(pid).filter(
     (entry) =>
-      entry.args.includes('stubborn-server.mjs') ||
+      entry.args.includes('stdio-fixture-server.mjs') ||
       entry.args.includes('setInterval') ||
       entry.args.startsWith('sh -c'),
   );
@@ -176,10 +176,10 @@ describe('no process is left behind, whichever way search-mcp ends', { timeout: 
   it.each(signals)(
     'call during a call that never answers: %s closes every backend and exits 128 + n',
     async (signal) => {
-      const run = start(['call', 'stubborn:hang', '{}', '--config', quickConfig, '--log-level', 'debug']);
+      const run = start(['call', 'stubborn:sleep', '{"ms":600000}', '--config', quickConfig, '--log-level', 'debug']);
       const inFlight = new Promise<void>((resolve) => {
         const listener = () => {
-          if (!run.stderr().includes('stubborn: hang called')) return;
+          if (!run.stderr().includes('fixture: sleeping 600000 ms')) return;
           run.child.stderr.off('data', listener);
           resolve();
         };
@@ -203,13 +203,13 @@ describe('no process is left behind, whichever way search-mcp ends', { timeout: 
   });
 
   it('call does not treat a closed stdin as a reason to stop (scripts run it with </dev/null)', async () => {
-    const run = start(['call', 'stubborn:echo', '{}', '--config', quickConfig]);
+    const run = start(['call', 'stubborn:echo', '{"message":"hi"}', '--config', quickConfig]);
     let stdout = '';
     run.child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
     });
     run.child.stdin.end();
     expect(await run.exited).toEqual([0, null]);
-    expect(stdout).toBe('echo\n');
+    expect(stdout).toBe('Echo: hi\n');
   });
 });

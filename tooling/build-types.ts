@@ -4,8 +4,8 @@
  *
  * One program, not one `tsc` per package: each package's `tsc` parsed and checked the Node types, the MCP SDK and zod
  * again, and waited for its dependencies' declarations, so the declarations were a chain of eight processes through
- * the whole test run (README, "Development"). Here a workspace library is imported from its sources (`paths`, made
- * from each library's `exports`), and the specifiers in the declarations stay the package names.
+ * the whole test run (README, "Development"). Here a workspace package is imported from its sources (`paths`, made
+ * from the packages' `exports`), so nothing needs to be built first, and the declarations keep the package names.
  *
  * - A library is a package under `packages/` whose `exports` name `types` in `dist/`; each such `dist/NAME.d.ts` comes
  *   from `src/NAME.ts`. Its declarations are one file per module, except those of `rolledUp` below.
@@ -32,7 +32,8 @@ const checkedOnly = ['apps/http-server/src', 'apps/stdio-server/src', 'apps/web-
  */
 const rolledUp = new Set(['packages/client-manager']);
 
-interface Library {
+/** A workspace package whose `exports` name `types` in `dist/`. */
+interface TypedPackage {
   /** The package's folder, from the repository root, with `/`. */
   folder: string;
   name: string;
@@ -40,27 +41,32 @@ interface Library {
   entries: Array<{ subpath: string; name: string }>;
 }
 
-function findLibraries(): Library[] {
-  const libraries: Library[] = [];
-  for (const entry of readdirSync(join(repositoryRoot, 'packages'), { withFileTypes: true })) {
+/** The typed packages under `packages/` (the libraries, whose declarations this task writes) or `apps/`. */
+function typedPackagesIn(parent: 'packages' | 'apps'): TypedPackage[] {
+  const typed: TypedPackage[] = [];
+  for (const entry of readdirSync(join(repositoryRoot, parent), { withFileTypes: true })) {
     if (!entry.isDirectory()) continue;
-    const folder = `packages/${entry.name}`;
+    const folder = `${parent}/${entry.name}`;
     const manifest = JSON.parse(readFileSync(join(repositoryRoot, folder, 'package.json'), 'utf8')) as {
       name: string;
       exports?: Record<string, unknown>;
     };
-    const entries: Library['entries'] = [];
+    const entries: TypedPackage['entries'] = [];
     for (const [subpath, target] of Object.entries(manifest.exports ?? {})) {
       const types = typeof target === 'object' && target !== null ? (target as { types?: unknown }).types : undefined;
       const match = typeof types === 'string' ? /^\.\/dist\/(.+)\.d\.ts$/.exec(types) : null;
       if (match?.[1] !== undefined) entries.push({ subpath, name: match[1] });
     }
-    if (entries.length > 0) libraries.push({ folder, name: manifest.name, entries });
+    if (entries.length > 0) typed.push({ folder, name: manifest.name, entries });
   }
-  return libraries;
+  return typed;
 }
 
-function compilerOptions(libraries: readonly Library[]): ts.CompilerOptions {
+/**
+ * The base options, declarations on, and `paths` from every typed package's `exports` to its sources: a library's,
+ * and an app's subpath (`@search-mcp/http/local-console`), whose one declaration file the app's own build writes.
+ */
+function compilerOptions(typed: readonly TypedPackage[]): ts.CompilerOptions {
   const base = ts.getParsedCommandLineOfConfigFile(
     join(repositoryRoot, 'tsconfig.base.json'),
     {},
@@ -73,10 +79,12 @@ function compilerOptions(libraries: readonly Library[]): ts.CompilerOptions {
   );
   if (base === undefined) throw new Error('tsconfig.base.json could not be read');
   const paths: Record<string, string[]> = {};
-  for (const library of libraries) {
-    for (const entry of library.entries) {
-      const specifier = entry.subpath === '.' ? library.name : `${library.name}/${entry.subpath.replace(/^\.\//, '')}`;
-      paths[specifier] = [`${library.folder}/src/${entry.name}.ts`];
+  for (const typedPackage of typed) {
+    for (const entry of typedPackage.entries) {
+      const subpath = entry.subpath.replace(/^\.\/?/, '');
+      paths[subpath === '' ? typedPackage.name : `${typedPackage.name}/${subpath}`] = [
+        `${typedPackage.folder}/src/${entry.name}.ts`,
+      ];
     }
   }
   return {
@@ -123,7 +131,7 @@ function removeDeclarations(folder: string): void {
   for (const file of files) if (file.endsWith('.d.ts')) rmSync(join(dist, file));
 }
 
-async function rollUp(library: Library, moduleDeclarations: string): Promise<void> {
+async function rollUp(library: TypedPackage, moduleDeclarations: string): Promise<void> {
   const input = Object.fromEntries(
     library.entries.map((entry) => [entry.name, join(moduleDeclarations, library.folder, 'src', `${entry.name}.d.ts`)]),
   );
@@ -152,8 +160,8 @@ function report(diagnostics: readonly ts.Diagnostic[]): void {
 }
 
 async function main(): Promise<number> {
-  const libraries = findLibraries();
-  const options = compilerOptions(libraries);
+  const libraries = typedPackagesIn('packages');
+  const options = compilerOptions([...libraries, ...typedPackagesIn('apps')]);
   const librarySources = libraries.flatMap((library) => sourceFiles(`${library.folder}/src`));
   const program = ts.createProgram({ rootNames: [...librarySources, ...checkedOnly.flatMap(sourceFiles)], options });
   // `ts.getPreEmitDiagnostics` would also write the declarations of the checked-only files to report their

@@ -4,7 +4,7 @@
  *
  *   npx -y pnpm@10.34.9 bench:soak        (or: tsx bench/soak-bench.ts after a build)
  *
- * The backend is apps/http-server/test/fixtures/slow-server.mjs: its `wait` tool answers after 50 ms. SOAK_CLIENTS
+ * The backend is the test kit's slow-server.mjs: its `wait` tool answers after 50 ms. SOAK_CLIENTS
  * (default 50) clients call it back to back for SOAK_SECONDS (default 60) each, in three phases, each with a fresh
  * server process:
  *   1. stdio: `search-mcp serve` (apps/stdio-server/dist/cli.js) spawned by one SDK client over stdio. A stdio server
@@ -34,6 +34,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { fixtureServerPath } from '@search-mcp/test-kit/fixture-servers';
 import {
   descendantsOf,
   formatMb,
@@ -76,7 +77,7 @@ const benchDirectory = dirname(fileURLToPath(import.meta.url));
 const rootDirectory = join(benchDirectory, '..');
 const stdioCli = join(rootDirectory, 'apps', 'stdio-server', 'dist', 'cli.js');
 const httpCli = join(rootDirectory, 'apps', 'http-server', 'dist', 'cli.js');
-const slowServer = join(rootDirectory, 'apps', 'http-server', 'test', 'fixtures', 'slow-server.mjs');
+const slowServer = fixtureServerPath('slow-server.mjs');
 const require = createRequire(import.meta.url);
 
 const log = progressLog('soak-bench');
@@ -436,7 +437,7 @@ function markdown(
       `SDK ${versions['sdk']}`,
     '',
     `${clients} concurrent clients for ${loadSeconds} s per phase, each calling a backend tool that answers after ` +
-      `${backendWaitMs} ms (apps/http-server/test/fixtures/slow-server.mjs \`wait\`), back to back. stdio: one ` +
+      `${backendWaitMs} ms (the test kit's slow-server.mjs \`wait\`), back to back. stdio: one ` +
       `\`search-mcp serve\` process, its one stdio connection shared by the callers (${clients} calls in flight). ` +
       'HTTP: the ' +
       '`search-mcp-http` bin with `--rate-limit 0`, a fresh process per phase; /mcp with one session per client, ' +

@@ -29,8 +29,7 @@ export const everythingEntry = (() => {
   );
 })();
 export const fixtureServer = fixtureServerPath('stdio-fixture-server.mjs');
-export const slowServer = join(here, 'fixtures/slow-server.mjs');
-export const stubbornServer = join(here, 'fixtures/stubborn-server.mjs');
+export const slowServer = fixtureServerPath('slow-server.mjs');
 
 export const mainToken = 'main-token-0123456789-abcdefghijklmnop';
 export const alphaToken = 'alpha-token-0123456789-abcdefghijklmnop';

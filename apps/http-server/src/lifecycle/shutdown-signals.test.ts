@@ -9,7 +9,6 @@ import {
   mcpClient,
   request,
   slowServer,
-  stubbornServer,
   temporaryDirectory,
 } from '../../test/http-test-support.js';
 
@@ -38,7 +37,7 @@ describe('search-mcp-http on a signal', () => {
           mcpServers: {
             slow: { command: process.execPath, args: [slowServer], env: { SLOW_SERVER_EVENTS: events } },
             // Ignores SIGTERM and stdin EOF: only the runtime's escalation ends it.
-            stubborn: { command: process.execPath, args: [stubbornServer] },
+            stubborn: { command: process.execPath, args: [slowServer, '--stubborn'] },
           },
           auth: { tokens: [{ id: 'main', token: mainToken }] },
         }),

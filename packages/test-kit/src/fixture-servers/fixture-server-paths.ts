@@ -18,6 +18,7 @@ export const fixtureServerNames = [
   'raw-reply-server.mjs', // hand-written stdio: malformed replies, wrong shapes, floods
   'sandbox-probe-server.mjs', // tries to read, write, connect and see processes; reports each errno (sandboxes)
   'silent-server.mjs', // never answers, not even `initialize`
+  'slow-server.mjs', // `wait {ms}` with progress and cancellation events, credential leaks (`--stubborn`)
   'stdio-fixture-server.mjs', // the tool fixture over stdio (slow start, garbage, pages, stubborn, grandchildren …)
   'wrapper-server.mjs', // a launcher that ignores SIGTERM and does not pass it on
 ] as const;

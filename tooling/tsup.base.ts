@@ -1,6 +1,6 @@
-import { copyFile } from 'node:fs/promises';
+import { copyFile, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 import { writeThirdPartyNotices } from './third-party-notices.js';
 
@@ -36,12 +36,31 @@ function escapeRegExp(text: string): string {
 }
 
 /**
+ * The folder of the client manager when the bundle just built carries it (esbuild's metafile lists its files among
+ * the inputs), else undefined: an app without one starts no server and needs no watchdog. tsup runs in the app's
+ * folder; the client manager resolves from there, as the bundle's own import did.
+ */
+async function clientManagerInBundle(metafile: string): Promise<string | undefined> {
+  let folder: string;
+  try {
+    folder = dirname(
+      createRequire(join(process.cwd(), 'package.json')).resolve('@search-mcp/client-manager/package.json'),
+    );
+  } catch {
+    return undefined;
+  }
+  const { inputs } = JSON.parse(await readFile(metafile, 'utf8')) as { inputs: Record<string, unknown> };
+  return Object.keys(inputs).some((input) => resolve(input).startsWith(folder + sep)) ? folder : undefined;
+}
+
+/**
  * An app published as one bundle (apps/stdio-server README, "How it is built"): Search MCP's libraries and their
  * dependencies are inlined, because Node spends most of a start in resolving and loading hundreds of small modules.
  * `external` is what stays in `node_modules`, each one of the app's `dependencies`: what a library loads with
  * `require` (esbuild cannot see through `createRequire`), native or file-relative code, and what loads on demand.
- * After the build, beside the bundle: the client manager's process watchdog (`dist/watchdog.cjs`, a script it spawns
- * from beside its own module, here the bundle) and `dist/THIRD-PARTY-NOTICES.md`, from esbuild's metafile
+ * After the build, beside the bundle: the client manager's process watchdog, for an app that carries the client
+ * manager (`dist/watchdog.cjs`, a script it spawns from beside its own module, here the bundle), and
+ * `dist/THIRD-PARTY-NOTICES.md`, from esbuild's metafile
  * (`dist/metafile-esm.json`); then the app's own `afterBuild`.
  */
 export function bundledAppBuildConfig(options: {
@@ -61,10 +80,8 @@ export function bundledAppBuildConfig(options: {
       esbuildOptions.sourcesContent = false;
     },
     onSuccess: async () => {
-      // tsup runs in the app's folder: the client manager resolves from there, as the bundle's own import did.
-      const requireFromApp = createRequire(join(process.cwd(), 'package.json'));
-      const clientManager = dirname(requireFromApp.resolve('@search-mcp/client-manager/package.json'));
-      await copyFile(join(clientManager, 'dist', 'watchdog.cjs'), 'dist/watchdog.cjs');
+      const clientManager = await clientManagerInBundle('dist/metafile-esm.json');
+      if (clientManager !== undefined) await copyFile(join(clientManager, 'dist', 'watchdog.cjs'), 'dist/watchdog.cjs');
       await writeThirdPartyNotices({ metafile: 'dist/metafile-esm.json', output: 'dist/THIRD-PARTY-NOTICES.md' });
       await options.afterBuild?.();
     },

@@ -34,10 +34,11 @@ function exportTargets(exports: unknown): string[] {
 const normalise = (path: string) => path.replace(/^\.\//, '');
 
 /**
- * The apps published as one bundle (the apps' READMEs, "How it is built"): the CLI and search-mcp-http inline the
- * libraries and their dependencies to start faster. Every other package ships its own code only.
+ * The apps published as one bundle (the apps' READMEs, "How it is built"): the CLI, search-mcp-http and
+ * search-mcp-web-search inline the libraries and their dependencies to start faster. Every other package ships its
+ * own code only.
  */
-const bundledApps = new Set(['@search-mcp/cli', '@search-mcp/http']);
+const bundledApps = new Set(['@search-mcp/cli', '@search-mcp/http', '@search-mcp/web-search-server']);
 
 describe('every published package', () => {
   it('is packed: the workspace has published packages and pnpm packed each', () => {

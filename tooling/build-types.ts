@@ -13,11 +13,12 @@
  * - Any diagnostic fails the task, printed as `tsc` prints it.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { setPriority, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { rollup } from 'rollup';
 import { dts } from 'rollup-plugin-dts';
 import ts from 'typescript';
+import { raiseBuildPriority } from './build-priority.js';
 
 const repositoryRoot = resolve(import.meta.dirname, '..');
 
@@ -209,12 +210,7 @@ async function main(): Promise<number> {
   return 0;
 }
 
-// The packaging tests wait for these declarations, and every package's tests run beside this one process: with an
-// equal share of two cores it took 3 minutes for 38 s of CPU, and the packaging tests, started after it, ended the
-// run. Where the system allows it (root, CAP_SYS_NICE), this process goes first; elsewhere at the usual priority.
-try {
-  setPriority(-10);
-} catch {
-  // Not allowed: the usual priority.
-}
+// The packaging tests wait for these declarations: with an equal share of two cores beside every package's tests,
+// this one process took 3 minutes for 38 s of CPU, and the packaging tests, started after it, ended the run.
+raiseBuildPriority();
 process.exitCode = await main();

@@ -2,7 +2,11 @@ import { copyFile, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve, sep } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
+import { raiseBuildPriority } from './build-priority.js';
 import { writeThirdPartyNotices } from './third-party-notices.js';
+
+// The packages' builds load this file first: tests wait for those builds (tooling/build-priority.ts).
+raiseBuildPriority();
 
 /**
  * The one tsup configuration every package builds with: ESM for Node 20, source maps, no declarations. tsup's

@@ -1,5 +1,9 @@
 import { defineConfig } from 'tsup';
+import { raiseBuildPriority } from '../../tooling/build-priority.js';
 import { fixtureServerNames } from './src/fixture-servers/fixture-server-paths.js';
+
+// The apps' builds and every test that starts a fixture wait for these bundles (tooling/build-priority.ts).
+raiseBuildPriority();
 
 // A require of its own for each bundle: the CommonJS that gets inlined (the 1.x SDK's ajv, cross-spawn) requires Node's
 // built-ins, and an ES module has no `require`.

@@ -29,7 +29,8 @@ const checkedOnly = ['apps/http-server/src', 'apps/stdio-server/src', 'apps/web-
  * Libraries whose declarations are one file per entry point, rolled up from the modules' (rollup-plugin-dts). The
  * client manager: its internal modules' declarations import the 1.x and 2.x SDK clients, which its public API does not
  * expose (they stay dependencies, not peers; tests/packaging checks it); a rollup keeps only what the entries export.
- * Its `@internal` members, which a subclass shares, are stripped for the same reason (`stripInternal`).
+ * For the same reason every library's `@internal` members (the client manager's, which a subclass shares) are left
+ * out of its declarations (`stripInternal`).
  */
 const rolledUp = new Set(['packages/client-manager']);
 

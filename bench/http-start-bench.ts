@@ -14,7 +14,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compareStarts, startOnce } from './src/app-start.js';
+import { compareStarts, startOnce, startTable } from './src/app-start.js';
 import { machineInfo, machineSummary, progressLog, writeResults } from './src/bench-support.js';
 import { buildWithPackagesOutside } from './src/packages-outside-build.js';
 
@@ -39,7 +39,6 @@ async function main(): Promise<void> {
     const start = (cli: string) =>
       startOnce(cli, ['--config', config, '--port', '0', '--no-watch'], 'search-mcp-http listening');
     const comparison = await compareStarts(builds, start, runs, (run) => log(`run ${run}/${runs}`));
-    const { bundled, unbundled, ratio } = comparison;
     const machine = machineInfo();
     const results = { ...comparison, machine };
     const text = [
@@ -47,11 +46,7 @@ async function main(): Promise<void> {
       '',
       `Spawn → "listening", empty config, medians of ${runs} interleaved starts. ${machineSummary(machine)}`,
       '',
-      '| build | to listening | CPU at listening |',
-      '| --- | --- | --- |',
-      `| one bundle (dist/cli.js, published) | ${bundled.wallMs} ms | ${bundled.cpuMs} ms |`,
-      `| packages left to node_modules (before) | ${unbundled.wallMs} ms | ${unbundled.cpuMs} ms |`,
-      `| ratio | ${ratio.wall}× | ${ratio.cpu}× |`,
+      ...startTable(comparison, 'listening'),
       '',
     ].join('\n');
     await writeResults('http-start', results, text);

@@ -14,7 +14,7 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compareStarts, startOnce } from './src/app-start.js';
+import { compareStarts, startOnce, startTable } from './src/app-start.js';
 import { machineInfo, machineSummary, progressLog, writeResults } from './src/bench-support.js';
 import { buildWithPackagesOutside } from './src/packages-outside-build.js';
 
@@ -32,18 +32,13 @@ async function main(): Promise<void> {
   };
   const start = (cli: string) => startOnce(cli, [], '"msg":"started"');
   const comparison = await compareStarts(builds, start, runs, (run) => log(`run ${run}/${runs}`));
-  const { bundled, unbundled, ratio } = comparison;
   const machine = machineInfo();
   const text = [
     '# search-mcp-web-search start',
     '',
     `Spawn → "started", no OpenAI key, medians of ${runs} interleaved starts. ${machineSummary(machine)}`,
     '',
-    '| build | to started | CPU at started |',
-    '| --- | --- | --- |',
-    `| one bundle (dist/cli.js, published) | ${bundled.wallMs} ms | ${bundled.cpuMs} ms |`,
-    `| packages left to node_modules (before) | ${unbundled.wallMs} ms | ${unbundled.cpuMs} ms |`,
-    `| ratio | ${ratio.wall}× | ${ratio.cpu}× |`,
+    ...startTable(comparison, 'started'),
     '',
   ].join('\n');
   await writeResults('web-search-start', { ...comparison, machine }, text);

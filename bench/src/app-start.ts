@@ -82,3 +82,15 @@ export async function compareStarts(
     ratio: { wall: round(bundled.wallMs / unbundled.wallMs), cpu: round(bundled.cpuMs / unbundled.cpuMs) },
   };
 }
+
+/** The markdown table of a comparison; `readyLine` names the log line a start waited for ("listening"). */
+export function startTable(comparison: StartComparison, readyLine: string): string[] {
+  const { bundled, unbundled, ratio } = comparison;
+  return [
+    `| build | to ${readyLine} | CPU at ${readyLine} |`,
+    '| --- | --- | --- |',
+    `| one bundle (dist/cli.js, published) | ${bundled.wallMs} ms | ${bundled.cpuMs} ms |`,
+    `| packages left to node_modules (before) | ${unbundled.wallMs} ms | ${unbundled.cpuMs} ms |`,
+    `| ratio | ${ratio.wall}× | ${ratio.cpu}× |`,
+  ];
+}

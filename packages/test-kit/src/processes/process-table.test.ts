@@ -5,11 +5,16 @@ import { descendantsOf, isRunning, processOf, processTable } from './process-tab
 
 const program = "console.log('started'); setInterval(() => {}, 1000)";
 const started: ChildProcess[] = [];
+// Each tree is a process group of its own: the whole group goes, or the node process below the shell outlives it.
 afterEach(async () => {
   for (const child of started.splice(0)) {
-    if (child.exitCode !== null || child.signalCode !== null) continue;
-    const exited = once(child, 'exit');
-    child.kill('SIGKILL');
+    if (child.pid === undefined) continue;
+    const exited = child.exitCode !== null || child.signalCode !== null ? undefined : once(child, 'exit');
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // The group is gone already.
+    }
     await exited;
   }
 });

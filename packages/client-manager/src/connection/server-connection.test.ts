@@ -203,7 +203,9 @@ describe('ServerConnection over InMemoryTransport', () => {
     // count from the event loop's cached millisecond clock, so the 600 ms one may fire up to 1 ms early by
     // performance.now() (a CI run measured 599.78 ms).
     expect(elapsed).toBeGreaterThanOrEqual(599);
-    expect(progress.length).toBeGreaterThan(10);
+    // Outliving the 200 ms timer for 600 ms took a notification in every 200 ms: at least 3 reached the caller. How many
+    // more depends on the machine's load (a busy CI run delivered 9 of the server's 20 ms steps), so that is not checked.
+    expect(progress.length).toBeGreaterThanOrEqual(3);
     await waitFor(() => cancelled, 'the server to see notifications/cancelled');
     expect(connection.currentState).toBe('running');
   });

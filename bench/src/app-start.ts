@@ -1,26 +1,16 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { median, round } from './bench-support.js';
+import { median, processCpuMs, round } from './bench-support.js';
 
 /**
  * An app's start, measured from outside: spawn → the first stderr output that contains `readyText`, the wall time and
- * the process's CPU time (user + system, /proc) at that moment; the process is then ended. The start benchmarks
+ * the process's CPU time (user + system, `processCpuMs`) at that moment; the process is then ended. The start benchmarks
  * (http-start-bench.ts, web-search-start-bench.ts) compare an app's published bundle with the same source built with
  * its packages left to node_modules, interleaved.
  */
 export interface Start {
   wallMs: number;
   cpuMs: number;
-}
-
-const clockTicksPerSecond = 100;
-
-/** CPU time of a live process so far (utime + stime of /proc/<pid>/stat). */
-function cpuMsOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicksPerSecond;
 }
 
 /** Starts `node cli ...args` and resolves at its first stderr output containing `readyText`. */
@@ -34,7 +24,7 @@ export function startOnce(cli: string, args: readonly string[], readyText: strin
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
       if (start !== undefined || !stderr.includes(readyText)) return;
-      start = { wallMs: performance.now() - started, cpuMs: cpuMsOf(child.pid ?? 0) };
+      start = { wallMs: performance.now() - started, cpuMs: processCpuMs(child.pid ?? -1) ?? Number.NaN };
       child.kill('SIGTERM');
     });
     child.once('exit', (code) => {

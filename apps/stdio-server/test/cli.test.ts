@@ -118,6 +118,7 @@ describe('the search-mcp command line', () => {
     );
     const text = await runCli(['doctor', '--config', unset]);
     expect(text.code).toBe(1);
+    expect(text.stdout).toContain(`Config: ${unset} (1 server, mode meta)`);
     const why = text.stdout.slice(text.stdout.indexOf('Why:'));
     expect(why.replace(/\s+/g, ' ')).toContain(
       `github: mcpServers.github.env.TOKEN: environment variable ${variable} is not set fix: set ${variable} where the MCP client starts search-mcp`,

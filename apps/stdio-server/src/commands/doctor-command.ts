@@ -71,7 +71,10 @@ export async function doctorCommand(cli: CliArguments, lifecycle: CliLifecycle):
   }
   const out: string[] = [];
   const names = config.exposure.names === 'original' ? ', original tool names' : '';
-  out.push(`Config: ${configPath} (${statuses.length} servers, mode ${runtime.mode}${names})`, '');
+  out.push(
+    `Config: ${configPath} (${statuses.length} ${statuses.length === 1 ? 'server' : 'servers'}, mode ${runtime.mode}${names})`,
+    '',
+  );
   // Every warning whole (unknown keys with "did you mean", Search MCP itself skipped, duplicates), wrapped.
   const warningWidth = Math.max(60, Math.min(process.stdout.columns ?? 100, 120)) - 4;
   if (warnings.length > 0)

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { init, parse } from 'es-module-lexer';
+import type { WorkspacePackage } from './workspace.js';
 
 /** Every file under `directory`, as paths relative to it with `/` separators. */
 export function listFiles(directory: string): string[] {
@@ -159,4 +160,19 @@ function sourceMapOf(path: string, code: string): SourceMap | undefined {
     ...(JSON.parse(readFileSync(mapPath, 'utf8')) as Omit<SourceMap, 'directory'>),
     directory: dirname(mapPath),
   };
+}
+
+/**
+ * The workspace packages whose code a bundled app carries, by name: the inputs of its esbuild metafile
+ * (`dist/metafile-esm.json`, written by tooling/tsup.base.ts) that sit in another workspace package's folder.
+ */
+export function inlinedWorkspacePackages(app: WorkspacePackage, workspace: WorkspacePackage[]): string[] {
+  const metafile = JSON.parse(readFileSync(join(app.directory, 'dist', 'metafile-esm.json'), 'utf8')) as {
+    inputs: Record<string, unknown>;
+  };
+  const inputs = Object.keys(metafile.inputs).map((input) => resolve(app.directory, input));
+  return workspace
+    .filter((entry) => entry.name !== app.name && inputs.some((input) => input.startsWith(entry.directory + sep)))
+    .map((entry) => entry.name)
+    .sort();
 }

@@ -2,9 +2,10 @@ import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { inlinedWorkspacePackages } from './bundle-contents.js';
 import { publishedPackages, readManifest, repositoryRoot, workspacePackages } from './workspace.js';
 
 const run = promisify(execFile);
@@ -47,14 +48,7 @@ describe('changesets', () => {
       // The bundle's inputs, from esbuild's metafile: the workspace packages whose code the app carries.
       const bundled = workspacePackages().find((entry) => entry.name === app);
       expect(bundled).toBeDefined();
-      const directory = bundled?.directory ?? '';
-      const metafile = JSON.parse(readFileSync(join(directory, 'dist', 'metafile-esm.json'), 'utf8')) as {
-        inputs: Record<string, unknown>;
-      };
-      const inputs = Object.keys(metafile.inputs).map((input) => resolve(directory, input));
-      const inlined = workspacePackages()
-        .filter((entry) => entry.name !== app && inputs.some((input) => input.startsWith(entry.directory + sep)))
-        .map((entry) => entry.name);
+      const inlined = bundled ? inlinedWorkspacePackages(bundled, workspacePackages()) : [];
       expect(inlined).toEqual(expect.arrayContaining(expectedInlined));
       const pending = readdirSync(changesetDirectory).filter((file) => file.endsWith('.md') && file !== 'README.md');
       const named = new Set(pending.flatMap((file) => packagesNamedIn(join(changesetDirectory, file))));

@@ -3,14 +3,12 @@
  * a templated read, prompts, a prompt with arguments and logging/setLevel. Each run spawns Search MCP and its
  * backends anew, so the config holds only server-everything.
  */
-import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, everythingEntry, forwardingConfig, repoRoot } from './forwarding-support.js';
+import { everythingEntry, forwardingConfig } from './forwarding-support.js';
+import { runInspector } from './support/inspector-cli.js';
 
-const inspector = resolve(repoRoot, 'apps/stdio-server/node_modules/.bin/mcp-inspector');
 let config: Awaited<ReturnType<typeof forwardingConfig>>;
 let configPath: string;
 
@@ -28,12 +26,7 @@ afterAll(async () => {
 });
 
 async function run(args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await promisify(execFile)(
-    inspector,
-    ['--cli', '-e', `SEARCH_MCP_CONFIG=${configPath}`, process.execPath, cli, ...args],
-    { cwd: repoRoot, timeout: 60_000 },
-  );
-  return JSON.parse(stdout) as Record<string, unknown>;
+  return JSON.parse(await runInspector(configPath, args)) as Record<string, unknown>;
 }
 
 describe('the MCP Inspector CLI', () => {

@@ -10,6 +10,7 @@ import { type McpError, ToolListChangedNotificationSchema } from '@modelcontextp
 import { descendantsOf, fixtureServerPath } from '@search-mcp/test-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { runInspector } from './support/inspector-cli.js';
 import { writeLocalExampleConfig } from './support/local-example-config.js';
 import { stillAlive, waitUntil } from './support/process-tree.js';
 
@@ -371,18 +372,12 @@ describe('search-mcp over stdio, other modes and settings', () => {
 });
 
 describe('a client no one here wrote: the MCP Inspector CLI', () => {
-  const inspector = resolve(here, '../node_modules/.bin/mcp-inspector');
   // The example's `everything` alone (run with node): the Inspector's two calls need one backend to discover.
   let everythingOnly: string;
   beforeAll(async () => {
     everythingOnly = await writeLocalExampleConfig(directory, ['everything']);
   });
-  const run = (args: string[]) =>
-    promisify(execFile)(
-      inspector,
-      ['--cli', '-e', `SEARCH_MCP_CONFIG=${everythingOnly}`, process.execPath, cli, ...args],
-      { cwd: repoRoot, timeout: 60_000 },
-    );
+  const run = async (args: string[]) => ({ stdout: await runInspector(everythingOnly, args) });
 
   it('lists the meta-tools', async () => {
     const { stdout } = await run(['--method', 'tools/list']);

@@ -1,7 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { relative } from 'node:path';
 import { configDefaults, defineConfig, mergeConfig } from 'vitest/config';
+import { lowerTestPriority } from './build-priority.js';
 import { realServiceTestFiles, realServiceTestsIn, repositoryRoot } from './real-service-tests.js';
+
+// Builds before tests (tooling/build-priority.ts): every package's vitest loads this file.
+lowerTestPriority();
 
 /**
  * The one vitest configuration every package tests with. Tests sit beside the code (`src/**\/*.test.ts`) or under

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 /**
  * Issue 22, "Front end": the first load is at most 150 KB compressed, and the page runs under the CSP search-mcp-http
  * sends (`script-src 'self'`: no inline script). Reads the built `dist`; turbo builds it before `test`
- * (apps/console/turbo.json).
+ * (turbo.json).
  */
 const dist = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 const limitBytes = 150 * 1024;

@@ -9,6 +9,9 @@
  *
  * - A library is a package under `packages/` whose `exports` name `types` in `dist/`; each such `dist/NAME.d.ts` comes
  *   from `src/NAME.ts`. Its declarations are one file per module, except those of `rolledUp` below.
+ * - An app's typed subpath (`@search-mcp/http/local-console`) gets its one declaration file, `dist/NAME.d.ts` from
+ *   `src/NAME.ts`, too. The app's bundle inlines its libraries, so that file must import nothing: its exports are
+ *   annotated with types spelt out, and an import in it fails the task.
  * - Before writing, a library's old declarations are removed (its build leaves them: tooling/tsup.base.ts).
  * - Any diagnostic fails the task, printed as `tsc` prints it.
  */
@@ -66,7 +69,7 @@ function typedPackagesIn(parent: 'packages' | 'apps'): TypedPackage[] {
 
 /**
  * The base options, declarations on, and `paths` from every typed package's `exports` to its sources: a library's,
- * and an app's subpath (`@search-mcp/http/local-console`), whose one declaration file the app's own build writes.
+ * and an app's subpath (`@search-mcp/http/local-console`).
  */
 function compilerOptions(typed: readonly TypedPackage[]): ts.CompilerOptions {
   const base = ts.getParsedCommandLineOfConfigFile(
@@ -150,6 +153,20 @@ async function rollUp(library: TypedPackage, moduleDeclarations: string): Promis
   }
 }
 
+/** An app's declaration file that imports something its package does not ship. */
+function standaloneDeclarationError(file: ts.SourceFile): ts.Diagnostic {
+  return {
+    category: ts.DiagnosticCategory.Error,
+    code: 0,
+    file,
+    start: 0,
+    length: 0,
+    messageText:
+      'the declarations of an app subpath import another module, which the app does not publish (its bundle inlines ' +
+      'its libraries): give its exports types spelt out in this file',
+  };
+}
+
 function report(diagnostics: readonly ts.Diagnostic[]): void {
   const host: ts.FormatDiagnosticsHost = {
     getCanonicalFileName: (fileName) => fileName,
@@ -163,7 +180,8 @@ function report(diagnostics: readonly ts.Diagnostic[]): void {
 
 async function main(): Promise<number> {
   const libraries = typedPackagesIn('packages');
-  const options = compilerOptions([...libraries, ...typedPackagesIn('apps')]);
+  const apps = typedPackagesIn('apps');
+  const options = compilerOptions([...libraries, ...apps]);
   const librarySources = libraries.flatMap((library) => sourceFiles(`${library.folder}/src`));
   const program = ts.createProgram({ rootNames: [...librarySources, ...checkedOnly.flatMap(sourceFiles)], options });
   // `ts.getPreEmitDiagnostics` would also write the declarations of the checked-only files to report their
@@ -181,6 +199,22 @@ async function main(): Promise<number> {
     if (sourceFile === undefined) throw new Error(`${file} is not in the program`);
     const result = program.emit(sourceFile, (fileName, text) => declarations.set(fileName, text), undefined, true);
     diagnostics.push(...result.diagnostics);
+  }
+  // An app's subpath: its one declaration file, written where its `exports` say.
+  const appDeclarations = new Map<string, string>();
+  for (const app of apps) {
+    for (const entry of app.entries) {
+      const file = join(repositoryRoot, app.folder, 'src', `${entry.name}.ts`);
+      const sourceFile = program.getSourceFile(file);
+      if (sourceFile === undefined) throw new Error(`${file} is not in the program`);
+      let text = '';
+      const result = program.emit(sourceFile, (_fileName, emitted) => (text = emitted), undefined, true);
+      diagnostics.push(...result.diagnostics);
+      if (/^\s*import\b|\bfrom\s+['"]|\bimport\(\s*['"]|^\/\/\/\s*<reference/m.test(text)) {
+        diagnostics.push(standaloneDeclarationError(sourceFile));
+      }
+      appDeclarations.set(join(repositoryRoot, app.folder, 'dist', `${entry.name}.d.ts`), text);
+    }
   }
   if (diagnostics.length > 0) {
     report(diagnostics);
@@ -205,6 +239,10 @@ async function main(): Promise<number> {
       writeFileSync(target, text);
     }
     for (const library of libraries) if (rolledUp.has(library.folder)) await rollUp(library, temporary);
+    for (const [target, text] of appDeclarations) {
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, text);
+    }
   } finally {
     rmSync(temporary, { recursive: true, force: true });
   }

@@ -65,13 +65,9 @@ async function clientManagerInBundle(metafile: string): Promise<string | undefin
  * After the build, beside the bundle: the client manager's process watchdog, for an app that carries the client
  * manager (`dist/watchdog.cjs`, a script it spawns from beside its own module, here the bundle), and
  * `dist/THIRD-PARTY-NOTICES.md`, from esbuild's metafile
- * (`dist/metafile-esm.json`); then the app's own `afterBuild`.
+ * (`dist/metafile-esm.json`).
  */
-export function bundledAppBuildConfig(options: {
-  entry: string[];
-  external: string[];
-  afterBuild?: () => Promise<void>;
-}) {
+export function bundledAppBuildConfig(options: { entry: string[]; external: string[] }) {
   return packageBuildConfig({
     entry: options.entry,
     banner: { js: `#!/usr/bin/env node\n${requireShim}` },
@@ -87,7 +83,6 @@ export function bundledAppBuildConfig(options: {
       const clientManager = await clientManagerInBundle('dist/metafile-esm.json');
       if (clientManager !== undefined) await copyFile(join(clientManager, 'dist', 'watchdog.cjs'), 'dist/watchdog.cjs');
       await writeThirdPartyNotices({ metafile: 'dist/metafile-esm.json', output: 'dist/THIRD-PARTY-NOTICES.md' });
-      await options.afterBuild?.();
     },
   });
 }

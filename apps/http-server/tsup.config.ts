@@ -1,5 +1,3 @@
-import { readFile, writeFile } from 'node:fs/promises';
-import ts from 'typescript';
 import { bundledAppBuildConfig } from '../../tooling/tsup.base.js';
 
 /**
@@ -10,30 +8,13 @@ import { bundledAppBuildConfig } from '../../tooling/tsup.base.js';
  * binding), native code, and what loads on demand (undici, the OpenAI SDK, ioredis for `cluster`, the opt-in hybrid
  * ranker). ioredis must stay outside: inlined, the `import('ioredis')` of the cluster package gave no constructor
  * under `Redis` (a CommonJS module whose exports are its class).
- * `local-console` is the subpath `@search-mcp/http/local-console` (what `search-mcp ui` starts). The web console's
- * files are copied into dist/console after this build (`scripts/copy-console.mjs`).
+ * `local-console` is the subpath `@search-mcp/http/local-console` (what `search-mcp ui` starts); its declaration file
+ * comes from the root's `build:types`. The web console's files are copied into dist/console after this build
+ * (`scripts/copy-console.mjs`).
  */
 const external = ['lunr', '@napi-rs/keyring', 'undici', 'openai', 'ioredis', '@search-mcp/embeddings'];
 
 export default bundledAppBuildConfig({
   entry: ['src/cli.ts', 'src/local-console.ts'],
   external,
-  afterBuild: writeLocalConsoleDeclarations,
 });
-
-/**
- * The one declaration file this app publishes, for the subpath's importers. Its exports are annotated, so the file
- * alone says its types (`transpileDeclaration`, no type check of the whole app: `tsc --noEmit` checks it).
- */
-async function writeLocalConsoleDeclarations(): Promise<void> {
-  const source = await readFile('src/local-console.ts', 'utf8');
-  const { outputText, diagnostics } = ts.transpileDeclaration(source, {
-    fileName: 'local-console.ts',
-    compilerOptions: { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext },
-    reportDiagnostics: true,
-  });
-  if (diagnostics !== undefined && diagnostics.length > 0) {
-    throw new Error(ts.flattenDiagnosticMessageText(diagnostics[0]?.messageText ?? '', '\n'));
-  }
-  await writeFile('dist/local-console.d.ts', outputText);
-}

@@ -192,24 +192,24 @@ async function main(): Promise<number> {
     ...program.getSyntacticDiagnostics(),
     ...program.getSemanticDiagnostics(),
   ];
-  // fileName: <outDir>/packages/NAME/src/…/MODULE.d.ts, kept until nothing failed.
-  const declarations = new Map<string, string>();
-  for (const file of librarySources) {
+  /** Emits one file's declarations to `write`, its declaration errors to `diagnostics`. */
+  const emitDeclarations = (file: string, write: (fileName: string, text: string) => void): ts.SourceFile => {
     const sourceFile = program.getSourceFile(file);
     if (sourceFile === undefined) throw new Error(`${file} is not in the program`);
-    const result = program.emit(sourceFile, (fileName, text) => declarations.set(fileName, text), undefined, true);
-    diagnostics.push(...result.diagnostics);
-  }
+    diagnostics.push(...program.emit(sourceFile, write, undefined, true).diagnostics);
+    return sourceFile;
+  };
+  // fileName: <outDir>/packages/NAME/src/…/MODULE.d.ts, kept until nothing failed.
+  const declarations = new Map<string, string>();
+  for (const file of librarySources) emitDeclarations(file, (fileName, text) => declarations.set(fileName, text));
   // An app's subpath: its one declaration file, written where its `exports` say.
   const appDeclarations = new Map<string, string>();
   for (const app of apps) {
     for (const entry of app.entries) {
-      const file = join(repositoryRoot, app.folder, 'src', `${entry.name}.ts`);
-      const sourceFile = program.getSourceFile(file);
-      if (sourceFile === undefined) throw new Error(`${file} is not in the program`);
       let text = '';
-      const result = program.emit(sourceFile, (_fileName, emitted) => (text = emitted), undefined, true);
-      diagnostics.push(...result.diagnostics);
+      const sourceFile = emitDeclarations(join(repositoryRoot, app.folder, 'src', `${entry.name}.ts`), (_, emitted) => {
+        text = emitted;
+      });
       if (/^\s*import\b|\bfrom\s+['"]|\bimport\(\s*['"]|^\/\/\/\s*<reference/m.test(text)) {
         diagnostics.push(standaloneDeclarationError(sourceFile));
       }

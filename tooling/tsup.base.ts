@@ -64,8 +64,7 @@ async function clientManagerInBundle(metafile: string): Promise<string | undefin
  * `require` (esbuild cannot see through `createRequire`), native or file-relative code, and what loads on demand.
  * After the build, beside the bundle: the client manager's process watchdog, for an app that carries the client
  * manager (`dist/watchdog.cjs`, a script it spawns from beside its own module, here the bundle), and
- * `dist/THIRD-PARTY-NOTICES.md`, from esbuild's metafile
- * (`dist/metafile-esm.json`).
+ * `dist/THIRD-PARTY-NOTICES.md`, from esbuild's metafile (`dist/metafile-esm.json`).
  */
 export function bundledAppBuildConfig(options: { entry: string[]; external: string[] }) {
   return packageBuildConfig({

@@ -1,6 +1,7 @@
 /**
- * `pnpm build:types` (turbo's root task `//#build:types`): one TypeScript program type-checks every library, the
- * apps' sources and the benchmarks, and writes the libraries' declarations into their `dist/`.
+ * `pnpm build:types` (turbo's root task `//#build:types`): one run of TypeScript 7's `tsc` (the root devDependency
+ * `typescript-native`) type-checks every library, the apps' sources and the benchmarks, and this script writes the
+ * libraries' declarations from it into their `dist/`.
  *
  * One program, not one `tsc` per package: each package's `tsc` parsed and checked the Node types, the MCP SDK and zod
  * again, and waited for its dependencies' declarations, so the declarations were a chain of eight processes through
@@ -13,17 +14,21 @@
  *   `src/NAME.ts`, too. The app's bundle inlines its libraries, so that file must import nothing: its exports are
  *   annotated with types spelt out, and an import in it fails the task.
  * - Before writing, a library's old declarations are removed (its build leaves them: tooling/tsup.base.ts).
- * - Any diagnostic fails the task, printed as `tsc` prints it.
+ * - Any diagnostic fails the task, printed by `tsc`, and nothing is written.
+ * - TypeScript 7 writes string literal types with single quotes and `x?: T` without `| undefined`; the declarations
+ *   are otherwise those TypeScript 5.9 wrote, and TypeScript 5.9 reads them (README, "Development").
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { rollup } from 'rollup';
 import { dts } from 'rollup-plugin-dts';
-import ts from 'typescript';
 import { raiseBuildPriority } from './build-priority.js';
 
 const repositoryRoot = resolve(import.meta.dirname, '..');
+const require = createRequire(import.meta.url);
 
 /** Checked, never emitted: the apps' sources (their bins are bundles) and the benchmarks. */
 const checkedOnly = ['apps/http-server/src', 'apps/stdio-server/src', 'apps/web-search-server/src', 'bench'];
@@ -68,32 +73,20 @@ function typedPackagesIn(parent: 'packages' | 'apps'): TypedPackage[] {
 }
 
 /**
- * The base options, declarations on, and `paths` from every typed package's `exports` to its sources: a library's,
- * and an app's subpath (`@search-mcp/http/local-console`).
+ * The compiler options for `tsc -p`: the base config's, declarations on, and `paths` from every typed package's
+ * `exports` to its sources: a library's, and an app's subpath (`@search-mcp/http/local-console`).
  */
-function compilerOptions(typed: readonly TypedPackage[]): ts.CompilerOptions {
-  const base = ts.getParsedCommandLineOfConfigFile(
-    join(repositoryRoot, 'tsconfig.base.json'),
-    {},
-    {
-      ...ts.sys,
-      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
-      },
-    },
-  );
-  if (base === undefined) throw new Error('tsconfig.base.json could not be read');
+function compilerOptions(typed: readonly TypedPackage[], outDir: string): Record<string, unknown> {
   const paths: Record<string, string[]> = {};
   for (const typedPackage of typed) {
     for (const entry of typedPackage.entries) {
       const subpath = entry.subpath.replace(/^\.\/?/, '');
       paths[subpath === '' ? typedPackage.name : `${typedPackage.name}/${subpath}`] = [
-        `${typedPackage.folder}/src/${entry.name}.ts`,
+        join(repositoryRoot, typedPackage.folder, 'src', `${entry.name}.ts`),
       ];
     }
   }
   return {
-    ...base.options,
     noEmit: false,
     declaration: true,
     emitDeclarationOnly: true,
@@ -101,9 +94,9 @@ function compilerOptions(typed: readonly TypedPackage[]): ts.CompilerOptions {
     declarationMap: false,
     stripInternal: true,
     rootDir: repositoryRoot,
-    // Never written: every declaration goes through `writeFile` below, which maps it into its package.
-    outDir: join(repositoryRoot, '.declarations'),
-    baseUrl: repositoryRoot,
+    outDir,
+    // Where a config at the repository's root finds the base config's `types` (@types/node); this one is elsewhere.
+    typeRoots: [join(repositoryRoot, 'node_modules', '@types')],
     paths,
   };
 }
@@ -125,15 +118,20 @@ function sourceFiles(folder: string): string[] {
   return files;
 }
 
-function removeDeclarations(folder: string): void {
-  const dist = join(repositoryRoot, folder, 'dist');
+/** The declaration files under a folder, by their path from it (with `/`). */
+function declarationFiles(folder: string): string[] {
   let files: string[];
   try {
-    files = readdirSync(dist, { recursive: true, encoding: 'utf8' });
+    files = readdirSync(folder, { recursive: true, encoding: 'utf8' });
   } catch {
-    return;
+    return [];
   }
-  for (const file of files) if (file.endsWith('.d.ts')) rmSync(join(dist, file));
+  return files.filter((file) => file.endsWith('.d.ts')).map((file) => file.split(sep).join('/'));
+}
+
+function removeDeclarations(folder: string): void {
+  const dist = join(repositoryRoot, folder, 'dist');
+  for (const file of declarationFiles(dist)) rmSync(join(dist, file));
 }
 
 async function rollUp(library: TypedPackage, moduleDeclarations: string): Promise<void> {
@@ -153,98 +151,72 @@ async function rollUp(library: TypedPackage, moduleDeclarations: string): Promis
   }
 }
 
-/** An app's declaration file that imports something its package does not ship. */
-function standaloneDeclarationError(file: ts.SourceFile): ts.Diagnostic {
-  return {
-    category: ts.DiagnosticCategory.Error,
-    code: 0,
-    file,
-    start: 0,
-    length: 0,
-    messageText:
-      'the declarations of an app subpath import another module, which the app does not publish (its bundle inlines ' +
-      'its libraries): give its exports types spelt out in this file',
-  };
-}
-
-function report(diagnostics: readonly ts.Diagnostic[]): void {
-  const host: ts.FormatDiagnosticsHost = {
-    getCanonicalFileName: (fileName) => fileName,
-    getCurrentDirectory: () => repositoryRoot,
-    getNewLine: () => '\n',
-  };
-  const format = process.stderr.isTTY ? ts.formatDiagnosticsWithColorAndContext : ts.formatDiagnostics;
-  process.stderr.write(format(diagnostics, host));
-  process.stderr.write(`\n${diagnostics.length} type error(s): no declarations written\n`);
+/**
+ * Type-checks and emits every declaration into `outDir` with TypeScript 7's compiler (native code; TypeScript 5.9's,
+ * in this process, took seven times the CPU). Its diagnostics go to standard output, as `tsc` prints them. One thread:
+ * this task runs beside every build, and on two cores more threads cost CPU without ending sooner.
+ */
+function typeCheck(options: Record<string, unknown>, files: readonly string[], workFolder: string): boolean {
+  const config = join(workFolder, 'tsconfig.json');
+  writeFileSync(
+    config,
+    JSON.stringify({ extends: join(repositoryRoot, 'tsconfig.base.json'), compilerOptions: options, files }),
+  );
+  const tsc = join(dirname(require.resolve('typescript-native/package.json')), 'bin', 'tsc');
+  const result = spawnSync(process.execPath, [tsc, '--project', config, '--singleThreaded'], { stdio: 'inherit' });
+  if (result.error) throw result.error;
+  return result.status === 0;
 }
 
 async function main(): Promise<number> {
   const libraries = typedPackagesIn('packages');
   const apps = typedPackagesIn('apps');
-  const options = compilerOptions([...libraries, ...apps]);
   const librarySources = libraries.flatMap((library) => sourceFiles(`${library.folder}/src`));
-  const program = ts.createProgram({ rootNames: [...librarySources, ...checkedOnly.flatMap(sourceFiles)], options });
-  // `ts.getPreEmitDiagnostics` would also write the declarations of the checked-only files to report their
-  // declaration errors (half the time of this task): the libraries' declaration errors come with their emit below.
-  const diagnostics = [
-    ...program.getOptionsDiagnostics(),
-    ...program.getGlobalDiagnostics(),
-    ...program.getSyntacticDiagnostics(),
-    ...program.getSemanticDiagnostics(),
-  ];
-  /** Emits one file's declarations to `write`, its declaration errors to `diagnostics`. */
-  const emitDeclarations = (file: string, write: (fileName: string, text: string) => void): ts.SourceFile => {
-    const sourceFile = program.getSourceFile(file);
-    if (sourceFile === undefined) throw new Error(`${file} is not in the program`);
-    diagnostics.push(...program.emit(sourceFile, write, undefined, true).diagnostics);
-    return sourceFile;
-  };
-  // fileName: <outDir>/packages/NAME/src/…/MODULE.d.ts, kept until nothing failed.
-  const declarations = new Map<string, string>();
-  for (const file of librarySources) emitDeclarations(file, (fileName, text) => declarations.set(fileName, text));
-  // An app's subpath: its one declaration file, written where its `exports` say.
-  const appDeclarations = new Map<string, string>();
-  for (const app of apps) {
-    for (const entry of app.entries) {
-      let text = '';
-      const sourceFile = emitDeclarations(join(repositoryRoot, app.folder, 'src', `${entry.name}.ts`), (_, emitted) => {
-        text = emitted;
-      });
-      if (/^\s*import\b|\bfrom\s+['"]|\bimport\(\s*['"]|^\/\/\/\s*<reference/m.test(text)) {
-        diagnostics.push(standaloneDeclarationError(sourceFile));
-      }
-      appDeclarations.set(join(repositoryRoot, app.folder, 'dist', `${entry.name}.d.ts`), text);
-    }
-  }
-  if (diagnostics.length > 0) {
-    report(diagnostics);
-    return 1;
-  }
-
-  const byFolder = new Map(libraries.map((library) => [library.folder, library]));
-  const temporary = mkdtempSync(join(tmpdir(), 'search-mcp-declarations-'));
+  // Outside node_modules: rollup-plugin-dts leaves a module there out of a rollup.
+  const workFolder = mkdtempSync(join(tmpdir(), 'search-mcp-declarations-'));
   try {
-    for (const library of libraries) removeDeclarations(library.folder);
-    for (const [fileName, text] of declarations) {
-      const fromRoot = relative(options.outDir as string, fileName)
-        .split(sep)
-        .join('/');
-      const match = /^(packages\/[^/]+)\/src\/(.+)$/.exec(fromRoot);
-      const library = match?.[1] === undefined ? undefined : byFolder.get(match[1]);
-      if (match?.[2] === undefined || library === undefined) throw new Error(`unexpected declaration ${fromRoot}`);
-      const target = rolledUp.has(library.folder)
-        ? join(temporary, fromRoot)
-        : join(repositoryRoot, library.folder, 'dist', match[2]);
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, text);
+    // <outDir>/packages/NAME/src/…/MODULE.d.ts, <outDir>/apps/NAME/src/…; the checked-only files' are left there.
+    const outDir = join(workFolder, 'out');
+    const options = compilerOptions([...libraries, ...apps], outDir);
+    if (!typeCheck(options, [...librarySources, ...checkedOnly.flatMap(sourceFiles)], workFolder)) {
+      process.stderr.write('type errors: no declarations written\n');
+      return 1;
     }
-    for (const library of libraries) if (rolledUp.has(library.folder)) await rollUp(library, temporary);
+    // An app's subpath: its one declaration file, written where its `exports` say, if it imports nothing.
+    const appDeclarations = new Map<string, string>();
+    for (const app of apps) {
+      for (const entry of app.entries) {
+        const text = readFileSync(join(outDir, app.folder, 'src', `${entry.name}.d.ts`), 'utf8');
+        if (/^\s*import\b|\bfrom\s+['"]|\bimport\(\s*['"]|^\/\/\/\s*<reference/m.test(text)) {
+          process.stderr.write(
+            `${app.folder}/src/${entry.name}.ts: error: the declarations of an app subpath import another module, ` +
+              'which the app does not publish (its bundle inlines its libraries): give its exports types spelt out ' +
+              'in this file\nno declarations written\n',
+          );
+          return 1;
+        }
+        appDeclarations.set(join(repositoryRoot, app.folder, 'dist', `${entry.name}.d.ts`), text);
+      }
+    }
+    for (const library of libraries) {
+      removeDeclarations(library.folder);
+      if (rolledUp.has(library.folder)) {
+        await rollUp(library, outDir);
+        continue;
+      }
+      const emitted = join(outDir, library.folder, 'src');
+      for (const file of declarationFiles(emitted)) {
+        const target = join(repositoryRoot, library.folder, 'dist', file);
+        mkdirSync(dirname(target), { recursive: true });
+        writeFileSync(target, readFileSync(join(emitted, file)));
+      }
+    }
     for (const [target, text] of appDeclarations) {
       mkdirSync(dirname(target), { recursive: true });
       writeFileSync(target, text);
     }
   } finally {
-    rmSync(temporary, { recursive: true, force: true });
+    rmSync(workFolder, { recursive: true, force: true });
   }
   return 0;
 }

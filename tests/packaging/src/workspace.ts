@@ -85,9 +85,24 @@ export function binsOf(manifest: PackageManifest): Record<string, string> {
   return manifest.bin;
 }
 
-/** The pnpm the repository pins (`packageManager` of the root package.json), run through npx as the README does. */
-export function pnpmCommand(): { command: string; args: string[] } {
+/**
+ * The pnpm the repository pins (`packageManager` of the root package.json): the one running these tests when it is
+ * that version (its `npm_execpath`, run by this node: npx would load npm to find it, about 2 s of CPU), else through
+ * npx, as the README runs it.
+ */
+export function pnpmCommand(environment: NodeJS.ProcessEnv = process.env): { command: string; args: string[] } {
   const pinned = readManifest(repositoryRoot).packageManager;
   if (!pinned?.startsWith('pnpm@')) throw new Error('the root package.json does not pin pnpm in packageManager');
+  const running = environment.npm_execpath;
+  // The user agent of a script run by pnpm: `pnpm/10.34.9 npm/? node/v20.20.2 linux x64`. Under `npx pnpm exec`,
+  // `npm_execpath` is still npx's npm, with pnpm's user agent.
+  const pinnedAgent = `${pinned.replace('@', '/')} `;
+  if (
+    running !== undefined &&
+    /pnpm\.c?js$/.test(running) &&
+    environment.npm_config_user_agent?.startsWith(pinnedAgent)
+  ) {
+    return { command: process.execPath, args: [running] };
+  }
   return { command: 'npx', args: ['-y', pinned] };
 }

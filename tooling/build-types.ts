@@ -30,7 +30,11 @@ import { raiseBuildPriority } from './build-priority.js';
 const repositoryRoot = resolve(import.meta.dirname, '..');
 const require = createRequire(import.meta.url);
 
-/** Checked, never emitted: the apps' sources (their bins are bundles) and the benchmarks. */
+/**
+ * Checked, their declarations never written into a package: the apps' sources (their bins are bundles) and the
+ * benchmarks. `tsc` writes their declarations into the work folder like the rest, so a declaration error in them
+ * (a type that cannot be named) fails the task too.
+ */
 const checkedOnly = ['apps/http-server/src', 'apps/stdio-server/src', 'apps/web-search-server/src', 'bench'];
 
 /**

@@ -19,7 +19,7 @@
  *   are otherwise those TypeScript 5.9 wrote, and TypeScript 5.9 reads them (README, "Development").
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
@@ -77,8 +77,9 @@ function typedPackagesIn(parent: 'packages' | 'apps'): TypedPackage[] {
 }
 
 /**
- * The compiler options for `tsc -p`: the base config's, declarations on, and `paths` from every typed package's
- * `exports` to its sources: a library's, and an app's subpath (`@search-mcp/http/local-console`).
+ * The compiler options for `tsc -p` over the base config (which the generated config extends): declarations on, and
+ * `paths` from every typed package's `exports` to its sources: a library's, and an app's subpath
+ * (`@search-mcp/http/local-console`).
  */
 function compilerOptions(typed: readonly TypedPackage[], outDir: string): Record<string, unknown> {
   const paths: Record<string, string[]> = {};
@@ -208,12 +209,8 @@ async function main(): Promise<number> {
         await rollUp(library, outDir);
         continue;
       }
-      const emitted = join(outDir, library.folder, 'src');
-      for (const file of declarationFiles(emitted)) {
-        const target = join(repositoryRoot, library.folder, 'dist', file);
-        mkdirSync(dirname(target), { recursive: true });
-        writeFileSync(target, readFileSync(join(emitted, file)));
-      }
+      // Only declarations there (`emitDeclarationOnly`), laid out as the package's `src/`.
+      cpSync(join(outDir, library.folder, 'src'), join(repositoryRoot, library.folder, 'dist'), { recursive: true });
     }
     for (const [target, text] of appDeclarations) {
       mkdirSync(dirname(target), { recursive: true });
